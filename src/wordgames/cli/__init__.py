@@ -1,0 +1,158 @@
+"""The ``wordgames`` command.
+
+Only typer is imported at start-up; every command imports what it needs inside its body so
+that ``wordgames --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from wordgames._version import __version__
+
+app = typer.Typer(
+    name="wordgames",
+    help="Evaluate word representations by playing associative language games against human play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+datasets_app = typer.Typer(help="List and verify the declared data sets.", no_args_is_help=True)
+embeddings_app = typer.Typer(help="Inspect and convert embeddings.", no_args_is_help=True)
+app.add_typer(datasets_app, name="datasets")
+app.add_typer(embeddings_app, name="embeddings")
+
+
+def _add_family_apps() -> None:
+    # each family's CLI module only defines its typer app; heavy imports live in the commands
+    from wordgames.cli import cbm_cli, codenames_cli, oddmanout_cli, similarity_cli, wales_cli
+
+    app.add_typer(codenames_cli.app, name="codenames")
+    app.add_typer(wales_cli.app, name="wales")
+    app.add_typer(oddmanout_cli.app, name="oddmanout")
+    app.add_typer(similarity_cli.app, name="similarity")
+    app.add_typer(cbm_cli.app, name="cbm")
+
+
+DataRoot = Annotated[
+    Path | None,
+    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
+]
+
+
+def fail(message: str, code: int = 2) -> None:
+    from rich.console import Console
+
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def version_callback(value: bool):
+    if value:
+        typer.echo(f"wordgames {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+):
+    """wordgames: Codenames, WALES, Odd-Man-Out and Concept-Best-Matching measures."""
+
+
+@app.command()
+def run(
+    embedding: Annotated[list[str] | None, typer.Option(
+        "-e", "--embedding",
+        help="Built-in name or vector file; repeat for several. Default: glove-6b-50d.")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("wordgames-results"),
+    measure: Annotated[list[str] | None, typer.Option(
+        "-m", "--measure", help="Run only these measures (repeatable). Default: all.")] = None,
+    data_root: DataRoot = None,
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
+    top_n: Annotated[int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")] = None,
+    intersect: Annotated[bool, typer.Option(help="Restrict all embeddings to their shared vocabulary.")] = False,
+):
+    """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots."""
+    from wordgames.runner import run_main
+
+    try:
+        run_main(embedding or ["glove-6b-50d"], out=out, measures=measure, data_root=data_root,
+                 seed=seed, quick=quick, top_n=top_n, intersect=intersect)
+    except KeyError as exc:
+        fail(str(exc.args[0]) if exc.args else str(exc))
+    except Exception as exc:
+        from wordgames.errors import WordgamesError
+
+        if isinstance(exc, WordgamesError):
+            fail(str(exc))
+        raise
+
+
+@datasets_app.command("list")
+def datasets_list(data_root: DataRoot = None):
+    """List every declared data set and whether it is available."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from wordgames.datasets import all_datasets, is_available
+    from wordgames.errors import DatasetMissingError
+
+    table = Table("name", "family", "files", "available", "title")
+    for name, spec in all_datasets().items():
+        try:
+            ok = is_available(name, data_root)
+        except DatasetMissingError:
+            ok = False
+        table.add_row(name, spec.family, str(len(spec.files)), "yes" if ok else "no", spec.title)
+    Console().print(table)
+
+
+@datasets_app.command("verify")
+def datasets_verify(names: Annotated[list[str] | None, typer.Argument()] = None, data_root: DataRoot = None):
+    """Check the sha256 of every file of the given (default: all available) data sets."""
+    from wordgames.datasets import all_datasets, is_available, verify_dataset
+    from wordgames.errors import WordgamesError
+
+    names = names or [n for n in all_datasets() if is_available(n, data_root)]
+    bad = 0
+    for name in names:
+        try:
+            sums = verify_dataset(name, data_root)
+            typer.echo(f"ok       {name} ({len(sums)} files)")
+        except WordgamesError as exc:
+            bad += 1
+            typer.echo(f"FAILED   {name}: {exc}")
+    if bad:
+        raise typer.Exit(1)
+
+
+@embeddings_app.command("info")
+def embeddings_info(
+    spec: Annotated[str, typer.Argument(help="Built-in name or vector file.")] = "glove-6b-50d",
+    fmt: Annotated[str, typer.Option("--format")] = "auto",
+):
+    """Load an embedding (converting it to the cache once) and describe it."""
+    import json
+
+    from wordgames.embeddings import load_embedding
+    from wordgames.errors import WordgamesError
+
+    try:
+        emb = load_embedding(spec, fmt=fmt)
+    except WordgamesError as exc:
+        fail(str(exc))
+    typer.echo(json.dumps(emb.describe(), indent=2))
+
+
+_add_family_apps()
+
+
+def main() -> None:  # console-script entry point
+    app()

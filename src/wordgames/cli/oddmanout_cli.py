@@ -1,0 +1,7 @@
+"""`wordgames oddmanout` commands. Heavy imports stay inside the command bodies."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(help="oddmanout commands.", no_args_is_help=True)

@@ -1,0 +1,1 @@
+"""codenames measures."""

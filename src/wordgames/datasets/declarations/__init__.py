@@ -1,0 +1,3 @@
+"""Importing this package registers every declared data set."""
+
+from wordgames.datasets.declarations import codenames, oddmanout, similarity, wales  # noqa: F401

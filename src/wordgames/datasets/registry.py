@@ -1,0 +1,192 @@
+"""Declarative, validated records of the data sets, and where to find them.
+
+Every data set is declared once (:class:`DatasetSpec`: name, folder, files with sha256,
+upstream location at a pinned commit, citation, licence note). The files are never part of
+this project: they are found under one data root, set by the environment variable
+``WORDGAMES_DATA`` (CI and tests point it at ``../shared/data``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from wordgames.errors import ChecksumMismatchError, DatasetMissingError
+
+DATA_ENV = "WORDGAMES_DATA"
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9\-]*$")
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One file of a data set: its path inside the data set's folder and its sha256."""
+
+    path: str
+    sha256: str
+    description: str = ""
+
+    def __post_init__(self):
+        if not _SHA_RE.match(self.sha256):
+            raise ValueError(f"{self.path}: sha256 must be 64 lower-case hex digits")
+        if self.path.startswith("/") or ".." in Path(self.path).parts:
+            raise ValueError(f"{self.path}: must be a relative path inside the data set's folder")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Metadata of one data set.
+
+    Parameters
+    ----------
+    name : unique lower-case name (``[a-z0-9-]``), used on the command line and in results
+    folder : folder under the data root that holds the files
+    family : the measure family that uses it (codenames, wales, oddmanout, similarity, emergent)
+    title : a human-readable title
+    files : the files with their sha256
+    upstream : where the files come from, pinned (repository URL and commit)
+    citation : what to cite
+    licence : licence note (as found upstream)
+    notes : known damage in the files and how the loader deals with it
+    """
+
+    name: str
+    folder: str
+    family: str
+    title: str
+    files: tuple[DataFile, ...]
+    upstream: str
+    citation: str
+    licence: str
+    notes: str = ""
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        if not _NAME_RE.match(self.name):
+            raise ValueError(f"data set name {self.name!r} must match [a-z0-9][a-z0-9-]*")
+        for attr in ("folder", "family", "title", "upstream", "citation", "licence"):
+            if not getattr(self, attr):
+                raise ValueError(f"data set {self.name}: '{attr}' must not be empty")
+        if not self.files:
+            raise ValueError(f"data set {self.name}: declares no files")
+        paths = [f.path for f in self.files]
+        if len(set(paths)) != len(paths):
+            raise ValueError(f"data set {self.name}: a file is declared twice")
+
+    def file(self, path: str) -> DataFile:
+        for f in self.files:
+            if f.path == path:
+                return f
+        raise KeyError(f"data set {self.name} declares no file {path!r}")
+
+    def describe(self) -> dict:
+        return {"name": self.name, "title": self.title, "upstream": self.upstream,
+                "citation": self.citation, "licence": self.licence}
+
+
+_REGISTRY: dict[str, DatasetSpec] = {}
+
+
+def register(spec: DatasetSpec) -> DatasetSpec:
+    if spec.name in _REGISTRY and _REGISTRY[spec.name] != spec:
+        raise ValueError(f"data set {spec.name!r} is declared twice")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+@cache
+def _load_declarations() -> None:
+    # The declaration modules hold only metadata, so importing them all is cheap.
+    from wordgames.datasets import declarations  # noqa: F401
+
+
+def all_datasets() -> dict[str, DatasetSpec]:
+    _load_declarations()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_dataset(name: str) -> DatasetSpec:
+    specs = all_datasets()
+    if name not in specs:
+        raise KeyError(f"unknown data set {name!r}; known: {', '.join(specs)}")
+    return specs[name]
+
+
+def data_root(root: str | Path | None = None) -> Path:
+    """The data root: ``root`` if given, else ``$WORDGAMES_DATA``."""
+    if root is not None:
+        return Path(root)
+    env = os.environ.get(DATA_ENV)
+    if not env:
+        raise DatasetMissingError(
+            f"no data root: set the environment variable {DATA_ENV} to the folder that holds the "
+            f"data sets (for a checkout beside shared/: export {DATA_ENV}=../shared/data), "
+            "or pass --data-root"
+        )
+    return Path(env)
+
+
+def dataset_dir(name: str, root: str | Path | None = None) -> Path:
+    """The folder of data set ``name``, checked to hold every declared file.
+
+    Raises :class:`DatasetMissingError` with what to set or fetch when it is absent.
+    """
+    spec = get_dataset(name)
+    base = data_root(root) / spec.folder
+    missing = [f.path for f in spec.files if not (base / f.path).is_file()]
+    if missing:
+        raise DatasetMissingError(
+            f"data set {name!r} ({spec.title}) is not available: {len(missing)} file(s) missing under "
+            f"{base} (first: {missing[0]}). Fetch the files from {spec.upstream} into that folder, "
+            f"or set {DATA_ENV} to a data root that holds '{spec.folder}/'."
+        )
+    return base
+
+
+def dataset_file(name: str, path: str, root: str | Path | None = None) -> Path:
+    get_dataset(name).file(path)  # raises for an undeclared file
+    return dataset_dir(name, root) / path
+
+
+def is_available(name: str, root: str | Path | None = None) -> bool:
+    try:
+        dataset_dir(name, root)
+    except DatasetMissingError:
+        return False
+    return True
+
+
+@cache
+def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    st = os.stat(path)
+    return _sha256_cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+
+
+def verify_dataset(name: str, root: str | Path | None = None, *, strict: bool = True) -> dict[str, str]:
+    """sha256 of every file of ``name``; raises :class:`ChecksumMismatchError` on a mismatch
+    when ``strict``. The returned mapping goes into result records."""
+    spec = get_dataset(name)
+    base = dataset_dir(name, root)
+    sums, bad = {}, []
+    for f in spec.files:
+        digest = sha256_file(base / f.path)
+        sums[f.path] = digest
+        if digest != f.sha256:
+            bad.append(f"{f.path}: expected {f.sha256[:12]}…, found {digest[:12]}…")
+    if bad and strict:
+        raise ChecksumMismatchError(
+            f"data set {name!r} under {base} differs from the declared files: " + "; ".join(bad)
+        )
+    return sums

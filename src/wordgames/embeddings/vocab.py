@@ -1,0 +1,116 @@
+"""Vocabulary restriction: top-N, a word list, lower-case alphabetic words, intersections.
+
+The Codenames sender measure is very sensitive to the size of the clue vocabulary, so the
+paper evaluates every agent on the intersection of the embeddings' vocabularies; these
+functions make that setting explicit and recordable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.embeddings.core import Embedding
+from wordgames.errors import DataFormatError
+
+_LOWER_ALPHA = re.compile(r"^[a-z]+$")
+
+
+def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
+    """Boolean mask of the words made only of the letters a-z.
+
+    >>> lower_alpha_mask(["cat", "Cat", "ice-cream", "x1", "dog"]).tolist()
+    [True, False, False, False, True]
+    """
+    arr = np.asarray(words, dtype=object).astype(str)
+    if arr.size == 0:
+        return np.zeros(0, dtype=bool)
+    lowered = np.char.lower(arr)
+    return (np.char.isalpha(arr) & (lowered == arr) & np.char.isascii(arr))
+
+
+def read_word_list(path: str | Path) -> list[str]:
+    """One word per line; blank lines and ``#`` comments ignored; CR, LF or CRLF line ends."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+    except FileNotFoundError:
+        raise DataFormatError(path, None, "word list file not found") from None
+    words = []
+    for raw in text.splitlines():
+        w = raw.strip()
+        if w and not w.startswith("#"):
+            words.append(w)
+    return words
+
+
+def restrict(
+    emb: Embedding,
+    *,
+    top_n: int | None = None,
+    words: Iterable[str] | str | Path | None = None,
+    lower_alpha: bool = False,
+    name: str | None = None,
+) -> Embedding:
+    """Restrict an embedding's vocabulary, keeping frequency order.
+
+    Filters apply in this order: ``lower_alpha`` (only ``[a-z]+`` words), ``words`` (a word
+    list or the path of a word-list file), then ``top_n`` (the N most frequent survivors).
+
+    >>> import numpy as np
+    >>> e = Embedding(["the", "Cat", "dog", "a1", "eel"], np.eye(5))
+    >>> restrict(e, lower_alpha=True, top_n=2).words.tolist()
+    ['the', 'dog']
+    """
+    keep = np.ones(len(emb), dtype=bool)
+    parts = []
+    if lower_alpha:
+        keep &= lower_alpha_mask(emb.words)
+        parts.append("alpha")
+    if words is not None:
+        if isinstance(words, str | Path):
+            words = read_word_list(words)
+        look = emb.lookup(words)
+        in_list = np.zeros(len(emb), dtype=bool)
+        in_list[look.indices[look.found]] = True
+        keep &= in_list
+        parts.append(f"list{int(in_list.sum())}")
+    rows = np.flatnonzero(keep)
+    if top_n is not None:
+        if top_n <= 0:
+            raise ValueError(f"top_n must be positive, got {top_n}")
+        rows = rows[:top_n]
+        parts.append(f"top{top_n}")
+    return emb.take(rows, name=name or (emb.name + ("[" + ",".join(parts) + "]" if parts else "")))
+
+
+def intersect_vocabularies(embeddings: Sequence[Embedding]) -> list[Embedding]:
+    """Restrict every embedding to the words all of them share.
+
+    The shared words keep the frequency order of the first embedding, and every returned
+    embedding lists them in that same order, so row ``i`` is the same word everywhere.
+
+    >>> import numpy as np
+    >>> a = Embedding(["x", "y", "z"], np.eye(3), name="a")
+    >>> b = Embedding(["z", "x", "w"], np.eye(3), name="b")
+    >>> [e.words.tolist() for e in intersect_vocabularies([a, b])]
+    [['x', 'z'], ['x', 'z']]
+    """
+    if not embeddings:
+        return []
+    first = embeddings[0]
+    keep = np.ones(len(first), dtype=bool)
+    for other in embeddings[1:]:
+        keep &= other.lookup(first.words.tolist()).found
+    common = first.words[keep].tolist()
+    out = []
+    for emb in embeddings:
+        rows = emb.lookup(common).indices
+        out.append(emb.take(rows, name=emb.name))
+    return out

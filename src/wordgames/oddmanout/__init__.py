@@ -1,0 +1,1 @@
+"""oddmanout measures."""

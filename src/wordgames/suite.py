@@ -1,0 +1,103 @@
+"""The suite: every measure family, run on one or more embeddings.
+
+Each measure family exposes one function ``run(embedding, ctx) -> MeasureResult`` and is
+declared here by its import path, so nothing heavy is imported until a measure runs. A
+measure whose data is missing raises :class:`~wordgames.errors.DatasetMissingError`, and
+the runner records it as skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wordgames.errors import DatasetMissingError, OptionalDependencyError, WordgamesError
+
+
+class SkipMeasure(WordgamesError):
+    """Raised by a measure that cannot run here (missing data, optional dependency, no input)."""
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    name: str
+    family: str
+    entry: str  # "module:function"
+    description: str
+    datasets: tuple[str, ...] = ()
+
+    def load(self) -> Callable:
+        module, func = self.entry.split(":")
+        return getattr(importlib.import_module(module), func)
+
+
+MEASURES: tuple[MeasureSpec, ...] = (
+    MeasureSpec("codenames", "codenames", "wordgames.codenames.suite:run",
+                "Codenames senders and receivers against human play (Solomon & Ben Zion)"),
+    MeasureSpec("similarity", "similarity", "wordgames.similarity.suite:run",
+                "Word-similarity benchmarks (Spearman, Pearson)"),
+    MeasureSpec("global-metrics", "similarity", "wordgames.similarity.global_metrics:run",
+                "erank, perank, edim of the embedding matrix"),
+    MeasureSpec("wales", "wales", "wordgames.wales.suite:run",
+                "WALES: greedy navigation of the Wikipedia link graph"),
+    MeasureSpec("oddmanout", "oddmanout", "wordgames.oddmanout.suite:run",
+                "Odd-Man-Out puzzles: %correct / %wrong / %abstained"),
+    MeasureSpec("cbm", "emergent", "wordgames.emergent.suite:run",
+                "Concept-Best-Matching of emergent-communication logs (needs --cbm-log; skipped otherwise)"),
+)
+
+
+def get_measure(name: str) -> MeasureSpec:
+    for m in MEASURES:
+        if m.name == name:
+            return m
+    raise KeyError(f"unknown measure {name!r}; known: {', '.join(m.name for m in MEASURES)}")
+
+
+@dataclass
+class SuiteContext:
+    """What every measure receives besides the embedding.
+
+    Parameters
+    ----------
+    out_dir : folder for plots and per-measure files
+    data_root : data root (``None``: ``$WORDGAMES_DATA``)
+    seed : base seed of every random choice
+    quick : smaller settings for smoke runs (fewer tasks, fewer restarts), recorded in results
+    options : measure-specific options, e.g. ``{"codenames": {"senders": [...]}}``
+    """
+
+    out_dir: Path
+    data_root: Path | None = None
+    seed: int = 0
+    quick: bool = False
+    options: dict = field(default_factory=dict)
+    log: Callable[[str], None] = print
+
+    def plot_dir(self, measure: str, embedding_name: str) -> Path:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in embedding_name)
+        d = self.out_dir / "plots" / safe / measure
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+
+def run_measure(spec: MeasureSpec, embedding, ctx: SuiteContext):
+    """Run one measure; returns ``(result_dict | None, skip_reason | None, seconds)``."""
+    start = time.perf_counter()
+    try:
+        fn = spec.load()
+        result = fn(embedding, ctx)
+    except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
+        return None, str(exc), time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    result.timings.setdefault("total", round(seconds, 4))
+    return result.as_dict(), None, seconds
+
+
+def selected_measures(names: Sequence[str] | None) -> list[MeasureSpec]:
+    if not names:
+        return list(MEASURES)
+    return [get_measure(n) for n in names]
