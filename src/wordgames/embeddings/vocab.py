@@ -7,7 +7,6 @@ functions make that setting explicit and recordable.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -15,8 +14,6 @@ import numpy as np
 
 from wordgames.embeddings.core import Embedding
 from wordgames.errors import DataFormatError
-
-_LOWER_ALPHA = re.compile(r"^[a-z]+$")
 
 
 def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
@@ -28,8 +25,8 @@ def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
     arr = np.asarray(words, dtype=object).astype(str)
     if arr.size == 0:
         return np.zeros(0, dtype=bool)
-    lowered = np.char.lower(arr)
-    return (np.char.isalpha(arr) & (lowered == arr) & np.char.isascii(arr))
+    ascii_len = np.strings.str_len(np.strings.encode(arr, "ascii", "ignore"))
+    return np.strings.isalpha(arr) & np.strings.islower(arr) & (ascii_len == np.strings.str_len(arr))
 
 
 def read_word_list(path: str | Path) -> list[str]:

@@ -1,0 +1,54 @@
+"""Shared fixtures. Tests that need real data use ``data_root`` and skip with a reason without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+_DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def _root() -> Path | None:
+    env = os.environ.get("WORDGAMES_DATA")
+    root = Path(env) if env else _DEFAULT
+    return root if root.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def data_root() -> Path:
+    """The data root ($WORDGAMES_DATA, else ../shared/data beside the checkout)."""
+    root = _root()
+    if root is None:
+        pytest.skip("real data not available: set WORDGAMES_DATA to the shared data folder")
+    return root
+
+
+def require_dataset(name: str) -> Path:
+    """Folder of data set ``name``, or skip the calling test with the reason."""
+    from wordgames.datasets import dataset_dir
+    from wordgames.errors import DatasetMissingError
+
+    root = _root()
+    if root is None:
+        pytest.skip("real data not available: set WORDGAMES_DATA to the shared data folder")
+    try:
+        return dataset_dir(name, root)
+    except DatasetMissingError as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def glove():
+    """The built-in GloVe 6B 50d, loaded once per test session."""
+    from wordgames.embeddings import load_embedding
+
+    return load_embedding("glove-6b-50d")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory, monkeypatch):
+    # converted-vector caches of tests go to a temporary folder, never to ~/.cache
+    if "WORDGAMES_CACHE" not in os.environ:
+        monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))

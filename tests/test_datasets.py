@@ -1,0 +1,88 @@
+"""The data-set registry: validation, lookup, missing-data errors, checksums."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from wordgames.datasets import (
+    DataFile,
+    DatasetSpec,
+    all_datasets,
+    data_root,
+    dataset_dir,
+    get_dataset,
+    verify_dataset,
+)
+from wordgames.datasets import registry as reg
+from wordgames.errors import ChecksumMismatchError, DatasetMissingError
+
+SHA = "0" * 64
+
+
+def _spec(**kw):
+    base = dict(name="toy-set", folder="toy", family="test", title="Toy", upstream="https://example.org@abc",
+                citation="Nobody 2024", licence="MIT", files=(DataFile("a.txt", SHA),))
+    base.update(kw)
+    return DatasetSpec(**base)
+
+
+def test_spec_validation():
+    with pytest.raises(ValueError, match="must match"):
+        _spec(name="Bad Name")
+    with pytest.raises(ValueError, match="citation"):
+        _spec(citation="")
+    with pytest.raises(ValueError, match="sha256"):
+        DataFile("a.txt", "xyz")
+    with pytest.raises(ValueError, match="relative path"):
+        DataFile("../a.txt", SHA)
+    with pytest.raises(ValueError, match="twice"):
+        _spec(files=(DataFile("a.txt", SHA), DataFile("a.txt", SHA)))
+
+
+def test_every_declaration_is_complete():
+    specs = all_datasets()
+    assert len(specs) >= 8
+    for spec in specs.values():
+        for attr in ("title", "upstream", "citation", "licence"):
+            assert getattr(spec, attr) and getattr(spec, attr) != "TODO", (spec.name, attr)
+
+
+def test_unknown_dataset():
+    with pytest.raises(KeyError, match="unknown data set"):
+        get_dataset("no-such-set")
+
+
+def test_missing_root_message(monkeypatch):
+    monkeypatch.delenv("WORDGAMES_DATA", raising=False)
+    with pytest.raises(DatasetMissingError, match="WORDGAMES_DATA"):
+        data_root()
+
+
+def test_missing_files_message(tmp_path, monkeypatch):
+    monkeypatch.setitem(reg._REGISTRY, "toy-set", _spec())
+    monkeypatch.setattr(reg, "all_datasets", lambda: dict(reg._REGISTRY))
+    with pytest.raises(DatasetMissingError) as exc:
+        dataset_dir("toy-set", tmp_path)
+    msg = str(exc.value)
+    assert "a.txt" in msg and "https://example.org@abc" in msg and "WORDGAMES_DATA" in msg
+
+
+def test_checksum_verification(tmp_path, monkeypatch):
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "a.txt").write_text("hello")
+    good = hashlib.sha256(b"hello").hexdigest()
+    monkeypatch.setitem(reg._REGISTRY, "toy-set", _spec(files=(DataFile("a.txt", good),)))
+    assert verify_dataset("toy-set", tmp_path) == {"a.txt": good}
+    monkeypatch.setitem(reg._REGISTRY, "toy-set", _spec())
+    with pytest.raises(ChecksumMismatchError, match="a.txt"):
+        verify_dataset("toy-set", tmp_path)
+    assert verify_dataset("toy-set", tmp_path, strict=False) == {"a.txt": good}
+
+
+def test_real_data_checksums(data_root):
+    """CI has the shared data: every declared file must be there, unchanged."""
+    for name in all_datasets():
+        sums = verify_dataset(name, data_root)
+        assert len(sums) == len(get_dataset(name).files)
