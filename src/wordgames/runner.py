@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from wordgames.results import RunRecord, write_json_atomic
+from wordgames.results.store import ResultKey, ResultStore, params_hash
 from wordgames.suite import SuiteContext, run_measure, selected_measures
 
 
@@ -26,8 +27,13 @@ def load_embeddings(specs, *, top_n=None, intersect=False, log=print):
     return embs
 
 
+def measure_params(spec, ctx: SuiteContext) -> dict:
+    """The parameters that decide a measure's numbers: part of its key in the results store."""
+    return {"seed": ctx.seed, "quick": ctx.quick, "options": ctx.options.get(spec.name, {})}
+
+
 def run_main(specs, *, out: Path, measures=None, data_root=None, seed=0, quick=False, top_n=None,
-             intersect=False, options=None):
+             intersect=False, options=None, overwrite=False):
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
@@ -40,19 +46,30 @@ def run_main(specs, *, out: Path, measures=None, data_root=None, seed=0, quick=F
     chosen = selected_measures(measures)
     ctx = SuiteContext(out_dir=out, data_root=Path(data_root) if data_root else None, seed=seed,
                        quick=quick, options=options or {}, log=console.print)
+    store = ResultStore(out)
     results, skipped, timings = [], [], {"load_embeddings": round(time.perf_counter() - t0, 3)}
+    reused = 0
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=console, transient=True) as progress:
         task = progress.add_task("measures", total=len(embs) * len(chosen))
         for emb in embs:
             for spec in chosen:
                 progress.update(task, description=f"{emb.name}: {spec.name}")
-                res, reason, secs = run_measure(spec, emb, ctx)
+                params = measure_params(spec, ctx)
+                key = ResultKey(emb.fingerprint(), spec.name, spec.version, params_hash(params))
+                stored = None if overwrite else store.get(key)
+                if stored is not None:
+                    res, reason, secs = stored["result"], None, 0.0
+                    reused += 1
+                else:
+                    res, reason, secs = run_measure(spec, emb, ctx)
                 timings[f"{emb.name}/{spec.name}"] = round(secs, 3)
                 if res is None:
                     skipped.append({"embedding": emb.name, "measure": spec.name, "reason": reason})
                 else:
                     res["embedding"] = emb.name
+                    if stored is None:
+                        store.put(key, res, embedding=emb.describe(), params=params)
                     results.append(res)
                 progress.advance(task)
     timings["total"] = round(time.perf_counter() - t0, 3)
@@ -62,6 +79,7 @@ def run_main(specs, *, out: Path, measures=None, data_root=None, seed=0, quick=F
         skipped=skipped,
         parameters={"embeddings": list(map(str, specs)), "measures": [m.name for m in chosen],
                     "seed": seed, "quick": quick, "top_n": top_n, "intersect": intersect,
+                    "overwrite": overwrite,
                     "data_root": str(ctx.data_root) if ctx.data_root else None},
         timings=timings,
     )
@@ -77,5 +95,7 @@ def run_main(specs, *, out: Path, measures=None, data_root=None, seed=0, quick=F
     console.print(table)
     for s in skipped:
         console.print(f"[yellow]skipped[/] {s['measure']} for {s['embedding']}: {s['reason']}")
+    if reused:
+        console.print(f"{reused} result(s) reused from the store in {out} (use --overwrite to recompute)")
     console.print(f"results: {path}  ({timings['total']:.1f} s)")
     return record

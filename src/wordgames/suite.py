@@ -27,6 +27,7 @@ class MeasureSpec:
     family: str
     entry: str  # "module:function"
     description: str
+    version: str = "1"  # bump when the measure's numbers would change: old stored results then miss
     datasets: tuple[str, ...] = ()
 
     def load(self) -> Callable:

@@ -78,13 +78,15 @@ def run(
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
     top_n: Annotated[int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")] = None,
     intersect: Annotated[bool, typer.Option(help="Restrict all embeddings to their shared vocabulary.")] = False,
+    overwrite: Annotated[bool, typer.Option(
+        help="Recompute results already in the output folder's store (default: reuse them).")] = False,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots."""
     from wordgames.runner import run_main
 
     try:
         run_main(embedding or ["glove-6b-50d"], out=out, measures=measure, data_root=data_root,
-                 seed=seed, quick=quick, top_n=top_n, intersect=intersect)
+                 seed=seed, quick=quick, top_n=top_n, intersect=intersect, overwrite=overwrite)
     except KeyError as exc:
         fail(str(exc.args[0]) if exc.args else str(exc))
     except Exception as exc:

@@ -15,8 +15,16 @@ that use "red" for "every word to avoid" are mapped so that ``red`` holds the op
 words only where the source says which those are, else all words to avoid. The measures use
 :attr:`HumanSenderRecord.avoid` (every non-blue word) as the paper's R.
 
+Sources without team colours (boards where the clue giver chose the targets freely) use
+``blue`` = the giver's intended words and ``red`` = every other board word; Codenames Duet has
+no opponent, so there ``red`` is empty and ``neutral``/``assassin`` hold the words to avoid.
+Each loader's module docstring (and ``docs/codenames-data.md``) says which applies.
+
 All words are lower-case and stripped; multi-word board words keep their space
-(``"ice cream"``).
+(``"ice cream"``). A record stands for ``count`` identical decisions (1 except where a source
+publishes aggregate counts). :class:`LoadedHumanData` counts every repaired row
+(``repairs``), every row left out with its reason (``dropped``) and every row kept but marked
+in its record's ``meta`` (``flagged``).
 """
 
 from __future__ import annotations
@@ -41,6 +49,9 @@ class HumanReceiverRecord:
     intended : the clue-giver's intended target words, if the source records them
     blue, red, neutral, assassin : true colours, if the source records them
     meta : anything else worth keeping (worker id, trial, time)
+    count : how many people made exactly this decision (1 for row-level data; sources that
+        publish aggregate counts, e.g. Shen et al. 2018, give one record per distinct decision
+        with its count: weight means by it)
     """
 
     dataset: str
@@ -56,6 +67,7 @@ class HumanReceiverRecord:
     neutral: tuple[str, ...] = ()
     assassin: tuple[str, ...] = ()
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -71,7 +83,10 @@ class HumanSenderRecord:
     targets : the words the person said the clue was for (may be empty if not recorded)
     number : the number given with the clue (defaults to ``len(targets)`` where absent)
     clue_source : ``"human"`` unless the source says otherwise
-    meta : anything else worth keeping
+    meta : anything else worth keeping (``meta["candidate_clues"]``: where the person chose the
+        clue from a fixed list, that list -- rank only those candidates)
+    count : how many people gave exactly this clue for this board (see
+        :class:`HumanReceiverRecord`)
     """
 
     dataset: str
@@ -85,6 +100,7 @@ class HumanSenderRecord:
     assassin: tuple[str, ...] = ()
     clue_source: str = "human"
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    count: int = 1
 
     @property
     def avoid(self) -> tuple[str, ...]:
@@ -107,8 +123,21 @@ class LoadedHumanData:
     dropped: dict[str, int] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)  # file -> sha256
     notes: list[str] = field(default_factory=list)
+    #: rows kept as records but worth knowing about (e.g. the pilot's prefilled copies);
+    #: each such record says why in its ``meta``
+    flagged: dict[str, int] = field(default_factory=dict)
 
     def count(self, kind: str, key: str, n: int = 1) -> None:
-        """Count a repair (``kind="repairs"``) or an unrepairable dropped row (``"dropped"``)."""
+        """Count a repair (``kind="repairs"``), an unrepairable dropped row (``"dropped"``)
+        or a kept but marked row (``"flagged"``)."""
         d = getattr(self, kind)
         d[key] = d.get(key, 0) + n
+
+    def summary(self) -> dict:
+        """Record counts, repairs, drops and flags: what a result record or listing shows."""
+        return {"dataset": self.dataset, "n_receiver": len(self.receiver),
+                "n_sender": len(self.sender),
+                "receiver_decisions": sum(r.count for r in self.receiver),
+                "sender_decisions": sum(s.count for s in self.sender),
+                "repairs": dict(self.repairs),
+                "dropped": dict(self.dropped), "flagged": dict(self.flagged)}

@@ -1,0 +1,249 @@
+"""Loader of itsLuisa/codenames: real 25-word Codenames games and a small Prolific study.
+
+Two kinds of source, both with real two-team colours (``blue``/``red``/``white`` or
+``lightgrey`` = neutral/``black`` = assassin):
+
+* game JSONs (``codenamesexp.json``: a games night; ``data_Polygon.json``, ``data_MCDM.json``:
+  transcribed YouTube games; ``more_data.json``: no colours but the giver's intended words),
+  keyed ``"game N" -> {"color distribution": {word: colour}, "round K": {...}}``. Each round
+  gives one sender record (the spymaster's clue on the remaining board) and one receiver record
+  (the operatives' guesses in play order);
+* the evaluation study (``derived/eval_study_responses_deidentified.csv``, 260 responses, plus
+  the item files ``eval_study_groups/group*.csv``): spymaster responses are sender records,
+  operative responses receiver records (``intended`` = group-file field 9, read as the clue
+  giver's intended words).
+
+Canonical colours: ``blue`` = the words of the team whose turn it is (the clue giver's team),
+``red`` = the other team's words, ``neutral`` = white/lightgrey, ``assassin`` = black. In
+``more_data.json`` (no colours) ``blue`` = the intended words and ``red`` = every other
+remaining word for sender records; its receiver records have no colours.
+
+Damage, counted: one Polygon word has the colour ``"contract"`` (the word itself typed into
+the colour field); its colour is inferred from the board's 9/8/7/1 distribution. Clue numbers
+``"inf"`` (unlimited) become ``number=None`` (flagged). Stray keys ``previous guess(es)`` in
+``codenamesexp.json`` are ignored. One spymaster named a neutral word as a target: it is
+removed from ``targets`` (kept in ``meta["targets_not_team_words"]``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+
+from wordgames.codenames.human_data._common import norm, norm_all, read_csv_rows, read_json
+from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, LoadedHumanData
+from wordgames.errors import DataFormatError
+
+GAME_FILES = ("codenamesexp.json", "data_Polygon.json", "data_MCDM.json", "more_data.json")
+STUDY_FILE = "derived/eval_study_responses_deidentified.csv"
+GROUP_FILES = tuple(f"eval_study_groups/group{i}.csv" for i in range(1, 9))
+STUDY_COLUMNS = ["group", "list_number", "scenario", "item", "question_id", "participant",
+                 "board_words", "board_colors", "team_turn", "given_clue", "given_clue_number",
+                 "response_clue", "response_clue_number", "response_words"]
+COLOURS = {"blue": "blue", "red": "red", "white": "neutral", "lightgrey": "neutral",
+           "black": "assassin"}
+ROUND_KEYS = ("team", "remaining words", "clue", "guesses")
+
+
+def _split_colours(words, colour_of: dict, team: str) -> dict[str, tuple[str, ...]]:
+    """Board words by canonical colour for the team ``team`` (``blue``/``red``)."""
+    out = {"blue": [], "red": [], "neutral": [], "assassin": []}
+    for w in words:
+        c = colour_of[w]
+        if c in ("blue", "red"):
+            out["blue" if c == team else "red"].append(w)
+        else:
+            out[COLOURS[c]].append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _game_colours(path: Path, game: str, raw: dict, data: LoadedHumanData) -> dict[str, str]:
+    colours = {norm(w): norm(c) for w, c in raw.items()}
+    bad = [w for w, c in colours.items() if c not in COLOURS]
+    if not bad:
+        return colours
+    counts = Counter(c for c in colours.values() if c in COLOURS)
+    counts["white"] += counts.pop("lightgrey", 0)
+    # a standard board: starting team 9, other team 8, 7 bystanders, 1 assassin
+    target = Counter({"white": 7, "black": 1})
+    first = max(("blue", "red"), key=lambda t: counts[t])
+    target[first] = 9
+    target["red" if first == "blue" else "blue"] = 8
+    missing = target - counts
+    if len(bad) == 1 and sum(missing.values()) == 1:
+        colours[bad[0]] = next(iter(missing))
+        data.count("repairs", "itsluisa: invalid colour inferred from the 9/8/7/1 distribution")
+    else:
+        for w in bad:
+            colours[w] = "white"
+            data.count("flagged", "itsluisa: unknown colour treated as neutral")
+    return colours
+
+
+def _number(value, data: LoadedHumanData) -> int | None:
+    if isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    if text in ("inf", "infinity", "unlimited"):
+        data.count("flagged", "itsluisa: unlimited clue number ('inf') kept as number=None")
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _load_games(base: Path, data: LoadedHumanData) -> None:
+    for fname in GAME_FILES:
+        path = base / fname
+        doc = read_json(path)
+        if not isinstance(doc, dict):
+            raise DataFormatError(path, 1, "expected an object keyed by 'game N'")
+        source = fname.removesuffix(".json")
+        for game, content in doc.items():
+            if not isinstance(content, dict) or "color distribution" not in content:
+                raise DataFormatError(path, None, f"{game}: expected an object with a "
+                                      "'color distribution' and 'round K' entries")
+            colours = _game_colours(path, game, content["color distribution"], data)
+            for rkey, rnd in content.items():
+                if not rkey.startswith("round"):
+                    continue
+                missing = [k for k in ROUND_KEYS if k not in rnd]
+                if missing:
+                    raise DataFormatError(path, None, f"{game} {rkey}: missing {missing}")
+                _round_records(path, source, game, rkey, rnd, colours, data)
+    data.notes.append(
+        "itsluisa game rounds: blue = the playing team's remaining words, red = the other "
+        "team's, neutral = white, assassin = black; more_data.json has no colours (sender blue "
+        "= intended words)."
+    )
+
+
+def _round_records(path, source, game, rkey, rnd, colours, data: LoadedHumanData) -> None:
+    board = norm_all(rnd["remaining words"])
+    team = norm(rnd["team"])
+    if not (isinstance(rnd["clue"], list) and len(rnd["clue"]) == 2):
+        raise DataFormatError(path, None, f"{game} {rkey}: 'clue' must be [word, number]")
+    clue, number = norm(rnd["clue"][0]), _number(rnd["clue"][1], data)
+    guesses = norm_all(rnd["guesses"])
+    intended = norm_all(rnd.get("intended words") or ())
+    rid = f"{source}/{game.replace(' ', '')}/{rkey.replace(' ', '')}"
+    meta = {"source": source, "game": game, "round": rkey, "team": team}
+    if number is None:
+        meta["unlimited"] = True
+    if colours:
+        if team not in ("blue", "red") or not set(board) <= set(colours):
+            data.count("dropped", "itsluisa: round with an unknown team or uncoloured word")
+            return
+        split = _split_colours(board, colours, team)
+        data.sender.append(HumanSenderRecord(
+            dataset=data.dataset, record_id=rid, blue=split["blue"], red=split["red"], clue=clue,
+            targets=intended, number=number, neutral=split["neutral"],
+            assassin=split["assassin"], meta=meta))
+    elif intended:
+        data.sender.append(HumanSenderRecord(
+            dataset=data.dataset, record_id=rid, blue=intended,
+            red=tuple(w for w in board if w not in set(intended)), clue=clue, targets=intended,
+            number=number, meta={**meta, "colours": "none: blue = intended words"}))
+        split = {}
+    else:
+        data.count("dropped", "itsluisa: round without colours or intended words (sender)")
+        split = {}
+    if not guesses:
+        data.count("dropped", "itsluisa: round without guesses (receiver)")
+        return
+    if not set(guesses) <= set(board):
+        data.count("dropped", "itsluisa: guess not on the remaining board")
+        return
+    data.receiver.append(HumanReceiverRecord(
+        dataset=data.dataset, record_id=rid, board=board, clue=clue, chosen=guesses,
+        clue_source="human", number=number, intended=intended, blue=split.get("blue", ()),
+        red=split.get("red", ()), neutral=split.get("neutral", ()),
+        assassin=split.get("assassin", ()),
+        meta={**meta, "wrong_guesses": list(norm_all(rnd.get("wrong guesses") or ()))}))
+
+
+def _read_groups(base: Path) -> dict[tuple[str, str, str], list[str]]:
+    """``(group, scenario, item) -> the 10 fields`` of the eval-study item files."""
+    items = {}
+    for fname in GROUP_FILES:
+        path = base / fname
+        for line, row in read_csv_rows(path, delimiter=";"):
+            if not any(row):
+                continue
+            if len(row) != 10:
+                raise DataFormatError(path, line, f"expected 10 ';'-separated fields, found {len(row)}")
+            items[(row[0].strip(), row[1].strip(), row[2].strip())] = row
+    return items
+
+
+def _load_study(base: Path, data: LoadedHumanData) -> None:
+    path = base / STUDY_FILE
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if list(df.columns) != STUDY_COLUMNS:
+        raise DataFormatError(path, 1, f"expected the columns {', '.join(STUDY_COLUMNS)}")
+    groups = _read_groups(base)
+    boards = df["board_words"].str.lower().str.split()
+    colour_lists = df["board_colors"].str.lower().str.split()
+    for i, row in enumerate(df.itertuples(index=False)):
+        line = i + 2  # header + 1-based; no field of this file spans lines
+        board, cols = tuple(boards[i]), colour_lists[i]
+        if len(board) != len(cols) or not set(cols) <= set(COLOURS):
+            raise DataFormatError(path, line, "board_words and board_colors must align, with "
+                                  f"colours among {', '.join(COLOURS)}")
+        team = norm(row.team_turn)
+        try:
+            words = norm_all(json.loads(row.response_words or "[]"))
+        except json.JSONDecodeError as exc:
+            raise DataFormatError(path, line, f"response_words: expected a JSON list ({exc.msg})") from exc
+        split = _split_colours(board, dict(zip(board, cols, strict=True)), team)
+        rid = f"study/g{row.group}/{row.scenario}/{row.item}/{row.participant}"
+        meta = {"source": "eval_study", "group": row.group, "item": row.item,
+                "participant": row.participant, "line": line}
+        if row.scenario == "spymaster":
+            clue = norm(row.response_clue)
+            if not clue:
+                data.count("dropped", "itsluisa study: spymaster response without a clue")
+                continue
+            stray = [w for w in words if w not in set(split["blue"])]
+            if stray:
+                # a participant named a non-team word as a target: the clue stays a human clue
+                # for this board; the target list keeps the team words only
+                words = tuple(w for w in words if w not in stray)
+                meta["targets_not_team_words"] = stray
+                data.count("repairs", "itsluisa study: spymaster target that is not a team word "
+                           "removed from targets")
+            number = _number(row.response_clue_number, data) if row.response_clue_number else None
+            data.sender.append(HumanSenderRecord(
+                dataset=data.dataset, record_id=rid, blue=split["blue"], red=split["red"],
+                clue=clue, targets=words, number=number if number is not None else (len(words) or None),
+                neutral=split["neutral"], assassin=split["assassin"], meta=meta))
+        elif row.scenario == "operative":
+            item = groups.get((row.group, "operative", row.item))
+            if item is None or tuple(item[3].lower().split()) != board:
+                data.count("dropped", "itsluisa study: operative item missing from its group file")
+                continue
+            if not words or not set(words) <= set(board):
+                data.count("dropped", "itsluisa study: operative picks empty or not on the board")
+                continue
+            data.receiver.append(HumanReceiverRecord(
+                dataset=data.dataset, record_id=rid, board=board, clue=norm(row.given_clue),
+                chosen=words, clue_source="experimenter", number=_number(row.given_clue_number, data),
+                intended=norm_all(item[8].split()), blue=split["blue"], red=split["red"],
+                neutral=split["neutral"], assassin=split["assassin"], meta=meta))
+        else:
+            raise DataFormatError(path, line, f"scenario must be 'operative' or 'spymaster', "
+                                  f"found {row.scenario!r}")
+    data.notes.append(
+        "itsluisa eval study (Prolific): spymaster responses -> sender records (targets = the "
+        "participant's intended words, empty for 40), operative responses -> receiver records "
+        "(clue from the experimenter, origin undocumented; intended = group-file field 9)."
+    )
+
+
+def load(base: Path, data: LoadedHumanData) -> None:
+    _load_games(base, data)
+    _load_study(base, data)

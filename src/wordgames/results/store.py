@@ -1,0 +1,118 @@
+"""A results store that lets an interrupted run resume and several runs merge.
+
+One JSON file per result, keyed by (embedding content hash, measure, measure version,
+parameters). Writes go to a temporary file that is fsync'ed and renamed, so a run killed at
+any point (even by SIGKILL) leaves every file either complete or absent: nothing already
+written is lost, and nothing is half-written or duplicated. Resuming is a lookup of keys.
+
+Layout::
+
+    <root>/records/<embedding sha[:16]>/<measure>/<version>-<params sha[:16]>.json
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from wordgames.results import _jsonable, read_json, write_json_atomic
+
+
+def params_hash(params: dict) -> str:
+    """Stable hash of a parameter mapping (key order does not matter)."""
+    blob = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ResultKey:
+    """What identifies a result: the same key means the same numbers."""
+
+    embedding_sha256: str
+    measure: str
+    version: str
+    params_sha256: str
+
+    def relpath(self) -> Path:
+        return (Path("records") / self.embedding_sha256[:16] / self.measure
+                / f"{self.version}-{self.params_sha256[:16]}.json")
+
+
+class ResultStore:
+    """A folder of results, one atomic JSON file per :class:`ResultKey`.
+
+    >>> import tempfile
+    >>> store = ResultStore(tempfile.mkdtemp())
+    >>> key = ResultKey("e" * 64, "toy", "1", params_hash({"seed": 0}))
+    >>> store.has(key)
+    False
+    >>> _ = store.put(key, {"metrics": {"a": 1.0}}, embedding={"name": "e"}, params={"seed": 0})
+    >>> store.get(key)["result"]["metrics"]
+    {'a': 1.0}
+    """
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+
+    def path(self, key: ResultKey) -> Path:
+        return self.root / key.relpath()
+
+    def has(self, key: ResultKey) -> bool:
+        return self.path(key).is_file()
+
+    def get(self, key: ResultKey) -> dict | None:
+        p = self.path(key)
+        if not p.is_file():
+            return None
+        return read_json(p)
+
+    def put(self, key: ResultKey, result: dict, *, embedding: dict, params: dict) -> Path:
+        entry = {
+            "key": {"embedding_sha256": key.embedding_sha256, "measure": key.measure,
+                    "version": key.version, "params_sha256": key.params_sha256},
+            "embedding": embedding,
+            "params": params,
+            "result": result,
+        }
+        return write_json_atomic(self.path(key), entry)
+
+    def __iter__(self) -> Iterator[dict]:
+        rec = self.root / "records"
+        if not rec.is_dir():
+            return iter(())
+        return (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
+
+    def __len__(self) -> int:
+        rec = self.root / "records"
+        return sum(1 for _ in rec.glob("*/*/*.json")) if rec.is_dir() else 0
+
+    def merge_from(self, other: str | Path | ResultStore, *, overwrite: bool = False) -> int:
+        """Copy the results of another store into this one; returns how many were added."""
+        other = other if isinstance(other, ResultStore) else ResultStore(other)
+        added = 0
+        for src in sorted((other.root / "records").glob("*/*/*.json")):
+            dst = self.root / src.relative_to(other.root)
+            if dst.exists() and not overwrite:
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dst.with_name(f".{dst.name}.merge.tmp")
+            shutil.copyfile(src, tmp)
+            tmp.replace(dst)
+            added += 1
+        return added
+
+    def table(self):
+        """All metrics as a long pandas DataFrame: embedding, measure, metric, value."""
+        import pandas as pd
+
+        rows = []
+        for entry in self:
+            emb = entry["embedding"].get("name", entry["key"]["embedding_sha256"][:12])
+            for metric, value in entry["result"].get("metrics", {}).items():
+                rows.append({"embedding": emb, "embedding_sha256": entry["key"]["embedding_sha256"],
+                             "measure": entry["key"]["measure"], "metric": metric, "value": value})
+        return pd.DataFrame(rows, columns=["embedding", "embedding_sha256", "measure", "metric", "value"])
