@@ -1,0 +1,286 @@
+"""Every measure of an emergent language in one call: :func:`evaluate_language`.
+
+CBM and its by-products (:mod:`wordgames.emergent.cbm`), TopSim
+(:mod:`wordgames.emergent.topsim`), AMI, PosDis and BosDis
+(:mod:`wordgames.emergent.information`) on one set of messages with their labels. The definitions
+(including how repeated words, EOS and padding count) are in those modules' docstrings.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from wordgames.emergent.cbm import CBMResult, cbm_sensitivity, concept_best_matching
+from wordgames.emergent.information import (
+    adjusted_mutual_information,
+    bag_of_symbols_disentanglement,
+    positional_disentanglement,
+)
+from wordgames.emergent.inputs import (
+    EncodedConcepts,
+    EncodedMessages,
+    LanguageLog,
+    encode_concepts,
+    encode_messages,
+    from_interaction,
+)
+from wordgames.emergent.topsim import topographic_similarity
+
+MEASURE_VERSION = "1"
+ALL_MEASURES = ("cbm", "sensitivity", "topsim", "ami", "disentanglement")
+
+
+@dataclass
+class LanguageReport:
+    """All measures of one emergent language (NaN where a measure was not computed).
+
+    Attributes
+    ----------
+    n_samples : number of messages (= labels)
+    cbm : Concept-Best-Matching score in [0, 1]
+    ambiguity_rate, paraphrase_rate, omission_rate, unmatched_concept_rate : counts over Q
+        (:mod:`wordgames.emergent.cbm`); cbm + ambiguity + paraphrase = word occurrences / Q and
+        cbm + omission + unmatched_concept = concept occurrences / Q
+    precision, recall : mean per-message precision and recall of the best match
+    topsim : topographic similarity; ``topsim_pairs`` pairs were used, objects from
+        ``topsim_input`` ("objects" or, without objects, "concepts": the label's indicator vector)
+    ami : adjusted mutual information between messages and phrases
+    posdis, bosdis : positional and bag-of-symbols disentanglement
+    n_unique_words, n_unique_messages, n_unique_concepts, n_unique_phrases : distinct counts
+    n_matched : matched word-concept pairs
+    translation : matched word -> (concept, edge weight), heaviest first
+    counts : occurrence counts behind the rates (``cbm.CBMResult.counts``)
+    sensitivity : rows ``{n_samples, accumulated, segment}`` (paper, appendix E)
+    parameters, timings, notes : how it was computed
+    cbm_result : the full :class:`~wordgames.emergent.cbm.CBMResult` (graph, per-message arrays)
+    """
+
+    n_samples: int
+    cbm: float = float("nan")
+    ambiguity_rate: float = float("nan")
+    paraphrase_rate: float = float("nan")
+    omission_rate: float = float("nan")
+    unmatched_concept_rate: float = float("nan")
+    precision: float = float("nan")
+    recall: float = float("nan")
+    topsim: float = float("nan")
+    topsim_pairs: int = 0
+    topsim_input: str = "none"
+    ami: float = float("nan")
+    posdis: float = float("nan")
+    bosdis: float = float("nan")
+    n_unique_words: int = 0
+    n_unique_messages: int = 0
+    n_unique_concepts: int = 0
+    n_unique_phrases: int = 0
+    n_matched: int = 0
+    translation: dict[str, tuple[str, float]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+    sensitivity: list[dict] = field(default_factory=list)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    cbm_result: CBMResult | None = field(default=None, repr=False)
+
+    METRICS = ("cbm", "ambiguity_rate", "paraphrase_rate", "omission_rate",
+               "unmatched_concept_rate", "precision", "recall", "topsim", "ami", "posdis",
+               "bosdis", "n_samples", "n_unique_words", "n_unique_messages", "n_unique_concepts",
+               "n_unique_phrases", "n_matched", "topsim_pairs")
+
+    def metrics(self) -> dict[str, float]:
+        """The headline numbers, flat (with the spread of the sensitivity scores)."""
+        out = {k: getattr(self, k) for k in self.METRICS}
+        if len(self.sensitivity) > 1:
+            acc = [r["accumulated"] for r in self.sensitivity]
+            seg = [r["segment"] for r in self.sensitivity]
+            out["sensitivity_accumulated_std"] = float(np.std(acc))
+            out["sensitivity_segment_std"] = float(np.std(seg))
+        return out
+
+    def table1_row(self) -> dict[str, float]:
+        """The measures in the columns of the paper's Table 1 (accuracy comes from the game).
+
+        Cons / Phrs: distinct concepts and phrases; #w / #m: distinct words and messages.
+        """
+        return {"Cons": self.n_unique_concepts, "Phrs": self.n_unique_phrases,
+                "#w": self.n_unique_words, "#m": self.n_unique_messages, "TopSim": self.topsim,
+                "AMI": self.ami, "CBM": self.cbm, "Amb": self.ambiguity_rate,
+                "Para": self.paraphrase_rate, "Unm": self.unmatched_concept_rate}
+
+    def as_dict(self) -> dict:
+        """JSON-ready dict (NaN -> None); the graph and per-message arrays are left out."""
+        out = self.metrics()
+        out.update(topsim_input=self.topsim_input,
+                   translation={w: [c, wt] for w, (c, wt) in self.translation.items()},
+                   counts=dict(self.counts), sensitivity=list(self.sensitivity),
+                   parameters=dict(self.parameters), timings=dict(self.timings),
+                   notes=list(self.notes))
+        return _json_safe(out)
+
+
+def _json_safe(obj):
+    """numpy scalars to Python, NaN/inf to None, tuples to lists (for json.dumps)."""
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_json_safe(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not np.isfinite(obj):
+        return None
+    return obj
+
+
+def evaluate_language(messages, concepts, *, objects=None, concept_names=None,
+                      message_kind: str = "auto", eos_id=None, pad_id=None,
+                      topsim_max_pairs: int | None = 2_000_000, topsim_normalize: bool = False,
+                      ami_average_method: str = "max", sensitivity_step: int = 100,
+                      sensitivity_max_samples: int | None = 2000,
+                      measures=ALL_MEASURES, random_state=0) -> LanguageReport:
+    """Evaluate an emergent language against the concepts of its labels.
+
+    Parameters
+    ----------
+    messages : integer array ``B x L``, one-hot array ``B x L x V``, quantized binary words
+        ``B x L x d`` (numpy or torch), or a list of token lists
+        (:mod:`wordgames.emergent.inputs`)
+    concepts : list (length ``B``) of lists of concept strings (``"color=red"``), or a binary
+        ``B x C`` matrix whose column names are ``concept_names``
+    objects : optional ``B x D`` object vectors for TopSim (default: the concept indicator
+        vectors of the labels)
+    concept_names : names of the concept columns (matrix input) or the full concept list
+    message_kind : ``"auto"``, ``"ids"``, ``"onehot"``, ``"binary"`` or ``"tokens"``
+    eos_id, pad_id : end-of-sentence and padding symbols; a message ends at its first EOS,
+        padding is dropped; neither ever counts as a word
+    topsim_max_pairs : above this many pairs TopSim uses all pairs of a seeded random subset of
+        messages (the largest whose pairs fit)
+    topsim_normalize : divide edit distances by the mean message length (EGG's variant)
+    ami_average_method : sklearn ``average_method`` ("max" = the paper's equation 3)
+    sensitivity_step, sensitivity_max_samples : CBM against evaluation-set size (appendix E)
+    measures : which of ``"cbm"``, ``"sensitivity"``, ``"topsim"``, ``"ami"``,
+        ``"disentanglement"`` to compute
+    random_state : seed of every random choice (the TopSim pair sample)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> msgs = np.array([[1, 3, 0, 0], [1, 4, 0, 0], [2, 3, 0, 0], [2, 4, 0, 0]])
+    >>> labels = [["c=red", "s=box"], ["c=red", "s=orb"], ["c=blue", "s=box"], ["c=blue", "s=orb"]]
+    >>> r = evaluate_language(msgs, labels, eos_id=0)
+    >>> r.cbm, r.precision, r.recall, r.unmatched_concept_rate, r.translation["1"]
+    (1.0, 1.0, 1.0, 0.0, ('c=red', 2.0))
+    """
+    unknown = set(measures) - set(ALL_MEASURES)
+    if unknown:
+        raise ValueError(f"unknown measures {sorted(unknown)}; known: {ALL_MEASURES}")
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    enc_m = encode_messages(messages, kind=message_kind, eos_id=eos_id, pad_id=pad_id)
+    enc_c = encode_concepts(concepts, concept_names=concept_names)
+    if len(enc_m) != len(enc_c):
+        raise ValueError(f"{len(enc_m)} messages but {len(enc_c)} labels")
+    timings["encode"] = time.perf_counter() - t0
+    msg_id, n_msg = enc_m.message_ids()
+    _, n_phr = enc_c.phrase_ids()
+    occurring = np.asarray(enc_c.matrix.sum(axis=0)).ravel() > 0
+    report = LanguageReport(
+        n_samples=len(enc_m), n_unique_words=enc_m.n_words, n_unique_messages=n_msg,
+        n_unique_concepts=int(occurring.sum()), n_unique_phrases=n_phr,
+        parameters={"message_kind": enc_m.kind, "eos_id": eos_id, "pad_id": pad_id,
+                    "topsim_max_pairs": topsim_max_pairs, "topsim_normalize": topsim_normalize,
+                    "ami_average_method": ami_average_method,
+                    "sensitivity_step": sensitivity_step,
+                    "sensitivity_max_samples": sensitivity_max_samples,
+                    "measures": list(measures), "random_state": random_state,
+                    "measure_version": MEASURE_VERSION},
+    )
+    if enc_c.n_duplicates:
+        report.notes.append(f"{enc_c.n_duplicates} concepts listed twice in one label were "
+                            "counted once")
+    if "cbm" in measures:
+        t = time.perf_counter()
+        res = concept_best_matching(enc_m, enc_c)
+        report.cbm_result = res
+        report.cbm = res.score
+        report.ambiguity_rate = res.rates["ambiguity"]
+        report.paraphrase_rate = res.rates["paraphrase"]
+        report.omission_rate = res.rates["omission"]
+        report.unmatched_concept_rate = res.rates["unmatched_concept"]
+        report.precision, report.recall = res.precision, res.recall
+        report.n_matched = res.counts["matched_pairs"]
+        report.translation = res.translation()
+        report.counts = dict(res.counts)
+        if res.counts["messages_without_words"]:
+            report.notes.append(f"{res.counts['messages_without_words']} messages have no word "
+                                "(left out of the mean precision)")
+        timings["cbm"] = time.perf_counter() - t
+    if "sensitivity" in measures:
+        t = time.perf_counter()
+        report.sensitivity = cbm_sensitivity(enc_m, enc_c, step=sensitivity_step,
+                                             max_samples=sensitivity_max_samples)
+        timings["sensitivity"] = time.perf_counter() - t
+    if "topsim" in measures:
+        t = time.perf_counter()
+        if objects is not None:
+            obj = np.asarray(objects.detach().cpu().numpy() if hasattr(objects, "detach")
+                             else objects, dtype=np.float64)
+            report.topsim_input = "objects"
+        else:
+            obj = enc_c.matrix.toarray()
+            report.topsim_input = "concepts"
+        report.topsim, report.topsim_pairs = topographic_similarity(
+            enc_m, obj, max_pairs=topsim_max_pairs, random_state=random_state,
+            normalize=topsim_normalize)
+        timings["topsim"] = time.perf_counter() - t
+    if "ami" in measures:
+        t = time.perf_counter()
+        report.ami = adjusted_mutual_information(enc_m, enc_c, average_method=ami_average_method)
+        timings["ami"] = time.perf_counter() - t
+    if "disentanglement" in measures:
+        t = time.perf_counter()
+        report.posdis = positional_disentanglement(enc_m, enc_c)
+        report.bosdis = bag_of_symbols_disentanglement(enc_m, enc_c)
+        timings["disentanglement"] = time.perf_counter() - t
+    report.timings = {k: round(v, 4) for k, v in timings.items()}
+    return report
+
+
+def evaluate_log(log: LanguageLog, **kwargs) -> LanguageReport:
+    """:func:`evaluate_language` on a :class:`~wordgames.emergent.inputs.LanguageLog`."""
+    kwargs.setdefault("concept_names", log.concept_names)
+    report = evaluate_language(log.messages, log.concepts, objects=log.objects, **kwargs)
+    for what, n in log.repairs.items():
+        report.notes.append(f"{n} {what.replace('_', ' ')}")
+    report.counts.update({f"repaired/{k}": v for k, v in log.repairs.items()})
+    if log.source:
+        report.parameters["source"] = log.source
+    return report
+
+
+def evaluate_interaction(interaction, *, concept_names=None, **kwargs) -> LanguageReport:
+    """:func:`evaluate_language` on an object with EGG's ``Interaction`` fields (duck typing)."""
+    return evaluate_log(from_interaction(interaction, concept_names=concept_names), **kwargs)
+
+
+def report_to_result(report: LanguageReport, *, name: str = "cbm", plot_paths=(),
+                     datasets=None) -> Any:
+    """The report as a :class:`wordgames.results.MeasureResult` (tables: translation, sensitivity)."""
+    from wordgames.results import MeasureResult
+
+    metrics = {k: (float(v) if isinstance(v, float | np.floating) else int(v))
+               for k, v in report.metrics().items()}
+    tables = {"translation": report.cbm_result.translation_table() if report.cbm_result else [],
+              "sensitivity": list(report.sensitivity),
+              "counts": [{"count": k, "value": v} for k, v in report.counts.items()]}
+    return MeasureResult(measure=name, version=MEASURE_VERSION, metrics=metrics, tables=tables,
+                         oov={}, parameters=dict(report.parameters), datasets=datasets or {},
+                         plots=[str(p) for p in plot_paths], timings=dict(report.timings),
+                         notes=list(report.notes))
+
+
+__all__ = ["LanguageReport", "evaluate_language", "evaluate_log", "evaluate_interaction",
+           "report_to_result", "EncodedMessages", "EncodedConcepts"]

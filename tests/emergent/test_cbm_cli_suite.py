@@ -1,0 +1,117 @@
+"""`wordgames cbm evaluate`, the suite entry point, the result record and the graph picture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from wordgames.emergent.measures import evaluate_language, report_to_result
+from wordgames.emergent.plots import plot_best_match_graph
+from wordgames.suite import SkipMeasure, SuiteContext
+
+
+def _log(path: Path, n=60) -> Path:
+    # paraphrasing language: red said "1" or "2", blue "3"; EOS 0
+    rng = np.random.default_rng(0)
+    with open(path, "w", encoding="utf-8") as fh:
+        for _ in range(n):
+            red = bool(rng.random() < 0.5)
+            msg = [int(rng.choice([1, 2])) if red else 3, 0, 5]
+            fh.write(json.dumps({"message": msg, "concepts": ["color=red" if red else "color=blue"]})
+                     + "\n")
+    return path
+
+
+def test_cli_evaluate_writes_record_and_graph(tmp_path):
+    from wordgames.cli import app
+
+    log = _log(tmp_path / "run1.jsonl")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["cbm", "evaluate", str(log), "--out", str(out), "--eos-id", "0"])
+    assert res.exit_code == 0, res.output
+    record = json.loads((out / "cbm_run1.json").read_text())
+    assert record["measure"] == "cbm"
+    m = record["metrics"]
+    # "5" after EOS is never a word: 3 words; the paraphrase word is the lighter of 1 and 2
+    assert m["n_unique_words"] == 3 and m["n_matched"] == 2
+    assert m["cbm"] + m["paraphrase_rate"] == pytest.approx(1.0)
+    assert {r["concept"] for r in record["tables"]["translation"]} == {"color=red", "color=blue"}
+    png = out / "cbm_graph_run1.png"
+    assert record["plots"] == [str(png)] and png.stat().st_size > 1000
+    assert "translation" in res.output
+
+
+def test_cli_reports_bad_file(tmp_path):
+    from wordgames.cli import app
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"message": [1], "concepts": ["a"]}\nnot json\n')
+    res = CliRunner().invoke(app, ["cbm", "evaluate", str(bad), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2
+    text = " ".join(res.output.split())  # rich wraps long lines
+    assert "bad.jsonl, line 2: invalid JSON" in text
+
+
+def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path):
+    from wordgames.emergent.suite import run
+
+    emb = SimpleNamespace(name="glove-test")
+    ctx = SuiteContext(out_dir=tmp_path, log=lambda s: None)
+    with pytest.raises(SkipMeasure, match="--cbm-log"):
+        run(emb, ctx)
+    a, b = _log(tmp_path / "a.jsonl", 40), _log(tmp_path / "b.jsonl", 50)
+    ctx = SuiteContext(out_dir=tmp_path, options={"cbm_logs": [str(a), str(b)],
+                                                  "cbm": {"eos_id": 0}}, log=lambda s: None)
+    res = run(emb, ctx)
+    assert res.measure == "cbm" and res.metrics["a/n_samples"] == 40
+    assert res.metrics["b/n_samples"] == 50 and 0 < res.metrics["b/cbm"] <= 1
+    assert len(res.plots) == 2 and all(Path(p).is_file() for p in res.plots)
+    single = run(emb, SuiteContext(out_dir=tmp_path, options={"cbm_logs": str(a),
+                                                              "cbm": {"eos_id": 0}},
+                                   log=lambda s: None))
+    assert single.metrics["cbm"] == res.metrics["a/cbm"]
+    json.dumps(single.as_dict())  # JSON-safe
+
+
+def test_result_record_and_report_dict():
+    r = evaluate_language([["a"], ["b"], ["c"], ["a"]], [["red"], ["red"], ["blue"], ["red"]])
+    d = r.as_dict()
+    assert d["cbm"] == 0.75 and d["translation"]["a"] == ["red", 2.0]
+    assert d["topsim_input"] == "concepts"
+    json.dumps(d)
+    res = report_to_result(r)
+    assert res.metrics["cbm"] == 0.75 and res.metrics["paraphrase_rate"] == 0.25
+    row = res.tables["translation"][0]
+    # "a" is in 2 messages, both for red: share 1; red is in 3 messages, 2 with "a"
+    assert row == {"word": "a", "concept": "red", "weight": 2.0, "word_uses": 2, "share": 1.0,
+                   "concept_uses": 3, "concept_share": pytest.approx(2 / 3)}
+    assert res.tables["sensitivity"] == [{"n_samples": 4, "accumulated": 0.75, "segment": 0.75}]
+
+
+def test_graph_picture_is_written(tmp_path):
+    rng = np.random.default_rng(0)
+    msgs = rng.integers(1, 90, (400, 3))
+    labels = [[f"f{k}=v{rng.integers(0, 9)}" for k in range(2)] for _ in range(400)]
+    r = evaluate_language(msgs, labels, measures=("cbm",))
+    p = plot_best_match_graph(r.cbm_result, tmp_path / "g.png", max_nodes=30, max_edges=50)
+    assert p.is_file() and p.stat().st_size > 1000
+
+
+def test_sensitivity_curve_and_table1_row(tmp_path):
+    from wordgames.emergent.logfile import evaluate_log_file
+
+    log = _log(tmp_path / "long.jsonl", n=350)
+    report, result = evaluate_log_file(log, out_dir=tmp_path / "o", eos_id=0)
+    assert [Path(p).name for p in result.plots] == ["cbm_graph_long.png",
+                                                    "cbm_sensitivity_long.png"]
+    assert [r["n_samples"] for r in result.tables["sensitivity"]] == [100, 200, 300, 350]
+    acc = [r["accumulated"] for r in report.sensitivity]
+    assert result.metrics["sensitivity_accumulated_std"] == pytest.approx(np.std(acc))
+    row = report.table1_row()
+    assert row["CBM"] == report.cbm and row["Para"] == report.paraphrase_rate
+    assert (row["Cons"], row["Phrs"], row["#w"], row["#m"]) == (2, 2, 3, 3)
