@@ -20,6 +20,11 @@ if [ "${1:-}" = "--minimal" ]; then
   python -m pip install -q -e ".[test]"
 else
   # torch is pinned to the local CPU build: a bare 'torch' would pull a multi-GB CUDA build
-  python -m pip install -q -e ".[test,torch,gensim]"
+  python -m pip install -q -e ".[test,torch,gensim,contextual]"
+fi
+# nltk reads WordNet once a 'lexnames' file lies beside the data files (Debian ships none);
+# without write access wordgames makes a private copy in its cache on first use instead.
+if [ -w /usr/share/wordnet ]; then
+  wordgames oddmanout wordnet-setup --root /usr/share/wordnet --in-place
 fi
 wordgames --version

@@ -28,8 +28,23 @@ def load_embeddings(specs, *, top_n=None, intersect=False, log=print):
 
 
 def measure_params(spec, ctx: SuiteContext) -> dict:
-    """The parameters that decide a measure's numbers: part of its key in the results store."""
-    return {"seed": ctx.seed, "quick": ctx.quick, "options": ctx.options.get(spec.name, {})}
+    """The parameters that decide a measure's numbers: part of its key in the results store.
+
+    Options named after the measure (``cbm``, ``cbm_logs``...) belong to it; input files among
+    them are identified by content (sha256), so an edited log is not mistaken for a stored one.
+    """
+    from wordgames.datasets import sha256_file
+
+    def by_content(value):
+        if isinstance(value, list | tuple):
+            return [by_content(v) for v in value]
+        if isinstance(value, str | Path) and Path(value).is_file():
+            return {"file": str(value), "sha256": sha256_file(value)}
+        return value
+
+    own = {k: by_content(v) for k, v in sorted(ctx.options.items())
+           if k == spec.name or k.startswith(spec.name + "_")}
+    return {"seed": ctx.seed, "quick": ctx.quick, "options": own}
 
 
 def run_main(specs, *, out: Path, measures=None, data_root=None, seed=0, quick=False, top_n=None,

@@ -80,13 +80,22 @@ def run(
     intersect: Annotated[bool, typer.Option(help="Restrict all embeddings to their shared vocabulary.")] = False,
     overwrite: Annotated[bool, typer.Option(
         help="Recompute results already in the output folder's store (default: reuse them).")] = False,
+    cbm_log: Annotated[list[Path] | None, typer.Option(
+        "--cbm-log", help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.")] = None,
+    cbm_eos_id: Annotated[int | None, typer.Option(help="EOS symbol id in the CBM logs.")] = None,
+    cbm_pad_id: Annotated[int | None, typer.Option(help="Padding symbol id in the CBM logs.")] = None,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots."""
     from wordgames.runner import run_main
 
+    options = {}
+    if cbm_log:
+        options["cbm_logs"] = [str(p) for p in cbm_log]
+        options["cbm"] = {"eos_id": cbm_eos_id, "pad_id": cbm_pad_id}
     try:
         run_main(embedding or ["glove-6b-50d"], out=out, measures=measure, data_root=data_root,
-                 seed=seed, quick=quick, top_n=top_n, intersect=intersect, overwrite=overwrite)
+                 seed=seed, quick=quick, top_n=top_n, intersect=intersect, overwrite=overwrite,
+                 options=options)
     except KeyError as exc:
         fail(str(exc.args[0]) if exc.args else str(exc))
     except Exception as exc:
