@@ -1,0 +1,205 @@
+"""Speed of the Codenames measures (issue 2, section 6).
+
+The authors' published code, run on the pilot (197 records) with the full 400,000-word
+GloVe 6B 50d vocabulary, took: receiver MAP 136 s, random receiver 114 s, random sender 213 s,
+ClusterSender 401 s, ExhaustiveSearchSender 513 to 694 s per tie-break (about 50 minutes for
+the eight). Targets: all eight in under 10 s in total; every sender and receiver on every human
+data set in under 60 s; loading the default embedding in under 0.5 s.
+
+This script times each of the eight alone, the eight together (the way ``evaluate`` and
+``wordgames run`` call them: one pass shares the similarity products and the
+ExhaustiveSearchSender geometry), and a naive baseline: a straightforward per-record
+implementation that sorts the whole vocabulary (``ranked_forward``; scikit-learn KMeans for
+ClusterSender), run on a few records and extrapolated.
+
+    WORDGAMES_DATA=../shared/data python bench/bench_codenames.py [--all-datasets] [--naive N]
+
+Without the pilot data it uses 197 synthetic records (20 board words from the Codenames list
+or the vocabulary, 1 to 4 picks). Wall and CPU seconds are printed: on a shared machine the
+CPU time is the steadier figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+PUBLISHED = {  # seconds, the authors' code on the pilot with the full vocabulary
+    "receiver MAP (nearest)": 136, "random receiver": 114, "random sender": 213,
+    "ClusterSender": 401, "exhaustive:avg_blue_dist": (513 + 694) / 2,
+    "exhaustive:max_blue_dist": (513 + 694) / 2, "exhaustive:max_radius": (513 + 694) / 2,
+    "exhaustive:red_blue_diff": (513 + 694) / 2,
+}
+PUBLISHED_TOTAL = 50 * 60
+
+
+class Clock:
+    def __enter__(self):
+        self.w, self.c = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.w
+        self.cpu = time.process_time() - self.c
+
+
+def pilot_records(emb, n=197, seed=0):
+    try:
+        from wordgames.codenames.human_data import load_human_data
+
+        recs = load_human_data("codenames-pilot").receiver
+        return recs, "the real pilot (codenames-pilot loader)"
+    except Exception as exc:  # no data: synthetic boards like the pilot's
+        from wordgames.codenames.records import HumanReceiverRecord
+
+        try:
+            from wordgames.codenames.board import codenames_word_list
+
+            pool = [w for w in codenames_word_list() if w in emb]
+        except Exception:
+            pool = [str(w) for w in emb.words[1000:3000]]
+        rng = np.random.default_rng(seed)
+        recs = []
+        for i in range(n):
+            board = [str(w) for w in rng.choice(pool, 20, replace=False)]
+            k = int(rng.integers(1, 5))
+            clue = str(emb.words[int(rng.integers(100, 20000))])
+            recs.append(HumanReceiverRecord("synthetic", str(i), tuple(board), clue,
+                                            tuple(board[:k]), clue_source=f"m{i % 4}"))
+        return recs, f"197 synthetic boards ({exc.__class__.__name__}: no pilot data)"
+
+
+def naive_sender_seconds(sender, problems, n):
+    """Per record: the whole vocabulary sorted (ranked_forward), the clue's position read off."""
+    with Clock() as c:
+        for p in problems[:n]:
+            sender.ranked_forward(p.blue, p.red).index(p.clue)
+    return c.wall / n, c.cpu / n
+
+
+def naive_cluster_seconds(emb, problems, n, n_restarts=10, max_clusters=10):
+    """ClusterSender the straightforward way: one scikit-learn KMeans per k and restart, then a
+    full argsort of the vocabulary's distances to the centroid."""
+    from sklearn.cluster import KMeans
+
+    u = emb.unit
+    with Clock() as c:
+        for p in problems[:n]:
+            words = list(p.blue) + list(p.red)
+            x = u[emb.lookup(words).indices].astype(np.float64)
+            best = None
+            for k in range(1, min(max_clusters, len(words)) + 1):
+                for r in range(n_restarts):
+                    lab = KMeans(k, n_init=1, init="random", random_state=r).fit(x).labels_
+                    for j in range(k):
+                        m = lab == j
+                        if m[: len(p.blue)].sum() == m.sum() and (best is None or m.sum() > best.sum()):
+                            best = m
+            cent = x[best].mean(0)
+            order = np.argsort(-(u @ cent))
+            int(np.flatnonzero(emb.words[order] == p.clue)[0])
+    return c.wall / n, c.cpu / n
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--all-datasets", action="store_true",
+                    help="also time every sender and receiver on every available human data set")
+    ap.add_argument("--naive", type=int, default=3, help="records for the naive baseline")
+    args = ap.parse_args()
+
+    from wordgames.codenames.agents import (
+        ClusterSender,
+        EmbeddingNearestReceiver,
+        ExhaustiveSearchSender,
+        RandomReceiver,
+        RandomSender,
+    )
+    from wordgames.codenames.measures import (
+        problems_from_receiver_records,
+        receiver_map,
+        sender_ranks_receiver_data,
+    )
+    from wordgames.embeddings import load_embedding
+
+    print(f"cpus: {os.cpu_count()}, load average: {os.getloadavg()}")
+    with Clock() as c:
+        emb = load_embedding("glove-6b-50d")
+    print(f"load glove-6b-50d ({len(emb)} words): {c.wall:.3f} s wall (target < 0.5 s)")
+    with Clock() as c:
+        emb.unit, emb.word_index  # noqa: B018 - built once per session, outside the measures
+        import scipy.stats  # noqa: F401 - imported by the first summary; not a measure's cost
+    print(f"unit vectors + word index + scipy.stats import, once per session: {c.wall:.2f} s")
+    records, source = pilot_records(emb)
+    problems, _ = problems_from_receiver_records(records)
+    print(f"records: {len(records)} from {source}\n")
+
+    senders = {
+        "random sender": RandomSender(emb, random_state=0),
+        "ClusterSender": ClusterSender(emb, random_state=0),
+        **{f"exhaustive:{tb}": ExhaustiveSearchSender(emb, tb)
+           for tb in ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff")},
+    }
+    receivers = {"receiver MAP (nearest)": EmbeddingNearestReceiver(emb),
+                 "random receiver": RandomReceiver(random_state=0)}
+
+    rows = []
+    for name, r in receivers.items():
+        with Clock() as c:
+            res = receiver_map([r], records)[r.name].summary()
+        rows.append((name, c.wall, c.cpu, f"MAP {res['map']:.3f} (n={res['n']})"))
+    for name, s in senders.items():
+        with Clock() as c:
+            res = sender_ranks_receiver_data([s], records)[s.name].summary()
+        rows.append((name, c.wall, c.cpu, f"mean rank {res['mean_rank']:.0f} (n={res['n']})"))
+
+    print(f"{'measure':28s} {'wall s':>8s} {'cpu s':>8s} {'published s':>12s} {'speed-up':>9s}  result")
+    for name, w, cpu, txt in rows:
+        pub = PUBLISHED[name]
+        print(f"{name:28s} {w:8.2f} {cpu:8.2f} {pub:12.0f} {pub / w:8.0f}x  {txt}")
+    alone = sum(r[1] for r in rows)
+    print(f"{'eight, each alone':28s} {alone:8.2f} {sum(r[2] for r in rows):8.2f} "
+          f"{PUBLISHED_TOTAL:12.0f} {PUBLISHED_TOTAL / alone:8.0f}x")
+
+    with Clock() as c:
+        receiver_map(list(receivers.values()), records)
+        sender_ranks_receiver_data(list(senders.values()), records)
+    print(f"{'eight together (one pass)':28s} {c.wall:8.2f} {c.cpu:8.2f} {PUBLISHED_TOTAL:12.0f} "
+          f"{PUBLISHED_TOTAL / c.wall:8.0f}x   target: < 10 s")
+
+    # naive baseline: full sort per record, extrapolated to all records
+    print(f"\nnaive baseline (full sort of the vocabulary per record, {args.naive} records, "
+          f"extrapolated to {len(problems)}):")
+    naive = {}
+    for name in ("exhaustive:avg_blue_dist", "random sender"):
+        naive[name] = naive_sender_seconds(senders[name], problems, args.naive)
+    naive["ClusterSender"] = naive_cluster_seconds(emb, problems, max(1, args.naive // 2 or 1))
+    ours = {r[0]: r[1] for r in rows}
+    for name, (w, _cpu) in naive.items():
+        total = w * len(problems)
+        print(f"  {name:28s} naive {total:8.1f} s   ours {ours[name]:6.2f} s   ratio {total / ours[name]:6.0f}x")
+
+    if args.all_datasets:
+        from wordgames.codenames.agents import default_receivers, default_senders
+        from wordgames.codenames.human_data import available_human_datasets, load_human_data
+        from wordgames.codenames.suite import evaluate_human_data
+
+        print("\nevery sender and receiver on every available human data set:")
+        ss, rr = default_senders(emb), default_receivers(emb)
+        tw = tc = 0.0
+        for name in available_human_datasets():
+            data = load_human_data(name)
+            with Clock() as c:
+                evaluate_human_data(data, ss, rr)
+            tw += c.wall
+            tc += c.cpu
+            print(f"  {name:32s} {len(data.receiver):5d} + {len(data.sender):4d} records "
+                  f"{c.wall:7.1f} s wall {c.cpu:7.1f} s cpu")
+        print(f"  {'total':32s} {'':19s} {tw:7.1f} s wall {tc:7.1f} s cpu   (target < 60 s)")
+
+
+if __name__ == "__main__":
+    main()

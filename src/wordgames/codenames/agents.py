@@ -1,0 +1,787 @@
+"""Codenames agents (paper section 3.1): senders and receivers built on an embedding.
+
+Protocols (duck typing: any object with these methods can play and be measured):
+
+* Sender: ``give_clue(board) -> (clue, number)`` and ``ranked_forward(blue, red) -> list[str]``
+  (the whole clue vocabulary, best clue first, board words and other illegal clues removed).
+* Receiver: ``guess(board_words, clue, number) -> list[str]`` and
+  ``ranked_forward(board_words, clue) -> list[str]`` (board words, best match first).
+
+The embedding agents below also expose ``clue_keys`` (senders): the per-word sort keys of their
+ranking, so that the measures can find the rank of one clue by *counting* the vocabulary words
+that beat it instead of sorting 400,000 words (see :mod:`wordgames.codenames.measures`).
+
+Ranking conventions (well-defined ranks, issue section 3): a sender orders its clue
+vocabulary by its keys, lexicographically ascending (best first). ``ExhaustiveSearchSender``
+keys are ``(-count, tie-break score)``; ``ClusterSender``: ``(distance to the centroid,)``;
+``RandomSender``: ``(uniform random number,)``. Words with equal keys are *exact ties*; the
+measures give them the mean of the tied positions (and report best/worst), and
+``ranked_forward`` lists them in vocabulary (frequency) order.
+
+Distances: ``"cosine"`` (1 - cosine similarity, the default) or ``"euclidean"`` (on the raw
+vectors). Internally everything works with a *closeness* (higher = nearer): the cosine
+similarity, or minus the Euclidean distance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from wordgames.codenames.board import Board, ClueRules, _norm, derive_rng
+from wordgames.errors import OOVError
+
+DISTANCES = ("cosine", "euclidean")
+TIE_BREAKS = ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff", "frequency")
+
+
+@runtime_checkable
+class Sender(Protocol):
+    def give_clue(self, board: Board) -> tuple[str, int]: ...
+
+    def ranked_forward(self, blue: Sequence[str], red: Sequence[str]) -> list[str]: ...
+
+
+@runtime_checkable
+class Receiver(Protocol):
+    def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]: ...
+
+    def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]: ...
+
+
+# --------------------------------------------------------------------------- geometry
+class VocabSims:
+    """Closeness of clue candidates to a set of board words: one matrix product.
+
+    ``mat[i, j]`` is the closeness of clue candidate ``cols[j]`` to board word ``words[i]``.
+    ``cols`` is a slice of embedding rows (default: the whole clue vocabulary, the first
+    ``n_vocab`` rows) or an array of rows; the measures walk the vocabulary in slices so that
+    the matrix stays small.
+    """
+
+    def __init__(self, embedding, words: Sequence[str], distance: str = "cosine",
+                 n_vocab: int | None = None, cols: slice | np.ndarray | None = None):
+        words = list(dict.fromkeys(_norm(w) for w in words))
+        look = embedding.lookup(words)
+        if look.n_oov:
+            raise OOVError(f"board word(s) not in the vocabulary of {embedding.name}: {look.oov}")
+        n = len(embedding) if n_vocab is None else min(int(n_vocab), len(embedding))
+        self.n_vocab = n
+        self.cols = slice(0, n) if cols is None else cols
+        self.words = words
+        self.row = {w: i for i, w in enumerate(words)}
+        self.distance = distance
+        if distance == "cosine":
+            u = embedding.unit
+            self.mat = u[look.indices] @ u[self.cols].T
+        elif distance == "euclidean":
+            v = embedding.vectors
+            b = np.asarray(v[look.indices], dtype=np.float32)
+            d2 = (_sqnorms(embedding)[self.cols][None, :] + (b * b).sum(1)[:, None]
+                  - 2.0 * (b @ np.asarray(v[self.cols]).T))
+            np.maximum(d2, 0.0, out=d2)
+            self.mat = -np.sqrt(d2)
+        else:
+            raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
+        self.n_cols = self.mat.shape[1]
+
+    @property
+    def col_rows(self) -> np.ndarray:
+        """Embedding rows of the columns."""
+        if isinstance(self.cols, slice):
+            return np.arange(self.cols.start or 0, (self.cols.start or 0) + self.n_cols)
+        return np.asarray(self.cols)
+
+    def rows(self, words: Sequence[str]) -> list[int]:
+        return [self.row[_norm(w)] for w in words]
+
+
+class ColumnSubset:
+    """Some columns of a :class:`VocabSims` (the same numbers, gathered)."""
+
+    def __init__(self, sims, local: np.ndarray):
+        self.words, self.row, self.n_vocab = sims.words, sims.row, sims.n_vocab
+        self.distance = getattr(sims, "distance", "cosine")
+        if hasattr(sims, "mat"):
+            self.mat = sims.mat[:, local]
+        self.n_cols = len(local)
+        self.cols = sims.col_rows[local]
+        self.col_rows = self.cols
+
+    def rows(self, words: Sequence[str]) -> list[int]:
+        return [self.row[_norm(w)] for w in words]
+
+
+_BLAS_CONTROLLER = None
+
+
+def single_threaded_blas():
+    """Context in which BLAS runs on one thread: k-means multiplies tiny matrices, where
+    OpenBLAS's threads cost 10 to 30 times the product itself."""
+    global _BLAS_CONTROLLER
+    try:
+        if _BLAS_CONTROLLER is None:
+            from threadpoolctl import ThreadpoolController
+
+            _BLAS_CONTROLLER = ThreadpoolController()
+        return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        import contextlib
+
+        return contextlib.nullcontext()
+
+
+_SQNORMS: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def _sqnorms(embedding) -> np.ndarray:
+    hit = _SQNORMS.get(id(embedding))
+    if hit is None or hit[0] is not embedding:
+        v = np.asarray(embedding.vectors, dtype=np.float32)
+        hit = (embedding, np.einsum("ij,ij->i", v, v))
+        _SQNORMS.clear()
+        _SQNORMS[id(embedding)] = hit
+    return hit[1]
+
+
+class BoardGeometry:
+    """Per-(blue, red) quantities over the clue vocabulary, computed once and shared by every
+    ExhaustiveSearchSender tie-break (each row pass is vectorised over the vocabulary).
+
+    For clue word ``w``: ``m`` = closeness of the nearest red word; the *targets* of ``w`` are
+    the blue words strictly nearer than every red word, ``count`` their number.
+    ``excluded`` (local column indices) are columns that may not be clues (board words...):
+    the measures set it so that rank counting ignores them.
+    """
+
+    def __init__(self, sims: VocabSims, blue: Sequence[str], red: Sequence[str],
+                 excluded: np.ndarray | None = None):
+        self.sims = sims
+        self.blue_rows = sims.rows(blue)
+        self.red_rows = sims.rows(red)
+        self.excluded = np.zeros(0, dtype=np.int64) if excluded is None else excluded
+        self.cache: dict = {}  # per-sender keys, shared comparisons
+
+    @cached_property
+    def m(self) -> np.ndarray:
+        mat = self.sims.mat
+        if not self.red_rows:
+            return np.full(self.sims.n_cols, -np.inf, dtype=np.float32)
+        out = mat[self.red_rows[0]].copy()
+        for r in self.red_rows[1:]:
+            np.maximum(out, mat[r], out=out)
+        return out
+
+    @cached_property
+    def count(self) -> np.ndarray:
+        m, mat = self.m, self.sims.mat
+        small = len(self.blue_rows) < 127
+        c = np.zeros(self.sims.n_cols, dtype=np.int8 if small else np.int16)
+        hit = np.empty(self.sims.n_cols, dtype=bool)
+        for b in self.blue_rows:
+            np.greater(mat[b], m, out=hit)
+            # adding the bytes of the boolean array avoids a casting loop
+            c += hit.view(np.int8) if small else hit
+        return c
+
+    @cached_property
+    def blue_max(self) -> np.ndarray:
+        """Closeness of the nearest blue word."""
+        mat = self.sims.mat
+        if not self.blue_rows:
+            return np.full(self.sims.n_cols, -np.inf, dtype=np.float32)
+        out = mat[self.blue_rows[0]].copy()
+        for b in self.blue_rows[1:]:
+            np.maximum(out, mat[b], out=out)
+        return out
+
+    def blue_block(self, idx: np.ndarray) -> np.ndarray:
+        """Closeness of the columns ``idx`` to each blue word, shape (|B|, len(idx))."""
+        return self.sims.mat[np.ix_(self.blue_rows, idx)]
+
+    @cached_property
+    def count_masked(self) -> np.ndarray:
+        """``count`` with excluded columns set to -1, so that they never compare equal."""
+        c = self.count.copy()
+        c[self.excluded] = -1
+        return c
+
+    def count_split(self, c: int) -> tuple[int, np.ndarray]:
+        """Number of (non-excluded) columns with more targets than ``c``, and the columns with
+        exactly ``c`` (sorted). Cached: every tie-break and every clue shares it."""
+        key = ("count_split", c)
+        hit = self.cache.get(key)
+        if hit is None:
+            cm = self.count_masked
+            hit = self.cache[key] = (int(np.count_nonzero(cm > c)), np.flatnonzero(cm == c))
+        return hit
+
+    def targets_stats(self, idx: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and minimum closeness of the targets of columns ``idx``, which all have ``c``
+        targets (``c == 0``: the nearest blue word stands in). Rows are accumulated in a fixed
+        order so that a column gets the same value whichever subset it is computed in."""
+        key = ("targets", c, id(idx))
+        hit = self.cache.get(key)
+        if hit is not None and hit[0] is idx:
+            return hit[1]
+        if c <= 1:  # no target: the nearest blue word stands in; one target: it is the nearest
+            bm = self.blue_max[idx]
+            out = (bm, bm)
+        else:
+            m = self.m[idx]
+            block = self.blue_block(idx)
+            total = np.zeros(len(idx), dtype=np.float32)
+            low = np.full(len(idx), np.inf, dtype=np.float32)
+            for row in block:
+                hit_ = row > m
+                total += np.where(hit_, row, np.float32(0))
+                np.minimum(low, np.where(hit_, row, np.float32(np.inf)), out=low)
+            out = (total / np.float32(c), low)
+        self.cache[key] = (idx, out)
+        return out
+
+
+def count_beating(keys: Sequence[np.ndarray], values: Sequence, excluded: np.ndarray | None = None,
+                  own: int | None = None) -> tuple[int, int]:
+    """How many rows have keys lexicographically smaller than ``values`` and how many equal,
+    ignoring ``excluded`` rows and row ``own`` (one comparison pass per key, no sort; the few
+    ignored rows are subtracted afterwards rather than masked)."""
+    if len(keys) == 1:
+        k, v = keys[0], values[0]
+        less, eq = k < v, k == v
+    else:
+        less = np.zeros(len(keys[0]), dtype=bool)
+        eq = np.ones(len(keys[0]), dtype=bool)
+        for k, v in zip(keys, values, strict=True):
+            less |= eq & (k < v)
+            eq &= k == v
+    n_less, n_eq = int(np.count_nonzero(less)), int(np.count_nonzero(eq))
+    drop = [] if excluded is None else list(np.asarray(excluded).tolist())
+    if own is not None and own not in drop:
+        drop.append(own)
+    if drop:
+        n_less -= int(np.count_nonzero(less[drop]))
+        n_eq -= int(np.count_nonzero(eq[drop]))
+    return n_less, n_eq
+
+
+def rank_by_counting(keys: Sequence[np.ndarray], target: int,
+                     excluded: np.ndarray | None = None) -> tuple[int, int]:
+    """Best and worst 1-based rank of row ``target`` when rows are sorted by ``keys``
+    (lexicographic, ascending), ignoring ``excluded`` rows. Rows with the same keys as
+    ``target`` are ties: best counts none of them before it, worst all of them; the mean rank
+    is ``(best + worst) / 2``.
+
+    >>> rank_by_counting([np.array([3., 1., 2., 1.])], 2)
+    (3, 3)
+    >>> rank_by_counting([np.array([1., 1., 0.]), np.array([5., 5., 9.])], 0)
+    (2, 3)
+    """
+    beats, ties = count_beating(keys, [k[target] for k in keys], excluded, target)
+    return beats + 1, beats + 1 + ties
+
+
+def lexicographic_best(keys: Sequence[np.ndarray], excluded: np.ndarray) -> int:
+    """Row with the smallest keys (lexicographic) among rows not excluded; ties: lowest row."""
+    allowed = np.ones(len(keys[0]), dtype=bool)
+    allowed[excluded] = False
+    cand = np.flatnonzero(allowed)
+    if cand.size == 0:
+        raise ValueError("no legal clue left in the vocabulary")
+    for k in keys:
+        v = k[cand]
+        cand = cand[v == v.min()]
+    return int(cand[0])
+
+
+# --------------------------------------------------------------------------- senders
+class _EmbeddingSender:
+    """Common machinery: clue vocabulary = the first ``vocab_size`` rows of the embedding."""
+
+    kind = "sender"
+    needs_similarities = True
+
+    def __init__(self, embedding, *, distance: str = "cosine", vocab_size: int | None = None,
+                 rules: ClueRules | None = None):
+        if distance not in DISTANCES:
+            raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
+        self.embedding = embedding
+        self.distance = distance
+        self.vocab_size = vocab_size
+        self.rules = rules or ClueRules()
+
+    @property
+    def n_vocab(self) -> int:
+        n = len(self.embedding)
+        return n if self.vocab_size is None else min(n, int(self.vocab_size))
+
+    @property
+    def vocabulary(self) -> np.ndarray:
+        return self.embedding.words[: self.n_vocab]
+
+    def get_params(self) -> dict:
+        return {"embedding": self.embedding.name, "distance": self.distance,
+                "vocab_size": self.vocab_size, "rules": self.rules.get_params()}
+
+    def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray:
+        return self.rules.excluded_rows(self.vocabulary, self.embedding.word_index, board_words)
+
+    # the one method each sender defines
+    def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:  # pragma: no cover
+        raise NotImplementedError
+
+    # what the measures call: the clue's own keys, and counting in one vocabulary slice
+    def _cached_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
+        key = ("keys", id(self))
+        if key not in geometry.cache:
+            geometry.cache[key] = self.clue_keys(geometry)
+        return geometry.cache[key]
+
+    def rank_values(self, geometry: BoardGeometry, col: int) -> tuple:
+        return tuple(k[col] for k in self._cached_keys(geometry))
+
+    def count_rank(self, geometry: BoardGeometry, values: tuple, own: int | None) -> tuple[int, int]:
+        return count_beating(self._cached_keys(geometry), values, geometry.excluded, own)
+
+    def _geometry(self, blue, red) -> BoardGeometry:
+        blue = [_norm(w) for w in blue]
+        red = [_norm(w) for w in red]
+        sims = VocabSims(self.embedding, blue + red, self.distance, self.n_vocab)
+        return BoardGeometry(sims, blue, red)
+
+    def ranked_forward(self, blue: Sequence[str], red: Sequence[str]) -> list[str]:
+        """The whole clue vocabulary, best clue first (board words and illegal clues removed);
+        exact ties in vocabulary (frequency) order."""
+        geom = self._geometry(blue, red)
+        keys = self.clue_keys(geom)
+        order = np.lexsort((np.arange(self.n_vocab), *reversed(keys)))
+        excl = np.zeros(self.n_vocab, dtype=bool)
+        excl[self.excluded_rows(list(blue) + list(red))] = True
+        order = order[~excl[order]]
+        return self.vocabulary[order].tolist()
+
+    def clue_number(self, geometry: BoardGeometry, row: int) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def give_clue(self, board: Board) -> tuple[str, int]:
+        geom = self._geometry(board.blue, board.red)
+        excl = self.rules.excluded_rows(self.vocabulary, self.embedding.word_index, board.words)
+        row = lexicographic_best(self.clue_keys(geom), excl)
+        return str(self.vocabulary[row]), int(self.clue_number(geom, row))
+
+
+class ExhaustiveSearchSender(_EmbeddingSender):
+    """For every vocabulary word, count the blue words nearer to it than every red word; the
+    clue maximises the count (the paper's Algorithm 2 says argmin: a typo), ties broken by
+    ``tie_break``.
+
+    Parameters
+    ----------
+    embedding : :class:`~wordgames.embeddings.Embedding`
+    tie_break : "avg_blue_dist" (minimise the mean distance to the targets), "max_blue_dist"
+        (minimise the distance to the farthest target), "max_radius" (maximise the distance to
+        the nearest red word), "red_blue_diff" (maximise nearest-red distance minus
+        farthest-target distance), or "frequency" (the most frequent word: the paper's
+        "first optimal clue" of Table 1). A word with no target uses its nearest blue word as
+        its target in the first, second and fourth.
+    distance, vocab_size, rules : see the module docstring
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> emb = Embedding(["a", "b", "r", "x", "y"],
+    ...                 np.array([[1, 0], [.9, .1], [-1, 0], [.95, .05], [0, 1.]]))
+    >>> ExhaustiveSearchSender(emb).ranked_forward(["a", "b"], ["r"])
+    ['x', 'y']
+    """
+
+    def __init__(self, embedding, tie_break: str = "avg_blue_dist", *, distance: str = "cosine",
+                 vocab_size: int | None = None, rules: ClueRules | None = None):
+        super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
+        self.tie_break = tie_break
+
+    @property
+    def name(self) -> str:
+        return f"exhaustive:{self.tie_break}"
+
+    def get_params(self) -> dict:
+        return {"agent": "ExhaustiveSearchSender", "tie_break": self.tie_break, **super().get_params()}
+
+    def tie_scores(self, geometry: BoardGeometry, idx: np.ndarray, c: int) -> np.ndarray:
+        """Tie-break score (lower is better) of columns ``idx``, which all have ``c`` targets.
+        Scores are in closeness terms (higher closeness = nearer), so "minimise a distance"
+        is "maximise a closeness"."""
+        g = geometry
+        if self.tie_break == "frequency":
+            return g.sims.col_rows[idx]
+        if self.tie_break == "max_radius":
+            return g.m[idx]
+        mean, low = g.targets_stats(idx, c)
+        if self.tie_break == "avg_blue_dist":
+            return -mean
+        if self.tie_break == "max_blue_dist":
+            return -low
+        return g.m[idx] - low  # red_blue_diff: margin = d(nearest red) - d(farthest target)
+
+    def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
+        count = geometry.count
+        score = np.empty(len(count), dtype=np.float64)
+        for c in np.unique(count):
+            idx = np.flatnonzero(count == c)
+            score[idx] = self.tie_scores(geometry, idx, int(c))
+        return [-count, score]
+
+    def rank_values(self, geometry: BoardGeometry, col: int) -> tuple:
+        c = int(geometry.count[col])
+        return c, float(self.tie_scores(geometry, np.array([col]), c)[0])
+
+    def count_rank(self, geometry: BoardGeometry, values: tuple, own: int | None) -> tuple[int, int]:
+        """Columns of this slice that beat the clue, and ties: more targets beat it; among
+        columns with as many targets only the tie-break decides (computed on those alone,
+        once per slice and count for every clue)."""
+        c, sv = values
+        more, idx = geometry.count_split(c)
+        if idx.size == 0:
+            return more, 0
+        key = ("tie_scores", id(self), c)
+        score = geometry.cache.get(key)
+        if score is None:
+            score = geometry.cache[key] = self.tie_scores(geometry, idx, c)
+        less, eq = int(np.count_nonzero(score < sv)), int(np.count_nonzero(score == sv))
+        if own is not None:  # the clue itself is not its own competitor
+            pos = int(np.searchsorted(idx, own))
+            if pos < idx.size and idx[pos] == own:
+                less -= bool(score[pos] < sv)
+                eq -= bool(score[pos] == sv)
+        return more + less, eq
+
+    def clue_number(self, geometry, row):
+        return max(1, int(geometry.count[row]))
+
+
+class ClusterSender(_EmbeddingSender):
+    """k-means on the board words (random initial points, several k, several restarts);
+    the largest cluster holding only blue words gives the clue: the vocabulary word nearest its
+    centroid, with the cluster's size as the number (Algorithm 1).
+
+    Parameters
+    ----------
+    embedding : :class:`~wordgames.embeddings.Embedding`
+    n_restarts : k-means runs per k
+    max_clusters : k runs over 1..min(max_clusters, number of board words)
+    max_iter : Lloyd iterations per run
+    random_state : seed; each board's runs are seeded by it and the board's words, so the
+        answer for a board does not depend on the order boards are evaluated in
+    distance, vocab_size, rules : see the module docstring
+
+    Notes
+    -----
+    Among all-blue clusters of the same size the tightest (least mean squared distance to its
+    centre) wins. If no run yields an all-blue cluster (possible only when max_clusters is
+    below the number of board words), the blue word farthest from every red word is the
+    cluster. k-means runs on the unit vectors (cosine) or the raw vectors (euclidean); the
+    runs are batched (all restarts and all k in one array) because per-board scikit-learn
+    calls would dominate the measure's running time.
+    """
+
+    def __init__(self, embedding, *, n_restarts: int = 10, max_clusters: int = 10,
+                 max_iter: int = 50, random_state: int | None = 0, distance: str = "cosine",
+                 vocab_size: int | None = None, rules: ClueRules | None = None):
+        super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
+        self.n_restarts = int(n_restarts)
+        self.max_clusters = int(max_clusters)
+        self.max_iter = int(max_iter)
+        self.random_state = random_state
+        self._cluster_cache: dict[tuple, tuple[str, ...]] = {}
+
+    name = "cluster"
+
+    def get_params(self) -> dict:
+        return {"agent": "ClusterSender", "n_restarts": self.n_restarts,
+                "max_clusters": self.max_clusters, "max_iter": self.max_iter,
+                "random_state": self.random_state, **super().get_params()}
+
+    def choose_cluster(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
+        """The blue words of the chosen cluster (sorted)."""
+        blue = [_norm(w) for w in blue]
+        red = [_norm(w) for w in red]
+        words = sorted(blue + red)
+        if not blue:
+            raise ValueError("a board needs at least one blue word")
+        x, _ = self.embedding.vectors_for(words, normalized=self.distance == "cosine",
+                                          oov="raise")
+        x = np.asarray(x, dtype=np.float64)
+        is_blue = np.isin(words, blue)
+        rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
+        ks = list(range(1, min(self.max_clusters, len(words)) + 1))
+        with single_threaded_blas():
+            member = _largest_blue_cluster(x, is_blue, ks, self.n_restarts, rng, self.max_iter)
+        if member is None:
+            d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
+            iso = np.where(is_blue, np.where(is_blue[None, :], np.inf, d2).min(1), -np.inf)
+            member = np.zeros(len(words), dtype=bool)
+            member[int(np.argmax(iso))] = True
+        return tuple(w for w, m in zip(words, member, strict=True) if m)
+
+    def _centroid_keys(self, geometry: BoardGeometry, cluster: Sequence[str]) -> list[np.ndarray]:
+        sims = geometry.sims
+        if self.distance == "cosine":
+            # cos(w, centroid) orders like w . mean(unit b) = mean of the board rows
+            acc = np.zeros(sims.n_cols, dtype=np.float32)
+            for r in sims.rows(cluster):
+                acc += sims.mat[r]
+            return [-acc]
+        v = np.asarray(self.embedding.vectors[sims.cols])
+        c = np.asarray(self.embedding.vectors_for(cluster)[0], dtype=np.float32).mean(0)
+        d2 = _sqnorms(self.embedding)[sims.cols] - 2.0 * (v @ c) + float(c @ c)
+        return [np.sqrt(np.maximum(d2, 0.0))]
+
+    def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
+        words = geometry.sims.words
+        blue = [words[r] for r in geometry.blue_rows]
+        red = [words[r] for r in geometry.red_rows]
+        key = (tuple(sorted(blue)), tuple(sorted(red)))
+        cluster = self._cluster_cache.get(key)
+        if cluster is None:
+            if len(self._cluster_cache) > 4096:
+                self._cluster_cache.clear()
+            cluster = self._cluster_cache[key] = self.choose_cluster(blue, red)
+        geometry.cluster = cluster  # remembered for clue_number
+        return self._centroid_keys(geometry, cluster)
+
+    def clue_number(self, geometry, row):
+        return len(geometry.cluster)
+
+
+def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
+                   rng: np.random.Generator, max_iter: int = 50):
+    """Lloyd's k-means for every k in ``ks`` and ``n_restarts`` random initial points each,
+    all runs in one array (two matrix products per iteration for all runs together).
+    Returns ``(labels (runs, n), d2 (runs, n, kmax), k (runs,))``."""
+    n, d = x.shape
+    ks = [k for k in ks if 1 <= k <= n]
+    kmax = max(ks)
+    karr = np.repeat(np.asarray(ks), n_restarts)
+    runs = len(karr)
+    invalid = np.arange(kmax)[None, :] >= karr[:, None]
+    init = np.argsort(rng.random((runs, n)), axis=1)[:, :kmax]  # distinct random points
+    centers = x[init].reshape(runs * kmax, d)
+    xx = (x * x).sum(1)
+    xt = np.ascontiguousarray(x.T)  # a transposed view here makes BLAS ~50x slower
+    labels = None
+    for _ in range(max_iter):
+        cc = (centers * centers).sum(1)
+        d2 = (cc[:, None] - 2.0 * (centers @ xt)).reshape(runs, kmax, n) + xx
+        d2[invalid] = np.inf
+        new = d2.argmin(1)
+        if labels is not None and np.array_equal(new, labels):
+            break
+        labels = new
+        onehot = (labels[:, None, :] == np.arange(kmax)[None, :, None]).reshape(runs * kmax, n)
+        counts = onehot.sum(1)
+        sums = onehot.astype(x.dtype) @ x
+        nz = counts > 0
+        centers[nz] = sums[nz] / counts[nz, None]
+    return labels, d2.transpose(0, 2, 1), karr
+
+
+def _largest_blue_cluster(x, is_blue, ks, n_restarts, rng, max_iter) -> np.ndarray | None:
+    """Membership mask of the chosen cluster: the largest all-blue cluster of any run; among
+    distinct clusters of that size the tightest (mean squared distance to its centre), then the
+    one whose centre is farthest from every red word, then the first in board order. Each
+    distinct cluster is scored by the same computation, so the choice does not depend on
+    rounding inside the runs."""
+    labels, _, _ = batched_kmeans(x, ks, n_restarts, rng, max_iter)
+    kmax = int(labels.max()) + 1
+    onehot = labels[:, :, None] == np.arange(kmax)  # (runs, n, kmax)
+    size = onehot.sum(1)
+    nonblue = (onehot & ~is_blue[None, :, None]).sum(1)
+    ok = (size > 0) & (nonblue == 0)
+    if not ok.any():
+        return None
+    best = size[ok].max()
+    cand = np.argwhere(ok & (size == best))
+    sets = np.unique(onehot[cand[:, 0], :, cand[:, 1]], axis=0)  # distinct member sets
+    red = x[~is_blue]
+    scored = []
+    for i, members in enumerate(sets):
+        c = x[members].mean(0)
+        spread = float(((x[members] - c) ** 2).sum(1).mean())
+        margin = float(((red - c) ** 2).sum(1).min()) if len(red) else 0.0
+        scored.append((spread, -margin, tuple(np.flatnonzero(members)), i))
+    return sets[min(scored)[3]]
+
+
+class RandomSender(_EmbeddingSender):
+    """Ranks the clue vocabulary in a random order (a uniform random key per word), seeded by
+    ``random_state`` and the board; the number is drawn from 1..|blue|. The sanity baseline:
+    the rank of any clue is uniform, so its mean rank is about (|V| + 1) / 2.
+
+    The measures use :meth:`draw_rank`: the position of a given clue in a uniformly random
+    order of ``n`` candidates is uniform on 1..n, so it is drawn directly (exact in
+    distribution, seeded by the board and the clue) instead of ordering the vocabulary.
+    """
+
+    def __init__(self, embedding, *, random_state: int | None = 0, vocab_size: int | None = None,
+                 rules: ClueRules | None = None):
+        super().__init__(embedding, distance="cosine", vocab_size=vocab_size, rules=rules)
+        self.random_state = random_state
+        self._seeds: dict[tuple, tuple[int, int]] = {}
+
+    name = "random-sender"
+
+    def draw_rank(self, blue: Sequence[str], red: Sequence[str], clue: str, n_candidates: int) -> int:
+        rng = derive_rng(self.random_state, *sorted(map(_norm, blue)), "|",
+                         *sorted(map(_norm, red)), "|", _norm(clue))
+        return int(rng.integers(1, n_candidates + 1))
+
+    def get_params(self) -> dict:
+        p = super().get_params()
+        p.pop("distance")
+        return {"agent": "RandomSender", "random_state": self.random_state, **p}
+
+    def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
+        words = geometry.sims.words
+        blue = sorted(words[r] for r in geometry.blue_rows)
+        red = sorted(words[r] for r in geometry.red_rows)
+        key = (tuple(blue), tuple(red))
+        if key not in self._seeds:
+            if len(self._seeds) > 4096:
+                self._seeds.clear()
+            rng = derive_rng(self.random_state, *blue, "|", *red)
+            self._seeds[key] = (int(rng.integers(1, max(1, len(blue)) + 1)),
+                                int(rng.integers(0, 2**63)))
+        geometry.random_number, seed = self._seeds[key]
+        # key of vocabulary row i = the i-th draw of a stream of its own: the same value
+        # whichever slice of the vocabulary is asked for (PCG64 jumps ahead without drawing)
+        cols = geometry.sims.cols
+        if isinstance(cols, slice):
+            bg = np.random.PCG64(seed)
+            bg.advance(cols.start or 0)
+            return [np.random.Generator(bg).random(geometry.sims.n_cols)]
+        out = np.empty(len(cols))
+        for j, r in enumerate(np.asarray(cols)):
+            bg = np.random.PCG64(seed)
+            bg.advance(int(r))
+            out[j] = np.random.Generator(bg).random()
+        return [out]
+
+    def clue_number(self, geometry, row):
+        return geometry.random_number
+
+    needs_similarities = False  # the measures skip the matrix product for it
+
+    def _geometry(self, blue, red) -> BoardGeometry:
+        words = [_norm(w) for w in list(blue) + list(red)]
+        return BoardGeometry(NoSims(words, self.n_vocab), words[: len(blue)], words[len(blue):])
+
+
+class NoSims:
+    """Stands in for :class:`VocabSims` for agents that need no similarities."""
+
+    def __init__(self, words, n_vocab, cols=None):
+        self.words, self.n_vocab = list(dict.fromkeys(words)), n_vocab
+        self.cols = slice(0, n_vocab) if cols is None else cols
+        self.n_cols = (self.cols.stop - (self.cols.start or 0) if isinstance(self.cols, slice)
+                       else len(self.cols))
+        self.row = {w: i for i, w in enumerate(self.words)}
+
+    @property
+    def col_rows(self) -> np.ndarray:
+        if isinstance(self.cols, slice):
+            return np.arange(self.cols.start or 0, self.cols.stop)
+        return np.asarray(self.cols)
+
+    def rows(self, words):
+        return [self.row[_norm(w)] for w in words]
+
+
+# --------------------------------------------------------------------------- receivers
+class EmbeddingNearestReceiver:
+    """Guesses the board words nearest the clue (Algorithm 3).
+
+    ``ranked_forward`` orders the board by distance to the clue (equal distances keep the
+    given board order).
+
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> emb = Embedding(["a", "b", "c"], np.array([[1, 0], [0, 1], [.8, .6]]))
+    >>> EmbeddingNearestReceiver(emb).guess(["a", "b"], "c", 1)
+    ['a']
+    """
+
+    kind = "receiver"
+    name = "nearest"
+
+    def __init__(self, embedding, *, distance: str = "cosine"):
+        if distance not in DISTANCES:
+            raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
+        self.embedding = embedding
+        self.distance = distance
+
+    def get_params(self) -> dict:
+        return {"agent": "EmbeddingNearestReceiver", "embedding": self.embedding.name,
+                "distance": self.distance}
+
+    def closeness(self, board_words: Sequence[str], clue: str) -> np.ndarray:
+        words = [_norm(w) for w in board_words]
+        normalized = self.distance == "cosine"
+        b, _ = self.embedding.vectors_for(words, normalized=normalized, oov="raise")
+        c = self.embedding.vector(_norm(clue), normalized=normalized)
+        if normalized:
+            return b @ c
+        return -np.linalg.norm(b - c, axis=1)
+
+    def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
+        words = [_norm(w) for w in board_words]
+        order = np.argsort(-self.closeness(words, clue), kind="stable")
+        return [words[i] for i in order]
+
+    def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
+        return self.ranked_forward(board_words, clue)[: max(0, int(number))]
+
+
+class RandomReceiver:
+    """Guesses uniformly at random (seeded by ``random_state``, the board and the clue)."""
+
+    kind = "receiver"
+    name = "random-receiver"
+
+    def __init__(self, *, random_state: int | None = 0):
+        self.random_state = random_state
+
+    def get_params(self) -> dict:
+        return {"agent": "RandomReceiver", "random_state": self.random_state}
+
+    def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
+        words = [_norm(w) for w in board_words]
+        rng = derive_rng(self.random_state, *sorted(words), "|", _norm(clue))
+        return [words[i] for i in rng.permutation(len(words))]
+
+    def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
+        return self.ranked_forward(board_words, clue)[: max(0, int(number))]
+
+
+def default_senders(embedding, *, quick: bool = False, random_state: int = 0,
+                    distance: str = "cosine", vocab_size: int | None = None,
+                    n_restarts: int | None = None) -> list:
+    """The paper's sender line-up: ClusterSender, ExhaustiveSearchSender x4, RandomSender
+    (``quick``: 3 k-means restarts instead of 10)."""
+    kw = {"distance": distance, "vocab_size": vocab_size}
+    restarts = n_restarts if n_restarts is not None else (3 if quick else 10)
+    return [
+        ClusterSender(embedding, n_restarts=restarts, random_state=random_state, **kw),
+        *[ExhaustiveSearchSender(embedding, tb, **kw) for tb in TIE_BREAKS[:4]],
+        RandomSender(embedding, random_state=random_state, vocab_size=vocab_size),
+    ]
+
+
+def default_receivers(embedding, *, random_state: int = 0, distance: str = "cosine") -> list:
+    return [EmbeddingNearestReceiver(embedding, distance=distance),
+            RandomReceiver(random_state=random_state)]

@@ -1,0 +1,229 @@
+"""Playing Codenames: a :class:`Game` that agents and people drive, self-play
+(:func:`game_metric`, the paper's Table 1) and the sender x receiver cross matrix.
+
+Turn rules (the paper's simplified two-colour game): the sender gives ``(clue, number)``; the
+receiver guesses up to ``number`` board words, revealed one at a time; a blue word is taken
+off the board and the receiver goes on; a red word is taken off the board and ends the turn.
+The game ends when every blue word is found or after ``max_turns`` turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wordgames.codenames.board import Board, IllegalClueError, _norm
+from wordgames.errors import OOVError
+from wordgames.stats import mean_ci
+
+
+class IllegalGuessError(ValueError):
+    """A guess that is not a word still on the board."""
+
+
+class CallableSender:
+    """A sender whose clues come from a function ``ask(board) -> (clue, number)``: a person at
+    a terminal, a web form, a script. It has no ranking."""
+
+    name = "human-sender"
+
+    def __init__(self, ask: Callable[[Board], tuple[str, int]]):
+        self.ask = ask
+
+    def give_clue(self, board: Board) -> tuple[str, int]:
+        return self.ask(board)
+
+    def ranked_forward(self, blue, red):
+        raise NotImplementedError("a person's clues have no ranking over the vocabulary")
+
+    def get_params(self) -> dict:
+        return {"agent": "CallableSender"}
+
+
+class CallableReceiver:
+    """A receiver whose guesses come from ``ask(board_words, clue, number) -> list[str]``."""
+
+    name = "human-receiver"
+
+    def __init__(self, ask: Callable[[list[str], str, int], list[str]]):
+        self.ask = ask
+
+    def guess(self, board_words, clue, number) -> list[str]:
+        return list(self.ask(list(board_words), clue, number))
+
+    def ranked_forward(self, board_words, clue):
+        raise NotImplementedError("a person's guesses have no ranking over the board")
+
+    def get_params(self) -> dict:
+        return {"agent": "CallableReceiver"}
+
+
+@dataclass
+class Turn:
+    """One turn: the clue, the guesses made and their colours."""
+
+    clue: str
+    number: int
+    guesses: list[str] = field(default_factory=list)
+    colors: list[str] = field(default_factory=list)
+
+    @property
+    def n_blue(self) -> int:
+        return self.colors.count("blue")
+
+
+@dataclass
+class GameResult:
+    turns: int
+    solved: bool
+    blue_left: int
+    history: list[Turn]
+
+
+class Game:
+    """One game between a sender and a receiver (agents, or people through
+    :class:`CallableSender`/:class:`CallableReceiver`).
+
+    Drive it turn by turn (``give_clue`` then ``guess``, or ``play_turn``) or to the end
+    (``play``).
+
+    Examples
+    --------
+    >>> g = Game(Board(("dog", "cat"), ("car",)),
+    ...          CallableSender(lambda b: ("pet", 2)),
+    ...          CallableReceiver(lambda words, clue, n: ["dog", "car"]))
+    >>> t = g.play_turn()
+    >>> t.guesses, t.colors, g.board.blue, g.done
+    (['dog', 'car'], ['blue', 'red'], ('cat',), False)
+    """
+
+    def __init__(self, board: Board, sender, receiver, max_turns: int = 25):
+        self.board = board
+        self.sender = sender
+        self.receiver = receiver
+        self.max_turns = int(max_turns)
+        self.history: list[Turn] = []
+        self._pending: tuple[str, int] | None = None
+
+    @property
+    def done(self) -> bool:
+        return not self.board.blue or len(self.history) >= self.max_turns
+
+    @property
+    def solved(self) -> bool:
+        return not self.board.blue
+
+    def give_clue(self, clue: str | None = None, number: int | None = None) -> tuple[str, int]:
+        """The sender's clue for the current board (or the given one), checked against the
+        board's rules; raises :class:`IllegalClueError` for an illegal clue."""
+        if self.done:
+            raise RuntimeError("the game is over")
+        if clue is None:
+            clue, number = self.sender.give_clue(self.board)
+        clue = self.board.check_clue(clue)
+        number = int(number if number is not None else 1)
+        if number < 0:
+            raise IllegalClueError(f"the number must be 0 or more, got {number}")
+        self._pending = (clue, number)
+        return self._pending
+
+    def guess(self, words: Sequence[str] | None = None) -> Turn:
+        """Reveal the receiver's guesses (or the given ones) for the pending clue.
+
+        Guesses beyond the clue's number are ignored; a word not on the board raises
+        :class:`IllegalGuessError` before anything is revealed."""
+        if self._pending is None:
+            raise RuntimeError("give a clue first")
+        clue, number = self._pending
+        if words is None:
+            try:
+                words = self.receiver.guess(list(self.board.words), clue, number)
+            except OOVError:  # the receiver cannot read this clue: the turn is lost
+                words = []
+        words = [_norm(w) for w in words][:number]
+        on_board = set(self.board.words)
+        bad = [w for w in words if w not in on_board]
+        if bad or len(set(words)) != len(words):
+            raise IllegalGuessError(f"not on the board (or repeated): {bad or words}")
+        turn = Turn(clue, number)
+        for w in words:
+            color = self.board.color(w)
+            turn.guesses.append(w)
+            turn.colors.append(color)
+            self.board = self.board.without([w])
+            if color != "blue" or not self.board.blue:
+                break
+        self.history.append(turn)
+        self._pending = None
+        return turn
+
+    def play_turn(self) -> Turn:
+        self.give_clue()
+        return self.guess()
+
+    def play(self) -> GameResult:
+        while not self.done:
+            self.play_turn()
+        return self.result()
+
+    def result(self) -> GameResult:
+        return GameResult(len(self.history), self.solved, len(self.board.blue), self.history)
+
+
+def random_boards(words: Sequence[str], n_boards: int, n_blue: int, n_red: int,
+                  seed: int = 0, embeddings: Sequence = ()) -> list[Board]:
+    """``n_boards`` seeded random boards from ``words``, restricted to words every embedding
+    knows (so that no agent meets an out-of-vocabulary board word)."""
+    pool = sorted({_norm(w) for w in words})
+    for emb in embeddings:
+        pool = [w for w in pool if w in emb]
+    rng = np.random.default_rng(seed)
+    seeds = rng.integers(0, 2**31, size=n_boards)
+    return [Board.random(pool, n_blue, n_red, seed=int(s)) for s in seeds]
+
+
+def game_metric(sender, receiver, boards: Sequence[Board], max_turns: int | None = None) -> dict:
+    """Self-play: every board played to the end; the paper's Table 1 metric is ``mean_turns``.
+
+    Convention: a game not solved within ``max_turns`` (default: the number of blue words of
+    the board, as in the paper) counts as ``max_turns + 1`` turns. ``solve_rate`` and
+    ``mean_turns_solved`` (over solved games only) are reported beside it.
+    """
+    turns, solved = [], []
+    for board in boards:
+        limit = len(board.blue) if max_turns is None else int(max_turns)
+        res = Game(board, sender, receiver, max_turns=limit).play()
+        turns.append(res.turns if res.solved else limit + 1)
+        solved.append(res.solved)
+    t, s = np.asarray(turns, float), np.asarray(solved, bool)
+    ci = mean_ci(t)
+    return {"mean_turns": ci["mean"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
+            "solve_rate": float(s.mean()) if s.size else float("nan"),
+            "mean_turns_solved": float(t[s].mean()) if s.any() else float("nan"),
+            "n_games": int(t.size), "turns": turns}
+
+
+def cross_matrix(embeddings: Sequence, boards: Sequence[Board], *, max_turns: int | None = None,
+                 make_sender: Callable | None = None, make_receiver: Callable | None = None,
+                 progress: Callable[[str], None] | None = None) -> list[dict]:
+    """Every (sender embedding, receiver embedding) pair plays every board (Table 1).
+
+    Defaults: ``ExhaustiveSearchSender(emb, tie_break="frequency")`` (the paper's "first
+    optimal clue") and ``EmbeddingNearestReceiver(emb)``. Returns one row per pair.
+    """
+    from wordgames.codenames.agents import EmbeddingNearestReceiver, ExhaustiveSearchSender
+
+    make_sender = make_sender or (lambda e: ExhaustiveSearchSender(e, "frequency"))
+    make_receiver = make_receiver or EmbeddingNearestReceiver
+    rows = []
+    for es in embeddings:
+        sender = make_sender(es)
+        for er in embeddings:
+            if progress:
+                progress(f"{es.name} -> {er.name}")
+            m = game_metric(sender, make_receiver(er), boards, max_turns)
+            m.pop("turns")
+            rows.append({"sender": es.name, "receiver": er.name, "same": es is er, **m})
+    return rows

@@ -1,0 +1,189 @@
+"""Agents on hand-computed tiny embeddings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.codenames._toy import FakeSims, angles_embedding, random_embedding
+from wordgames.codenames.agents import (
+    BoardGeometry,
+    ClusterSender,
+    EmbeddingNearestReceiver,
+    ExhaustiveSearchSender,
+    RandomReceiver,
+    RandomSender,
+    batched_kmeans,
+    rank_by_counting,
+)
+from wordgames.codenames.board import Board
+
+# closeness of 5 vocabulary words (columns) to the board words b1, b2 (blue) and r1 (red)
+MAT = [
+    # w0    w1    w2    w3    w4
+    [0.90, 0.99, 0.50, 0.20, 0.80],  # b1
+    [0.90, 0.85, 0.60, 0.10, 0.30],  # b2
+    [0.10, 0.10, 0.55, 0.30, 0.40],  # r1
+]
+# targets: w0 {b1,b2}, w1 {b1,b2}, w2 {b2}, w3 none, w4 {b1}
+
+
+def _order(keys):
+    return list(np.lexsort((np.arange(len(keys[0])), *reversed(keys))))
+
+
+def _geometry():
+    return BoardGeometry(FakeSims(["b1", "b2", "r1"], MAT), ["b1", "b2"], ["r1"])
+
+
+def test_geometry_by_hand():
+    g = _geometry()
+    assert g.count.tolist() == [2, 2, 1, 0, 1]
+    np.testing.assert_allclose(g.m, [0.1, 0.1, 0.55, 0.3, 0.4], rtol=1e-6)
+    # mean and lowest target closeness; w3 has no target -> its nearest blue word (0.2)
+    mean, low = g.targets_stats(np.array([0, 1]), 2)
+    np.testing.assert_allclose(mean, [0.9, 0.92], rtol=1e-6)
+    np.testing.assert_allclose(low, [0.9, 0.85], rtol=1e-6)
+    mean, low = g.targets_stats(np.array([2, 4]), 1)
+    np.testing.assert_allclose(mean, [0.6, 0.8], rtol=1e-6)
+    np.testing.assert_allclose(low, [0.6, 0.8], rtol=1e-6)
+    mean, low = g.targets_stats(np.array([3]), 0)
+    np.testing.assert_allclose([mean[0], low[0]], [0.2, 0.2], rtol=1e-6)
+
+
+@pytest.mark.parametrize("tie_break, expected", [
+    ("avg_blue_dist", [1, 0, 4, 2, 3]),   # w1 has the higher mean closeness
+    ("max_blue_dist", [0, 1, 4, 2, 3]),   # w0's farthest target is nearer
+    ("max_radius", [0, 1, 4, 2, 3]),      # w0 == w1 (tie, frequency order); w4's red is farther
+    ("red_blue_diff", [0, 1, 4, 2, 3]),   # margins: w0 .8 > w1 .75; w4 .4 > w2 .05
+    ("frequency", [0, 1, 2, 4, 3]),
+])
+def test_exhaustive_tie_breaks_order(tie_break, expected):
+    sender = ExhaustiveSearchSender(random_embedding(5), tie_break)
+    keys = sender.clue_keys(_geometry())
+    assert _order(keys) == expected
+
+
+def test_max_radius_tie_gets_mean_best_worst_rank():
+    keys = ExhaustiveSearchSender(random_embedding(5), "max_radius").clue_keys(_geometry())
+    assert rank_by_counting(keys, 0) == (1, 2)
+    assert rank_by_counting(keys, 1) == (1, 2)
+    assert rank_by_counting(keys, 3) == (5, 5)
+    # excluding w0 (say it is a board word) moves w4 up to 2
+    assert rank_by_counting(keys, 4, np.array([0])) == (2, 2)
+
+
+def test_count_is_maximised_not_minimised():
+    # the paper's Algorithm 2 says argmin; the clue must be the word covering both blue words
+    emb = angles_embedding({"a": 0, "b": 40, "r": 180, "both": 20, "one": 100, "none": 190})
+    sender = ExhaustiveSearchSender(emb)
+    assert sender.give_clue(Board(("a", "b"), ("r",))) == ("both", 2)
+    assert sender.ranked_forward(["a", "b"], ["r"]) == ["both", "one", "none"]
+
+
+def test_cluster_sender_picks_largest_blue_cluster_and_nearest_centroid_word():
+    # three blue words close together; a fourth blue word among the two red words
+    emb = angles_embedding({"a": 0, "b": 10, "c": 20, "d": 205, "r1": 200, "r2": 210,
+                            "mid": 11, "near_a": 2, "far": 300})
+    sender = ClusterSender(emb, n_restarts=5, random_state=1)
+    assert sender.choose_cluster(["a", "b", "c", "d"], ["r1", "r2"]) == ("a", "b", "c")
+    clue, number = sender.give_clue(Board(("a", "b", "c", "d"), ("r1", "r2")))
+    assert (clue, number) == ("mid", 3)  # centroid at 10 degrees
+    assert sender.ranked_forward(["a", "b", "c", "d"], ["r1", "r2"]) == ["mid", "near_a", "far"]
+
+
+def test_cluster_sender_never_mixes_red_words():
+    emb = angles_embedding({"a": 0, "r": 5, "b": 90, "c": 95, "x": 92, "y": 3})
+    cluster = ClusterSender(emb, random_state=0).choose_cluster(["a", "b", "c"], ["r"])
+    assert cluster == ("b", "c")
+
+
+def test_cluster_sender_is_deterministic_under_its_seed():
+    emb = random_embedding(300, 8, seed=3)
+    blue, red = [f"w{i}" for i in range(4)], [f"w{i}" for i in range(4, 20)]
+    a = ClusterSender(emb, random_state=7).choose_cluster(blue, red)
+    b = ClusterSender(emb, random_state=7).choose_cluster(blue, red)
+    assert a == b
+    assert set(a) <= set(blue)
+
+
+def test_batched_kmeans_finds_separated_groups():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(0, 0.01, (5, 2)), rng.normal(5, 0.01, (5, 2))])
+    labels, _, karr = batched_kmeans(x, [2], 5, np.random.default_rng(1))
+    for lab in labels:  # every restart separates the two groups
+        assert len(set(lab[:5])) == 1 and len(set(lab[5:])) == 1 and lab[0] != lab[5]
+
+
+def test_nearest_receiver_by_hand():
+    emb = angles_embedding({"a": 0, "b": 50, "c": 100, "clue": 40})
+    rec = EmbeddingNearestReceiver(emb)
+    assert rec.ranked_forward(["a", "b", "c"], "clue") == ["b", "a", "c"]
+    assert rec.guess(["a", "b", "c"], "clue", 2) == ["b", "a"]
+    euclid = EmbeddingNearestReceiver(emb, distance="euclidean")
+    assert euclid.ranked_forward(["a", "b", "c"], "clue") == ["b", "a", "c"]
+
+
+def test_random_agents_are_seeded():
+    emb = random_embedding(50)
+    r1, r2, r3 = RandomReceiver(random_state=1), RandomReceiver(random_state=1), RandomReceiver(random_state=2)
+    board = [f"w{i}" for i in range(10)]
+    assert r1.ranked_forward(board, "w20") == r2.ranked_forward(board, "w20")
+    assert sorted(r1.ranked_forward(board, "w20")) == sorted(board)
+    assert any(r1.ranked_forward(board, f"w{20 + i}") != r3.ranked_forward(board, f"w{20 + i}")
+               for i in range(5))
+    s1 = RandomSender(emb, random_state=4).ranked_forward(["w0"], ["w1"])
+    assert s1 == RandomSender(emb, random_state=4).ranked_forward(["w0"], ["w1"])
+    assert sorted(s1) == sorted(f"w{i}" for i in range(2, 50))
+
+
+def test_board_words_are_never_clues():
+    emb = random_embedding(30)
+    for sender in (ExhaustiveSearchSender(emb), ClusterSender(emb), RandomSender(emb)):
+        ranking = sender.ranked_forward(["w0", "w1"], ["w2", "w3"])
+        assert len(ranking) == 26 and not {"w0", "w1", "w2", "w3"} & set(ranking)
+        clue, n = sender.give_clue(Board(("w0", "w1"), ("w2", "w3")))
+        assert clue not in {"w0", "w1", "w2", "w3"} and n >= 1
+
+
+def test_get_params_round_trip_the_configuration():
+    emb = random_embedding(10)
+    p = ClusterSender(emb, n_restarts=4, random_state=9).get_params()
+    assert p["n_restarts"] == 4 and p["random_state"] == 9 and p["embedding"] == "rand"
+    assert ExhaustiveSearchSender(emb, "max_radius").get_params()["tie_break"] == "max_radius"
+    with pytest.raises(ValueError):
+        ExhaustiveSearchSender(emb, "nope")
+
+
+def test_clue_rules_exclude_board_words_substrings_and_stems():
+    from wordgames.codenames.board import ClueRules
+
+    emb = angles_embedding({w: i for i, w in enumerate(
+        ["fire", "firefighter", "fir", "dogs", "dog", "cat", "ice", "icy", "running", "run"])})
+    words = emb.words
+    board = ["fire", "dog", "ice cream", "run"]
+
+    def excluded(rules):
+        return {words[r] for r in rules.excluded_rows(words, emb.word_index, board)}
+
+    # a board word, and each token of a multi-word board word, are never clues
+    assert excluded(ClueRules()) == {"fire", "dog", "ice", "run"}
+    assert excluded(ClueRules(no_substring=True)) == {"fire", "dog", "ice", "run", "firefighter",
+                                                      "fir", "dogs", "running"}
+    assert excluded(ClueRules(no_shared_stem=True)) == {"fire", "dog", "ice", "run", "dogs",
+                                                        "running"}
+    sender = ExhaustiveSearchSender(emb, rules=ClueRules(no_substring=True))
+    assert not {"firefighter", "fir", "dogs", "running"} & set(
+        sender.ranked_forward(["fire", "dog"], ["ice cream", "run"][1:]))
+    assert Board(("fire",), ("dog",), ClueRules(no_shared_stem=True)).is_legal_clue("dogs") is False
+    assert Board(("fire",), ("dog",)).is_legal_clue("dogs") is True
+
+
+def test_board_checks_its_words():
+    with pytest.raises(ValueError):
+        Board(("a", "b"), ("b",))
+    with pytest.raises(ValueError):
+        Board(("a", "a"), ())
+    b1 = Board.random([f"w{i}" for i in range(30)], 3, 4, seed=5)
+    assert b1 == Board.random([f"w{i}" for i in range(30)], 3, 4, seed=5)
+    assert len(set(b1.words)) == 7 and b1.color(b1.blue[0]) == "blue"

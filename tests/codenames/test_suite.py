@@ -1,0 +1,137 @@
+"""The Codenames part of ``wordgames run`` and ``wordgames codenames evaluate`` on real data."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import require_dataset
+
+
+def _ctx(tmp_path, data_root, **options):
+    from wordgames.suite import SuiteContext
+
+    return SuiteContext(out_dir=tmp_path, data_root=data_root, quick=True,
+                        options={"codenames": options}, log=lambda s: None)
+
+
+def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
+    require_dataset("codenames-pilot")
+    from wordgames.codenames import suite
+
+    res = suite.run(glove, _ctx(tmp_path, data_root, datasets=["codenames-pilot"], max_records=60))
+    m = res.metrics
+    key = "codenames-pilot/{}/human_receiver.{}"
+    # the sanity checks of the paper: random agents score as random, embedding agents better
+    assert 0.4 < m[key.format("random-sender", "mean_rank_fraction")] < 0.6
+    assert m[key.format("cluster", "mean_rank")] < m[key.format("random-sender", "mean_rank")] / 3
+    assert m[key.format("nearest", "map")] > m[key.format("random-receiver", "map")] + 0.1
+    for agent in ("cluster", "exhaustive:avg_blue_dist", "random-sender"):
+        n = m[key.format(agent, "n")]
+        skipped = res.oov[f"codenames-pilot/{agent}/human_receiver"]["skipped"]
+        assert n + sum(skipped.values()) == 60  # every record is scored or counted as skipped
+        assert m[key.format(agent, "n_skipped_oov")] == sum(
+            v for k, v in skipped.items() if k.startswith("oov"))
+    assert res.datasets["codenames-pilot"]  # checksums recorded
+    assert res.plots and all(p.endswith(".png") for p in res.plots)
+    srcs = {r["clue_source"] for r in res.tables["senders"]}
+    assert "all" in srcs and len(srcs) > 2  # broken down by the clue's initial model
+    assert res.parameters["senders"]["cluster"]["n_restarts"] == 3  # quick mode
+
+
+def test_cli_evaluate_writes_json(tmp_path, data_root):
+    require_dataset("codenames-human-stanfordhci")
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["codenames", "evaluate", "--dataset", "codenames-human-stanfordhci",
+                                 "--top-n", "20000", "--out", str(out), "--data-root", str(data_root)])
+    assert r.exit_code == 0, r.output
+    rec = json.loads((out / "codenames-evaluation.json").read_text())
+    (res,) = rec["results"].values()
+    metrics = res["metrics"]
+    assert metrics["codenames-human-stanfordhci/nearest/human_sender.n"] + \
+        metrics["codenames-human-stanfordhci/nearest/human_sender.n_skipped_oov"] == 33
+    assert "codenames-human-stanfordhci/cluster/human_sender.mean_rank" in metrics
+    assert list((out / "plots").rglob("*.png"))
+
+
+def test_cli_evaluate_unknown_dataset_is_a_clear_error(data_root):
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    r = CliRunner().invoke(app, ["codenames", "evaluate", "--dataset", "nope",
+                                 "--data-root", str(data_root)])
+    assert r.exit_code != 0 and "nope" in r.output
+
+
+@pytest.mark.parametrize("n_blue", [3])
+def test_cli_selfplay_prints_matrix(tmp_path, n_blue):
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    vec = tmp_path / "toy.txt"
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    vec.write_text("".join(f"w{i} " + " ".join(f"{x:.4f}" for x in rng.normal(size=4)) + "\n"
+                           for i in range(60)))
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(f"w{i}" for i in range(30)))
+    r = CliRunner().invoke(app, ["codenames", "selfplay", "-e", str(vec), "--games", "3",
+                                 "--n-blue", str(n_blue), "--n-red", "4", "--words", str(words),
+                                 "--out", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    rows = json.loads((tmp_path / "codenames-selfplay.json").read_text())["rows"]
+    assert len(rows) == 1 and 1 <= rows[0]["mean_turns"] <= n_blue + 1
+
+
+def test_cli_datasets_json_lists_counts(data_root):
+    require_dataset("codenames-human-stanfordhci")
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    r = CliRunner().invoke(app, ["codenames", "datasets", "--json", "--data-root", str(data_root)])
+    assert r.exit_code == 0, r.output
+    rows = {d["dataset"]: d for d in json.loads(r.output)["datasets"]}
+    assert rows["codenames-human-stanfordhci"]["n_sender"] == 33
+
+
+def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
+    """End to end without the shared data: a user's JSONL file, a toy vector file."""
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+    from wordgames.codenames.human_data import write_user_jsonl
+    from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, LoadedHumanData
+
+    vec = tmp_path / "toy.txt"
+    vec.write_text("a0 1.0 0.0\na1 0.9848 0.1736\nr -1.0 0.0\nc 0.9962 0.0872\nfar 0.0 1.0\n"
+                   "r2 -0.9 -0.3\n")
+    data = LoadedHumanData("mine")
+    data.receiver.append(HumanReceiverRecord("mine", "1", ("a0", "a1", "r", "r2"), "c", ("a0", "a1"),
+                                             clue_source="me"))
+    data.receiver.append(HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz", ("a0",),
+                                             clue_source="me"))
+    data.sender.append(HumanSenderRecord("mine", "3", blue=("a0", "a1"), red=("r", "r2"), clue="c",
+                                         targets=("a0", "a1")))
+    path = write_user_jsonl(data, tmp_path / "mine.jsonl")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["codenames", "evaluate", "-e", str(vec), "--file", str(path),
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    (res,) = json.loads((out / "codenames-evaluation.json").read_text())["results"].values()
+    m = res["metrics"]
+    (ds,) = {k.split("/")[0] for k in m}
+    # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
+    # record 2: clue OOV -> skipped and counted, not scored
+    assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.mean_rank"] == 1
+    assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.n_skipped_oov"] == 1
+    assert m[f"{ds}/nearest/human_receiver.map"] == 1.0
+    assert m[f"{ds}/nearest/human_sender.guess_score"] == 1.0
