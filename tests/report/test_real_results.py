@@ -1,0 +1,48 @@
+"""The report of a real ``wordgames run`` (similarity and global metrics of GloVe, quick)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import require_dataset
+from tests.report.htmltables import find_table, parse, row_of
+from wordgames.report import correlation_table, leaderboard, load_results, write_report
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory, data_root):
+    require_dataset("word-similarity")
+    from wordgames.runner import run_main
+
+    out = tmp_path_factory.mktemp("run")
+    run_main(["glove-6b-50d"], out=out, measures=["similarity", "global-metrics"],
+             data_root=data_root, quick=True, top_n=20_000)
+    return out
+
+
+def test_report_of_a_real_run(run_dir):
+    import json
+
+    coll = load_results(run_dir)
+    assert coll.from_store and coll.measures() == ["similarity", "global-metrics"]
+    stored = json.loads((run_dir / "results.json").read_text())
+    sim = next(r for r in stored["results"] if r["measure"] == "similarity")
+    lb = leaderboard(coll)
+    label = coll.labels()[0]
+    assert lb.values.at[label, ("similarity", "men/spearman")] == sim["metrics"]["men/spearman"]
+    assert lb.oov.at[label, ("similarity", "men/spearman")] == {
+        "oov_pairs": sim["metrics"]["men/oov_pairs"]}
+    assert lb.directions[("global-metrics", "erank")] is None
+    assert correlation_table(coll).matrix.isna().all().all()  # one embedding: refused
+
+    p = parse(write_report(run_dir).read_text(encoding="utf-8"))
+    row = row_of(find_table(p, "metric", "men/spearman"), "men/spearman")
+    assert row[1].startswith(f"{sim['metrics']['men/spearman']:.4g} ")
+    assert f"oov_pairs {sim['metrics']['men/oov_pairs']:.0f}" in row[1]
+    # the run's plots (similarity bars, global-metrics spectrum) are embedded
+    assert len(p.imgs) == len(sim["plots"]) + 1
+    assert all(s.startswith("data:image/png;base64,") for s in p.imgs)
+    # every checksum of the data set used is listed
+    sums = sim["datasets"]["word-similarity"]
+    rows = [r for t in p.tables for r in t]
+    assert sums and all([f, h] in rows for f, h in sums.items())
