@@ -26,7 +26,7 @@ if [ "${1:-}" = "--minimal" ]; then
   python -m pip install -q -e ".[test]"
 else
   # torch is pinned to the local CPU build: a bare 'torch' would pull a multi-GB CUDA build
-  python -m pip install -q -e ".[test,torch,gensim,contextual]"
+  python -m pip install -q -e ".[test,torch,gensim,contextual,ray]"
 fi
 # nltk reads WordNet once a 'lexnames' file lies beside the data files (Debian ships none);
 # without write access wordgames makes a private copy in its cache on first use instead.

@@ -9,6 +9,7 @@ the runner records it as skipped with the reason.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,11 +52,44 @@ MEASURES: tuple[MeasureSpec, ...] = (
 )
 
 
+EXTRA_MEASURES_ENV = "WORDGAMES_EXTRA_MEASURES"
+
+
+def extra_measures(value: str | None = None) -> tuple[MeasureSpec, ...]:
+    """Measures added through ``$WORDGAMES_EXTRA_MEASURES`` (plug-ins and test measures).
+
+    The variable holds comma-separated ``name=module:function`` entries; each function has
+    the signature of a family's ``run(embedding, ctx) -> MeasureResult``. An optional
+    ``@version`` after the entry sets the measure version.
+
+    >>> [m.name for m in extra_measures("toy=my.module:run, other=my.mod:f@2")]
+    ['toy', 'other']
+    >>> extra_measures("other=my.mod:f@2")[0].version
+    '2'
+    """
+    value = os.environ.get(EXTRA_MEASURES_ENV, "") if value is None else value
+    specs = []
+    for item in filter(None, (part.strip() for part in value.split(","))):
+        name, sep, entry = item.partition("=")
+        entry, _, version = entry.partition("@")
+        if not sep or ":" not in entry or not name.strip():
+            raise WordgamesError(f"${EXTRA_MEASURES_ENV}: expected 'name=module:function', got {item!r}")
+        specs.append(MeasureSpec(name.strip(), "extra", entry.strip(),
+                                 f"extra measure {entry.strip()}", version=version.strip() or "1"))
+    return tuple(specs)
+
+
+def all_measures() -> tuple[MeasureSpec, ...]:
+    """The built-in measures followed by those of ``$WORDGAMES_EXTRA_MEASURES``."""
+    return MEASURES + extra_measures()
+
+
 def get_measure(name: str) -> MeasureSpec:
-    for m in MEASURES:
+    known = all_measures()
+    for m in known:
         if m.name == name:
             return m
-    raise KeyError(f"unknown measure {name!r}; known: {', '.join(m.name for m in MEASURES)}")
+    raise KeyError(f"unknown measure {name!r}; known: {', '.join(m.name for m in known)}")
 
 
 @dataclass
@@ -99,6 +133,7 @@ def run_measure(spec: MeasureSpec, embedding, ctx: SuiteContext):
 
 
 def selected_measures(names: Sequence[str] | None) -> list[MeasureSpec]:
+    """The measures to run (default: the built-in ones; extra measures only when named)."""
     if not names:
         return list(MEASURES)
-    return [get_measure(n) for n in names]
+    return [get_measure(n) for n in dict.fromkeys(names)]

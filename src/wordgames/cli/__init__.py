@@ -19,6 +19,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain click help for the top level: rich's help renderer costs ~0.4 s of imports,
+    # more than the whole start-up budget of `wordgames --help`
+    rich_markup_mode=None,
 )
 
 datasets_app = typer.Typer(help="List and verify the declared data sets.", no_args_is_help=True)
@@ -29,13 +32,23 @@ app.add_typer(embeddings_app, name="embeddings")
 
 def _add_family_apps() -> None:
     # each family's CLI module only defines its typer app; heavy imports live in the commands
-    from wordgames.cli import cbm_cli, codenames_cli, oddmanout_cli, similarity_cli, wales_cli
+    from wordgames.cli import (
+        cbm_cli,
+        codenames_cli,
+        oddmanout_cli,
+        report_cli,
+        results_cli,
+        similarity_cli,
+        wales_cli,
+    )
 
     app.add_typer(codenames_cli.app, name="codenames")
     app.add_typer(wales_cli.app, name="wales")
     app.add_typer(oddmanout_cli.app, name="oddmanout")
     app.add_typer(similarity_cli.app, name="similarity")
     app.add_typer(cbm_cli.app, name="cbm")
+    app.add_typer(results_cli.app, name="results")
+    report_cli.register(app)
 
 
 DataRoot = Annotated[
@@ -68,34 +81,68 @@ def _root(
 @app.command()
 def run(
     embedding: Annotated[list[str] | None, typer.Option(
-        "-e", "--embedding",
-        help="Built-in name or vector file; repeat for several. Default: glove-6b-50d.")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("wordgames-results"),
+        "-e", "--embedding", metavar="NAME|FILE",
+        help="Built-in name (glove-6b-50d, a family member such as glove-6b-50d-pca10, "
+             "transformer:all-MiniLM-L6-v2) or vector file; repeat for several. "
+             "Default: glove-6b-50d.")] = None,
+    family: Annotated[bool, typer.Option(
+        "--family", help="Add every member of the built-in offline family (PCA dims, vocabulary "
+                         "sizes, random control).")] = False,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")] = Path("wordgames-results"),
     measure: Annotated[list[str] | None, typer.Option(
-        "-m", "--measure", help="Run only these measures (repeatable). Default: all.")] = None,
+        "-m", "--measure", metavar="MEASURE",
+        help="Run only these measures (repeatable). Default: all.")] = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
-    top_n: Annotated[int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")] = None,
-    intersect: Annotated[bool, typer.Option(help="Restrict all embeddings to their shared vocabulary.")] = False,
+    top_n: Annotated[int | None, typer.Option(help="Vocabulary policy: keep each embedding's N most frequent words.")] = None,
+    lower_alpha: Annotated[bool, typer.Option(
+        "--lower-alpha", help="Vocabulary policy: keep only words made of the letters a-z.")] = False,
+    intersect: Annotated[bool, typer.Option(
+        help="Vocabulary policy: restrict all embeddings to their shared vocabulary.")] = False,
     overwrite: Annotated[bool, typer.Option(
         help="Recompute results already in the output folder's store (default: reuse them).")] = False,
+    only_missing: Annotated[bool, typer.Option(
+        "--only-missing", help="List the results the store lacks, then compute only those.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Only count and list the missing results.")] = False,
+    executor: Annotated[str, typer.Option(
+        help="local (this process; a process pool with --workers > 1), serial, process or ray.")] = "local",
+    workers: Annotated[int, typer.Option(help="Worker processes of the local executor.")] = 1,
+    address: Annotated[str | None, typer.Option(
+        help="Ray cluster address (auto, HOST:6379, ray://HOST:10001); default: a local Ray.")] = None,
+    blas_threads: Annotated[int | None, typer.Option(
+        help="BLAS threads per worker (default 1 for process/ray workers, unchanged for serial).")] = None,
+    transformer_vocab: Annotated[str | None, typer.Option(
+        help="Vocabulary of transformer:MODEL embeddings: a number N (GloVe's top N lower-case "
+             "words; default 10000) or a word-list file.")] = None,
     cbm_log: Annotated[list[Path] | None, typer.Option(
-        "--cbm-log", help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.")] = None,
+        "--cbm-log", metavar="FILE",
+        help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.")] = None,
     cbm_eos_id: Annotated[int | None, typer.Option(help="EOS symbol id in the CBM logs.")] = None,
     cbm_pad_id: Annotated[int | None, typer.Option(help="Padding symbol id in the CBM logs.")] = None,
 ):
-    """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots."""
-    from wordgames.runner import run_main
+    """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
+
+    Results are stored one file per (embedding, measure, parameters) in OUT/records as soon as
+    each is computed: running the same command again resumes an interrupted run.
+    """
+    from wordgames.runner import resolve_specs, run_main
 
     options = {}
     if cbm_log:
         options["cbm_logs"] = [str(p) for p in cbm_log]
         options["cbm"] = {"eos_id": cbm_eos_id, "pad_id": cbm_pad_id}
+    specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
+    vocab = None
+    if transformer_vocab is not None:
+        vocab = int(transformer_vocab) if transformer_vocab.isdigit() else Path(transformer_vocab)
     try:
-        run_main(embedding or ["glove-6b-50d"], out=out, measures=measure, data_root=data_root,
-                 seed=seed, quick=quick, top_n=top_n, intersect=intersect, overwrite=overwrite,
-                 options=options)
+        record = run_main(specs, out=out, measures=measure, data_root=data_root,
+                          seed=seed, quick=quick, top_n=top_n, intersect=intersect,
+                          lower_alpha=lower_alpha, overwrite=overwrite, only_missing=only_missing,
+                          dry_run=dry_run, executor=executor, workers=workers, address=address,
+                          blas_threads=blas_threads, transformer_vocab=vocab, options=options)
     except KeyError as exc:
         fail(str(exc.args[0]) if exc.args else str(exc))
     except Exception as exc:
@@ -104,6 +151,8 @@ def run(
         if isinstance(exc, WordgamesError):
             fail(str(exc))
         raise
+    if record is not None and any(s.get("failed") for s in record.skipped):
+        raise typer.Exit(1)
 
 
 @datasets_app.command("list")
@@ -166,4 +215,7 @@ _add_family_apps()
 
 
 def main() -> None:  # console-script entry point
-    app()
+    # sub-apps are converted to click only when named: keeps `wordgames --help` fast
+    from wordgames.cli._lazy import lazy_command
+
+    lazy_command(app)()

@@ -346,7 +346,10 @@ def load_embedding(spec: str | Path | Embedding, *, fmt: str = "auto", name: str
 
     Parameters
     ----------
-    spec : a built-in name (``"glove-6b-50d"``), a path, or an :class:`Embedding` (returned as is)
+    spec : a built-in name (``"glove-6b-50d"``), a member of the built-in family
+        (``"glove-6b-50d-pca10"``, ``"random-50d"``...: :mod:`wordgames.embeddings.family`),
+        ``"transformer:MODEL"`` (a vocabulary encoded by a sentence-transformers model:
+        :mod:`wordgames.embeddings.transformer`), a path, or an :class:`Embedding` (returned as is)
     fmt : one of ``"auto"``, ``"word2vec"``, ``"word2vec-binary"``, ``"glove"``, ``"fasttext"``,
         ``"npy"``, ``"gensim"``
     name : name used in results (default: the built-in name or the file's stem)
@@ -358,10 +361,22 @@ def load_embedding(spec: str | Path | Embedding, *, fmt: str = "auto", name: str
     if isinstance(spec, str) and spec in BUILTIN:
         emb = load_builtin(spec)
         return emb.with_name(name) if name else emb
+    if isinstance(spec, str):
+        from wordgames.embeddings.family import FAMILY_NAMES, load_family_member
+
+        if spec in FAMILY_NAMES:
+            emb = load_family_member(spec)
+            return emb.with_name(name) if name else emb
+        if spec.startswith("transformer:"):
+            from wordgames.embeddings.transformer import transformer_embedding
+
+            return transformer_embedding(spec.split(":", 1)[1], name=name)
     path = Path(spec)
     if not path.exists():
         raise WordgamesError(
-            f"embedding {str(spec)!r} is neither a built-in name ({', '.join(BUILTIN)}) nor an existing file"
+            f"embedding {str(spec)!r} is neither a built-in name ({', '.join(BUILTIN)}), "
+            "a member of the built-in family (see wordgames.embeddings.family.FAMILY_NAMES), "
+            "'transformer:MODEL', nor an existing file"
         )
     if fmt == "auto":
         fmt = detect_format(path)

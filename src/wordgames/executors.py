@@ -1,0 +1,344 @@
+"""Where the suite's work units run: in this process, in a local process pool, or on Ray.
+
+A work unit is one embedding x one measure (:class:`WorkUnit`). Every executor yields one
+outcome dict per unit as units finish, and the unit itself writes its result to the results
+store (one atomic JSON file per result), so a run killed at any point keeps every finished
+unit and concurrent writers (several workers, several machines on a shared filesystem) are
+safe.
+
+* :class:`SerialExecutor` -- in this process, on the embeddings already loaded (the default).
+* :class:`ProcessPoolExecutor` -- ``concurrent.futures`` with the forkserver (POSIX) or spawn
+  context; needs nothing beyond the standard library.
+* :class:`RayExecutor` -- a Ray cluster (optional extra ``wordgames[ray]``), local or remote
+  (``address="auto"`` or ``"ray://host:10001"``).
+
+For the pool and Ray, each embedding is written once as ``vectors.npy`` + ``words.txt`` under
+``$WORDGAMES_CACHE/suite-embeddings/<sha256>/`` (:func:`materialize_embedding`) and workers
+memory-map it: the matrix is never pickled, and workers on one machine share its pages.
+Each worker caps its BLAS threads (``blas_threads``, default 1) so that ``n`` workers use
+``n`` cores instead of ``n x cores`` threads fighting for them.
+
+This module imports no numpy at import time: a worker sets its thread limits before numpy
+(and its BLAS) is first imported.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+BLAS_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                 "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+EXECUTORS = ("serial", "process", "ray")
+
+
+@dataclass(frozen=True)
+class EmbeddingRef:
+    """An embedding as workers see it: a folder with ``vectors.npy`` and ``words.txt``.
+
+    ``description`` is :meth:`Embedding.describe` computed once by the driver (it holds the
+    sha256 that keys the results store).
+    """
+
+    name: str
+    sha256: str
+    description: dict
+    folder: str | None = None  # None until materialised (the serial executor never needs it)
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """One embedding x one measure, with everything a worker needs to run it and store it."""
+
+    embedding: EmbeddingRef
+    measure: object  # wordgames.suite.MeasureSpec (carries its entry point: no lookup by name)
+    key: object  # wordgames.results.store.ResultKey
+    params: dict
+    store_root: str
+    out_dir: str
+    data_root: str | None = None
+    seed: int = 0
+    quick: bool = False
+    options: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.embedding.name}: {self.measure.name}"
+
+
+# --------------------------------------------------------------------------- thread caps
+def blas_env(threads: int = 1) -> dict[str, str]:
+    """Environment variables that cap the BLAS/OpenMP threads of a new process."""
+    return {var: str(int(threads)) for var in BLAS_ENV_VARS}
+
+
+def limit_threads(threads: int = 1) -> None:
+    """Cap BLAS threads in this process: env vars for libraries not loaded yet, threadpoolctl
+    for those already loaded."""
+    os.environ.update(blas_env(threads))
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        return
+    threadpool_limits(limits=int(threads))
+
+
+def _init_worker(threads: int) -> None:
+    limit_threads(threads)
+
+
+# --------------------------------------------------------------------------- embeddings on disk
+def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingRef:
+    """Write ``emb`` once as ``vectors.npy`` + ``words.txt`` (keyed by its sha256) and return
+    a reference workers can memory-map. A folder already written is reused."""
+    import numpy as np
+
+    from wordgames.embeddings.loaders import cache_dir
+
+    sha = emb.fingerprint()
+    folder = Path(cache) if cache is not None else cache_dir() / "suite-embeddings"
+    folder = folder / sha[:32]
+    done = folder / "done"
+    if not done.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        words = emb.words.tolist()
+        if any("\n" in w for w in words):
+            raise ValueError(f"{emb.name}: a word contains a newline; it cannot be written one per line")
+        tag = f"{os.getpid()}.{time.monotonic_ns()}"
+        tmp = folder / f"vectors.{tag}.npy"
+        np.save(tmp, np.ascontiguousarray(emb.vectors, dtype=np.float32))
+        os.replace(tmp, folder / "vectors.npy")
+        tmp = folder / f"words.{tag}.txt"
+        tmp.write_text("\n".join(words) + "\n", encoding="utf-8")
+        os.replace(tmp, folder / "words.txt")
+        done.write_text(sha)
+    return EmbeddingRef(emb.name, sha, emb.describe(), str(folder))
+
+
+@lru_cache(maxsize=2)
+def open_embedding(folder: str, name: str, source: str):
+    """The memory-mapped embedding of a materialised folder (memoised per worker process, so
+    a worker running several measures of one embedding builds its index and unit matrix once)."""
+    import numpy as np
+
+    from wordgames.embeddings.core import Embedding, LoadReport
+    from wordgames.embeddings.loaders import _read_lines
+
+    folder = Path(folder)
+    vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+    words = _read_lines(folder / "words.txt")
+    return Embedding(words, vectors, name=name, source=source,
+                     load_report=LoadReport(source=source, format="suite-cache",
+                                            n_rows_read=len(words), from_cache=True))
+
+
+# --------------------------------------------------------------------------- one unit
+def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
+             log=None) -> dict:
+    """Run one unit and store its result; returns an outcome dict.
+
+    ``status`` is ``"done"`` (stored), ``"skipped"`` (missing data or dependency; not
+    stored, so a later run retries it) or ``"failed"`` (an error; ``error`` holds the
+    traceback). ``embedding`` is the loaded embedding (serial); otherwise it is opened from
+    ``unit.embedding.folder``. The measure's log lines go to ``log`` (a callable) when
+    given, else into ``outcome["log"]`` for the driver to print.
+    """
+    if blas_threads is not None:
+        limit_threads(blas_threads)
+    from wordgames.results.store import ResultStore
+    from wordgames.suite import SuiteContext, run_measure
+
+    logs: list[str] = []
+    outcome = {"label": unit.label, "embedding": unit.embedding.name,
+               "embedding_sha256": unit.embedding.sha256, "measure": unit.measure.name,
+               "pid": os.getpid(), "log": logs}
+    start = time.perf_counter()
+    try:
+        if embedding is None:
+            embedding = open_embedding(unit.embedding.folder, unit.embedding.name,
+                                       unit.embedding.description.get("source", ""))
+        elif embedding.name != unit.embedding.name:
+            embedding = embedding.with_name(unit.embedding.name)
+        ctx = SuiteContext(out_dir=Path(unit.out_dir),
+                           data_root=Path(unit.data_root) if unit.data_root else None,
+                           seed=unit.seed, quick=unit.quick, options=dict(unit.options),
+                           log=log or logs.append)
+        result, reason, seconds = run_measure(unit.measure, embedding, ctx)
+        if result is None:
+            outcome.update(status="skipped", reason=reason, seconds=seconds)
+            return outcome
+        result["embedding"] = unit.embedding.name
+        path = ResultStore(unit.store_root).put(unit.key, result, embedding=unit.embedding.description,
+                                                params=unit.params)
+        outcome.update(status="done", seconds=seconds, path=str(path))
+    except Exception as exc:  # reported by the driver; the other units go on
+        outcome.update(status="failed", reason=f"{type(exc).__name__}: {exc}",
+                       error=traceback.format_exc(), seconds=time.perf_counter() - start)
+    return outcome
+
+
+# --------------------------------------------------------------------------- executors
+class SerialExecutor:
+    """Run the units one after the other in this process, on the loaded embeddings."""
+
+    name = "serial"
+    needs_files = False
+
+    def __init__(self, blas_threads: int | None = None, log=None):
+        self.blas_threads = blas_threads
+        self.log = log  # measures' log lines, printed as they come (None: with the outcome)
+
+    def get_params(self) -> dict:
+        return {"executor": self.name, "blas_threads": self.blas_threads}
+
+    def run(self, units: Iterable[WorkUnit], embeddings: dict | None = None) -> Iterator[dict]:
+        embeddings = embeddings or {}
+        for unit in units:
+            yield run_unit(unit, embeddings.get(unit.embedding.sha256), blas_threads=self.blas_threads,
+                           log=self.log)
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessPoolExecutor:
+    """A local pool of ``workers`` processes (no Ray needed).
+
+    Workers start by the forkserver method on POSIX (spawn elsewhere): a fresh interpreter
+    that caps its BLAS threads before numpy is imported, so nothing of the driver's state (or
+    its threads) is inherited.
+    """
+
+    name = "process"
+    needs_files = True
+
+    def __init__(self, workers: int = 2, blas_threads: int = 1, start_method: str | None = None):
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.workers = int(workers)
+        self.blas_threads = int(blas_threads)
+        self.start_method = start_method
+
+    def get_params(self) -> dict:
+        return {"executor": self.name, "workers": self.workers, "blas_threads": self.blas_threads}
+
+    def run(self, units: Iterable[WorkUnit], embeddings: dict | None = None) -> Iterator[dict]:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        method = self.start_method or ("forkserver" if "forkserver" in mp.get_all_start_methods()
+                                       else "spawn")
+        units = list(units)
+        if not units:
+            return
+        with cf.ProcessPoolExecutor(max_workers=min(self.workers, len(units)),
+                                    mp_context=mp.get_context(method),
+                                    initializer=_init_worker, initargs=(self.blas_threads,)) as pool:
+            futures = [pool.submit(run_unit, unit) for unit in units]
+            try:
+                for fut in cf.as_completed(futures):
+                    yield fut.result()
+            finally:  # an interrupted driver cancels what has not started
+                for fut in futures:
+                    fut.cancel()
+
+    def close(self) -> None:
+        pass
+
+
+class RayExecutor:
+    """Run the units as Ray tasks (``pip install 'wordgames[ray]'``).
+
+    Parameters
+    ----------
+    address : a running cluster: ``"auto"`` (the one ``ray start`` started on this machine),
+        ``"HEAD_IP:6379"`` or ``"ray://HEAD_IP:10001"``; ``None`` starts a local one for this
+        run (or uses the one already initialised). Ray replaces a loopback address
+        (``127.0.0.1:6379``) by the machine's own IP: for a head started with
+        ``--node-ip-address=127.0.0.1`` use ``"auto"``.
+    num_cpus : CPUs reserved per unit (also its BLAS thread cap).
+    init_kwargs : extra arguments of ``ray.init``.
+    timeout_s : give up (``TimeoutError``) when no unit finishes for this long (``None``: wait).
+
+    Every node must see the same ``$WORDGAMES_CACHE`` (the memory-mapped embeddings), the
+    output folder and the data root: a shared filesystem, see ``docs/suite.md``.
+    """
+
+    name = "ray"
+    needs_files = True
+
+    def __init__(self, address: str | None = None, num_cpus: int = 1, init_kwargs: dict | None = None,
+                 timeout_s: float | None = None):
+        self.address = address
+        self.num_cpus = int(num_cpus)
+        self.init_kwargs = dict(init_kwargs or {})
+        self.timeout_s = timeout_s
+        self._started = False
+
+    def get_params(self) -> dict:
+        return {"executor": self.name, "address": self.address, "num_cpus": self.num_cpus}
+
+    def _ray(self):
+        from wordgames.errors import require
+
+        ray = require("ray", "ray", "The Ray executor")
+        if not ray.is_initialized():
+            kwargs = {"include_dashboard": False, "log_to_driver": False, **self.init_kwargs}
+            try:
+                ray.init(address=self.address, **kwargs)
+            except ConnectionError as exc:
+                from wordgames.errors import WordgamesError
+
+                raise WordgamesError(f"cannot reach the Ray cluster at {self.address!r}: {exc} "
+                                     "(start it with `ray start --head`, see docs/suite.md)") from None
+            self._started = True
+        return ray
+
+    def run(self, units: Iterable[WorkUnit], embeddings: dict | None = None) -> Iterator[dict]:
+        units = list(units)
+        if not units:
+            return
+        ray = self._ray()
+        task = ray.remote(num_cpus=self.num_cpus, max_retries=1)(run_unit)
+        pending = [task.remote(unit, blas_threads=self.num_cpus) for unit in units]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1, timeout=self.timeout_s)
+                if not done:
+                    raise TimeoutError(f"no Ray task finished in {self.timeout_s} s "
+                                       f"({len(pending)} pending)")
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+
+    def close(self) -> None:
+        if self._started:
+            import ray
+
+            ray.shutdown()
+            self._started = False
+
+
+def make_executor(kind: str = "serial", *, workers: int = 1, address: str | None = None,
+                  blas_threads: int | None = None, timeout_s: float | None = None):
+    """An executor by name: ``"serial"``, ``"process"`` (``workers`` processes) or ``"ray"``.
+
+    ``"local"`` means ``"serial"`` for one worker and ``"process"`` for more.
+    """
+    if kind == "local":
+        kind = "process" if workers > 1 else "serial"
+    if kind == "serial":
+        return SerialExecutor(blas_threads=blas_threads)
+    if kind == "process":
+        return ProcessPoolExecutor(workers=workers, blas_threads=blas_threads or 1)
+    if kind == "ray":
+        return RayExecutor(address=address, num_cpus=blas_threads or 1, timeout_s=timeout_s)
+    from wordgames.errors import WordgamesError
+
+    raise WordgamesError(f"unknown executor {kind!r}; known: local, {', '.join(EXECUTORS)}")

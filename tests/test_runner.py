@@ -1,0 +1,240 @@
+"""``wordgames run`` end to end on a tiny embedding file with cheap measures."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tests._toy_measures import ENTRIES
+from wordgames.cli import app
+from wordgames.results.store import ResultStore
+
+cli = CliRunner()
+
+
+def write_tiny(path, n=40, dim=6, seed=0, prefix="w"):
+    rng = np.random.default_rng(seed)
+    vecs = rng.standard_normal((n, dim)).round(4)
+    lines = [f"{prefix}{i} " + " ".join(f"{x:.4f}" for x in row) for i, row in enumerate(vecs)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, vecs
+
+
+@pytest.fixture
+def toys(monkeypatch):
+    monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES", ENTRIES)
+
+
+def run_cli(*args):
+    res = cli.invoke(app, ["run", *map(str, args)])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def test_run_writes_json_and_store(tmp_path, toys):
+    emb, vecs = write_tiny(tmp_path / "tiny.txt")
+    out = tmp_path / "out"
+    output = run_cli("-e", emb, "-m", "toy1", "-m", "global-metrics", "-o", out)
+    assert "2 of 2 result(s) missing" in output
+    record = json.loads((out / "results.json").read_text())
+    by_measure = {r["measure"]: r for r in record["results"]}
+    assert set(by_measure) == {"toy1", "global-metrics"}
+    # the numbers are those of the file's vectors
+    assert by_measure["toy1"]["metrics"]["mean_norm"] == pytest.approx(
+        np.linalg.norm(vecs, axis=1).mean(), rel=1e-5)
+    assert by_measure["toy1"]["metrics"]["n_words"] == 40
+    assert by_measure["global-metrics"]["metrics"]["rank"] == 6
+    assert record["embeddings"][0]["n_words"] == 40 and record["embeddings"][0]["dim"] == 6
+    assert record["parameters"]["vocabulary"] == {"top_n": None, "lower_alpha": False, "intersect": False}
+    assert record["parameters"]["computed"] == 2 and record["parameters"]["reused"] == 0
+    store = ResultStore(out)
+    entries = list(store)
+    assert len(entries) == 2
+    sha = record["embeddings"][0]["sha256"]
+    assert {e["key"]["embedding_sha256"] for e in entries} == {sha}
+    assert {e["params"]["vocabulary"]["top_n"] for e in entries} == {None}
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_only_missing_and_overwrite(tmp_path, toys, monkeypatch):
+    emb, _ = write_tiny(tmp_path / "tiny.txt")
+    out = tmp_path / "out"
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("WORDGAMES_TOY_LOG", str(log))
+    run_cli("-e", emb, "-m", "toy1", "-o", out)
+    first = (out / "records").rglob("*.json").__next__().read_bytes()
+    # one more measure: only it is missing, and only it is computed
+    output = run_cli("-e", emb, "-m", "toy1", "-m", "toy2", "-o", out, "--only-missing")
+    assert "1 of 2 result(s) missing" in output and "missing: tiny: toy2" in output
+    assert [ln.split()[0] for ln in log.read_text().splitlines()] == ["toy1", "toy2"]
+    record = json.loads((out / "results.json").read_text())
+    assert {r["measure"] for r in record["results"]} == {"toy1", "toy2"}  # the table holds both
+    assert record["parameters"]["reused"] == 1 and record["parameters"]["computed"] == 1
+    # nothing missing: nothing computed, stored files untouched
+    output = run_cli("-e", emb, "-m", "toy1", "-m", "toy2", "-o", out)
+    assert "0 of 2 result(s) missing" in output
+    assert len(log.read_text().splitlines()) == 2
+    # --dry-run lists, computes nothing
+    output = run_cli("-e", emb, "-m", "toy3", "-o", out, "--dry-run")
+    assert "1 of 1 result(s) missing" in output and len(log.read_text().splitlines()) == 2
+    # --overwrite recomputes both (same numbers, same keys: still two files)
+    run_cli("-e", emb, "-m", "toy1", "-m", "toy2", "-o", out, "--overwrite")
+    assert [ln.split()[0] for ln in log.read_text().splitlines()][2:] == ["toy1", "toy2"]
+    assert len(ResultStore(out)) == 2
+    toy1_path = next(p for p in (out / "records").rglob("*.json") if p.parent.name == "toy1")
+    assert json.loads(toy1_path.read_text())["result"]["metrics"] == \
+        json.loads(first)["result"]["metrics"]
+    res = cli.invoke(app, ["run", "-e", str(emb), "-o", str(out), "--overwrite", "--only-missing"])
+    assert res.exit_code == 2 and "contradict" in res.output
+
+
+def test_vocabulary_policy_changes_key_and_is_recorded(tmp_path, toys):
+    a, _ = write_tiny(tmp_path / "a.txt", seed=1)
+    b, _ = write_tiny(tmp_path / "b.txt", n=30, seed=2)  # w0..w29: the shared vocabulary
+    out = tmp_path / "out"
+    run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out, "--intersect", "--top-n", "35")
+    record = json.loads((out / "results.json").read_text())
+    assert [r["metrics"]["n_words"] for r in record["results"]] == [30, 30]
+    assert record["parameters"]["vocabulary"] == {"top_n": 35, "lower_alpha": False, "intersect": True}
+    for entry in ResultStore(out):
+        assert entry["params"]["vocabulary"]["intersect"] is True
+        assert entry["embedding"]["n_words"] == 30
+    # the same files without the policy are other results (other content, other key)
+    run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out)
+    assert len(ResultStore(out)) == 4
+
+
+def test_failing_measure_is_reported_and_others_stored(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES",
+                       ENTRIES + ",broken=tests._toy_measures:does_not_exist")
+    emb, _ = write_tiny(tmp_path / "tiny.txt")
+    out = tmp_path / "out"
+    res = cli.invoke(app, ["run", "-e", str(emb), "-m", "toy1", "-m", "broken", "-o", str(out)])
+    assert res.exit_code == 1
+    assert "failed" in res.output and "does_not_exist" in res.output
+    assert len(ResultStore(out)) == 1
+
+
+def test_unknown_measure_and_embedding_fail_clearly(tmp_path):
+    res = cli.invoke(app, ["run", "-e", str(tmp_path / "nope.txt"), "-o", str(tmp_path)])
+    assert res.exit_code == 2 and "neither a built-in name" in res.output
+    res = cli.invoke(app, ["run", "-m", "no-such-measure", "-o", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown measure" in res.output
+
+
+def test_results_merge_and_table(tmp_path, toys):
+    a, _ = write_tiny(tmp_path / "a.txt", seed=1)
+    b, _ = write_tiny(tmp_path / "b.txt", seed=2)
+    run_cli("-e", a, "-m", "toy1", "-m", "toy2", "-o", tmp_path / "run-a")
+    run_cli("-e", b, "-e", a, "-m", "toy1", "-o", tmp_path / "run-b")  # a/toy1 again
+    res = cli.invoke(app, ["results", "merge", str(tmp_path / "run-a"), str(tmp_path / "run-b"),
+                           "--into", str(tmp_path / "all")])
+    assert res.exit_code == 0, res.output
+    assert "run-a: 2 of 2 result(s) added" in res.output
+    assert "run-b: 1 of 2 result(s) added" in res.output  # a/toy1 is the same key: kept once
+    assert len(ResultStore(tmp_path / "all")) == 3
+    res = cli.invoke(app, ["results", "table", str(tmp_path / "all"), "--format", "csv",
+                           "--wide", "-m", "toy1"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.strip().splitlines()
+    assert lines[0] == "measure,metric,a,b" and len(lines) == 5  # 4 toy metrics
+    rows = {ln.split(",")[1]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
+            for ln in lines[1:]}
+    assert set(rows) == {"mean_norm", "n_words", "gram_trace", "mean_pair_cosine"}
+    assert float(rows["n_words"]["a"]) == float(rows["n_words"]["b"]) == 40.0
+    assert float(rows["mean_norm"]["a"]) != float(rows["mean_norm"]["b"])  # two different files
+    res = cli.invoke(app, ["results", "table", str(tmp_path / "nothing")])
+    assert res.exit_code == 2 and "no results store" in res.output
+
+
+def test_family_names_resolve(tmp_path):
+    from wordgames.embeddings import load_embedding
+    from wordgames.embeddings.family import FAMILY_NAMES
+    from wordgames.runner import resolve_specs
+
+    emb = load_embedding("glove-6b-50d-top10k")
+    assert len(emb) == 10_000 and emb.dim == 50
+    assert load_embedding("glove-6b-50d-pca5", name="p5").name == "p5"
+    specs = resolve_specs(["glove-6b-50d-top10k", "x.txt"], family=True)
+    assert specs[:2] == ["glove-6b-50d-top10k", "x.txt"]
+    assert sorted(specs[2:] + ["glove-6b-50d-top10k"]) == sorted(FAMILY_NAMES)
+
+
+def test_run_accepts_a_family_member_by_name(tmp_path, toys):
+    out = tmp_path / "out"
+    run_cli("-e", "glove-6b-50d-top10k", "-m", "toy1", "-o", out, "--lower-alpha")
+    record = json.loads((out / "results.json").read_text())
+    (res,) = record["results"]
+    assert res["embedding"] == "glove-6b-50d-top10k[alpha]"  # restrict() names the policy
+    assert record["embeddings"][0]["source"] == "family:glove-6b-50d-top10k"
+    # lower-alpha drops the punctuation and numbers among GloVe's 10,000 most frequent words
+    assert 8_000 < res["metrics"]["n_words"] < 10_000
+    assert record["parameters"]["vocabulary"]["lower_alpha"] is True
+
+
+def test_same_content_twice_is_computed_once(tmp_path, toys, monkeypatch):
+    log = tmp_path / "calls.log"
+    monkeypatch.setenv("WORDGAMES_TOY_LOG", str(log))
+    a, _ = write_tiny(tmp_path / "a.txt")
+    b = tmp_path / "b.txt"
+    b.write_bytes(a.read_bytes())  # another name, the same vectors: the same key
+    out = tmp_path / "out"
+    output = run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out)
+    assert "1 of 2 result(s) missing" in output
+    assert len(log.read_text().splitlines()) == 1 and len(ResultStore(out)) == 1
+    record = json.loads((out / "results.json").read_text())
+    assert sorted(r["embedding"] for r in record["results"]) == ["a", "b"]
+    assert record["results"][0]["metrics"] == record["results"][1]["metrics"]
+
+
+def test_extra_measures_variable(monkeypatch):
+    from wordgames.errors import WordgamesError
+    from wordgames.suite import MEASURES, all_measures, extra_measures, selected_measures
+
+    assert extra_measures("") == ()
+    (spec,) = extra_measures(" mine = tests._toy_measures:toy1 @3 ")
+    assert (spec.name, spec.entry, spec.version) == ("mine", "tests._toy_measures:toy1", "3")
+    with pytest.raises(WordgamesError, match="name=module:function"):
+        extra_measures("no-entry-point")
+    monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES", "mine=tests._toy_measures:toy1")
+    assert [m.name for m in all_measures()] == [m.name for m in MEASURES] + ["mine"]
+    assert selected_measures(None) == list(MEASURES)  # extra measures run only when named
+    assert [m.name for m in selected_measures(["mine", "mine"])] == ["mine"]
+
+
+def test_console_entry_point_is_light_and_complete(tmp_path, toys):
+    """The real entry point (lazy sub-apps): help lists every sub-app, sub-apps still work."""
+    import subprocess
+    import sys
+
+    from wordgames.cli import app as typer_app
+
+    main = [sys.executable, "-c", "from wordgames.cli import main; main()"]
+    out = subprocess.run(main + ["--help"], capture_output=True, text=True, check=True).stdout
+    names = [g.name for g in typer_app.registered_groups] + ["run"]
+    assert all(f"  {n} " in out for n in names), out
+    probe = ("import sys, wordgames.cli; "
+             "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', 'ray') "
+             "if m in sys.modules))")
+    heavy = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert heavy.stdout.strip() == "[]"
+    emb, _ = write_tiny(tmp_path / "tiny.txt")
+    run_cli("-e", emb, "-m", "toy1", "-o", tmp_path / "out")
+    table = subprocess.run(main + ["results", "table", str(tmp_path / "out"), "--format", "csv"],
+                           capture_output=True, text=True, check=True).stdout
+    assert table.splitlines()[0] == "embedding,measure,metric,value" and len(table.splitlines()) == 5
+    bad = subprocess.run(main + ["no-such-command"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "No such command" in bad.stderr
+
+
+def test_family_option_lists_every_member(tmp_path, toys):
+    from wordgames.embeddings.family import FAMILY_NAMES
+
+    output = run_cli("--family", "-m", "toy1", "-o", tmp_path / "out", "--dry-run")
+    n = len(FAMILY_NAMES)
+    assert f"{n} of {n} result(s) missing" in output
+    assert all(f"missing: {name}: toy1" in output for name in FAMILY_NAMES)
+    assert not (tmp_path / "out" / "records").exists()  # a dry run computes nothing
