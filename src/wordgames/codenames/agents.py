@@ -96,7 +96,17 @@ class VocabSims:
         return np.asarray(self.cols)
 
     def rows(self, words: Sequence[str]) -> list[int]:
-        return [self.row[_norm(w)] for w in words]
+        return _rows(self.row, words)
+
+
+def _rows(row: dict, words: Sequence[str]) -> list[int]:
+    """Row of each word; words are normalised only when not found as given (the measures
+    pass normalised words, and normalising them again costs more than the lookup)."""
+    out = []
+    for w in words:
+        r = row.get(w)
+        out.append(row[_norm(w)] if r is None else r)
+    return out
 
 
 class ColumnSubset:
@@ -108,11 +118,14 @@ class ColumnSubset:
         if hasattr(sims, "mat"):
             self.mat = sims.mat[:, local]
         self.n_cols = len(local)
-        self.cols = sims.col_rows[local]
+        cols = sims.cols
+        # a slice's rows are start + local: no need to build the slice's whole row range
+        self.cols = (np.asarray(local) + (cols.start or 0) if isinstance(cols, slice)
+                     else sims.col_rows[local])
         self.col_rows = self.cols
 
     def rows(self, words: Sequence[str]) -> list[int]:
-        return [self.row[_norm(w)] for w in words]
+        return _rows(self.row, words)
 
 
 _BLAS_CONTROLLER = None
@@ -219,6 +232,15 @@ class BoardGeometry:
             hit = self.cache[key] = (int(np.count_nonzero(cm > c)), np.flatnonzero(cm == c))
         return hit
 
+    def m_at(self, idx: np.ndarray) -> np.ndarray:
+        """``m[idx]``, gathered once per index array (tie-breaks and target statistics of
+        one count share it)."""
+        key = ("m_at", id(idx))
+        hit = self.cache.get(key)
+        if hit is None or hit[0] is not idx:
+            hit = self.cache[key] = (idx, self.m[idx])
+        return hit[1]
+
     def targets_stats(self, idx: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
         """Mean and minimum closeness of the targets of columns ``idx``, which all have ``c``
         targets (``c == 0``: the nearest blue word stands in). Rows are accumulated in a fixed
@@ -231,7 +253,7 @@ class BoardGeometry:
             bm = self.blue_max[idx]
             out = (bm, bm)
         else:
-            m = self.m[idx]
+            m = self.m_at(idx)
             block = self.blue_block(idx)
             total = np.zeros(len(idx), dtype=np.float32)
             low = np.full(len(idx), np.inf, dtype=np.float32)
@@ -421,13 +443,13 @@ class ExhaustiveSearchSender(_EmbeddingSender):
         if self.tie_break == "frequency":
             return g.sims.col_rows[idx]
         if self.tie_break == "max_radius":
-            return g.m[idx]
+            return g.m_at(idx)
         mean, low = g.targets_stats(idx, c)
         if self.tie_break == "avg_blue_dist":
             return -mean
         if self.tie_break == "max_blue_dist":
             return -low
-        return g.m[idx] - low  # red_blue_diff: margin = d(nearest red) - d(farthest target)
+        return g.m_at(idx) - low  # red_blue_diff: margin = d(nearest red) - d(farthest target)
 
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
         count = geometry.count
@@ -509,6 +531,23 @@ class ClusterSender(_EmbeddingSender):
 
     def choose_cluster(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
         """The blue words of the chosen cluster (sorted)."""
+        setup = self._kmeans_setup(blue, red)
+        if not isinstance(setup, list):
+            return setup
+        words, x, is_blue, rng, ks = setup
+        with single_threaded_blas():
+            labels = batched_kmeans(x, ks, self.n_restarts, rng, self.max_iter)[0]
+        return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
+
+    def _remember(self, key, cluster):
+        if len(self._cluster_cache) > 1 << 14:
+            self._cluster_cache.clear()
+        self._cluster_cache[key] = cluster
+        return cluster
+
+    def _kmeans_setup(self, blue, red):
+        """The board for k-means, a list ``[words (sorted), vectors, blue mask, seeded
+        generator, ks]``, or the answer itself (a tuple) when it needs no k-means."""
         blue = [_norm(w) for w in blue]
         red = [_norm(w) for w in red]
         words = sorted(blue + red)
@@ -516,18 +555,15 @@ class ClusterSender(_EmbeddingSender):
             raise ValueError("a board needs at least one blue word")
         x, _ = self.embedding.vectors_for(words, normalized=self.distance == "cosine",
                                           oov="raise")
+        if len(blue) == 1:
+            # the only all-blue cluster any run can yield is the blue word itself, and without
+            # one the fallback picks the blue word farthest from the red ones: the same word
+            return tuple(blue)
         x = np.asarray(x, dtype=np.float64)
         is_blue = np.isin(words, blue)
         rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
         ks = list(range(1, min(self.max_clusters, len(words)) + 1))
-        with single_threaded_blas():
-            member = _largest_blue_cluster(x, is_blue, ks, self.n_restarts, rng, self.max_iter)
-        if member is None:
-            d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
-            iso = np.where(is_blue, np.where(is_blue[None, :], np.inf, d2).min(1), -np.inf)
-            member = np.zeros(len(words), dtype=bool)
-            member[int(np.argmax(iso))] = True
-        return tuple(w for w, m in zip(words, member, strict=True) if m)
+        return [words, x, is_blue, rng, ks]
 
     def _centroid_keys(self, geometry: BoardGeometry, cluster: Sequence[str]) -> list[np.ndarray]:
         sims = geometry.sims
@@ -549,9 +585,7 @@ class ClusterSender(_EmbeddingSender):
         key = (tuple(sorted(blue)), tuple(sorted(red)))
         cluster = self._cluster_cache.get(key)
         if cluster is None:
-            if len(self._cluster_cache) > 4096:
-                self._cluster_cache.clear()
-            cluster = self._cluster_cache[key] = self.choose_cluster(blue, red)
+            cluster = self._remember(key, self.choose_cluster(blue, red))
         geometry.cluster = cluster  # remembered for clue_number
         return self._centroid_keys(geometry, cluster)
 
@@ -591,13 +625,32 @@ def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
     return labels, d2.transpose(0, 2, 1), karr
 
 
-def _largest_blue_cluster(x, is_blue, ks, n_restarts, rng, max_iter) -> np.ndarray | None:
+def _distinct_rows(mask: np.ndarray) -> np.ndarray:
+    """Distinct rows of a boolean matrix (in the order of ``np.unique(mask, axis=0)``): each
+    row is coded as one integer, which is much faster than ``np.unique`` on rows."""
+    n = mask.shape[1]
+    if n > 62:
+        return np.unique(mask, axis=0)
+    codes = mask.astype(np.int64) @ (np.int64(1) << np.arange(n - 1, -1, -1, dtype=np.int64))
+    _, first = np.unique(codes, return_index=True)
+    return mask[first]
+
+
+def _cluster_words(words, x, is_blue, member) -> tuple[str, ...]:
+    if member is None:  # no all-blue cluster: the blue word farthest from every red word
+        d2 = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
+        iso = np.where(is_blue, np.where(is_blue[None, :], np.inf, d2).min(1), -np.inf)
+        member = np.zeros(len(words), dtype=bool)
+        member[int(np.argmax(iso))] = True
+    return tuple(w for w, m in zip(words, member, strict=True) if m)
+
+
+def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
     """Membership mask of the chosen cluster: the largest all-blue cluster of any run; among
     distinct clusters of that size the tightest (mean squared distance to its centre), then the
     one whose centre is farthest from every red word, then the first in board order. Each
     distinct cluster is scored by the same computation, so the choice does not depend on
     rounding inside the runs."""
-    labels, _, _ = batched_kmeans(x, ks, n_restarts, rng, max_iter)
     kmax = int(labels.max()) + 1
     onehot = labels[:, :, None] == np.arange(kmax)  # (runs, n, kmax)
     size = onehot.sum(1)
@@ -607,7 +660,7 @@ def _largest_blue_cluster(x, is_blue, ks, n_restarts, rng, max_iter) -> np.ndarr
         return None
     best = size[ok].max()
     cand = np.argwhere(ok & (size == best))
-    sets = np.unique(onehot[cand[:, 0], :, cand[:, 1]], axis=0)  # distinct member sets
+    sets = _distinct_rows(onehot[cand[:, 0], :, cand[:, 1]])  # distinct member sets
     red = x[~is_blue]
     scored = []
     for i, members in enumerate(sets):
