@@ -1,6 +1,7 @@
 """Declarations of the similarity data sets (metadata only: the files live under $WORDGAMES_DATA).
 
-upstream, citation and licence are taken from each folder's PROVENANCE.md.
+upstream, citation and licence are taken from similarity/PROVENANCE.md (files copied byte for byte
+from the upstream repository at the pinned commit).
 """
 
 from wordgames.datasets.registry import DataFile, DatasetSpec, register
@@ -9,10 +10,28 @@ register(DatasetSpec(
     name="word-similarity",
     folder="similarity",
     family="similarity",
-    title="TODO",
-    upstream="TODO",
-    citation="TODO",
-    licence="TODO",
+    title="Word-similarity benchmarks (13 English data sets of wordvectors.org)",
+    upstream="https://github.com/mfaruqui/eval-word-vectors/tree/"
+             "94b3dd9fdbac7ed08dbee7179cd5ee464acf0594/data/word-sim",
+    citation=(
+        "Faruqui & Dyer 2014, Community Evaluation and Exchange of Word Vectors at "
+        "wordvectors.org (ACL demos); and each data set's own paper: WS-353 Finkelstein et al. 2002 "
+        "(rel/sim split Agirre et al. 2009); SimLex-999 Hill et al. 2015; MEN Bruni et al. 2014; "
+        "MTurk-287 Radinsky et al. 2011; MTurk-771 Halawi et al. 2012; RW Luong et al. 2013; "
+        "RG-65 Rubenstein & Goodenough 1965; MC-30 Miller & Charles 1991; SimVerb-3500 Gerz et al. "
+        "2016; YP-130 Yang & Powers 2006; VERB-143 Baker et al. 2014"
+    ),
+    licence=(
+        "repository: MIT (Copyright (c) 2017 Manaal Faruqui); each data set keeps its original "
+        "authors' terms"
+    ),
+    notes=(
+        "word1<TAB>word2<TAB>score, no header. Mixed line endings (CRLF in WS-353-ALL, MTurk-771, "
+        "SimVerb-3500, VERB-143; no final newline in MTurk-287 and SimVerb-3500): read with "
+        "splitlines. WS-353 files have capitalised words: lower-cased, counted. EN-VERB-143 has "
+        "144 rows, not 143: all kept and reported. Several files repeat a pair in reversed order "
+        "(as upstream): kept and reported. MEN scores are 0-50."
+    ),
     files=(
         DataFile("EN-MC-30.txt", "33ee05911496ff83d95cac351d0746c6f63b9181b605cb7d307f4daa8864511b"),
         DataFile("EN-MEN-TR-3k.txt", "888b13580faa362c7b11da0a670258cf1b1eb4bf0ecbcd418918729a3bd3f43a"),

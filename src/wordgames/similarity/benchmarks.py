@@ -1,0 +1,324 @@
+"""Word-similarity benchmarks: loading (with counted repairs) and vectorised scoring.
+
+A benchmark is a list of word pairs with a human similarity or relatedness score. An embedding
+is scored by the Spearman (and Pearson) correlation between the cosine similarity of each pair
+and the human score, over the pairs it can score.
+
+File format (the 13 shipped data sets and users' own files): one pair per line,
+``word1<TAB>word2<TAB>score``. Blank lines and lines starting with ``#`` are ignored, LF, CRLF
+and CR line ends are all accepted, a missing final newline is fine, and an optional header line
+(whose third column is not a number) is skipped. Words are lower-cased (WordSim-353 has
+capitalised words such as ``Jerusalem``); every repair is counted in
+:attr:`SimilarityBenchmark.repairs`.
+
+Out-of-vocabulary pairs (a pair with at least one word the embedding lacks) are always counted
+and reported next to the score, with the policy used:
+
+* ``"skip"`` (default) -- the correlation is computed over the pairs with both words known;
+* ``"fixed"`` -- OOV pairs are kept with the fixed cosine ``oov_similarity`` (default 0.0).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.errors import DataFormatError
+
+DATASET = "word-similarity"
+
+# short name -> file in the data set's folder, with what the benchmark measures
+BENCHMARKS: dict[str, str] = {
+    "ws353-all": "EN-WS-353-ALL.txt",
+    "ws353-rel": "EN-WS-353-REL.txt",
+    "ws353-sim": "EN-WS-353-SIM.txt",
+    "simlex999": "EN-SIMLEX-999.txt",
+    "men": "EN-MEN-TR-3k.txt",
+    "mturk287": "EN-MTurk-287.txt",
+    "mturk771": "EN-MTurk-771.txt",
+    "rw": "EN-RW-STANFORD.txt",
+    "rg65": "EN-RG-65.txt",
+    "mc30": "EN-MC-30.txt",
+    "simverb3500": "EN-SimVerb-3500.txt",
+    "yp130": "EN-YP-130.txt",
+    "verb143": "EN-VERB-143.txt",
+}
+
+# rows the original publications report, to flag files that differ (EN-VERB-143 has 144)
+EXPECTED_ROWS: dict[str, int] = {
+    "ws353-all": 353, "ws353-rel": 252, "ws353-sim": 203, "simlex999": 999, "men": 3000,
+    "mturk287": 287, "mturk771": 771, "rw": 2034, "rg65": 65, "mc30": 30, "simverb3500": 3500,
+    "yp130": 130, "verb143": 143,
+}
+
+OOV_POLICIES = ("skip", "fixed")
+
+
+@dataclass(frozen=True)
+class SimilarityBenchmark:
+    """Word pairs with human scores, as read from one file.
+
+    ``word1``/``word2`` are lower-cased; ``raw1``/``raw2`` keep the spelling of the file (used as
+    a fallback for embeddings with a cased vocabulary). ``repairs`` counts what the reader fixed;
+    ``notes`` says what it noticed and kept (reversed duplicate pairs, an unexpected row count).
+    """
+
+    name: str
+    word1: np.ndarray
+    word2: np.ndarray
+    scores: np.ndarray
+    raw1: np.ndarray
+    raw2: np.ndarray
+    path: str = ""
+    lines: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    repairs: dict[str, int] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def vocabulary(self) -> list[str]:
+        return sorted(set(self.word1.tolist()) | set(self.word2.tolist()))
+
+
+def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: int | None = None,
+                   lowercase: bool = True) -> SimilarityBenchmark:
+    """Read a ``word1<TAB>word2<TAB>score`` file (see the module docstring for the format).
+
+    Raises :class:`~wordgames.errors.DataFormatError` (file, line, what was expected) for a
+    line without three columns, a score that is not a finite number, or a file with no pairs.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".tsv", delete=False) as fh:
+    ...     _ = fh.write(b"Tiger\\tcat\\t7.35\\r\\nbook\\tpaper\\t7.46")
+    >>> b = read_pairs_tsv(fh.name)
+    >>> b.word1.tolist(), b.scores.tolist(), b.repairs["lowercased_rows"], b.repairs["crlf_lines"]
+    (['tiger', 'book'], [7.35, 7.46], 1, 1)
+    >>> os.unlink(fh.name)
+    """
+    path = Path(path)
+    name = name or path.stem
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataFormatError(path, None, "similarity benchmark file not found") from None
+    repairs = {"crlf_lines": data.count(b"\r\n"), "missing_final_newline": 0, "blank_lines": 0,
+               "lowercased_rows": 0, "header_skipped": 0, "whitespace_separated_rows": 0,
+               "bom_removed": 0}
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        repairs["bom_removed"] = 1
+    if data and not data.endswith((b"\n", b"\r")):
+        repairs["missing_final_newline"] = 1
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+
+    w1, w2, scores, lines = [], [], [], []
+    # one pass over the file's lines while parsing: this is reading, not a hot path
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            repairs["blank_lines"] += 1
+            continue
+        if line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3:
+            ws = line.split()
+            if len(ws) != 3:
+                raise DataFormatError(path, lineno, f"expected 3 tab-separated columns "
+                                      f"(word1, word2, score), found {len(parts)}: {raw[:60]!r}")
+            parts = ws
+            repairs["whitespace_separated_rows"] += 1
+        a, b, s = (p.strip() for p in parts)
+        try:
+            value = float(s)
+        except ValueError:
+            if not w1 and not repairs["header_skipped"]:
+                repairs["header_skipped"] = 1  # a header line before any pair
+                continue
+            raise DataFormatError(path, lineno, f"score must be a number, found {s!r}") from None
+        if not math.isfinite(value):
+            raise DataFormatError(path, lineno, f"score must be finite, found {s!r}")
+        if not a or not b:
+            raise DataFormatError(path, lineno, "empty word")
+        w1.append(a)
+        w2.append(b)
+        scores.append(value)
+        lines.append(lineno)
+    if not scores:
+        raise DataFormatError(path, None, "no word pairs found (expected word1<TAB>word2<TAB>score lines)")
+
+    raw1 = np.array(w1, dtype=object)
+    raw2 = np.array(w2, dtype=object)
+    if lowercase:
+        low1 = np.char.lower(raw1.astype(str)).astype(object)
+        low2 = np.char.lower(raw2.astype(str)).astype(object)
+        repairs["lowercased_rows"] = int(((low1 != raw1) | (low2 != raw2)).sum())
+    else:
+        low1, low2 = raw1, raw2
+    notes = list(_pair_notes(low1, low2))
+    if expected_rows is not None and len(scores) != expected_rows:
+        notes.append(f"{len(scores)} pairs where the benchmark's name says {expected_rows}: all kept")
+    return SimilarityBenchmark(
+        name=name, word1=low1, word2=low2, scores=np.asarray(scores, dtype=np.float64),
+        raw1=raw1, raw2=raw2, path=str(path), lines=np.asarray(lines, dtype=np.int64),
+        repairs={k: v for k, v in repairs.items() if v}, notes=tuple(notes),
+    )
+
+
+def _pair_notes(w1: np.ndarray, w2: np.ndarray):
+    """Repeated pairs (in either order) are kept, as upstream has them, and reported."""
+    a = np.where(w1 <= w2, w1, w2).astype(str)
+    b = np.where(w1 <= w2, w2, w1).astype(str)
+    keys = np.char.add(np.char.add(a, "\t"), b)
+    _, counts = np.unique(keys, return_counts=True)
+    extra = int((counts - 1).sum())
+    if extra:
+        yield f"{extra} repeated pair(s) (same two words, either order): kept, as upstream"
+
+
+def load_benchmark(name: str, root: str | Path | None = None) -> SimilarityBenchmark:
+    """One of the 13 shipped benchmarks by short name (see :data:`BENCHMARKS`)."""
+    from wordgames.datasets import dataset_file
+
+    if name not in BENCHMARKS:
+        raise KeyError(f"unknown similarity benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
+    path = dataset_file(DATASET, BENCHMARKS[name], root)
+    return read_pairs_tsv(path, name=name, expected_rows=EXPECTED_ROWS[name])
+
+
+def load_benchmarks(names=None, root: str | Path | None = None) -> dict[str, SimilarityBenchmark]:
+    """Several shipped benchmarks (default: all 13), keyed by short name."""
+    return {n: load_benchmark(n, root) for n in (names or BENCHMARKS)}
+
+
+@dataclass(frozen=True)
+class BenchmarkScore:
+    """The score of one embedding on one benchmark, with its OOV accounting."""
+
+    benchmark: str
+    spearman: float
+    spearman_p: float
+    pearson: float
+    pearson_p: float
+    n_pairs: int
+    n_scored: int
+    n_oov_pairs: int
+    n_oov_words: int
+    oov_policy: str
+    oov_similarity: float | None
+    oov_examples: tuple[str, ...] = ()
+    cased_fallback: int = 0
+
+    @property
+    def coverage(self) -> float:
+        return (self.n_pairs - self.n_oov_pairs) / self.n_pairs if self.n_pairs else float("nan")
+
+    def as_row(self) -> dict:
+        return {"benchmark": self.benchmark, "spearman": self.spearman, "pearson": self.pearson,
+                "spearman_p": self.spearman_p, "pearson_p": self.pearson_p,
+                "n_pairs": self.n_pairs, "n_scored": self.n_scored, "n_oov_pairs": self.n_oov_pairs,
+                "n_oov_words": self.n_oov_words, "coverage": self.coverage,
+                "oov_policy": self.oov_policy, "oov_similarity": self.oov_similarity,
+                "cased_fallback": self.cased_fallback}
+
+
+def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+    from scipy import stats
+
+    nan = float("nan")
+    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return nan, nan, nan, nan  # undefined on fewer than 3 points or a constant input
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sp = stats.spearmanr(x, y)
+        pe = stats.pearsonr(x, y)
+    return float(sp.statistic), float(sp.pvalue), float(pe.statistic), float(pe.pvalue)
+
+
+def _indices(embedding, words: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, int]:
+    """Rows of ``words``; OOV lower-cased words fall back to the file's spelling."""
+    idx = embedding.lookup(words.tolist()).indices
+    miss = (idx < 0) & (raw != words)
+    fallback = 0
+    if miss.any():
+        alt = embedding.lookup(raw[miss].tolist()).indices
+        idx[np.flatnonzero(miss)] = alt
+        fallback = int((alt >= 0).sum())
+    return idx, fallback
+
+
+def pair_cosines(unit: np.ndarray, i1: np.ndarray, i2: np.ndarray) -> np.ndarray:
+    """Row-wise cosine of pairs of rows of a unit-normalised matrix (one batched dot product).
+
+    >>> u = np.array([[1.0, 0.0], [0.6, 0.8]])
+    >>> pair_cosines(u, np.array([0, 0]), np.array([1, 0])).round(2).tolist()
+    [0.6, 1.0]
+    """
+    if unit.flags.f_contiguous and not unit.flags.c_contiguous:
+        # a column-major matrix (GloVe's .npy is stored so): gathering rows would read one
+        # cache line per element, gathering columns of the transpose reads runs per dimension
+        a, b = np.take(unit.T, i1, axis=1), np.take(unit.T, i2, axis=1)
+        return np.einsum("ji,ji->i", a, b, dtype=np.float64)
+    return np.einsum("ij,ij->i", unit[i1], unit[i2], dtype=np.float64)
+
+
+def evaluate_benchmark(embedding, benchmark: SimilarityBenchmark, *, oov: str = "skip",
+                       oov_similarity: float = 0.0) -> BenchmarkScore:
+    """Spearman and Pearson of cosine similarity against the human scores of one benchmark.
+
+    Parameters
+    ----------
+    embedding : :class:`~wordgames.embeddings.Embedding`
+    benchmark : :class:`SimilarityBenchmark`
+    oov : "skip" leaves out pairs with an OOV word; "fixed" scores them ``oov_similarity``
+    oov_similarity : the cosine given to OOV pairs under ``oov="fixed"``
+
+    Examples
+    --------
+    >>> from wordgames.embeddings import Embedding
+    >>> emb = Embedding(["a", "b", "c", "d"], np.array([[1, 0], [1, 1], [0, 1], [-1, 0.1]]))
+    >>> bench = SimilarityBenchmark("toy", np.array(["a", "a", "a", "a"], dtype=object),
+    ...     np.array(["b", "c", "d", "zzz"], dtype=object), np.array([3.0, 2.0, 1.0, 5.0]),
+    ...     np.array(["a"] * 4, dtype=object), np.array(["b", "c", "d", "zzz"], dtype=object))
+    >>> s = evaluate_benchmark(emb, bench)
+    >>> s.spearman, s.n_scored, s.n_oov_pairs, s.n_oov_words
+    (1.0, 3, 1, 1)
+    """
+    if oov not in OOV_POLICIES:
+        raise ValueError(f"oov policy must be one of {OOV_POLICIES}, got {oov!r}")
+    i1, f1 = _indices(embedding, benchmark.word1, benchmark.raw1)
+    i2, f2 = _indices(embedding, benchmark.word2, benchmark.raw2)
+    found = (i1 >= 0) & (i2 >= 0)
+    oov_words = set(benchmark.word1[i1 < 0].tolist()) | set(benchmark.word2[i2 < 0].tolist())
+    cos = np.full(len(benchmark), float(oov_similarity))
+    cos[found] = pair_cosines(embedding.unit, i1[found], i2[found])
+    if oov == "skip":
+        x, y = cos[found], benchmark.scores[found]
+    else:
+        x, y = cos, benchmark.scores
+    sp, sp_p, pe, pe_p = _correlations(x, y)
+    return BenchmarkScore(
+        benchmark=benchmark.name, spearman=sp, spearman_p=sp_p, pearson=pe, pearson_p=pe_p,
+        n_pairs=len(benchmark), n_scored=len(x), n_oov_pairs=int((~found).sum()),
+        n_oov_words=len(oov_words), oov_policy=oov,
+        oov_similarity=float(oov_similarity) if oov == "fixed" else None,
+        oov_examples=tuple(sorted(oov_words)[:10]), cased_fallback=f1 + f2,
+    )
+
+
+def evaluate(embedding, benchmarks: dict[str, SimilarityBenchmark] | list[SimilarityBenchmark], *,
+             oov: str = "skip", oov_similarity: float = 0.0) -> list[BenchmarkScore]:
+    """Score an embedding on several benchmarks (one batched dot product each)."""
+    items = benchmarks.values() if isinstance(benchmarks, dict) else benchmarks
+    return [evaluate_benchmark(embedding, b, oov=oov, oov_similarity=oov_similarity) for b in items]

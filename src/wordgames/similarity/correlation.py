@@ -1,0 +1,355 @@
+"""The correlation study of WALES Figure 1: which metrics rank a set of embeddings alike?
+
+Every embedding is scored by every metric (WALES, the global metrics, the word-similarity
+benchmarks); the result is a table with one row per embedding and one column per metric. The
+Spearman rank correlation *across embeddings* between the reference metric (default
+``"wales/score"``) and each other metric, and the full metric-by-metric matrix, say how
+similarly two metrics order the embeddings.
+
+A correlation over fewer than 3 embeddings is meaningless (two points are always perfectly
+correlated), so :func:`correlate` refuses such a table; each coefficient is reported with the
+number of embeddings it was computed on (embeddings where either metric is missing are left out
+of that coefficient only).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.errors import WordgamesError
+
+MIN_EMBEDDINGS = 3
+REFERENCE = "wales/score"
+DEFAULT_MEASURES = ("wales", "global-metrics", "similarity")
+
+# which metrics of each measure enter the table (a regular expression on the metric name)
+DEFAULT_SELECT: dict[str, str] = {
+    "wales": r"^wales/score$|^w-?path(/spearman)?$|^wales/w-?path(/spearman)?$",
+    "global-metrics": r"^(erank|perank_p[\d.]+|edim_p[\d.]+)$",
+    "similarity": r"/spearman$",
+}
+
+
+class InsufficientEmbeddingsError(WordgamesError, ValueError):
+    """A correlation across embeddings was asked for with too few embeddings."""
+
+
+@dataclass
+class CorrelationResult:
+    """Spearman correlations across embeddings.
+
+    Attributes
+    ----------
+    table : DataFrame, embeddings x metrics (the input scores)
+    with_reference : DataFrame with columns metric, spearman, p_value, n_embeddings (one row per
+        metric other than the reference; empty when no reference was asked for)
+    matrix : DataFrame, metric x metric Spearman rho (pairwise complete, NaN under 3 embeddings)
+    counts : DataFrame, metric x metric number of embeddings each coefficient used
+    n_embeddings : rows of the table
+    """
+
+    reference: str | None
+    table: object
+    with_reference: object
+    matrix: object
+    counts: object
+    n_embeddings: int
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "reference": self.reference,
+            "n_embeddings": self.n_embeddings,
+            "embeddings": [str(i) for i in self.table.index],
+            "with_reference": self.with_reference.to_dict(orient="records"),
+            "matrix": {str(k): {str(c): v for c, v in row.items()}
+                       for k, row in self.matrix.to_dict(orient="index").items()},
+            "counts": {str(k): {str(c): int(v) for c, v in row.items()}
+                       for k, row in self.counts.to_dict(orient="index").items()},
+            "table": {str(k): dict(row) for k, row in self.table.to_dict(orient="index").items()},
+            "notes": list(self.notes),
+        }
+
+
+def score_table(scores: Mapping[str, Mapping[str, float]]):
+    """A pandas DataFrame (embeddings x metrics) from ``{embedding: {metric: value}}``.
+
+    >>> score_table({"a": {"x": 1.0, "y": 2.0}, "b": {"x": 3.0}}).shape
+    (2, 2)
+    """
+    import pandas as pd
+
+    table = pd.DataFrame.from_dict({k: dict(v) for k, v in scores.items()}, orient="index")
+    table = table.apply(pd.to_numeric, errors="coerce").astype(float)
+    return table.replace([np.inf, -np.inf], np.nan)
+
+
+def correlate(table, reference: str | None = REFERENCE, *,
+              min_embeddings: int = MIN_EMBEDDINGS) -> CorrelationResult:
+    """Spearman rank correlations across embeddings (rows) between metrics (columns).
+
+    Parameters
+    ----------
+    table : DataFrame (embeddings x metrics) or mapping ``{embedding: {metric: value}}``
+    reference : the metric correlated with every other one (None: the matrix only)
+    min_embeddings : refuse tables with fewer rows than this (at least 3)
+
+    Raises
+    ------
+    InsufficientEmbeddingsError : fewer than ``min_embeddings`` embeddings
+    WordgamesError : the reference metric is not a column of the table
+
+    Examples
+    --------
+    >>> t = {"e1": {"wales/score": 0.2, "men/spearman": 0.5, "erank": 9.0},
+    ...      "e2": {"wales/score": 0.4, "men/spearman": 0.6, "erank": 7.0},
+    ...      "e3": {"wales/score": 0.6, "men/spearman": 0.7, "erank": 8.0}}
+    >>> r = correlate(t)
+    >>> r.with_reference[["metric", "spearman", "n_embeddings"]].values.tolist()
+    [['men/spearman', 1.0, 3], ['erank', -0.5, 3]]
+    """
+    import pandas as pd
+    from scipy import stats
+
+    if min_embeddings < 3:
+        raise ValueError("min_embeddings must be at least 3: fewer points carry no rank correlation")
+    if not isinstance(table, pd.DataFrame):
+        table = score_table(table)
+    n = len(table)
+    if n < min_embeddings:
+        raise InsufficientEmbeddingsError(
+            f"a correlation across embeddings needs at least {min_embeddings} embeddings, got {n} "
+            f"({', '.join(map(str, table.index)) or 'none'}); add embeddings with -e, or use the "
+            "built-in family (--family)"
+        )
+    if reference is not None and reference not in table.columns:
+        raise WordgamesError(
+            f"the reference metric {reference!r} is not in the table; metrics present: "
+            f"{', '.join(map(str, table.columns))}"
+        )
+    valid = table.notna().astype(int)
+    counts = valid.T @ valid
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # constant columns give NaN, reported as such
+        matrix = table.corr(method="spearman", min_periods=3)
+    notes = []
+    rows = []
+    if reference is not None:
+        ref = table[reference]
+        for metric in table.columns:
+            if metric == reference:
+                continue
+            both = ref.notna() & table[metric].notna()
+            k = int(both.sum())
+            x, y = ref[both].to_numpy(), table.loc[both, metric].to_numpy()
+            if k < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+                rho, p = float("nan"), float("nan")
+                notes.append(f"{metric}: undefined (n={k} embeddings"
+                             + (", constant values" if k >= 3 else "") + ")")
+            else:
+                res = stats.spearmanr(x, y)
+                rho, p = float(res.statistic), float(res.pvalue)
+            rows.append({"metric": metric, "spearman": rho, "p_value": p, "n_embeddings": k})
+    with_ref = pd.DataFrame(rows, columns=["metric", "spearman", "p_value", "n_embeddings"])
+    if len(with_ref):
+        with_ref = with_ref.sort_values("spearman", ascending=False, na_position="last",
+                                        kind="stable").reset_index(drop=True)
+    return CorrelationResult(reference=reference, table=table, with_reference=with_ref,
+                             matrix=matrix, counts=counts, n_embeddings=n, notes=notes)
+
+
+def select_metrics(measure: str, metrics: Mapping[str, float],
+                   select: Mapping[str, str] | None = None) -> dict[str, float]:
+    """The metrics of one measure that enter the table (see :data:`DEFAULT_SELECT`)."""
+    pattern = (select or DEFAULT_SELECT).get(measure)
+    if pattern is None:
+        return dict(metrics)
+    rx = re.compile(pattern)
+    return {k: v for k, v in metrics.items() if rx.search(k)}
+
+
+@dataclass
+class StudyResult:
+    """What :func:`correlation_study` measured: the correlation, every measure's result and the skips."""
+
+    correlation: CorrelationResult | None
+    table: object
+    results: list[dict]
+    skipped: list[dict]
+    oov: object  # DataFrame embeddings x benchmarks: OOV pairs behind each similarity score
+    plots: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "correlation": None if self.correlation is None else self.correlation.as_dict(),
+            "oov_pairs": {str(k): dict(v) for k, v in self.oov.to_dict(orient="index").items()},
+            "skipped": self.skipped,
+            "plots": self.plots,
+            "results": self.results,
+        }
+
+
+def _load_measure(name: str) -> Callable:
+    from wordgames.suite import get_measure
+
+    return get_measure(name).load()  # imports the measure's module only now (WALES lazily)
+
+
+def correlation_study(
+    embeddings: Sequence,
+    ctx,
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    *,
+    reference: str | None = REFERENCE,
+    select: Mapping[str, str] | None = None,
+    min_embeddings: int = MIN_EMBEDDINGS,
+    plot: bool = True,
+    on_progress: Callable[[str], None] | None = None,
+) -> StudyResult:
+    """Run each measure on each embedding, build the score table and correlate it.
+
+    Parameters
+    ----------
+    embeddings : the embeddings to compare (at least 3)
+    ctx : :class:`~wordgames.suite.SuiteContext` (seed, data root, quick mode, options, plots)
+    measures : measure names of :data:`wordgames.suite.MEASURES`
+    reference : the metric every other one is correlated with (``"wales/score"``)
+    select : measure -> regular expression of the metric names kept (default
+        :data:`DEFAULT_SELECT`: WALES score, erank/perank/edim, each benchmark's Spearman)
+
+    A measure that cannot run (missing data, missing module, optional dependency) is recorded
+    in ``skipped``; its cells stay empty. Raises :class:`InsufficientEmbeddingsError` before
+    running anything when fewer than ``min_embeddings`` embeddings are given.
+    """
+    import pandas as pd
+
+    from wordgames.errors import DatasetMissingError, OptionalDependencyError
+    from wordgames.suite import SkipMeasure
+
+    names = [e.name for e in embeddings]
+    if len(embeddings) < min_embeddings:
+        raise InsufficientEmbeddingsError(
+            f"a correlation study needs at least {min_embeddings} embeddings, got {len(embeddings)} "
+            f"({', '.join(names) or 'none'})"
+        )
+    if len(set(names)) != len(names):
+        raise WordgamesError(f"embedding names must be unique in a correlation study: {names}")
+    from wordgames.suite import MEASURES
+
+    unknown = [m for m in measures if m not in {s.name for s in MEASURES}]
+    if unknown:
+        raise WordgamesError(f"unknown measure(s) {unknown}; known: {', '.join(s.name for s in MEASURES)}")
+    scores: dict[str, dict[str, float]] = {n: {} for n in names}
+    oov: dict[str, dict[str, float]] = {n: {} for n in names}
+    results, skipped = [], []
+    loaded: dict[str, Callable | Exception] = {}
+    for m in measures:
+        try:
+            loaded[m] = _load_measure(m)
+        except (ImportError, AttributeError) as exc:
+            loaded[m] = exc
+    for emb in embeddings:
+        for m in measures:
+            fn = loaded[m]
+            if isinstance(fn, Exception):
+                skipped.append({"embedding": emb.name, "measure": m,
+                                "reason": f"measure not available: {fn}"})
+                continue
+            if on_progress:
+                on_progress(f"{emb.name}: {m}")
+            try:
+                res = fn(emb, ctx)
+            except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
+                skipped.append({"embedding": emb.name, "measure": m, "reason": str(exc)})
+                continue
+            rec = res.as_dict()
+            rec["embedding"] = emb.name
+            results.append(rec)
+            scores[emb.name].update(select_metrics(m, res.metrics, select))
+            if m == "similarity":
+                oov[emb.name].update({k.rsplit("/", 1)[0]: v for k, v in res.metrics.items()
+                                      if k.endswith("/oov_pairs")})
+    table = score_table(scores)
+    oov_table = pd.DataFrame.from_dict(oov, orient="index")
+    correlation = None
+    if reference is not None and (reference not in table.columns or table[reference].isna().all()):
+        reasons = "; ".join(sorted({s["reason"] for s in skipped if s["measure"] in _owner(reference)}))
+        raise WordgamesError(
+            f"the reference metric {reference!r} was not measured on any embedding"
+            + (f" ({reasons})" if reasons else "")
+            + "; choose another reference (e.g. 'men/spearman') or install what it needs"
+        )
+    correlation = correlate(table, reference, min_embeddings=min_embeddings)
+    study = StudyResult(correlation=correlation, table=table, results=results, skipped=skipped,
+                        oov=oov_table)
+    if plot:
+        out = Path(ctx.out_dir) / "plots" / "correlation"
+        out.mkdir(parents=True, exist_ok=True)
+        study.plots = [str(p) for p in plot_correlation(correlation, out)]
+    return study
+
+
+def _owner(metric: str) -> set[str]:
+    if metric.startswith(("wales/", "w-path", "wpath")):
+        return {"wales"}
+    if metric.endswith(("/spearman", "/pearson")):
+        return {"similarity"}
+    return {"global-metrics"}
+
+
+def plot_correlation(result: CorrelationResult, out_dir: Path) -> list[Path]:
+    """Figure 1 layout: bars of rho(reference, metric), and the full matrix as a heatmap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir = Path(out_dir)
+    paths = []
+    if result.reference is not None and len(result.with_reference):
+        df = result.with_reference
+        fig, ax = plt.subplots(figsize=(6, 0.28 * len(df) + 1.2))
+        vals = df["spearman"].to_numpy(dtype=float)
+        colors = ["tab:blue" if v >= 0 else "tab:red" for v in np.nan_to_num(vals)]
+        ax.barh(df["metric"], np.nan_to_num(vals), color=colors)
+        for i, (v, k) in enumerate(zip(vals, df["n_embeddings"], strict=True)):
+            label = "n/a" if not np.isfinite(v) else f"{v:.2f}"
+            ax.annotate(f"{label} (n={k})", (0.0, i), xytext=(3, 0), textcoords="offset points",
+                        va="center", fontsize=6)
+        ax.invert_yaxis()
+        ax.set_xlim(-1.05, 1.05)
+        ax.axvline(0, color="black", lw=0.6)
+        ax.set_xlabel(f"Spearman rho with {result.reference} across {result.n_embeddings} embeddings")
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_title(f"Spearman rank correlation with {result.reference}", fontsize=9)
+        fig.tight_layout()
+        path = out_dir / "correlation_with_reference.png"
+        fig.savefig(path, dpi=130)
+        plt.close(fig)
+        paths.append(path)
+    m = result.matrix
+    if len(m):
+        order = list(m.columns)
+        if result.reference in order:  # the reference first, the rest by their correlation with it
+            rest = [r for r in result.with_reference["metric"] if r in order]
+            order = [result.reference] + rest + [c for c in order if c not in rest and c != result.reference]
+        m = m.loc[order, order]
+        size = 0.32 * len(order) + 2
+        fig, ax = plt.subplots(figsize=(size + 1, size))
+        im = ax.imshow(m.to_numpy(dtype=float), vmin=-1, vmax=1, cmap="RdBu_r")
+        ax.set_xticks(range(len(order)), order, rotation=90, fontsize=6)
+        ax.set_yticks(range(len(order)), order, fontsize=6)
+        fig.colorbar(im, ax=ax, label="Spearman rho", shrink=0.7)
+        ax.set_title(f"rank correlation across {result.n_embeddings} embeddings", fontsize=9)
+        fig.tight_layout()
+        path = out_dir / "correlation_matrix.png"
+        fig.savefig(path, dpi=130)
+        plt.close(fig)
+        paths.append(path)
+    return paths
