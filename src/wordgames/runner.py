@@ -261,16 +261,32 @@ def _with_folder(unit, ref):
 
 
 def _print_summary(console, results, skipped, failed, *, reused, out, path, seconds, vocabulary):
+    """The headline metrics of each result with the OOV counts beside them; the rest (often
+    hundreds of metrics) is in results.json and in ``wordgames report``."""
     from rich.table import Table
 
+    from wordgames.report.leaderboard import HEADLINES, is_count, oov_companions, oov_index
+
     table = Table(title=f"wordgames results (vocabulary: {vocabulary})", show_lines=False)
-    for col in ("embedding", "measure", "metric", "value"):
+    for col in ("embedding", "measure", "metric", "value", "OOV / skipped"):
         table.add_column(col)
+    hidden = 0
     for res in results:
-        for key, value in res["metrics"].items():
+        metrics, heads = res["metrics"], HEADLINES.get(res["measure"])
+        index = oov_index(metrics)
+        for key, value in metrics.items():
+            shown_here = (any(h.matches(key) for h in heads) if heads
+                          else isinstance(value, int | float) and not is_count(key))
+            if not shown_here:
+                hidden += 1
+                continue
             shown = f"{value:.4g}" if isinstance(value, float) else str(value)
-            table.add_row(res["embedding"], res["measure"], key, shown)
+            oov = oov_companions(metrics, key, measure=res["measure"], oov=res.get("oov"), index=index)
+            table.add_row(res["embedding"], res["measure"], key, shown,
+                          ", ".join(f"{k} {v:g}" for k, v in oov.items()))
     console.print(table)
+    if hidden:
+        console.print(f"{hidden} more metrics in {path}; `wordgames report {out}` shows them all")
     for s in skipped:
         console.print(f"[yellow]skipped[/] {s['measure']} for {s['embedding']}: {s['reason']}")
     for f in failed:
