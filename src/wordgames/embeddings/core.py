@@ -169,7 +169,8 @@ class Embedding:
             v = np.asarray(self._vectors, dtype=np.float32)
             norms = np.linalg.norm(v, axis=1, keepdims=True)
             norms[norms == 0] = 1.0
-            unit = v / norms
+            # C order: rows are gathered everywhere, and the package's .npy is Fortran-ordered
+            unit = np.ascontiguousarray(v / norms)
             unit.flags.writeable = False
             self._unit = unit
         return self._unit
