@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -215,7 +217,13 @@ def test_a_users_own_nltk_wordnet(tmp_path, monkeypatch):
     if not (wnmod.DEBIAN_ROOT / "data.noun").is_file():
         pytest.skip("no WordNet files to build a user folder from")
     folder = tmp_path / "nltk_data" / "corpora" / "wordnet"
-    wnmod.ensure_lexnames(wnmod.DEBIAN_ROOT, cache=folder)
+    folder.mkdir(parents=True)
+    # built by hand: ensure_lexnames returns the system folder itself once it has lexnames
+    # (after `wordgames oddmanout wordnet-setup --in-place`), and makes no copy then
+    for name in wnmod._DATA_FILES + wnmod._OPTIONAL_FILES:
+        if (wnmod.DEBIAN_ROOT / name).is_file():
+            shutil.copyfile(wnmod.DEBIAN_ROOT / name, folder / name)
+    (folder / "lexnames").write_text(wnmod.lexnames_text(), encoding="ascii")
     monkeypatch.delenv(wnmod.ENV, raising=False)
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path / "nltk_data")])
     assert wnmod.wordnet_source() == "nltk"
