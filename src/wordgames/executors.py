@@ -96,27 +96,13 @@ def _init_worker(threads: int) -> None:
 def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingRef:
     """Write ``emb`` once as ``vectors.npy`` + ``words.txt`` (keyed by its sha256) and return
     a reference workers can memory-map. A folder already written is reused."""
-    import numpy as np
-
-    from wordgames.embeddings.loaders import cache_dir
+    from wordgames.embeddings.loaders import cache_dir, write_vector_folder
 
     sha = emb.fingerprint()
     folder = Path(cache) if cache is not None else cache_dir() / "suite-embeddings"
     folder = folder / sha[:32]
-    done = folder / "done"
-    if not done.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        words = emb.words.tolist()
-        if any("\n" in w for w in words):
-            raise ValueError(f"{emb.name}: a word contains a newline; it cannot be written one per line")
-        tag = f"{os.getpid()}.{time.monotonic_ns()}"
-        tmp = folder / f"vectors.{tag}.npy"
-        np.save(tmp, np.ascontiguousarray(emb.vectors, dtype=np.float32))
-        os.replace(tmp, folder / "vectors.npy")
-        tmp = folder / f"words.{tag}.txt"
-        tmp.write_text("\n".join(words) + "\n", encoding="utf-8")
-        os.replace(tmp, folder / "words.txt")
-        done.write_text(sha)
+    if not (folder / "done").exists():
+        write_vector_folder(folder, emb.words.tolist(), emb.vectors, done=sha)
     return EmbeddingRef(emb.name, sha, emb.describe(), str(folder))
 
 
@@ -124,17 +110,12 @@ def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingR
 def open_embedding(folder: str, name: str, source: str):
     """The memory-mapped embedding of a materialised folder (memoised per worker process, so
     a worker running several measures of one embedding builds its index and unit matrix once)."""
-    import numpy as np
+    from wordgames.embeddings.loaders import read_vector_folder
 
-    from wordgames.embeddings.core import Embedding, LoadReport
-    from wordgames.embeddings.loaders import _read_lines
-
-    folder = Path(folder)
-    vectors = np.load(folder / "vectors.npy", mmap_mode="r")
-    words = _read_lines(folder / "words.txt")
-    return Embedding(words, vectors, name=name, source=source,
-                     load_report=LoadReport(source=source, format="suite-cache",
-                                            n_rows_read=len(words), from_cache=True))
+    emb = read_vector_folder(folder, name=name, source=source, fmt="suite-cache")
+    if emb is None:
+        raise FileNotFoundError(f"{folder}: no finished embedding folder (no 'done' marker)")
+    return emb
 
 
 # --------------------------------------------------------------------------- one unit

@@ -20,6 +20,7 @@ import csv
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -281,27 +282,68 @@ def _cache_key(path: Path, fmt: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
 
 
+def write_vector_folder(folder: str | Path, words, vectors, *, report: LoadReport | None = None,
+                        meta: dict | None = None, done: str = "ok") -> Path:
+    """Write a memory-mappable embedding folder: ``vectors.npy`` + ``words.txt`` (one word a
+    line), optionally ``report.json`` / ``meta.json``, and last a ``done`` marker, so a reader
+    never takes a half-written folder (every file goes through a temporary name and a rename).
+    Shared by the text/binary cache, the transformer encoder and the executors."""
+    folder = Path(folder)
+    words = list(words)
+    if any("\n" in w for w in words):
+        raise WordgamesError(f"{folder}: a word contains a newline; it cannot be written one per line")
+    folder.mkdir(parents=True, exist_ok=True)
+    tag = f"{os.getpid()}.{time.monotonic_ns()}"
+
+    def put(name: str, write) -> None:
+        tmp = folder / f".{name}.{tag}.tmp"
+        write(tmp)
+        os.replace(tmp, folder / name)
+
+    def save_matrix(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # a file object: np.save would add ".npy" to a path
+            np.save(fh, np.ascontiguousarray(vectors, dtype=np.float32))
+
+    put("vectors.npy", save_matrix)
+    put("words.txt", lambda t: t.write_text("\n".join(words) + "\n", encoding="utf-8"))
+    if report is not None:
+        put("report.json", lambda t: t.write_text(json.dumps(report.as_dict())))
+    if meta is not None:
+        put("meta.json", lambda t: t.write_text(json.dumps(meta)))
+    (folder / "done").write_text(done)
+    return folder
+
+
+def read_vector_folder(folder: str | Path, *, name: str, source: str, fmt: str) -> Embedding | None:
+    """The memory-mapped embedding of a folder written by :func:`write_vector_folder`, or
+    ``None`` when it is absent or unfinished."""
+    folder = Path(folder)
+    if not (folder / "done").exists():
+        return None
+    mat = np.load(folder / "vectors.npy", mmap_mode="r")
+    words = _read_lines(folder / "words.txt")
+    if (folder / "report.json").exists():
+        report = LoadReport(**json.loads((folder / "report.json").read_text()))
+    else:
+        report = LoadReport(source=source, format=fmt, n_rows_read=len(words))
+    report.from_cache = True
+    return Embedding(words, mat, name=name, source=source, load_report=report)
+
+
 def _load_cached(path: Path, fmt: str, parse, name: str | None, use_cache: bool) -> Embedding:
     folder = cache_dir() / "vectors" / _cache_key(path, fmt)
-    if use_cache and (folder / "done").exists():
-        mat = np.load(folder / "vectors.npy", mmap_mode="r")
-        words = _read_lines(folder / "words.txt")
-        report = LoadReport(**json.loads((folder / "report.json").read_text()))
-        report.from_cache = True
-        return Embedding(words, mat, name=name or path.stem, source=str(path), load_report=report)
+    name = name or path.stem
+    if use_cache:
+        cached = read_vector_folder(folder, name=name, source=str(path), fmt=fmt)
+        if cached is not None:
+            return cached
     words, mat, report = parse(path)
     if use_cache:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = folder / f"vectors.{os.getpid()}.npy"
-            np.save(tmp, mat)
-            os.replace(tmp, folder / "vectors.npy")
-            (folder / "words.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-            (folder / "report.json").write_text(json.dumps(report.as_dict()))
-            (folder / "done").write_text("ok")
+            write_vector_folder(folder, words, mat, report=report)
         except OSError:  # pragma: no cover - a read-only cache is not fatal
             pass
-    return Embedding(words, mat, name=name or path.stem, source=str(path), load_report=report)
+    return Embedding(words, mat, name=name, source=str(path), load_report=report)
 
 
 # --------------------------------------------------------------------------- gensim

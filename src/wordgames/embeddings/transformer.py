@@ -150,7 +150,7 @@ def transformer_embedding(model: str | Path = DEFAULT_MODEL,
     >>> emb.cosine("king", "queen") > emb.cosine("king", "banana")  # doctest: +SKIP
     True
     """
-    from wordgames.embeddings.loaders import _read_lines, cache_dir
+    from wordgames.embeddings.loaders import cache_dir, read_vector_folder, write_vector_folder
 
     resolved = resolve_model(model)
     words = resolve_vocabulary(vocab)
@@ -158,12 +158,10 @@ def transformer_embedding(model: str | Path = DEFAULT_MODEL,
     source = f"transformer:{model}"
     key = cache_key(resolved, words)
     folder = cache_dir() / "transformer" / key
-    if use_cache and (folder / "done").exists():
-        mat = np.load(folder / "vectors.npy", mmap_mode="r")
-        cached_words = _read_lines(folder / "words.txt")
-        report = LoadReport(source=source, format="transformer", n_rows_read=len(cached_words),
-                            from_cache=True)
-        return Embedding(cached_words, mat, name=label, source=source, load_report=report)
+    if use_cache:
+        cached = read_vector_folder(folder, name=label, source=source, fmt="transformer")
+        if cached is not None:
+            return cached
     if any("\n" in w for w in words):
         raise WordgamesError("a word of the vocabulary contains a newline")
     from wordgames.oddmanout.contextual import load_encoder
@@ -173,16 +171,9 @@ def transformer_embedding(model: str | Path = DEFAULT_MODEL,
     mat = encode_words(words, tok, enc, batch_size=batch_size, progress=progress)
     if use_cache:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            tag = f"{os.getpid()}"
-            np.save(folder / f"vectors.{tag}.npy", mat)
-            os.replace(folder / f"vectors.{tag}.npy", folder / "vectors.npy")
-            (folder / f"words.{tag}.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-            os.replace(folder / f"words.{tag}.txt", folder / "words.txt")
-            (folder / "meta.json").write_text(json.dumps(
-                {"model": str(model), "resolved": resolved, "n_words": len(words),
-                 "dim": int(mat.shape[1]), "pooling": "mean, unit length"}))
-            (folder / "done").write_text("ok")
+            write_vector_folder(folder, words, mat, meta={
+                "model": str(model), "resolved": resolved, "n_words": len(words),
+                "dim": int(mat.shape[1]), "pooling": "mean, unit length"})
         except OSError:  # pragma: no cover - a read-only cache is not fatal
             pass
     report = LoadReport(source=source, format="transformer", n_rows_read=len(words))
