@@ -27,6 +27,7 @@ import numpy as np
 
 from wordgames.embeddings.core import Embedding, LoadReport
 from wordgames.errors import DataFormatError, WordgamesError, require
+from wordgames.textio import decode_utf8
 
 BUILTIN = {
     "glove-6b-50d": "GloVe 6B (Wikipedia 2014 + Gigaword 5), 400,000 words, 50 dimensions, "
@@ -122,12 +123,7 @@ def load_npy(vectors_path: str | Path, words_path: str | Path | None = None, *, 
 
 
 def _read_lines(path: Path) -> list[str]:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(path, data[: exc.start].count(b"\n") + 1, f"not valid UTF-8 ({exc.reason})") from None
-    lines = text.split("\n")
+    lines = decode_utf8(path.read_bytes(), path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return [ln.rstrip("\r") for ln in lines]
@@ -187,13 +183,7 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
     path = Path(path)
     if not path.exists():
         raise DataFormatError(path, None, "file not found")
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(path, data[: exc.start].count(b"\n") + 1,
-                              f"not valid UTF-8 ({exc.reason}); re-encode the file as UTF-8") from None
-    del data
+    text = decode_utf8(path.read_bytes(), path, hint="; re-encode the file as UTF-8")
     first_nl = text.find("\n")
     first = text[: first_nl if first_nl >= 0 else len(text)]
     header = _detect_header(first)

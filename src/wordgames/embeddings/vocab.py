@@ -14,6 +14,7 @@ import numpy as np
 
 from wordgames.embeddings.core import Embedding
 from wordgames.errors import DataFormatError
+from wordgames.textio import decode_utf8
 
 
 def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
@@ -33,10 +34,7 @@ def read_word_list(path: str | Path) -> list[str]:
     """One word per line; blank lines and ``#`` comments ignored; CR, LF or CRLF line ends."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+        text = decode_utf8(path.read_bytes(), path)
     except FileNotFoundError:
         raise DataFormatError(path, None, "word list file not found") from None
     words = []

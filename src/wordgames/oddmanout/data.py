@@ -28,6 +28,7 @@ import numpy as np
 
 from wordgames.errors import DataFormatError
 from wordgames.oddmanout.puzzles import PuzzleSet
+from wordgames.textio import decode_utf8
 
 #: data-set name -> (registry name, file)
 FILES = {
@@ -91,11 +92,7 @@ def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool
         data = path.read_bytes()
     except FileNotFoundError:
         raise DataFormatError(path, None, "puzzle file not found") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+    text = decode_utf8(data, path)
     raw_lines = text.splitlines()
     n_tabs = np.fromiter(map(methodcaller("count", "\t"), raw_lines), dtype=np.int64,
                          count=len(raw_lines))

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DataFormatError
+from wordgames.textio import decode_utf8
 
 MIN_WORDS = 5
 
@@ -178,11 +179,7 @@ def _read_text(path: Path) -> str:
         data = path.read_bytes()
     except FileNotFoundError:
         raise DataFormatError(path, None, "puzzle file not found") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+    return decode_utf8(data, path)
 
 
 def read_puzzles(path: str | Path, *, name: str | None = None, seed: int | None = 0,

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DataFormatError
+from wordgames.textio import decode_utf8
 
 DATASET = "word-similarity"
 
@@ -116,11 +117,7 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
         repairs["bom_removed"] = 1
     if data and not data.endswith((b"\n", b"\r")):
         repairs["missing_final_newline"] = 1
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise DataFormatError(path, line, f"not valid UTF-8 ({exc.reason})") from None
+    text = decode_utf8(data, path)
 
     w1, w2, scores, lines = [], [], [], []
     # one pass over the file's lines while parsing: this is reading, not a hot path
