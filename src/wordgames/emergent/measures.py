@@ -29,6 +29,7 @@ from wordgames.emergent.inputs import (
     from_interaction,
 )
 from wordgames.emergent.topsim import topographic_similarity
+from wordgames.results import jsonable
 
 MEASURE_VERSION = "1"
 ALL_MEASURES = ("cbm", "sensitivity", "topsim", "ami", "disentanglement")
@@ -119,20 +120,7 @@ class LanguageReport:
                    counts=dict(self.counts), sensitivity=list(self.sensitivity),
                    parameters=dict(self.parameters), timings=dict(self.timings),
                    notes=list(self.notes))
-        return _json_safe(out)
-
-
-def _json_safe(obj):
-    """numpy scalars to Python, NaN/inf to None, tuples to lists (for json.dumps)."""
-    if isinstance(obj, dict):
-        return {str(k): _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_safe(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
-    return obj
+        return jsonable(out)
 
 
 def evaluate_language(messages, concepts, *, objects=None, concept_names=None,

@@ -52,7 +52,7 @@ class MeasureResult:
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return _jsonable(asdict(self))
+        return jsonable(asdict(self))
 
 
 @dataclass
@@ -70,7 +70,7 @@ class RunRecord:
     environment: dict[str, str] = field(default_factory=lambda: environment())
 
     def as_dict(self) -> dict:
-        return _jsonable(asdict(self))
+        return jsonable(asdict(self))
 
 
 def environment() -> dict[str, str]:
@@ -85,16 +85,16 @@ def environment() -> dict[str, str]:
     }
 
 
-def _jsonable(obj):
+def jsonable(obj):
     """Make numpy scalars, paths and non-finite floats JSON-safe (NaN -> None)."""
     import numpy as np
 
     if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
-        return _jsonable(obj.tolist())
+        return jsonable(obj.tolist())
     if isinstance(obj, np.generic):
         obj = obj.item()
     if isinstance(obj, float) and not math.isfinite(obj):
@@ -110,7 +110,7 @@ def write_json_atomic(path: str | Path, data: dict) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(_jsonable(data), fh, indent=2, sort_keys=False)
+        json.dump(jsonable(data), fh, indent=2, sort_keys=False)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wordgames.results import _jsonable, read_json, write_json_atomic
+from wordgames.results import jsonable, read_json, write_json_atomic
 
 
 def params_hash(params: dict) -> str:
     """Stable hash of a parameter mapping (key order does not matter)."""
-    blob = json.dumps(_jsonable(params), sort_keys=True, separators=(",", ":"))
+    blob = json.dumps(jsonable(params), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
