@@ -44,6 +44,10 @@ class OOVError(WordgamesError, KeyError):
         return str(self.args[0]) if self.args else "out-of-vocabulary word"
 
 
+class SkipMeasure(WordgamesError):
+    """Raised by a measure that cannot run here (missing data, optional dependency, no input)."""
+
+
 class OptionalDependencyError(WordgamesError, ImportError):
     """An optional extra (torch, gensim, ray, ...) is needed but not installed."""
 

@@ -28,7 +28,7 @@ import os
 import time
 import traceback
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,15 +56,15 @@ class WorkUnit:
     """One embedding x one measure, with everything a worker needs to run it and store it."""
 
     embedding: EmbeddingRef
-    measure: object  # wordgames.suite.MeasureSpec (carries its entry point: no lookup by name)
+    measure: object  # wordgames.measure.Measure (carries its entry point: no lookup by name)
     key: object  # wordgames.results.store.ResultKey
     params: dict
-    store_root: str
-    out_dir: str
+    store_root: str | None  # None: in memory (serial executor only)
+    out_dir: str | None  # plots; None: none written
     data_root: str | None = None
     seed: int = 0
     quick: bool = False
-    options: dict = field(default_factory=dict)
+    options: object = None  # the measure's typed options
 
     @property
     def label(self) -> str:
@@ -120,24 +120,24 @@ def open_embedding(folder: str, name: str, source: str):
 
 # --------------------------------------------------------------------------- one unit
 def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
-             log=None) -> dict:
-    """Run one unit and store its result; returns an outcome dict.
+             keep_result: bool = False) -> dict:
+    """Run one unit (and store its result when the unit has a store); returns an outcome dict.
 
-    ``status`` is ``"done"`` (stored), ``"skipped"`` (missing data or dependency; not
-    stored, so a later run retries it) or ``"failed"`` (an error; ``error`` holds the
-    traceback). ``embedding`` is the loaded embedding (serial); otherwise it is opened from
-    ``unit.embedding.folder``. The measure's log lines go to ``log`` (a callable) when
-    given, else into ``outcome["log"]`` for the driver to print.
+    ``status`` is ``"done"``, ``"skipped"`` (missing data or dependency; not stored, so a
+    later run retries it) or ``"failed"`` (an error; ``error`` holds the traceback).
+    ``embedding`` is the loaded embedding (serial); otherwise it is opened from
+    ``unit.embedding.folder``. ``keep_result`` puts the result itself in the outcome (in
+    memory: the serial executor).
     """
     if blas_threads is not None:
         limit_threads(blas_threads)
+    from wordgames.evaluation import compute_unit
+    from wordgames.measure import Skip
     from wordgames.results.store import ResultStore
-    from wordgames.suite import SuiteContext, run_measure
 
-    logs: list[str] = []
-    outcome = {"label": unit.label, "embedding": unit.embedding.name,
+    outcome = {"label": unit.label, "embedding": unit.embedding.name, "key": unit.key,
                "embedding_sha256": unit.embedding.sha256, "measure": unit.measure.name,
-               "pid": os.getpid(), "log": logs}
+               "pid": os.getpid()}
     start = time.perf_counter()
     try:
         if embedding is None:
@@ -145,18 +145,20 @@ def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
                                        unit.embedding.description.get("source", ""))
         elif embedding.name != unit.embedding.name:
             embedding = embedding.with_name(unit.embedding.name)
-        ctx = SuiteContext(out_dir=Path(unit.out_dir),
-                           data_root=Path(unit.data_root) if unit.data_root else None,
-                           seed=unit.seed, quick=unit.quick, options=dict(unit.options),
-                           log=log or logs.append)
-        result, reason, seconds = run_measure(unit.measure, embedding, ctx)
-        if result is None:
-            outcome.update(status="skipped", reason=reason, seconds=seconds)
+        result = compute_unit(unit.measure, embedding, options=unit.options, seed=unit.seed,
+                              quick=unit.quick, data_root=unit.data_root, out_dir=unit.out_dir)
+        seconds = time.perf_counter() - start
+        if isinstance(result, Skip):
+            outcome.update(status="skipped", reason=result.reason, seconds=seconds)
             return outcome
-        result["embedding"] = unit.embedding.name
-        path = ResultStore(unit.store_root).put(unit.key, result, embedding=unit.embedding.description,
-                                                params=unit.params)
-        outcome.update(status="done", seconds=seconds, path=str(path))
+        if unit.store_root is not None:
+            path = ResultStore(unit.store_root).put(unit.key, result.as_dict(),
+                                                    embedding=unit.embedding.description,
+                                                    params=unit.params)
+            outcome["path"] = str(path)
+        outcome.update(status="done", seconds=seconds)
+        if keep_result:
+            outcome["result"] = result
     except Exception as exc:  # reported by the driver; the other units go on
         outcome.update(status="failed", reason=f"{type(exc).__name__}: {exc}",
                        error=traceback.format_exc(), seconds=time.perf_counter() - start)
@@ -170,9 +172,8 @@ class SerialExecutor:
     name = "serial"
     needs_files = False
 
-    def __init__(self, blas_threads: int | None = None, log=None):
+    def __init__(self, blas_threads: int | None = None):
         self.blas_threads = blas_threads
-        self.log = log  # measures' log lines, printed as they come (None: with the outcome)
 
     def get_params(self) -> dict:
         return {"executor": self.name, "blas_threads": self.blas_threads}
@@ -180,8 +181,8 @@ class SerialExecutor:
     def run(self, units: Iterable[WorkUnit], embeddings: dict | None = None) -> Iterator[dict]:
         embeddings = embeddings or {}
         for unit in units:
-            yield run_unit(unit, embeddings.get(unit.embedding.sha256), blas_threads=self.blas_threads,
-                           log=self.log)
+            yield run_unit(unit, embeddings.get(unit.embedding.sha256),
+                           blas_threads=self.blas_threads, keep_result=True)
 
     def close(self) -> None:
         pass

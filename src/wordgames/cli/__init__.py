@@ -58,10 +58,10 @@ DataRoot = Annotated[
 
 
 def fail(message: str, code: int = 2) -> None:
-    from rich.console import Console
+    """Print an error (user text escaped) and exit: see :func:`wordgames.cli.common.fail`."""
+    from wordgames.cli.common import fail as _fail
 
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(code)
+    _fail(message, code)
 
 
 def version_callback(value: bool):
@@ -127,32 +127,49 @@ def run(
     Results are stored one file per (embedding, measure, parameters) in OUT/records as soon as
     each is computed: running the same command again resumes an interrupted run.
     """
-    from wordgames.runner import resolve_specs, run_main
+    from wordgames.cli.common import console, print_skipped, run_evaluation
+    from wordgames.cli.summary import print_summary
+    from wordgames.embeddings.sets import VocabularyPolicy
 
+    if overwrite and only_missing:
+        fail("--overwrite and --only-missing contradict each other: choose one")
     options = {}
-    if cbm_log:
-        options["cbm_logs"] = [str(p) for p in cbm_log]
-        options["cbm"] = {"eos_id": cbm_eos_id, "pad_id": cbm_pad_id}
+    if cbm_log and (not measure or "cbm" in measure):
+        options["cbm"] = {"logs": [str(p) for p in cbm_log], "eos_id": cbm_eos_id,
+                          "pad_id": cbm_pad_id}
     specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
     vocab = None
     if transformer_vocab is not None:
         vocab = int(transformer_vocab) if transformer_vocab.isdigit() else Path(transformer_vocab)
-    try:
-        record = run_main(specs, out=out, measures=measure, data_root=data_root,
-                          seed=seed, quick=quick, top_n=top_n, intersect=intersect,
-                          lower_alpha=lower_alpha, overwrite=overwrite, only_missing=only_missing,
-                          dry_run=dry_run, executor=executor, workers=workers, address=address,
-                          blas_threads=blas_threads, transformer_vocab=vocab, options=options)
-    except KeyError as exc:
-        fail(str(exc.args[0]) if exc.args else str(exc))
-    except Exception as exc:
-        from wordgames.errors import WordgamesError
+    from wordgames.executors import make_executor
 
-        if isinstance(exc, WordgamesError):
-            fail(str(exc))
-        raise
-    if record is not None and any(s.get("failed") for s in record.skipped):
+    try:
+        runner = make_executor(executor, workers=workers, address=address,
+                               blas_threads=blas_threads)
+    except Exception as exc:
+        fail(str(exc))
+    con = console()
+    policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
+    res = run_evaluation(con, specs, measure or None, store=out, show_missing=only_missing,
+                         dry_run=dry_run, data_root=data_root, seed=seed, quick=quick,
+                         vocabulary=policy, options=options, overwrite=overwrite,
+                         executor=runner, transformer_vocab=vocab)
+    if res is None:
+        return
+    print_summary(con, res, out=out, vocabulary=policy.describe())
+    print_skipped(con, res)
+    if res.failed:
         raise typer.Exit(1)
+
+
+def resolve_specs(specs, *, family: bool = False) -> list[str]:
+    """The embedding specs to load: those given, then (``family``) the built-in family."""
+    out = [str(s) for s in (specs or [])]
+    if family:
+        from wordgames.embeddings.family import FAMILY_NAMES
+
+        out += [n for n in FAMILY_NAMES if n not in out]
+    return out
 
 
 @datasets_app.command("list")

@@ -151,7 +151,7 @@ def load_available(root=None, names: Sequence[str] | None = None,
     ``problems`` when given (else raised); :class:`~wordgames.suite.SkipMeasure` when none is
     left."""
     from wordgames.errors import WordgamesError
-    from wordgames.suite import SkipMeasure
+    from wordgames.errors import SkipMeasure
 
     try:
         from wordgames.codenames.human_data import available_human_datasets, load_human_data

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wordgames.suite import SkipMeasure
+from wordgames.errors import SkipMeasure
 
 
 def run(embedding, ctx):

@@ -64,7 +64,7 @@ def run(embedding, ctx) -> MeasureResult:
     from wordgames.oddmanout.embedding_solver import EmbeddingSolver
     from wordgames.oddmanout.metrics import format_table3, score, table3_row
     from wordgames.oddmanout.puzzles import read_puzzles
-    from wordgames.suite import SkipMeasure
+    from wordgames.errors import SkipMeasure
 
     opts = dict((getattr(ctx, "options", {}) or {}).get("oddmanout", {}))
     root = None if ctx.data_root is None else str(ctx.data_root)

@@ -88,10 +88,10 @@ class Collection:
 
     def measures(self) -> list[str]:
         """Measure names in the suite's order, then any others alphabetically."""
-        from wordgames.suite import MEASURES
+        from wordgames.registry import builtin_measures
 
         have = {e.measure for e in self.entries}
-        order = [m.name for m in MEASURES if m.name in have]
+        order = [m.name for m in builtin_measures() if m.name in have]
         return order + sorted(have - set(order))
 
     def entry(self, label: str, measure: str) -> Entry | None:

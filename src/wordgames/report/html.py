@@ -451,9 +451,9 @@ def _wales_baselines(entries: list[Entry]) -> list[str]:
 
 
 def _measure_sections(coll: Collection, images: _Images) -> list[str]:
-    from wordgames.suite import MEASURES
+    from wordgames.registry import builtin_measures
 
-    desc = {m.name: m.description for m in MEASURES}
+    desc = {m.name: m.description for m in builtin_measures()}
     out = []
     for m in coll.measures():
         order = {lab: i for i, lab in enumerate(coll.labels())}

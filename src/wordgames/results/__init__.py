@@ -19,7 +19,8 @@ from typing import Any
 
 from wordgames._version import __version__
 
-SCHEMA_VERSION = 1
+#: 2: results hold typed Score rows (``scores``); records of schema 1 are recomputed.
+SCHEMA_VERSION = 2
 
 
 @dataclass
@@ -38,6 +39,9 @@ class MeasureResult:
     plots : paths of plot files written
     timings : seconds per phase
     notes : free-text remarks (repairs in the data, skipped parts)
+    scores : typed long-format rows (:class:`~wordgames.measure.Score`): what the report,
+        the leaderboard and ``Results.to_frame`` read
+    embedding : name of the embedding it was computed on
     """
 
     measure: str
@@ -50,9 +54,55 @@ class MeasureResult:
     plots: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    scores: list = field(default_factory=list)
+    embedding: str = ""
+
+    def score(self, dataset: str, subject: str, metric: str, value, *, ci=None, n=None,
+              n_skipped: int = 0, skip_reason: str = ""):
+        """Append one :class:`~wordgames.measure.Score` row (embedding and direction are
+        filled in by :func:`wordgames.evaluation.compute_unit`); returns it."""
+        import math
+
+        from wordgames.measure import Score
+
+        lo, hi = ci if ci is not None else (math.nan, math.nan)
+        row = Score(self.embedding, self.measure, dataset, subject, metric, _float(value),
+                    _float(lo), _float(hi), None if n is None else int(n), int(n_skipped),
+                    skip_reason)
+        self.scores.append(row)
+        return row
 
     def as_dict(self) -> dict:
-        return jsonable(asdict(self))
+        d = asdict(self)
+        return jsonable(d)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> MeasureResult:
+        """The result of :meth:`as_dict` (as stored), with its Score rows typed again."""
+        from dataclasses import fields
+
+        from wordgames.measure import Score
+
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in names}
+        kw["scores"] = [Score.from_dict(s) for s in d.get("scores") or ()]
+        return cls(**kw)
+
+    def renamed(self, embedding: str) -> MeasureResult:
+        """A copy under another embedding name (a stored twin of the same vectors)."""
+        from dataclasses import replace
+
+        return replace(self, embedding=embedding,
+                       scores=[replace(s, embedding=embedding) for s in self.scores])
+
+
+def _float(v) -> float:
+    import math
+
+    try:
+        return math.nan if v is None else float(v)
+    except (TypeError, ValueError):
+        return math.nan
 
 
 @dataclass

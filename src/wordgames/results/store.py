@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wordgames.results import jsonable, read_json, write_json_atomic
+from wordgames.results import SCHEMA_VERSION, jsonable, read_json, write_json_atomic
 
 
 def params_hash(params: dict) -> str:
@@ -62,16 +62,38 @@ class ResultStore:
         return self.root / key.relpath()
 
     def has(self, key: ResultKey) -> bool:
-        return self.path(key).is_file()
+        return self.get(key) is not None
 
     def get(self, key: ResultKey) -> dict | None:
+        """The stored entry, or ``None`` when absent or written by an older schema (whose
+        results lack typed scores: they are recomputed, never misread)."""
         p = self.path(key)
         if not p.is_file():
             return None
-        return read_json(p)
+        entry = read_json(p)
+        if entry.get("schema_version", 1) != SCHEMA_VERSION:
+            return None
+        return entry
+
+    def check_writable(self) -> None:
+        """Fail before any work when the store's folder cannot be written."""
+        import os
+        import tempfile
+
+        from wordgames.errors import WordgamesError
+
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=".write-check-", dir=self.root)
+            os.close(fd)
+            os.unlink(name)
+        except OSError as exc:
+            raise WordgamesError(f"cannot write to the output folder {self.root}: "
+                                 f"{exc.strerror or exc}") from None
 
     def put(self, key: ResultKey, result: dict, *, embedding: dict, params: dict) -> Path:
         entry = {
+            "schema_version": SCHEMA_VERSION,
             "key": {"embedding_sha256": key.embedding_sha256, "measure": key.measure,
                     "version": key.version, "params_sha256": key.params_sha256},
             "embedding": embedding,
@@ -84,7 +106,8 @@ class ResultStore:
         rec = self.root / "records"
         if not rec.is_dir():
             return iter(())
-        return (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
+        return (e for e in (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
+                if e.get("schema_version", 1) == SCHEMA_VERSION)
 
     def __len__(self) -> int:
         rec = self.root / "records"

@@ -230,7 +230,7 @@ def correlation_study(
     import pandas as pd
 
     from wordgames.errors import DatasetMissingError, OptionalDependencyError
-    from wordgames.suite import SkipMeasure
+    from wordgames.errors import SkipMeasure
 
     names = [e.name for e in embeddings]
     if len(embeddings) < min_embeddings:

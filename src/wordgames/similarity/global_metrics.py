@@ -249,24 +249,16 @@ class GlobalMetrics:
         return self.compute_from_singular_values(self.spectrum(embedding))
 
 
-def _options(ctx) -> dict:
-    from wordgames.errors import WordgamesError
-
-    opts = dict((getattr(ctx, "options", {}) or {}).get("global-metrics", {}))
-    known = set(GlobalMetrics().get_params())
-    unknown = sorted(set(opts) - known)
-    if unknown:
-        raise WordgamesError(f"unknown global-metrics option(s) {unknown}; known: {sorted(known)}")
-    return opts
-
-
 def run(embedding, ctx) -> MeasureResult:
     """``wordgames run`` entry point: erank, perank(2.5), edim(1.0) of the embedding matrix.
 
-    Options (``ctx.options["global-metrics"]``): ``center``, ``rownorm``, ``top_n``,
-    ``perank_p``, ``edim_p``, ``perank_variant``.
+    Options: :class:`~wordgames.similarity.spec.GlobalMetricsOptions` (the parameters of
+    :class:`GlobalMetrics`). Scores: ``erank``, ``perank`` and ``edim`` (``subject`` names the
+    exponent), ``rank``.
     """
-    cfg = GlobalMetrics(**_options(ctx))
+    from wordgames.measure import options_dict
+
+    cfg = GlobalMetrics(**options_dict(ctx.options))
     timings: dict[str, float] = {}
     with Timer(timings, "svd"):
         s = cfg.spectrum(embedding)
@@ -283,14 +275,14 @@ def run(embedding, ctx) -> MeasureResult:
     if not np.isfinite(list(metrics.values())).all():
         notes.append("the matrix is empty, all zero or holds NaN/inf: metrics are NaN")
     plots = []
-    if s.size and np.isfinite(s).all():
+    folder = ctx.plot_dir("global-metrics", embedding.name)
+    if s.size and np.isfinite(s).all() and folder is not None:
         with Timer(timings, "plot"):
-            plots.append(str(_plot_spectrum(s, metrics, embedding.name,
-                                            ctx.plot_dir("global-metrics", embedding.name))))
+            plots.append(str(_plot_spectrum(s, metrics, embedding.name, folder)))
     metrics = {**metrics, "n_rows": float(n_rows), "rank": float(s.size)}
     table = [{"index": i + 1, "singular_value": float(v), "share": float(v / s.sum())}
              for i, v in enumerate(s.tolist())] if s.size and np.isfinite(s).all() else []
-    return MeasureResult(
+    result = MeasureResult(
         measure="global-metrics",
         version=VERSION,
         metrics=metrics,
@@ -303,6 +295,12 @@ def run(embedding, ctx) -> MeasureResult:
         timings=timings,
         notes=notes,
     )
+    result.score("", "", "erank", metrics["erank"], n=n_rows)
+    result.score("", f"p={float(cfg.perank_p)}", "perank", metrics[f"perank_p{float(cfg.perank_p)}"],
+                 n=n_rows)
+    result.score("", f"p={float(cfg.edim_p)}", "edim", metrics[f"edim_p{float(cfg.edim_p)}"], n=n_rows)
+    result.score("", "", "rank", metrics["rank"], n=n_rows)
+    return result
 
 
 def _plot_spectrum(s: np.ndarray, metrics: dict, name: str, out_dir):

@@ -1,11 +1,8 @@
-"""``wordgames run`` entry point of the word-similarity benchmarks (measure ``"similarity"``).
+"""The compute function of the word-similarity measure (declared in :mod:`wordgames.similarity.spec`).
 
-Options (``ctx.options["similarity"]``):
-
-* ``benchmarks`` -- short names of the shipped benchmarks to run (default: all 13);
-* ``extra`` -- paths of users' own ``word1<TAB>word2<TAB>score`` files (named by file stem);
-* ``oov`` -- ``"skip"`` (default) or ``"fixed"``; ``oov_similarity`` -- the cosine of OOV
-  pairs under ``"fixed"`` (default 0.0).
+Options: :class:`~wordgames.similarity.spec.SimilarityOptions`. Scores: one row per benchmark
+(``dataset``) and metric (``spearman``, ``pearson``, ``coverage``), with the pairs used as ``n``
+and the out-of-vocabulary pairs as ``n_skipped``.
 """
 
 from __future__ import annotations
@@ -26,27 +23,29 @@ VERSION = "1"
 
 
 def run(embedding, ctx) -> MeasureResult:
+    """Every benchmark's correlation with the embedding's cosines (``ctx.options``:
+    :class:`~wordgames.similarity.spec.SimilarityOptions`)."""
     from wordgames.datasets import verify_dataset
 
-    opts = dict((getattr(ctx, "options", {}) or {}).get("similarity", {}))
-    names = list(opts.get("benchmarks") or BENCHMARKS)
-    oov = opts.get("oov", "skip")
-    oov_similarity = float(opts.get("oov_similarity", 0.0))
+    opts = ctx.options
+    names = list(opts.benchmarks or BENCHMARKS)
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
         datasets = {DATASET: verify_dataset(DATASET, ctx.data_root)}
         benches = load_benchmarks(names, ctx.data_root)
-        for path in opts.get("extra", ()):
+        for path in opts.extra:
             b = read_pairs_tsv(path)
             benches[b.name] = b
     with Timer(timings, "score"):
-        scores = evaluate(embedding, benches, oov=oov, oov_similarity=oov_similarity)
-    result = scores_to_result(scores, benches, embedding.name, oov=oov, oov_similarity=oov_similarity)
+        scores = evaluate(embedding, benches, oov=opts.oov, oov_similarity=opts.oov_similarity)
+    result = scores_to_result(scores, benches, embedding.name, oov=opts.oov,
+                              oov_similarity=opts.oov_similarity)
     result.datasets = datasets
     result.timings.update(timings)
-    with Timer(result.timings, "plot"):
-        result.plots.append(str(plot_scores(scores, embedding.name,
-                                            ctx.plot_dir("similarity", embedding.name))))
+    folder = ctx.plot_dir("similarity", embedding.name)
+    if folder is not None:
+        with Timer(result.timings, "plot"):
+            result.plots.append(str(plot_scores(scores, embedding.name, folder)))
     return result
 
 
@@ -55,7 +54,13 @@ def scores_to_result(scores: list[BenchmarkScore], benches: dict, embedding_name
     """Flat metrics (``"<benchmark>/spearman"`` beside ``"<benchmark>/oov_pairs"``), table, notes."""
     metrics: dict[str, float] = {}
     oov_rec: dict = {"policy": oov, "oov_similarity": oov_similarity if oov == "fixed" else None}
+    result = MeasureResult(measure="similarity", version=VERSION)
+    why = "pairs with an out-of-vocabulary word" + (" (scored as fixed)" if oov == "fixed" else "")
     for s in scores:
+        for metric, value in (("spearman", s.spearman), ("pearson", s.pearson),
+                              ("coverage", s.coverage)):
+            result.score(s.benchmark, "", metric, value, n=s.n_scored,
+                         n_skipped=s.n_pairs - s.n_scored, skip_reason=why if s.n_pairs > s.n_scored else "")
         metrics[f"{s.benchmark}/spearman"] = s.spearman
         metrics[f"{s.benchmark}/pearson"] = s.pearson
         metrics[f"{s.benchmark}/n_pairs"] = float(s.n_pairs)
@@ -74,18 +79,15 @@ def scores_to_result(scores: list[BenchmarkScore], benches: dict, embedding_name
         if b.repairs:
             notes.append(f"{name}: repaired " + ", ".join(f"{k}={v}" for k, v in b.repairs.items()))
         notes.extend(f"{name}: {n}" for n in b.notes)
-    return MeasureResult(
-        measure="similarity",
-        version=VERSION,
-        metrics=metrics,
-        tables={"benchmarks": [s.as_row() for s in scores],
-                "repairs": [{"benchmark": n, **b.repairs, "notes": "; ".join(b.notes)}
-                            for n, b in benches.items()]},
-        oov=oov_rec,
-        parameters={"oov": oov, "oov_similarity": oov_similarity, "similarity": "cosine",
-                    "benchmarks": list(benches), "lowercase": True},
-        notes=notes,
-    )
+    result.metrics = metrics
+    result.tables = {"benchmarks": [s.as_row() for s in scores],
+                     "repairs": [{"benchmark": n, **b.repairs, "notes": "; ".join(b.notes)}
+                                 for n, b in benches.items()]}
+    result.oov = oov_rec
+    result.parameters = {"oov": oov, "oov_similarity": oov_similarity, "similarity": "cosine",
+                         "benchmarks": list(benches), "lowercase": True}
+    result.notes = notes
+    return result
 
 
 def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path) -> Path:

@@ -1,0 +1,100 @@
+"""The declaration of the Codenames measure (Solomon & Ben Zion): read by the registry.
+
+Scores: ``dataset`` is the human data set, ``subject`` the agent (``cluster``,
+``exhaustive-<tie-break>``, ``random-sender``, ``nearest``, ``random-receiver``...), ``metric``
+is ``<kind of data>.<statistic>``: ``human_receiver`` records (a person picked words for a
+clue: Algorithms 4 and 5) or ``human_sender`` records (a person gave the clue: Algorithms 6
+and 7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+
+#: ``wordgames run`` scores a seeded sample of at most this many records of each kind per data
+#: set; ``wordgames codenames evaluate`` scores every record by default.
+SUITE_MAX_RECORDS = 200
+QUICK_MAX_RECORDS = 30
+
+
+@dataclass(frozen=True)
+class CodenamesOptions:
+    """Options of the Codenames measure.
+
+    Parameters
+    ----------
+    datasets : tuple of str or None
+        Human data sets to score (default: every available one).
+    files : tuple of str
+        Users' own human data (JSONL/CSV, docs/codenames-data.md); with files and no
+        ``datasets``, no declared data set is read.
+    max_records : int or None
+        Seeded sample of at most this many records of each kind per data set (``None``: all;
+        quick runs cap it at 30).
+    n_restarts : int or None
+        k-means restarts of ClusterSender (default 10; 3 in quick runs).
+    distance : {"cosine", "euclidean"}
+    vocab_size : int or None
+        Clue vocabulary: the embedding's N most frequent words (default: the agents' own).
+    """
+
+    datasets: tuple[str, ...] | None = None
+    files: tuple[str, ...] = ()
+    max_records: int | None = SUITE_MAX_RECORDS
+    n_restarts: int | None = None
+    distance: Literal["cosine", "euclidean"] = "cosine"
+    vocab_size: int | None = None
+
+
+_RANK = (1.0, None)
+_UNIT = (0.0, 1.0)
+
+
+def _sender_metrics(kind: str) -> tuple[Metric, ...]:
+    who = "people's picks" if kind == "human_receiver" else "people's clues"
+    return (
+        Metric(f"{kind}.mean_rank", LOWER, _RANK, f"mean rank of the clue given for {who}"),
+        Metric(f"{kind}.median_rank", LOWER, _RANK, "median rank of the clue"),
+        Metric(f"{kind}.mrr", HIGHER, _UNIT, "mean reciprocal rank of the clue"),
+        Metric(f"{kind}.hits@10", HIGHER, _UNIT, "share of clues ranked in the top 10"),
+        Metric(f"{kind}.hits@100", HIGHER, _UNIT, "share of clues ranked in the top 100"),
+        Metric(f"{kind}.mean_rank_best", LOWER, _RANK, "mean rank, ties broken in the clue's favour"),
+        Metric(f"{kind}.mean_rank_worst", LOWER, _RANK, "mean rank, ties broken against the clue"),
+        Metric(f"{kind}.mean_rank_fraction", LOWER, _UNIT, "mean rank over the vocabulary size"),
+    )
+
+
+MEASURE = Measure(
+    name="codenames",
+    version="1",
+    family="codenames",
+    description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
+    compute="wordgames.codenames.suite:run",
+    datasets=("codenames-pilot", "codenames-human-heyyjudes", "codenames-human-itsluisa",
+              "codenames-human-noahprescott", "codenames-human-salt",
+              "codenames-human-stanfordhci", "codenames-human-xerevity"),
+    metrics=(
+        Metric("human_receiver.map", HIGHER, _UNIT,
+               "receiver vs people's picks: mean average precision (Algorithm 5)"),
+        Metric("human_sender.guess_score", HIGHER, (-1.0, 1.0),
+               "receiver on people's clues: Algorithm 7 guess score"),
+        *_sender_metrics("human_receiver"),
+        *_sender_metrics("human_sender"),
+    ),
+    headlines=(
+        Headline("human_receiver.map", dataset="codenames-pilot", subject="nearest", primary=True,
+                 description="nearest receiver vs people's picks on the pilot data: MAP"),
+        Headline("human_receiver.map", subject="nearest", primary=True,
+                 description="nearest receiver vs people's picks: mean average precision"),
+        Headline("human_receiver.mean_rank", subject="cluster",
+                 description="cluster sender: mean rank of the people's clue (lower is better)"),
+        Headline("human_sender.guess_score", subject="nearest",
+                 description="nearest receiver on people's clues: Algorithm 7 guess score"),
+    ),
+    citation="Solomon, S. and Ben Zion, E. Word-Embedding Data-Driven Evaluation Measures "
+             "through the game of Codenames.",
+    options=CodenamesOptions,
+)

@@ -1,0 +1,150 @@
+"""One loader for a list of embeddings and the vocabulary policy applied to them.
+
+Every caller (:func:`wordgames.evaluate`, ``wordgames run`` and each family command) loads
+embeddings here: names, paths, :class:`~wordgames.embeddings.Embedding` objects and anything
+with the embedding protocol (``name``, ``words``, ``vectors``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from wordgames.embeddings.core import Embedding
+
+log = logging.getLogger("wordgames.embeddings")
+
+
+@runtime_checkable
+class EmbeddingLike(Protocol):
+    """What :func:`load_embeddings` accepts besides names, paths and :class:`Embedding`."""
+
+    name: str
+
+    @property
+    def words(self) -> Sequence[str]: ...
+
+    @property
+    def vectors(self): ...
+
+
+@dataclass(frozen=True)
+class VocabularyPolicy:
+    """How the vocabularies are restricted before measuring (recorded with every result).
+
+    Parameters
+    ----------
+    top_n : int or None
+        Keep each embedding's ``top_n`` most frequent words (``None``: all).
+    lower_alpha : bool
+        Keep only words made of the letters a-z.
+    intersect : bool
+        Restrict every embedding to the words all of them share (after the above).
+
+    Examples
+    --------
+    >>> VocabularyPolicy(top_n=10_000, intersect=True).describe()
+    'top 10,000, intersection'
+    """
+
+    top_n: int | None = None
+    lower_alpha: bool = False
+    intersect: bool = False
+
+    def get_params(self) -> dict:
+        return {"top_n": self.top_n, "lower_alpha": self.lower_alpha, "intersect": self.intersect}
+
+    def describe(self) -> str:
+        parts = ([f"top {self.top_n:,}"] if self.top_n else []) \
+            + (["lower-alpha"] if self.lower_alpha else []) \
+            + (["intersection"] if self.intersect else [])
+        return ", ".join(parts) or "none"
+
+
+def load_one(spec, *, transformer_vocab=None) -> Embedding:
+    """One embedding from a name, a path, an :class:`Embedding` or an :class:`EmbeddingLike`.
+
+    ``transformer:MODEL`` specs encode ``transformer_vocab`` (a number of GloVe's top words or
+    a word-list file) when given.
+    """
+    from wordgames.embeddings.loaders import load_embedding
+
+    if isinstance(spec, Embedding):
+        return spec
+    if not isinstance(spec, str | Path) and isinstance(spec, EmbeddingLike):
+        return Embedding(list(spec.words), spec.vectors, name=str(spec.name),
+                         source=f"{type(spec).__name__} object")
+    if isinstance(spec, str) and spec.startswith("transformer:") and transformer_vocab is not None:
+        from wordgames.embeddings.transformer import transformer_embedding
+
+        return transformer_embedding(spec.split(":", 1)[1], vocab=transformer_vocab)
+    return load_embedding(spec)
+
+
+def _as_list(specs) -> list:
+    if specs is None:
+        return ["glove-6b-50d"]
+    if isinstance(specs, str | Path | Embedding) or (
+            not isinstance(specs, list | tuple) and isinstance(specs, EmbeddingLike)):
+        return [specs]
+    return list(specs)
+
+
+def _unique_names(embs: list[Embedding]) -> list[Embedding]:
+    # results are shown by name: two files with one stem would be indistinguishable
+    names = [e.name for e in embs]
+    seen: dict[str, int] = {}
+    out = []
+    for e in embs:
+        seen[e.name] = seen.get(e.name, 0) + 1
+        out.append(e.with_name(f"{e.name}#{seen[e.name]}") if names.count(e.name) > 1 else e)
+    return out
+
+
+def load_embeddings(specs=None, policy: VocabularyPolicy | None = None, *,
+                    transformer_vocab=None) -> list[Embedding]:
+    """Load every embedding once and apply the vocabulary policy.
+
+    Parameters
+    ----------
+    specs : str, path, Embedding, EmbeddingLike or a list of them
+        Default: the built-in GloVe 6B 50d.
+    policy : VocabularyPolicy, optional
+        Restriction applied to every embedding (default: none).
+    transformer_vocab : int, path or list of str, optional
+        Vocabulary encoded by ``transformer:MODEL`` specs.
+
+    Returns
+    -------
+    list of Embedding
+        In the order given, with unique names (``name#2`` for a repeated name).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = Embedding(["x", "y", "z"], np.eye(3), name="a")
+    >>> b = Embedding(["z", "x", "w"], np.eye(3), name="b")
+    >>> [len(e) for e in load_embeddings([a, b], VocabularyPolicy(intersect=True))]
+    [2, 2]
+    """
+    from wordgames.embeddings.vocab import intersect_vocabularies
+
+    policy = policy or VocabularyPolicy()
+    embs = []
+    for spec in _as_list(specs):
+        t = time.perf_counter()
+        emb = load_one(spec, transformer_vocab=transformer_vocab)
+        if policy.top_n or policy.lower_alpha:
+            emb = emb.restrict(top_n=policy.top_n, lower_alpha=policy.lower_alpha)
+        log.info("loaded %s: %s words x %d in %.2f s", emb.name, f"{len(emb):,}", emb.dim,
+                 time.perf_counter() - t)
+        embs.append(emb)
+    embs = _unique_names(embs)
+    if policy.intersect and len(embs) > 1:
+        embs = intersect_vocabularies(embs)
+        log.info("restricted to the shared vocabulary: %s words", f"{len(embs[0]):,}")
+    return embs

@@ -1,0 +1,390 @@
+"""The one entry path: :func:`evaluate` runs measures on embeddings and returns :class:`Results`.
+
+The Python API, ``wordgames run``, every family command, the report and the human-play app
+all go through :func:`evaluate` and :func:`compute_unit`. A run is a list of work units (one
+embedding x one measure). With a results store, each unit is keyed by (embedding sha256,
+measure, measure version, parameters); stored units are reused (an interrupted run resumes)
+and the others are computed by an executor (:mod:`wordgames.executors`). Without a store the
+run happens in memory and writes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wordgames.errors import WordgamesError
+from wordgames.measure import Measure, MeasureContext, Score, Skip, options_dict
+
+log = logging.getLogger("wordgames")
+
+Progress = Callable[[str, int, int], None]
+
+
+# --------------------------------------------------------------------------- one unit
+def compute_unit(measure: Measure, embedding, *, options=None, seed: int = 0, quick: bool = False,
+                 data_root=None, out_dir=None, progress: Progress | None = None):
+    """Compute one measure on one embedding.
+
+    Returns
+    -------
+    MeasureResult or Skip
+        The result, with its :class:`~wordgames.measure.Score` rows completed (embedding name,
+        measure, direction from the declaration), or a :class:`~wordgames.measure.Skip` when the
+        measure cannot run here (missing data set, optional dependency, no input).
+    """
+    from wordgames.errors import DatasetMissingError, OptionalDependencyError, SkipMeasure
+
+    opts = measure.make_options(options)
+    ctx = MeasureContext(options=opts, seed=seed, quick=quick,
+                         data_root=Path(data_root) if data_root else None,
+                         out_dir=Path(out_dir) if out_dir else None, progress=progress,
+                         measure=measure.name)
+    name = getattr(embedding, "name", "") or ""
+    start = time.perf_counter()
+    try:
+        result = measure.load()(embedding, ctx)
+    except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
+        return Skip(name, measure.name, str(exc))
+    seconds = time.perf_counter() - start
+    result.timings.setdefault("total", round(seconds, 4))
+    finish_result(result, measure, name)
+    return result
+
+
+def finish_result(result, measure: Measure, embedding_name: str) -> None:
+    """Stamp the result and its scores with the embedding, measure and declared directions."""
+    result.embedding = embedding_name
+    result.measure = measure.name
+    result.version = measure.version
+    for s in result.scores:
+        s.embedding = embedding_name
+        s.measure = measure.name
+        s.direction = measure.direction(s.metric)
+
+
+# --------------------------------------------------------------------------- results
+@dataclass
+class Results:
+    """What :func:`evaluate` returns: every result, every skipped unit, and the run's record.
+
+    Examples
+    --------
+    >>> import numpy as np, wordgames
+    >>> from wordgames.embeddings import Embedding
+    >>> emb = Embedding(["a", "b", "c"], np.eye(3), name="eye")
+    >>> res = wordgames.evaluate(emb, measures=["global-metrics"])
+    >>> res.to_frame().query("metric == 'erank'")["value"].round(3).tolist()
+    [3.0]
+    """
+
+    embeddings: list[dict] = field(default_factory=list)
+    results: list = field(default_factory=list)  # MeasureResult
+    skipped: list[Skip] = field(default_factory=list)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # units computed (or, dry run, to compute)
+
+    @property
+    def scores(self) -> list[Score]:
+        return [s for r in self.results for s in r.scores]
+
+    def to_frame(self):
+        """Every :class:`~wordgames.measure.Score` row as a pandas DataFrame."""
+        import pandas as pd
+
+        from wordgames.measure import Score as _S
+
+        cols = [f for f in _S.__dataclass_fields__]
+        return pd.DataFrame([s.as_dict() for s in self.scores], columns=cols)
+
+    def result(self, measure: str, embedding: str | None = None):
+        """The result of ``measure`` (on ``embedding``, default: the first one)."""
+        for r in self.results:
+            if r.measure == measure and (embedding is None or r.embedding == embedding):
+                return r
+        raise KeyError(f"no result for measure {measure!r}"
+                       + (f" on {embedding!r}" if embedding else "")
+                       + f"; have: {', '.join(f'{r.embedding}/{r.measure}' for r in self.results)}")
+
+    @property
+    def failed(self) -> list[Skip]:
+        return [s for s in self.skipped if s.failed]
+
+    def record(self) -> dict:
+        """The run record written to ``results.json`` (:class:`~wordgames.results.RunRecord`)."""
+        from dataclasses import asdict
+
+        from wordgames.results import RunRecord
+
+        return RunRecord(embeddings=self.embeddings, results=[r.as_dict() for r in self.results],
+                         skipped=[asdict(s) for s in self.skipped], parameters=self.parameters,
+                         timings=self.timings).as_dict()
+
+    def write(self, out: str | Path) -> Path:
+        """Write ``out/results.json`` atomically; returns its path."""
+        from wordgames.results import write_json_atomic
+
+        return write_json_atomic(Path(out) / "results.json", self.record())
+
+
+# --------------------------------------------------------------------------- planning
+def measure_params(measure: Measure, options, *, seed: int, quick: bool,
+                   vocabulary: dict | None) -> dict:
+    """The parameters that decide a measure's numbers: part of its key in the results store.
+
+    Input files among the options are identified by content (sha256), so an edited file is not
+    mistaken for a stored one.
+    """
+    from wordgames.datasets import sha256_file
+
+    def by_content(value):
+        if isinstance(value, list | tuple):
+            return [by_content(v) for v in value]
+        if isinstance(value, str | Path) and Path(value).is_file():
+            return {"file": str(value), "sha256": sha256_file(value)}
+        return value
+
+    own = {k: by_content(v) for k, v in sorted(options_dict(options).items())}
+    params = {"seed": seed, "quick": quick, "options": own}
+    if vocabulary is not None:
+        params["vocabulary"] = vocabulary
+    return params
+
+
+def resolve_options(measures: Sequence[Measure], options: Mapping | None,
+                    datasets: Sequence[str] | None) -> dict[str, Any]:
+    """Typed options per measure from ``{measure name: mapping or dataclass}`` and ``datasets``.
+
+    ``datasets`` restricts every chosen measure that has a ``datasets`` option to the named
+    data sets it declares; a name no chosen measure declares is an error.
+    """
+    options = dict(options or {})
+    names = {m.name for m in measures}
+    for key in options:
+        if key not in names:
+            from wordgames.registry import get_measure
+
+            get_measure(key)  # unknown: "did you mean"
+            raise WordgamesError(f"options are given for measure {key!r}, which is not selected "
+                                 f"(selected: {', '.join(sorted(names))})")
+    out = {}
+    for m in measures:
+        given = options.get(m.name)
+        given = options_dict(given) if given is not None and not isinstance(given, Mapping) \
+            else dict(given or {})
+        if datasets and "datasets" in m.option_names():
+            mine = [d for d in datasets if d in m.datasets]
+            if mine:
+                given["datasets"] = mine
+        out[m.name] = m.make_options(given)
+    if datasets:
+        declared = {d for m in measures for d in m.datasets}
+        unknown = [d for d in datasets if d not in declared]
+        if unknown:
+            raise WordgamesError(f"data set(s) {', '.join(map(repr, unknown))} are read by none of "
+                                 f"the selected measures; they read: {', '.join(sorted(declared))}")
+    return out
+
+
+@dataclass
+class Plan:
+    """Every unit of a run, and which of them the store already holds."""
+
+    units: list
+    stored: set
+    missing: list
+
+
+def plan_units(embs, measures, typed_options: dict, *, store, seed: int, quick: bool,
+               vocabulary: dict, data_root, out_dir, overwrite: bool = False) -> Plan:
+    """Every (embedding, measure) unit and whether the store already holds it."""
+    from wordgames.executors import EmbeddingRef, WorkUnit
+    from wordgames.results.store import ResultKey, params_hash
+
+    # workers (other processes, other machines) get absolute paths and the driver's data root
+    root = data_root or os.environ.get("WORDGAMES_DATA") or None
+    root = str(Path(root).resolve()) if root else None
+    units, stored = [], set()
+    for emb in embs:
+        ref = EmbeddingRef(emb.name, emb.fingerprint(), emb.describe())
+        for m in measures:
+            params = measure_params(m, typed_options[m.name], seed=seed, quick=quick,
+                                    vocabulary=vocabulary)
+            key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
+            if store is not None and not overwrite and store.has(key):
+                stored.add(len(units))
+            units.append(WorkUnit(ref, m, key, params, str(Path(store.root).resolve()) if store is not None else None,
+                                  str(Path(out_dir).resolve()) if out_dir else None, root, seed,
+                                  quick, typed_options[m.name]))
+    # two specs with the same content share their keys: compute each key once
+    seen: set = set()
+    missing = [u for i, u in enumerate(units)
+               if i not in stored and not (u.key in seen or seen.add(u.key))]
+    return Plan(units, stored, missing)
+
+
+# --------------------------------------------------------------------------- evaluate
+def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None = None,
+             options: Mapping | None = None, seed: int = 0, quick: bool = False,
+             vocabulary=None, store=None, out_dir=None, executor=None, data_root=None,
+             overwrite: bool = False, dry_run: bool = False, transformer_vocab=None,
+             progress: Progress | None = None,
+             on_plan: Callable[[Results], None] | None = None) -> Results:
+    """Run measures on embeddings and return every score.
+
+    Parameters
+    ----------
+    embeddings : str, path, Embedding, EmbeddingLike or a list of them
+        Built-in names (``"glove-6b-50d"``), vector files, loaded embeddings, or any object with
+        ``name``, ``words`` and ``vectors``. Default: ``"glove-6b-50d"``.
+    measures : str or list of str, optional
+        Measure names (:func:`wordgames.list_measures`); default: every built-in measure.
+    datasets : list of str, optional
+        Restrict the measures to these declared data sets.
+    options : dict, optional
+        ``{measure name: {option: value}}`` (or the measure's options dataclass).
+    seed : int
+        Base seed of every random choice.
+    quick : bool
+        Smaller settings for a smoke run.
+    vocabulary : VocabularyPolicy, optional
+        Restriction applied to the embeddings (top-N, lower-case alphabetic, intersection).
+    store : path or ResultStore, optional
+        A results store: stored results are reused, new ones written. Default: in memory.
+    out_dir : path, optional
+        Folder for plots (default: the store's folder; none in memory).
+    executor : str or executor, optional
+        ``"serial"`` (default, in this process), ``"process"``, ``"ray"`` or an executor
+        object from :mod:`wordgames.executors`; the last two need a store.
+    data_root : path, optional
+        Data root (default: ``$WORDGAMES_DATA``).
+    overwrite : bool
+        Recompute results already in the store.
+    dry_run : bool
+        Only plan: ``Results.missing`` lists the units that would be computed.
+    transformer_vocab : int, path or list of str, optional
+        Vocabulary of ``transformer:MODEL`` embeddings.
+    progress : callable, optional
+        ``progress(label, done, total)`` after each unit (the CLI passes a progress bar).
+    on_plan : callable, optional
+        Called with the (not yet computed) :class:`Results` once the units are planned:
+        ``missing`` lists those to compute.
+
+    Returns
+    -------
+    Results
+
+    Examples
+    --------
+    >>> import wordgames
+    >>> res = wordgames.evaluate("glove-6b-50d", measures=["global-metrics"])
+    >>> res.result("global-metrics").metrics["rank"]
+    50
+    """
+    from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
+    from wordgames.registry import select_measures
+    from wordgames.results.store import ResultStore
+
+    t0 = time.perf_counter()
+    policy = vocabulary or VocabularyPolicy()
+    chosen = select_measures(measures)
+    typed = resolve_options(chosen, options, datasets)
+    runner = _executor(executor)
+    store = ResultStore(store) if store is not None and not isinstance(store, ResultStore) else store
+    if runner.needs_files and store is None:
+        raise WordgamesError(f"the {runner.name} executor writes results to files: give a store")
+    if store is not None:
+        store.check_writable()
+    embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
+    out_dir = out_dir or (store.root if store is not None else None)
+    timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
+    plan = plan_units(embs, chosen, typed, store=store, seed=seed, quick=quick,
+                      vocabulary=policy.get_params(), data_root=data_root, out_dir=out_dir,
+                      overwrite=overwrite)
+    res = Results(embeddings=[e.describe() for e in embs],
+                  missing=[u.label for u in plan.missing])
+    res.parameters = {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
+                      "seed": seed, "quick": quick, "vocabulary": policy.get_params(),
+                      "options": {m: options_dict(o) for m, o in typed.items()},
+                      "executor": runner.get_params(), "overwrite": overwrite,
+                      "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
+                      "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None}
+    if on_plan is not None:
+        on_plan(res)
+    if dry_run:
+        return res
+    computed = _run_units(runner, plan, embs, progress, timings)
+    _collect(res, plan, computed, store)
+    res.parameters["computed"] = sum(1 for o in computed.values() if o["status"] == "done")
+    timings["total"] = round(time.perf_counter() - t0, 3)
+    res.timings = timings
+    return res
+
+
+def _executor(executor):
+    from wordgames.executors import make_executor
+
+    if executor is None or isinstance(executor, str):
+        return make_executor(executor or "serial")
+    return executor
+
+
+def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dict) -> dict:
+    """Compute the missing units; returns ``{key: outcome}`` (results in memory when serial)."""
+    from wordgames.executors import materialize_embedding
+
+    by_sha = {e.fingerprint(): e for e in embs}
+    missing = plan.missing
+    if runner.needs_files and missing:
+        t = time.perf_counter()
+        refs = {sha: materialize_embedding(e) for sha, e in by_sha.items()
+                if any(u.embedding.sha256 == sha for u in missing)}
+        missing = [_with_folder(u, refs[u.embedding.sha256]) for u in missing]
+        timings["materialize_embeddings"] = round(time.perf_counter() - t, 3)
+    outcomes = {}
+    try:
+        for i, outcome in enumerate(runner.run(missing, by_sha), 1):
+            outcomes[outcome["key"]] = outcome
+            timings[outcome["label"].replace(": ", "/")] = round(outcome["seconds"], 3)
+            if progress is not None:
+                progress(outcome["label"], i, len(missing))
+    finally:
+        runner.close()
+    return outcomes
+
+
+def _with_folder(unit, ref):
+    from dataclasses import replace
+
+    return replace(unit, embedding=replace(unit.embedding, folder=ref.folder))
+
+
+def _collect(res: Results, plan: Plan, outcomes: dict, store) -> None:
+    """Results in the units' order: computed ones from memory, the rest from the store."""
+    from wordgames.results import MeasureResult
+
+    for u in plan.units:
+        o = outcomes.get(u.key)
+        if o is not None and o["status"] != "done":
+            res.skipped.append(Skip(u.embedding.name, u.measure.name, o["reason"],
+                                    failed=o["status"] == "failed", error=o.get("error", "")))
+            continue
+        if o is not None and o.get("result") is not None:
+            r = o["result"]
+        else:
+            entry = store.get(u.key) if store is not None else None
+            if entry is None:
+                res.skipped.append(Skip(u.embedding.name, u.measure.name,
+                                        "result missing from the store after the run", failed=True))
+                continue
+            r = MeasureResult.from_dict(entry["result"])
+        if r.embedding != u.embedding.name:  # a stored twin computed under another name
+            r = r.renamed(u.embedding.name)
+        res.results.append(r)
+

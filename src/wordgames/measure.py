@@ -1,0 +1,429 @@
+"""The measure model: one declarative :class:`Measure` record per measure family.
+
+A measure family declares, once and next to its code, what it measures: its name and version,
+the data sets it reads, every metric it reports (with direction and bounds), which of those are
+headlines, its citation, and its options as a typed dataclass. The registry
+(:mod:`wordgames.registry`), :func:`wordgames.evaluate`, the results store, the report and every
+CLI command read everything from this record; no caller keeps its own copy.
+
+A measure is computed by one function ``compute(embedding, ctx) -> MeasureResult``; its result
+holds typed, long-format :class:`Score` rows.
+
+This module imports nothing heavy: the registry reads every family's record at start-up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import logging
+import math
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wordgames.errors import WordgamesError
+
+HIGHER, LOWER = "higher", "lower"
+DIRECTIONS = (HIGHER, LOWER, None)
+
+
+class OptionError(WordgamesError):
+    """An option that a measure does not know, or a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One kind of number a measure reports.
+
+    Parameters
+    ----------
+    name : str
+        The metric's name in :class:`Score` rows (e.g. ``"map"``, ``"spearman"``).
+    direction : {"higher", "lower", None}
+        Which way is better; ``None`` for descriptive numbers that are never ranked.
+    bounds : tuple of (float or None, float or None)
+        The metric's natural range; confidence intervals are kept inside it.
+    description : str
+        One line for tables and ``wordgames measures``.
+    """
+
+    name: str
+    direction: str | None = HIGHER
+    bounds: tuple[float | None, float | None] = (None, None)
+    description: str = ""
+
+    def __post_init__(self):
+        if self.direction not in DIRECTIONS:
+            raise ValueError(f"metric {self.name!r}: direction must be 'higher', 'lower' or None, "
+                             f"got {self.direction!r}")
+        lo, hi = self.bounds
+        if lo is not None and hi is not None and lo > hi:
+            raise ValueError(f"metric {self.name!r}: bounds {self.bounds} are reversed")
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A headline score of a measure: the rows of one metric, optionally of one subject/data set.
+
+    ``None`` in ``dataset`` or ``subject`` matches any. ``primary`` marks the measure's single
+    number for the cross-measure correlation (the first primary headline present wins).
+
+    Examples
+    --------
+    >>> h = Headline("map", subject="nearest")
+    >>> h.matches(Score("e", "codenames", "pilot", "nearest", "map", 0.5))
+    True
+    >>> h.matches(Score("e", "codenames", "pilot", "random", "map", 0.1))
+    False
+    """
+
+    metric: str
+    dataset: str | None = None
+    subject: str | None = None
+    primary: bool = False
+    description: str = ""
+
+    def matches(self, score: Score) -> bool:
+        return (score.metric == self.metric
+                and (self.dataset is None or score.dataset == self.dataset)
+                and (self.subject is None or score.subject == self.subject))
+
+
+@dataclass
+class Score:
+    """One number of one measure on one embedding: a long-format row.
+
+    Parameters
+    ----------
+    embedding : str
+        Display name of the embedding.
+    measure : str
+        Measure name (``"codenames"``).
+    dataset : str
+        Data set the number was computed on (``""`` when none, e.g. a matrix statistic).
+    subject : str
+        The agent, solver or benchmark that produced it (``""`` when the measure has none).
+    metric : str
+        A metric declared by the measure (:class:`Metric`).
+    value : float
+        The number (NaN when undefined).
+    ci_low, ci_high : float
+        95 % confidence interval (NaN when the measure gives none).
+    n : int or None
+        Items the number is computed on.
+    n_skipped : int
+        Items left out (``skip_reason`` says why, e.g. out-of-vocabulary words).
+    skip_reason : str
+        Why items were skipped, in words.
+    direction : {"higher", "lower", None}
+        Filled from the measure's declaration.
+    """
+
+    embedding: str
+    measure: str
+    dataset: str
+    subject: str
+    metric: str
+    value: float
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+    n: int | None = None
+    n_skipped: int = 0
+    skip_reason: str = ""
+    direction: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.embedding, self.measure, self.dataset, self.subject, self.metric)
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> Score:
+        names = {f.name for f in dataclasses.fields(cls)}
+        kw = {k: v for k, v in d.items() if k in names}
+        for k in ("value", "ci_low", "ci_high"):
+            kw[k] = math.nan if kw.get(k) is None else float(kw[k])
+        return cls(**kw)
+
+
+@dataclass
+class MeasureContext:
+    """What a measure's ``compute`` receives besides the embedding.
+
+    Parameters
+    ----------
+    options : dataclass instance
+        The measure's typed options (validated by :meth:`Measure.make_options`).
+    seed : int
+        Base seed of every random choice.
+    quick : bool
+        Smaller settings for smoke runs (recorded with the result).
+    data_root : Path or None
+        Data root (``None``: ``$WORDGAMES_DATA``).
+    out_dir : Path or None
+        Folder for plots; ``None`` in memory (no plot is written).
+    progress : callable or None
+        ``progress(label, done, total)``, called as work advances.
+    """
+
+    options: Any = None
+    seed: int = 0
+    quick: bool = False
+    data_root: Path | None = None
+    out_dir: Path | None = None
+    progress: Callable[[str, int, int], None] | None = None
+    measure: str = ""
+
+    @property
+    def logger(self) -> logging.Logger:
+        return logging.getLogger(f"wordgames.{self.measure or 'measure'}")
+
+    def log(self, message: str) -> None:
+        """A diagnostic line (``logging`` at INFO: silent unless a handler shows it)."""
+        self.logger.info("%s", message)
+
+    def plot_dir(self, measure: str, embedding_name: str) -> Path | None:
+        """Folder for this measure's plots of one embedding, or ``None`` when in memory."""
+        if self.out_dir is None:
+            return None
+        from wordgames.paths import safe_name
+
+        d = Path(self.out_dir) / "plots" / safe_name(embedding_name) / safe_name(measure)
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """A measure without options."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The declaration of one measure family (see the module docstring).
+
+    Parameters
+    ----------
+    name : str
+        Unique name (``"codenames"``).
+    version : str
+        Bump when the numbers would change: stored results of other versions are recomputed.
+    family : str
+        The paper family (``"codenames"``, ``"wales"``, ``"oddmanout"``, ``"emergent"``...).
+    description : str
+        One line.
+    compute : str
+        ``"module:function"`` of ``compute(embedding, ctx) -> MeasureResult``; imported lazily.
+    datasets : tuple of str
+        Names of the declared data sets it reads (:mod:`wordgames.datasets`).
+    metrics : tuple of Metric
+        Every metric its scores use.
+    headlines : tuple of Headline
+        The scores shown first and ranked, in display order.
+    citation : str
+        The paper.
+    options : type
+        A frozen dataclass of the options, with defaults.
+    uses_embedding : bool
+        False for measures of other representations (CBM reads message logs).
+    """
+
+    name: str
+    version: str
+    family: str
+    description: str
+    compute: str
+    datasets: tuple[str, ...] = ()
+    metrics: tuple[Metric, ...] = ()
+    headlines: tuple[Headline, ...] = ()
+    citation: str = ""
+    options: type = NoOptions
+    uses_embedding: bool = True
+
+    def __post_init__(self):
+        names = [m.name for m in self.metrics]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"measure {self.name!r}: metrics declared twice: {sorted(dup)}")
+        for h in self.headlines:
+            if h.metric not in names:
+                raise ValueError(f"measure {self.name!r}: headline {h.metric!r} is not a declared "
+                                 f"metric ({', '.join(names)})")
+        if not dataclasses.is_dataclass(self.options):
+            raise TypeError(f"measure {self.name!r}: options must be a dataclass type")
+
+    # ------------------------------------------------------------------ metrics
+    def metric(self, name: str) -> Metric | None:
+        return next((m for m in self.metrics if m.name == name), None)
+
+    def direction(self, metric: str) -> str | None:
+        m = self.metric(metric)
+        return m.direction if m else None
+
+    def bounds(self, metric: str) -> tuple[float | None, float | None]:
+        m = self.metric(metric)
+        return m.bounds if m else (None, None)
+
+    def headline_of(self, score: Score) -> Headline | None:
+        return next((h for h in self.headlines if h.matches(score)), None)
+
+    # ------------------------------------------------------------------ options
+    def option_names(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.options)]
+
+    def make_options(self, given: Mapping[str, Any] | Any | None = None, **overrides):
+        """The typed options from a mapping (or an instance), checked.
+
+        Unknown keys raise :class:`OptionError` naming the key, a close match and the known
+        keys; values are checked against the field types (ints are accepted for floats,
+        lists for tuples).
+
+        Examples
+        --------
+        >>> from wordgames.registry import get_measure
+        >>> get_measure("similarity").make_options({"oov": "skip"}).oov
+        'skip'
+        >>> get_measure("similarity").make_options({"ovv": "skip"})
+        Traceback (most recent call last):
+        ...
+        wordgames.measure.OptionError: measure 'similarity' has no option 'ovv' (did you mean 'oov'?); known: benchmarks, extra, oov, oov_similarity
+        """
+        if isinstance(given, self.options):
+            values = dataclasses.asdict(given)
+        else:
+            values = dict(given or {})
+        values.update(overrides)
+        known = self.option_names()
+        for key in values:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise OptionError(f"measure {self.name!r} has no option {key!r}{hint}; "
+                                  f"known: {', '.join(known) or 'none'}")
+        hints = typing.get_type_hints(self.options)
+        checked = {k: check_type(f"{self.name}.{k}", v, hints[k]) for k, v in values.items()}
+        return self.options(**checked)
+
+    def load(self) -> Callable:
+        """The ``compute`` function (imports the family's module)."""
+        module, func = self.compute.split(":")
+        return getattr(importlib.import_module(module), func)
+
+
+def check_type(where: str, value: Any, hint: Any) -> Any:
+    """``value`` checked against a type hint (and lists turned into tuples where a tuple is
+    expected); :class:`OptionError` names ``where`` when it does not fit.
+
+    >>> check_type("x", [1, 2], tuple[int, ...])
+    (1, 2)
+    >>> check_type("x", 3, float)
+    3.0
+    >>> check_type("x", "a", int | None)
+    Traceback (most recent call last):
+    ...
+    wordgames.measure.OptionError: option x: expected int or None, got 'a'
+    """
+    ok, out = _fit(value, hint)
+    if not ok:
+        raise OptionError(f"option {where}: expected {_hint_name(hint)}, got {value!r}")
+    return out
+
+
+def _fit(value, hint) -> tuple[bool, Any]:
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True, value
+    if origin in (typing.Union, types.UnionType):
+        for arm in typing.get_args(hint):
+            ok, out = _fit(value, arm)
+            if ok:
+                return True, out
+        return False, value
+    if hint is type(None):
+        return value is None, value
+    if origin is typing.Literal:
+        return value in typing.get_args(hint), value
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, list | tuple):
+            return False, value
+        arm = args[0] if args else Any
+        outs = []
+        for v in value:
+            ok, o = _fit(v, arm)
+            if not ok:
+                return False, value
+            outs.append(o)
+        return True, tuple(outs)
+    if origin is dict or hint is dict:
+        return isinstance(value, dict), value
+    if hint is bool:
+        return isinstance(value, bool), value
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool), value
+    if hint is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return ok, float(value) if ok else value
+    if hint is str:
+        return isinstance(value, str), value
+    if hint is Path:
+        return isinstance(value, str | Path), Path(value) if isinstance(value, str | Path) else value
+    if isinstance(hint, type):
+        return isinstance(value, hint), value
+    return True, value
+
+
+def _hint_name(hint) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_hint_name(a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return "None"
+    if origin is typing.Literal:
+        return "one of " + ", ".join(map(repr, typing.get_args(hint)))
+    if origin is tuple:
+        args = typing.get_args(hint)
+        return f"a list of {_hint_name(args[0]) if args else 'values'}"
+    return getattr(hint, "__name__", str(hint))
+
+
+def options_dict(options) -> dict:
+    """The options as a plain dict (for the result record and the store key)."""
+    if options is None:
+        return {}
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+@dataclass
+class Skip:
+    """A measure that did not run on an embedding, and why."""
+
+    embedding: str
+    measure: str
+    reason: str
+    failed: bool = False
+    error: str = ""
+
+
+__all__ = [
+    "HIGHER",
+    "LOWER",
+    "Headline",
+    "Measure",
+    "MeasureContext",
+    "Metric",
+    "NoOptions",
+    "OptionError",
+    "Score",
+    "Skip",
+    "check_type",
+    "options_dict",
+]
+

@@ -1,0 +1,147 @@
+"""The registry of measures: every :class:`~wordgames.measure.Measure` by unique name.
+
+Each family declares its measure in a light module (``wordgames.<family>.spec``) that imports
+no numerical library, so listing the measures is fast. Measures can be added through
+``$WORDGAMES_EXTRA_MEASURES`` (comma-separated ``name=module:attribute``): the attribute is a
+:class:`~wordgames.measure.Measure`, or a plain ``compute(embedding, ctx)`` function that is
+wrapped in a measure without options or declared metrics (``@version`` may follow).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+from functools import cache
+
+from wordgames.errors import WordgamesError
+from wordgames.measure import Measure
+
+#: The built-in measures' declarations, in display order.
+BUILTIN_SPECS: tuple[str, ...] = (
+    "wordgames.codenames.spec:MEASURE",
+    "wordgames.similarity.spec:SIMILARITY",
+    "wordgames.similarity.spec:GLOBAL_METRICS",
+    "wordgames.wales.spec:MEASURE",
+    "wordgames.oddmanout.spec:MEASURE",
+    "wordgames.emergent.spec:MEASURE",
+)
+EXTRA_MEASURES_ENV = "WORDGAMES_EXTRA_MEASURES"
+
+
+class UnknownMeasureError(WordgamesError, KeyError):
+    """A measure name that is not in the registry."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown measure"
+
+
+def _load_attr(entry: str):
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@cache
+def builtin_measures() -> tuple[Measure, ...]:
+    """The built-in measures (each family's declaration)."""
+    return _check_unique(tuple(_load_attr(e) for e in BUILTIN_SPECS))
+
+
+def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
+    """Measures added through ``$WORDGAMES_EXTRA_MEASURES`` (plug-ins and test measures).
+
+    Examples
+    --------
+    >>> [m.name for m in extra_measures("toy=my.module:run, other=my.mod:f@2")]
+    ['toy', 'other']
+    >>> extra_measures("other=my.mod:f@2")[0].version
+    '2'
+    """
+    value = os.environ.get(EXTRA_MEASURES_ENV, "") if value is None else value
+    out = []
+    for item in filter(None, (part.strip() for part in value.split(","))):
+        name, sep, entry = item.partition("=")
+        entry, _, version = entry.partition("@")
+        name, entry = name.strip(), entry.strip()
+        if not sep or ":" not in entry or not name:
+            raise WordgamesError(f"${EXTRA_MEASURES_ENV}: expected 'name=module:attribute', got {item!r}")
+        out.append(_extra(name, entry, version.strip() or "1"))
+    return tuple(out)
+
+
+def _extra(name: str, entry: str, version: str) -> Measure:
+    module, _, attr = entry.partition(":")
+    try:
+        obj = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        obj = None  # a function that is not importable yet: resolved when the measure runs
+    if isinstance(obj, Measure):
+        return obj
+    return Measure(name=name, version=version, family="extra",
+                   description=f"extra measure {entry}", compute=entry)
+
+
+def _check_unique(measures: tuple[Measure, ...]) -> tuple[Measure, ...]:
+    seen: set[str] = set()
+    for m in measures:
+        if m.name in seen:
+            raise WordgamesError(f"two measures are declared with the name {m.name!r}")
+        seen.add(m.name)
+    return measures
+
+
+def all_measures() -> tuple[Measure, ...]:
+    """The built-in measures followed by those of ``$WORDGAMES_EXTRA_MEASURES``."""
+    return _check_unique(builtin_measures() + extra_measures())
+
+
+def get_measure(name: str) -> Measure:
+    """The measure called ``name``; :class:`UnknownMeasureError` with a "did you mean" otherwise.
+
+    Examples
+    --------
+    >>> get_measure("wales").family
+    'wales'
+    >>> get_measure("walse")
+    Traceback (most recent call last):
+    ...
+    wordgames.registry.UnknownMeasureError: unknown measure 'walse' (did you mean 'wales'?); known: codenames, similarity, global-metrics, wales, oddmanout, cbm
+    """
+    known = all_measures()
+    for m in known:
+        if m.name == name:
+            return m
+    names = [m.name for m in known]
+    close = difflib.get_close_matches(str(name), names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UnknownMeasureError(f"unknown measure {name!r}{hint}; known: {', '.join(names)}")
+
+
+def select_measures(names=None) -> list[Measure]:
+    """The measures to run: the named ones (extra measures only when named), else the built-ins."""
+    if not names:
+        return list(builtin_measures())
+    if isinstance(names, str):
+        names = [names]
+    return [n if isinstance(n, Measure) else get_measure(n) for n in dict.fromkeys(names)]
+
+
+def list_measures():
+    """The registry as a pandas DataFrame: name, family, version, description, data sets,
+    headlines, options.
+
+    Examples
+    --------
+    >>> import wordgames
+    >>> "codenames" in wordgames.list_measures()["name"].tolist()
+    True
+    """
+    import pandas as pd
+
+    rows = [{"name": m.name, "family": m.family, "version": m.version,
+             "description": m.description, "datasets": ", ".join(m.datasets),
+             "headlines": ", ".join(h.metric + (f" ({h.subject})" if h.subject else "")
+                                    for h in m.headlines),
+             "options": ", ".join(m.option_names()), "citation": m.citation}
+            for m in all_measures()]
+    return pd.DataFrame(rows)

@@ -1,0 +1,89 @@
+"""The declarations of the word-similarity measure and the global matrix metrics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from wordgames.measure import HIGHER, Headline, Measure, Metric
+
+
+@dataclass(frozen=True)
+class SimilarityOptions:
+    """Options of the word-similarity measure.
+
+    Parameters
+    ----------
+    benchmarks : tuple of str or None
+        Short names of the shipped benchmarks (default: all 13).
+    extra : tuple of str
+        Paths of users' own ``word1<TAB>word2<TAB>score`` files (named by file stem).
+    oov : {"skip", "fixed"}
+        Leave pairs with an out-of-vocabulary word out, or score them ``oov_similarity``.
+    oov_similarity : float
+        The cosine of OOV pairs under ``oov="fixed"``.
+    """
+
+    benchmarks: tuple[str, ...] | None = None
+    extra: tuple[str, ...] = ()
+    oov: Literal["skip", "fixed"] = "skip"
+    oov_similarity: float = 0.0
+
+
+SIMILARITY = Measure(
+    name="similarity",
+    version="1",
+    family="similarity",
+    description="Word-similarity benchmarks (Spearman, Pearson)",
+    compute="wordgames.similarity.suite:run",
+    datasets=("word-similarity",),
+    metrics=(
+        Metric("spearman", HIGHER, (-1.0, 1.0), "Spearman rho with human similarity ratings"),
+        Metric("pearson", HIGHER, (-1.0, 1.0), "Pearson r with human similarity ratings"),
+        Metric("coverage", HIGHER, (0.0, 1.0), "share of pairs with both words in vocabulary"),
+    ),
+    headlines=(
+        Headline("spearman", dataset="simlex999", primary=True,
+                 description="Spearman rho with SimLex-999"),
+        Headline("spearman", dataset="men", primary=True, description="Spearman rho with MEN"),
+        Headline("spearman", primary=True,
+                 description="Spearman rho with human similarity ratings"),
+    ),
+    citation="Giesen et al., Leveraging the Wikipedia Graph for Evaluating Word Embeddings "
+             "(IJCAI 2022), Figure 1",
+    options=SimilarityOptions,
+)
+
+
+@dataclass(frozen=True)
+class GlobalMetricsOptions:
+    """Options of the global matrix metrics (see :class:`~wordgames.similarity.global_metrics.GlobalMetrics`)."""
+
+    perank_p: float = 2.5
+    edim_p: float = 1.0
+    center: bool = False
+    rownorm: bool = False
+    top_n: int | None = None
+    perank_variant: Literal["power", "renyi"] = "power"
+
+
+GLOBAL_METRICS = Measure(
+    name="global-metrics",
+    version="1",
+    family="similarity",
+    description="erank, perank, edim of the embedding matrix",
+    compute="wordgames.similarity.global_metrics:run",
+    metrics=(
+        Metric("erank", None, (1.0, None), "effective rank of the embedding matrix (descriptive)"),
+        Metric("perank", None, (0.0, None), "perank (reconstructed definition; descriptive)"),
+        Metric("edim", None, (0.0, None), "edim (reconstructed definition; descriptive)"),
+        Metric("rank", None, (0.0, None), "number of singular values"),
+    ),
+    headlines=(
+        Headline("erank", primary=True, description="effective rank (descriptive)"),
+        Headline("perank", description="perank (descriptive)"),
+        Headline("edim", description="edim (descriptive)"),
+    ),
+    citation="Roy & Vetterli 2007 (erank); Torregrossa et al. 2020 (perank, edim)",
+    options=GlobalMetricsOptions,
+)

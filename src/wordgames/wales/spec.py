@@ -1,0 +1,76 @@
+"""The declaration of the WALES measure (Giesen et al., IJCAI 2022): read by the registry.
+
+Scores: ``dataset`` is the task distribution (``human``: the 1000 human-played Wikispeedia
+pairs; ``power-a<k>``, ``top-<p>%``, ``uniform``...), ``subject`` the agent (``greedy`` at
+gamma = 1, ``greedy(gamma=<g>)`` in the sweep, ``w-path`` for the baseline).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+
+
+@dataclass(frozen=True)
+class WalesOptions:
+    """Options of the WALES measure.
+
+    Parameters
+    ----------
+    k : int
+        Tasks per sampled distribution.
+    human_k : int or None
+        Use only the first ``human_k`` human-played pairs (default: all 1000).
+    gammas : tuple of float
+        The gamma sweep (Figure 5).
+    exponents : tuple of float or None
+        Power-law exponents of the sampled distributions (default: the paper's).
+    percents : tuple of float or None
+        Top-percent distributions (default: the paper's).
+    table1_trials, table1_pool : int
+        Table 1: trials per k and the task pool.
+    max_steps : int
+        Steps before an agent gives up.
+    w_path_pairs : int
+        Node pairs of the w-path baseline.
+    """
+
+    k: int = 1000
+    human_k: int | None = None
+    gammas: tuple[float, ...] = (0.0, 0.1, 0.3, 0.5, 1.0)
+    exponents: tuple[float, ...] | None = None
+    percents: tuple[float, ...] | None = None
+    table1_trials: int = 50
+    table1_pool: int = 5000
+    max_steps: int = 100
+    w_path_pairs: int = 1000
+
+
+MEASURE = Measure(
+    name="wales",
+    version="1",
+    family="wales",
+    description="WALES: greedy navigation of the Wikipedia link graph",
+    compute="wordgames.wales.suite:run",
+    datasets=("wikispeedia", "wales"),
+    metrics=(
+        Metric("score", HIGHER, (0.0, 1.0),
+               "mean task score: shortest path / agent path (lengths in edges)"),
+        Metric("score_nodes", HIGHER, (0.0, 1.0), "the same in the authors' node convention"),
+        Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the agent did not finish"),
+        Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
+        Metric("title_coverage", HIGHER, (0.0, 1.0), "share of pages with a vector"),
+    ),
+    headlines=(
+        Headline("score", dataset="human", subject="greedy", primary=True,
+                 description="mean task score on the human-played pairs (gamma = 1, edges)"),
+        Headline("score_nodes", dataset="human", subject="greedy",
+                 description="the same in the authors' node convention"),
+        Headline("score", subject="greedy", description="score per task distribution"),
+        Headline("w_path", description="w-path: Spearman of -path length and cosine"),
+    ),
+    citation="Giesen, J. et al. Leveraging the Wikipedia Graph for Evaluating Word Embeddings. "
+             "IJCAI 2022.",
+    options=WalesOptions,
+)
