@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
 import numpy as np
 import pytest
-from rich.console import Console
 
 from tests._toy_measures import ENTRIES
 from tests.test_runner import write_tiny
@@ -23,11 +21,13 @@ def toys(monkeypatch):
     monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES", ENTRIES)
 
 
-def _run(tmp_path, out, **kw):
-    from wordgames.runner import run_main
+def _run(tmp_path, out, *, executor="serial", workers=1, unit_timeout_s=None):
+    import wordgames
+    from wordgames.executors import make_executor
 
     embs = [write_tiny(tmp_path / "a.txt", seed=1)[0], write_tiny(tmp_path / "b.txt", seed=2)[0]]
-    return run_main(embs, out=out, measures=MEASURES, console=Console(file=io.StringIO()), **kw)
+    runner = make_executor(executor, workers=workers, timeout_s=unit_timeout_s)
+    return wordgames.evaluate(embs, MEASURES, store=out, executor=runner)
 
 
 def _metrics(out):
@@ -58,13 +58,13 @@ def test_process_pool_matches_serial(tmp_path, toys):
     assert pool.parameters["executor"] == {"executor": "process", "workers": 2, "blas_threads": 1}
     a, b = _metrics(tmp_path / "serial"), _metrics(tmp_path / "pool")
     assert len(a) == 6 and a == b  # same keys, bit-identical numbers
-    pids = {r["parameters"]["pid"] for r in pool.results if r["measure"].startswith("toy")}
+    pids = {r.parameters["pid"] for r in pool.results if r.measure.startswith("toy")}
     assert os.getpid() not in pids  # really computed in worker processes
-    assert {r["parameters"]["pid"] for r in serial.results if "pid" in r["parameters"]} == {os.getpid()}
+    assert {r.parameters["pid"] for r in serial.results if "pid" in r.parameters} == {os.getpid()}
     # every worker capped its BLAS to one thread
-    assert {r["parameters"]["blas_threads"] for r in pool.results if "blas_threads" in r["parameters"]} == {1}
+    assert {r.parameters["blas_threads"] for r in pool.results if "blas_threads" in r.parameters} == {1}
     # plots of a worker land in the run's folder
-    assert all(Path(p).is_file() for r in pool.results for p in r["plots"])
+    assert all(Path(p).is_file() for r in pool.results for p in r.plots)
 
 
 def test_ray_matches_serial(tmp_path, toys, monkeypatch):
@@ -80,10 +80,10 @@ def test_ray_matches_serial(tmp_path, toys, monkeypatch):
         record = _run(tmp_path, tmp_path / "ray", executor="ray", unit_timeout_s=120)
         assert record.parameters["executor"]["executor"] == "ray"
         assert _metrics(tmp_path / "serial") == _metrics(tmp_path / "ray")
-        assert os.getpid() not in {r["parameters"]["pid"] for r in record.results
-                                   if "pid" in r["parameters"]}
-        assert {r["parameters"]["blas_threads"] for r in record.results
-                if "blas_threads" in r["parameters"]} == {1}
+        assert os.getpid() not in {r.parameters["pid"] for r in record.results
+                                   if "pid" in r.parameters}
+        assert {r.parameters["blas_threads"] for r in record.results
+                if "blas_threads" in r.parameters} == {1}
         assert len(serial.results) == len(record.results) == 6
         # the CLI path: `wordgames run --executor ray` on the cluster already running
         from typer.testing import CliRunner

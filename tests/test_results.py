@@ -20,7 +20,7 @@ def test_measure_result_is_json_safe(tmp_path):
     data = json.loads(path.read_text())
     assert data["results"][0]["metrics"] == {"a": 0.5, "b": None}
     assert data["results"][0]["tables"]["t"][0]["x"] == 3
-    assert data["schema_version"] == 1 and data["tool_version"]
+    assert data["schema_version"] == 2 and data["tool_version"]  # 2: typed Score rows
     assert not list(tmp_path.glob(".*tmp"))  # no temp file left behind
 
 

@@ -153,7 +153,7 @@ def test_results_merge_and_table(tmp_path, toys):
 def test_family_names_resolve(tmp_path):
     from wordgames.embeddings import load_embedding
     from wordgames.embeddings.family import FAMILY_NAMES
-    from wordgames.runner import resolve_specs
+    from wordgames.cli import resolve_specs
 
     emb = load_embedding("glove-6b-50d-top10k")
     assert len(emb) == 10_000 and emb.dim == 50
@@ -192,17 +192,18 @@ def test_same_content_twice_is_computed_once(tmp_path, toys, monkeypatch):
 
 def test_extra_measures_variable(monkeypatch):
     from wordgames.errors import WordgamesError
-    from wordgames.suite import MEASURES, all_measures, extra_measures, selected_measures
+    from wordgames.registry import all_measures, builtin_measures, extra_measures, select_measures
 
+    MEASURES = builtin_measures()
     assert extra_measures("") == ()
     (spec,) = extra_measures(" mine = tests._toy_measures:toy1 @3 ")
-    assert (spec.name, spec.entry, spec.version) == ("mine", "tests._toy_measures:toy1", "3")
-    with pytest.raises(WordgamesError, match="name=module:function"):
+    assert (spec.name, spec.compute, spec.version) == ("mine", "tests._toy_measures:toy1", "3")
+    with pytest.raises(WordgamesError, match="name=module:attribute"):
         extra_measures("no-entry-point")
     monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES", "mine=tests._toy_measures:toy1")
     assert [m.name for m in all_measures()] == [m.name for m in MEASURES] + ["mine"]
-    assert selected_measures(None) == list(MEASURES)  # extra measures run only when named
-    assert [m.name for m in selected_measures(["mine", "mine"])] == ["mine"]
+    assert select_measures(None) == list(MEASURES)  # extra measures run only when named
+    assert [m.name for m in select_measures(["mine", "mine"])] == ["mine"]
 
 
 def test_console_entry_point_is_light_and_complete(tmp_path, toys):

@@ -18,54 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wordgames.compute import Progress, compute_unit, finish_result
 from wordgames.errors import WordgamesError
-from wordgames.measure import Measure, MeasureContext, Score, Skip, options_dict
+from wordgames.measure import Measure, Score, Skip, options_dict
+
+__all__ = ["Results", "compute_unit", "evaluate", "finish_result"]
 
 log = logging.getLogger("wordgames")
-
-Progress = Callable[[str, int, int], None]
-
-
-# --------------------------------------------------------------------------- one unit
-def compute_unit(measure: Measure, embedding, *, options=None, seed: int = 0, quick: bool = False,
-                 data_root=None, out_dir=None, progress: Progress | None = None):
-    """Compute one measure on one embedding.
-
-    Returns
-    -------
-    MeasureResult or Skip
-        The result, with its :class:`~wordgames.measure.Score` rows completed (embedding name,
-        measure, direction from the declaration), or a :class:`~wordgames.measure.Skip` when the
-        measure cannot run here (missing data set, optional dependency, no input).
-    """
-    from wordgames.errors import DatasetMissingError, OptionalDependencyError, SkipMeasure
-
-    opts = measure.make_options(options)
-    ctx = MeasureContext(options=opts, seed=seed, quick=quick,
-                         data_root=Path(data_root) if data_root else None,
-                         out_dir=Path(out_dir) if out_dir else None, progress=progress,
-                         measure=measure.name)
-    name = getattr(embedding, "name", "") or ""
-    start = time.perf_counter()
-    try:
-        result = measure.load()(embedding, ctx)
-    except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
-        return Skip(name, measure.name, str(exc))
-    seconds = time.perf_counter() - start
-    result.timings.setdefault("total", round(seconds, 4))
-    finish_result(result, measure, name)
-    return result
-
-
-def finish_result(result, measure: Measure, embedding_name: str) -> None:
-    """Stamp the result and its scores with the embedding, measure and declared directions."""
-    result.embedding = embedding_name
-    result.measure = measure.name
-    result.version = measure.version
-    for s in result.scores:
-        s.embedding = embedding_name
-        s.measure = measure.name
-        s.direction = measure.direction(s.metric)
 
 
 # --------------------------------------------------------------------------- results
@@ -308,13 +267,10 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
                       vocabulary=policy.get_params(), data_root=data_root, out_dir=out_dir,
                       overwrite=overwrite)
     res = Results(embeddings=[e.describe() for e in embs],
-                  missing=[u.label for u in plan.missing])
-    res.parameters = {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
-                      "seed": seed, "quick": quick, "vocabulary": policy.get_params(),
-                      "options": {m: options_dict(o) for m, o in typed.items()},
-                      "executor": runner.get_params(), "overwrite": overwrite,
-                      "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
-                      "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None}
+                  missing=[u.label for u in plan.missing],
+                  parameters=_run_parameters(embs, chosen, typed, policy, runner, plan,
+                                             seed=seed, quick=quick, overwrite=overwrite,
+                                             data_root=data_root))
     if on_plan is not None:
         on_plan(res)
     if dry_run:
@@ -325,6 +281,17 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
     return res
+
+
+def _run_parameters(embs, chosen, typed, policy, runner, plan: Plan, *, seed, quick, overwrite,
+                    data_root) -> dict:
+    """What the run record says about how it was run."""
+    return {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
+            "seed": seed, "quick": quick, "vocabulary": policy.get_params(),
+            "options": {m: options_dict(o) for m, o in typed.items()},
+            "executor": runner.get_params(), "overwrite": overwrite,
+            "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
+            "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None}
 
 
 def _executor(executor):

@@ -131,7 +131,7 @@ def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
     """
     if blas_threads is not None:
         limit_threads(blas_threads)
-    from wordgames.evaluation import compute_unit
+    from wordgames.compute import compute_unit
     from wordgames.measure import Skip
     from wordgames.results.store import ResultStore
 

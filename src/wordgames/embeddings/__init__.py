@@ -6,7 +6,12 @@ from wordgames.embeddings.loaders import (
     DEFAULT_EMBEDDING,
     from_gensim,
     load_builtin,
+)
+from wordgames.embeddings.sets import (
+    EmbeddingLike,
+    VocabularyPolicy,
     load_embedding,
+    load_embeddings,
 )
 from wordgames.embeddings.vocab import intersect_vocabularies, lower_alpha_mask, restrict
 
@@ -14,12 +19,15 @@ __all__ = [
     "BUILTIN",
     "DEFAULT_EMBEDDING",
     "Embedding",
+    "EmbeddingLike",
     "LoadReport",
+    "VocabularyPolicy",
     "Lookup",
     "from_gensim",
     "intersect_vocabularies",
     "load_builtin",
     "load_embedding",
+    "load_embeddings",
     "lower_alpha_mask",
     "restrict",
 ]

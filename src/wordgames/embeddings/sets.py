@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from wordgames.embeddings.core import Embedding
+from wordgames.errors import WordgamesError
 
 log = logging.getLogger("wordgames.embeddings")
 
@@ -65,14 +66,75 @@ class VocabularyPolicy:
         return ", ".join(parts) or "none"
 
 
+def load_embedding(spec: str | Path | Embedding, *, fmt: str = "auto", name: str | None = None,
+                   words_path: str | Path | None = None, use_cache: bool = True) -> Embedding:
+    """Load an embedding from a built-in name or a file.
+
+    Parameters
+    ----------
+    spec : a built-in name (``"glove-6b-50d"``), a member of the built-in family
+        (``"glove-6b-50d-pca10"``, ``"random-50d"``...: :mod:`wordgames.embeddings.family`),
+        ``"transformer:MODEL"`` (a vocabulary encoded by a sentence-transformers model:
+        :mod:`wordgames.embeddings.transformer`), a path, or an :class:`Embedding` (returned as is)
+    fmt : one of ``"auto"``, ``"word2vec"``, ``"word2vec-binary"``, ``"glove"``, ``"fasttext"``,
+        ``"npy"``, ``"gensim"``
+    name : name used in results (default: the built-in name or the file's stem)
+    words_path : word list for ``.npy`` matrices
+    use_cache : convert text/binary files once to a memory-mappable cache
+    """
+    from wordgames.embeddings.loaders import (
+        BUILTIN,
+        FORMATS,
+        _load_cached,
+        detect_format,
+        load_builtin,
+        load_gensim,
+        load_npy,
+        parse_text,
+        parse_word2vec_binary,
+    )
+
+    if isinstance(spec, Embedding):
+        return spec
+    if isinstance(spec, str) and spec in BUILTIN:
+        emb = load_builtin(spec)
+        return emb.with_name(name) if name else emb
+    if isinstance(spec, str):
+        from wordgames.embeddings.family import FAMILY_NAMES, load_family_member
+
+        if spec in FAMILY_NAMES:
+            emb = load_family_member(spec)
+            return emb.with_name(name) if name else emb
+        if spec.startswith("transformer:"):
+            from wordgames.embeddings.transformer import transformer_embedding
+
+            return transformer_embedding(spec.split(":", 1)[1], name=name)
+    path = Path(spec)
+    if not path.exists():
+        raise WordgamesError(
+            f"embedding {str(spec)!r} is neither a built-in name ({', '.join(BUILTIN)}), "
+            "a member of the built-in family (see wordgames.embeddings.family.FAMILY_NAMES), "
+            "'transformer:MODEL', nor an existing file"
+        )
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt not in FORMATS:
+        raise WordgamesError(f"unknown embedding format {fmt!r}; known: {FORMATS}")
+    if fmt == "npy":
+        return load_npy(path, words_path, name=name)
+    if fmt == "gensim":
+        return load_gensim(path, name=name)
+    if fmt == "word2vec-binary":
+        return _load_cached(path, fmt, parse_word2vec_binary, name, use_cache)
+    return _load_cached(path, fmt, lambda p: parse_text(p, fmt=fmt), name, use_cache)
+
+
 def load_one(spec, *, transformer_vocab=None) -> Embedding:
     """One embedding from a name, a path, an :class:`Embedding` or an :class:`EmbeddingLike`.
 
     ``transformer:MODEL`` specs encode ``transformer_vocab`` (a number of GloVe's top words or
     a word-list file) when given.
     """
-    from wordgames.embeddings.loaders import load_embedding
-
     if isinstance(spec, Embedding):
         return spec
     if not isinstance(spec, str | Path) and isinstance(spec, EmbeddingLike):

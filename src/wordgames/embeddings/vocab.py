@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordgames.embeddings.core import Embedding
 from wordgames.errors import DataFormatError
 from wordgames.textio import decode_utf8
+
+if TYPE_CHECKING:  # vocab works on any Embedding; core imports this module, not the reverse
+    from wordgames.embeddings.core import Embedding
 
 
 def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
@@ -59,6 +62,7 @@ def restrict(
     list or the path of a word-list file), then ``top_n`` (the N most frequent survivors).
 
     >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
     >>> e = Embedding(["the", "Cat", "dog", "a1", "eel"], np.eye(5))
     >>> restrict(e, lower_alpha=True, top_n=2).words.tolist()
     ['the', 'dog']
@@ -92,6 +96,7 @@ def intersect_vocabularies(embeddings: Sequence[Embedding]) -> list[Embedding]:
     embedding lists them in that same order, so row ``i`` is the same word everywhere.
 
     >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
     >>> a = Embedding(["x", "y", "z"], np.eye(3), name="a")
     >>> b = Embedding(["z", "x", "w"], np.eye(3), name="b")
     >>> [e.words.tolist() for e in intersect_vocabularies([a, b])]

@@ -3,7 +3,7 @@
 upstream, citation and licence are taken from each folder's PROVENANCE.md.
 """
 
-from wordgames.datasets.registry import DataFile, DatasetSpec, register
+from wordgames.datasets.model import DataFile, DatasetSpec, register
 
 register(DatasetSpec(
     name="codenames-human-heyyjudes",

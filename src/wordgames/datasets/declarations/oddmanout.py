@@ -4,7 +4,7 @@ upstream, citation and licence are taken from the folder's PROVENANCE.md. One fo
 (``oddmanout/``) holds two data sets: the expert-written Anomia puzzles and the crowdsourced ones.
 """
 
-from wordgames.datasets.registry import DataFile, DatasetSpec, register
+from wordgames.datasets.model import DataFile, DatasetSpec, register
 
 _UPSTREAM = ("https://github.com/gabrielStanovsky/odd-man-out at commit "
              "68b4fa22fb47e98200c804c39420f0f56cd0df65, data.tar.gz (blob "

@@ -4,7 +4,7 @@ upstream, citation and licence are taken from similarity/PROVENANCE.md (files co
 from the upstream repository at the pinned commit).
 """
 
-from wordgames.datasets.registry import DataFile, DatasetSpec, register
+from wordgames.datasets.model import DataFile, DatasetSpec, register
 
 register(DatasetSpec(
     name="word-similarity",

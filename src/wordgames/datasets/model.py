@@ -1,0 +1,89 @@
+"""The records that declare a data set (:class:`DatasetSpec`, :class:`DataFile`) and the table
+they are registered in. The declarations (``wordgames.datasets.declarations``) import this
+module; the registry functions (:mod:`wordgames.datasets.registry`) import both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9\-]*$")
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One file of a data set: its path inside the data set's folder and its sha256."""
+
+    path: str
+    sha256: str
+    description: str = ""
+
+    def __post_init__(self):
+        if not _SHA_RE.match(self.sha256):
+            raise ValueError(f"{self.path}: sha256 must be 64 lower-case hex digits")
+        if self.path.startswith("/") or ".." in Path(self.path).parts:
+            raise ValueError(f"{self.path}: must be a relative path inside the data set's folder")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Metadata of one data set.
+
+    Parameters
+    ----------
+    name : unique lower-case name (``[a-z0-9-]``), used on the command line and in results
+    folder : folder under the data root that holds the files
+    family : the measure family that uses it (codenames, wales, oddmanout, similarity, emergent)
+    title : a human-readable title
+    files : the files with their sha256
+    upstream : where the files come from, pinned (repository URL and commit)
+    citation : what to cite
+    licence : licence note (as found upstream)
+    notes : known damage in the files and how the loader deals with it
+    """
+
+    name: str
+    folder: str
+    family: str
+    title: str
+    files: tuple[DataFile, ...]
+    upstream: str
+    citation: str
+    licence: str
+    notes: str = ""
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        if not _NAME_RE.match(self.name):
+            raise ValueError(f"data set name {self.name!r} must match [a-z0-9][a-z0-9-]*")
+        for attr in ("folder", "family", "title", "upstream", "citation", "licence"):
+            if not getattr(self, attr):
+                raise ValueError(f"data set {self.name}: '{attr}' must not be empty")
+        if not self.files:
+            raise ValueError(f"data set {self.name}: declares no files")
+        paths = [f.path for f in self.files]
+        if len(set(paths)) != len(paths):
+            raise ValueError(f"data set {self.name}: a file is declared twice")
+
+    def file(self, path: str) -> DataFile:
+        for f in self.files:
+            if f.path == path:
+                return f
+        raise KeyError(f"data set {self.name} declares no file {path!r}")
+
+    def describe(self) -> dict:
+        return {"name": self.name, "title": self.title, "upstream": self.upstream,
+                "citation": self.citation, "licence": self.licence}
+
+
+_REGISTRY: dict[str, DatasetSpec] = {}
+
+
+def register(spec: DatasetSpec) -> DatasetSpec:
+    if spec.name in _REGISTRY and _REGISTRY[spec.name] != spec:
+        raise ValueError(f"data set {spec.name!r} is declared twice")
+    _REGISTRY[spec.name] = spec
+    return spec
