@@ -140,8 +140,8 @@ def test_results_merge_and_table(tmp_path, toys):
                            "--wide", "-m", "toy1"])
     assert res.exit_code == 0, res.output
     lines = res.output.strip().splitlines()
-    assert lines[0] == "measure,metric,a,b" and len(lines) == 5  # 4 toy metrics
-    rows = {ln.split(",")[1]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
+    assert lines[0] == "measure,dataset,subject,metric,a,b" and len(lines) == 5  # 4 toy metrics
+    rows = {ln.split(",")[3]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
             for ln in lines[1:]}
     assert set(rows) == {"mean_norm", "n_words", "gram_trace", "mean_pair_cosine"}
     assert float(rows["n_words"]["a"]) == float(rows["n_words"]["b"]) == 40.0
@@ -226,7 +226,8 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     run_cli("-e", emb, "-m", "toy1", "-o", tmp_path / "out")
     table = subprocess.run(main + ["results", "table", str(tmp_path / "out"), "--format", "csv"],
                            capture_output=True, text=True, check=True).stdout
-    assert table.splitlines()[0] == "embedding,measure,metric,value" and len(table.splitlines()) == 5
+    assert table.splitlines()[0] == ("embedding,measure,dataset,subject,metric,value,ci_low,ci_high,"
+                                     "n,n_skipped") and len(table.splitlines()) == 5
     bad = subprocess.run(main + ["no-such-command"], capture_output=True, text=True)
     assert bad.returncode == 2 and "No such command" in bad.stderr
 

@@ -148,11 +148,67 @@ def test_board_words_are_never_clues():
 
 def test_get_params_round_trip_the_configuration():
     emb = random_embedding(10)
-    p = ClusterSender(emb, n_restarts=4, random_state=9).get_params()
+    # describe(): the JSON-safe record of get_params() that result records hold
+    p = ClusterSender(emb, n_restarts=4, random_state=9).describe()
     assert p["n_restarts"] == 4 and p["random_state"] == 9 and p["embedding"] == "rand"
-    assert ExhaustiveSearchSender(emb, "max_radius").get_params()["tie_break"] == "max_radius"
+    assert ExhaustiveSearchSender(emb, "max_radius").describe()["tie_break"] == "max_radius"
     with pytest.raises(ValueError):
         ExhaustiveSearchSender(emb, "nope")
+
+
+AGENTS = [
+    lambda e: ClusterSender(e, n_restarts=2, random_state=3),
+    lambda e: ExhaustiveSearchSender(e, "max_radius", vocab_size=20),
+    lambda e: RandomSender(e, random_state=5),
+    lambda e: EmbeddingNearestReceiver(e, distance="euclidean"),
+    lambda e: RandomReceiver(random_state=7),
+]
+
+
+@pytest.mark.parametrize("make", AGENTS)
+def test_agents_are_configured_like_estimators(make):
+    """Constructor = configuration: get_params/set_params/clone round-trip, nothing else is
+    set in __init__, and a clone answers like the original."""
+    from wordgames.params import Params
+
+    emb = random_embedding(40, 4, seed=11)
+    agent = make(emb)
+    assert isinstance(agent, Params)
+    params = agent.get_params()
+    assert set(vars(agent)) == set(params)  # __init__ stores its arguments and nothing else
+    twin = agent.clone()
+    assert twin.get_params().keys() == params.keys()
+    assert all(twin.get_params()[k] is v or twin.get_params()[k] == v for k, v in params.items())
+    if "embedding" in params:
+        assert twin.embedding is emb  # data is shared, not copied
+    blue, red = ["w0", "w1"], ["w2", "w3", "w4"]
+    if hasattr(agent, "give_clue"):
+        assert agent.ranked_forward(blue, red) == twin.ranked_forward(blue, red)
+        assert agent.give_clue(Board(tuple(blue), tuple(red))) == \
+            twin.give_clue(Board(tuple(blue), tuple(red)))
+        assert not set(vars(agent)) - set(params) - {"clusters_", "draws_"}  # fitted state only
+    else:
+        assert agent.ranked_forward(blue + red, "w9") == twin.ranked_forward(blue + red, "w9")
+    # set_params changes the configuration and forgets what was computed under the old one
+    key = "random_state" if "random_state" in params else "distance"
+    value = 99 if key == "random_state" else "cosine"
+    agent.set_params(**{key: value})
+    assert agent.get_params()[key] == value
+    assert not [a for a in vars(agent) if a.endswith("_")]
+    with pytest.raises(ValueError):
+        agent.set_params(nope=1)
+
+
+def test_cluster_sender_shares_no_state_through_the_geometry():
+    """clue_number does not read what clue_keys left in the board geometry."""
+    emb = angles_embedding({"a": 0, "b": 10, "c": 20, "d": 205, "r1": 200, "r2": 210,
+                            "mid": 11, "near_a": 2, "far": 300})
+    sender = ClusterSender(emb, n_restarts=5, random_state=1)
+    geom = sender._geometry(["a", "b", "c", "d"], ["r1", "r2"])
+    before = set(vars(geom))
+    assert sender.clue_number(geom, 0) == 3  # without clue_keys first
+    sender.clue_keys(geom)
+    assert set(vars(geom)) == before  # nothing was added to the shared geometry
 
 
 def test_clue_rules_exclude_board_words_substrings_and_stems():

@@ -9,18 +9,20 @@ import pytest
 from tests.conftest import require_dataset
 
 
-def _ctx(tmp_path, data_root, **options):
-    from wordgames.suite import SuiteContext
+def _run(glove, tmp_path, data_root, quick=False, **options):
+    from wordgames.evaluation import compute_unit
+    from wordgames.registry import get_measure
 
-    return SuiteContext(out_dir=tmp_path, data_root=data_root, quick=True,
-                        options={"codenames": options}, log=lambda s: None)
+    return compute_unit(get_measure("codenames"), glove, options=options, seed=0, quick=quick,
+                        data_root=data_root, out_dir=tmp_path)
 
 
 def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
     require_dataset("codenames-pilot")
-    from wordgames.codenames import suite
 
-    res = suite.run(glove, _ctx(tmp_path, data_root, datasets=["codenames-pilot"], max_records=60))
+    # quick runs cap the sample at 30 records: 60 records and 3 restarts are asked for
+    res = _run(glove, tmp_path, data_root, datasets=["codenames-pilot"], max_records=60,
+               n_restarts=3)
     m = res.metrics
     key = "codenames-pilot/{}/human_receiver.{}"
     # the sanity checks of the paper: random agents score as random, embedding agents better
@@ -37,7 +39,20 @@ def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
     assert res.plots and all(p.endswith(".png") for p in res.plots)
     srcs = {r["clue_source"] for r in res.tables["senders"]}
     assert "all" in srcs and len(srcs) > 2  # broken down by the clue's initial model
+    assert res.parameters["senders"]["cluster"]["n_restarts"] == 3
+
+
+def test_quick_run_caps_the_sample_and_the_restarts(tmp_path, glove, data_root):
+    require_dataset("codenames-pilot")
+
+    res = _run(glove, tmp_path, data_root, quick=True, datasets=["codenames-pilot"])
+    assert res.parameters["max_records"] == 30
+    assert res.parameters["n_records"]["codenames-pilot"]["human_receiver"] == 30
     assert res.parameters["senders"]["cluster"]["n_restarts"] == 3  # quick mode
+    res = _run(glove, tmp_path, data_root, quick=True, datasets=["codenames-pilot"],
+               max_records=12, n_restarts=2)
+    assert res.parameters["n_records"]["codenames-pilot"]["human_receiver"] == 12
+    assert res.parameters["senders"]["cluster"]["n_restarts"] == 2
 
 
 def test_cli_evaluate_writes_json(tmp_path, data_root):
@@ -50,8 +65,8 @@ def test_cli_evaluate_writes_json(tmp_path, data_root):
     r = CliRunner().invoke(app, ["codenames", "evaluate", "--dataset", "codenames-human-stanfordhci",
                                  "--top-n", "20000", "--out", str(out), "--data-root", str(data_root)])
     assert r.exit_code == 0, r.output
-    rec = json.loads((out / "codenames-evaluation.json").read_text())
-    (res,) = rec["results"].values()
+    rec = json.loads((out / "results.json").read_text())
+    (res,) = rec["results"]
     metrics = res["metrics"]
     assert metrics["codenames-human-stanfordhci/nearest/human_sender.n"] + \
         metrics["codenames-human-stanfordhci/nearest/human_sender.n_skipped_oov"] == 33
@@ -126,7 +141,7 @@ def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
     r = CliRunner().invoke(app, ["codenames", "evaluate", "-e", str(vec), "--file", str(path),
                                  "--out", str(out)])
     assert r.exit_code == 0, r.output
-    (res,) = json.loads((out / "codenames-evaluation.json").read_text())["results"].values()
+    (res,) = json.loads((out / "results.json").read_text())["results"]
     m = res["metrics"]
     (ds,) = {k.split("/")[0] for k in m}
     # record 1: "c" covers both picks and is the only candidate that does -> rank 1;

@@ -68,8 +68,8 @@ def test_matches_sentence_transformers(encoder):
 
 def test_word_list_file_and_runner_spec(tmp_path, monkeypatch, encoder):
     from wordgames.embeddings import load_embedding
+    from wordgames.embeddings.sets import load_one
     from wordgames.embeddings.transformer import cache_key, resolve_model, transformer_embedding
-    from wordgames.runner import load_one
 
     monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path))
     words = tmp_path / "words.txt"

@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 
 from wordgames.emergent.measures import evaluate_language, report_to_result
 from wordgames.emergent.plots import plot_best_match_graph
-from wordgames.suite import SkipMeasure, SuiteContext
+from wordgames.emergent.spec import CBMOptions
+from wordgames.errors import SkipMeasure
+from wordgames.measure import MeasureContext
 
 
 def _log(path: Path, n=60) -> Path:
@@ -41,7 +43,9 @@ def test_cli_evaluate_writes_record_and_graph(tmp_path):
     assert m["n_unique_words"] == 3 and m["n_matched"] == 2
     assert m["cbm"] + m["paraphrase_rate"] == pytest.approx(1.0)
     assert {r["concept"] for r in record["tables"]["translation"]} == {"color=red", "color=blue"}
-    png = out / "cbm_graph_run1.png"
+    # -o is a results store: plots go under plots/<embedding>/<measure>/ (CBM is keyed under the
+    # default embedding, whose vectors it never reads)
+    png = out / "plots" / "glove-6b-50d" / "cbm" / "cbm_graph_run1.png"
     assert record["plots"] == [str(png)] and png.stat().st_size > 1000
     assert "translation" in res.output
 
@@ -61,19 +65,18 @@ def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path):
     from wordgames.emergent.suite import run
 
     emb = SimpleNamespace(name="glove-test")
-    ctx = SuiteContext(out_dir=tmp_path, log=lambda s: None)
+
+    def ctx(**options):
+        return MeasureContext(options=CBMOptions(**options), out_dir=tmp_path, measure="cbm")
+
     with pytest.raises(SkipMeasure, match="--cbm-log"):
-        run(emb, ctx)
+        run(emb, ctx())
     a, b = _log(tmp_path / "a.jsonl", 40), _log(tmp_path / "b.jsonl", 50)
-    ctx = SuiteContext(out_dir=tmp_path, options={"cbm_logs": [str(a), str(b)],
-                                                  "cbm": {"eos_id": 0}}, log=lambda s: None)
-    res = run(emb, ctx)
+    res = run(emb, ctx(logs=(str(a), str(b)), eos_id=0))
     assert res.measure == "cbm" and res.metrics["a/n_samples"] == 40
     assert res.metrics["b/n_samples"] == 50 and 0 < res.metrics["b/cbm"] <= 1
     assert len(res.plots) == 2 and all(Path(p).is_file() for p in res.plots)
-    single = run(emb, SuiteContext(out_dir=tmp_path, options={"cbm_logs": str(a),
-                                                              "cbm": {"eos_id": 0}},
-                                   log=lambda s: None))
+    single = run(emb, ctx(logs=(str(a),), eos_id=0))
     assert single.metrics["cbm"] == res.metrics["a/cbm"]
     json.dumps(single.as_dict())  # JSON-safe
 

@@ -83,7 +83,7 @@ def test_shape_jitter_is_seeded():
 def test_turns_obey_the_rule(world, length):
     game = ReferentialGame(world, rule_length=length, n_targets=7, n_distractors=5)
     turns = game.sample_turns(300, np.random.default_rng(1))
-    assert turns.objects.shape == (300, 12, game.world.n_attributes)
+    assert turns.objects.shape == (300, 12, game.world_.n_attributes)
     assert turns.labels.sum(axis=1).tolist() == [7] * 300
     # targets obey the conjunction, distractors do not (recomputed from the objects)
     assert np.array_equal(turns.obeys(), turns.labels)
@@ -95,7 +95,7 @@ def test_turns_obey_the_rule(world, length):
     # the concept strings name the targets' values
     t, a, v = 0, turns.rule_attributes[0, 0], turns.rule_values[0, 0]
     first_target = turns.objects[t, np.flatnonzero(turns.labels[t])[0]]
-    assert concepts[t][0] == f"{game.world.attributes[a]}={game.world.values[a][v]}"
+    assert concepts[t][0] == f"{game.world_.attributes[a]}={game.world_.values[a][v]}"
     assert first_target[a] == v
     # targets are not always in the same slots (the candidates are shuffled)
     assert len({tuple(np.flatnonzero(row)) for row in turns.labels}) > 1
@@ -143,7 +143,7 @@ def test_game_validates_its_configuration():
 def test_target_features_is_the_mean_over_targets():
     game = ReferentialGame("thing", rule_length=1, n_targets=4, n_distractors=4)
     turns = game.sample_turns(10, np.random.default_rng(2))
-    feats = game.world.features(turns.objects)
+    feats = game.world_.features(turns.objects)
     mean = turns.target_features(feats)
     assert mean.shape == (10, 50)
     ids = turns.rule_concept_ids[:, 0]

@@ -12,13 +12,12 @@ from wordgames.cli import app
 
 
 def test_suite_quick_run(glove, tmp_path):
-    from wordgames.oddmanout.suite import run
-    from wordgames.suite import SuiteContext
+    from wordgames.evaluation import compute_unit
+    from wordgames.registry import get_measure
 
     require_dataset("oddmanout-anomia")
     require_dataset("oddmanout-crowdsourced")
-    ctx = SuiteContext(out_dir=tmp_path, quick=True, log=lambda s: None)
-    res = run(glove, ctx)
+    res = compute_unit(get_measure("oddmanout"), glove, out_dir=tmp_path, quick=True)
     d = res.as_dict()
     assert d["measure"] == "oddmanout"
     for name in ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered"):
@@ -36,18 +35,23 @@ def test_suite_quick_run(glove, tmp_path):
 
 
 def test_suite_wordnet_row_is_cached(glove, tmp_path):
+    from wordgames.evaluation import compute_unit
     from wordgames.oddmanout import suite
-    from wordgames.suite import SuiteContext
+    from wordgames.registry import get_measure
 
     require_dataset("oddmanout-anomia")
-    ctx = SuiteContext(out_dir=tmp_path, quick=True, log=lambda s: None,
-                       options={"oddmanout": {"sets": ["anomia-common-test"], "wordnet": True}})
+    measure = get_measure("oddmanout")
+    options = {"sets": ["anomia-common-test"], "wordnet": True}
+
+    def run(emb):
+        return compute_unit(measure, emb, out_dir=tmp_path, quick=True, options=options)
+
     try:
-        a = suite.run(glove, ctx).as_dict()
+        a = run(glove).as_dict()
     except Exception as exc:  # pragma: no cover - WordNet missing
         pytest.skip(f"WordNet not available: {exc}")
     hits = suite._wordnet_scores.cache_info().hits
-    b = suite.run(glove.with_name("glove-again"), ctx).as_dict()
+    b = run(glove.with_name("glove-again")).as_dict()
     assert suite._wordnet_scores.cache_info().hits == hits + 1
     wn_rows = [r for r in b["tables"]["table3"] if r["solver"].startswith("wordnet")]
     assert wn_rows == [r for r in a["tables"]["table3"] if r["solver"].startswith("wordnet")]

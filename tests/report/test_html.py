@@ -7,7 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.handmade import CN_RANK, EVIL_NOTE, LABELS, SHAS, SIM, SIM_OOV, WALES, make_store
+from tests.report.handmade import (
+    CN_RANK,
+    EVIL_NOTE,
+    LABELS,
+    SHAS,
+    SIM,
+    SIM_OOV,
+    SIM_PAIRS,
+    WALES,
+    WALES_NO_VECTOR,
+    make_store,
+)
 from tests.report.htmltables import find_table, parse, row_of
 from wordgames.report import write_report
 
@@ -32,10 +43,10 @@ def test_leaderboard_numbers_ranks_cis_and_oov(report):
     for i, lab in enumerate(LABELS, start=1):
         assert row[i].startswith(f"{SIM[lab]:.4g} ")
         assert f"rank {i}/4" in row[i]
-        assert f"OOV: oov_pairs {SIM_OOV[lab]}" in row[i]
-    row = row_of(find_table(p, "metric", "wales/score"), "wales/score")
+        assert f"skipped {SIM_OOV[lab]} of {SIM_PAIRS}: pairs with an out-of-vocabulary word" in row[i]
+    row = row_of(find_table(p, "metric", "human/greedy/score"), "human/greedy/score")
     assert row[1].startswith("0.5 [0.45, 0.55] rank 1/4")
-    assert "OOV: n_excluded_target_no_vector 2" in row[1]
+    assert f"skipped {WALES_NO_VECTOR} of 1,000: target page has no vector" in row[1]
     row = row_of(find_table(p, "metric", "mean_rank"), "codenames-pilot/cluster/human_receiver.mean_rank")
     assert "lower is better" in row[0]
     assert row[3].startswith(f"{CN_RANK['C']:.0f} [18.5, 21.5] rank 2/4")
@@ -80,10 +91,13 @@ def test_every_oov_count_is_shown(report):
 
 def test_baselines_beside_agents(report):
     _, _, p = report
-    t = find_table(p, "player", "Wiki Game")
-    assert row_of(t, "A")[2] == f"{WALES['A']:.4g}"
-    best = row_of(t, "people, The Wiki Game (best player)")
-    assert best[2] == "0.7" and best[3] == "[0.69, 0.71]"
+    # the WALES scores: each embedding's agent beside the people of The Wiki Game (shown once)
+    t = find_table(p, "embedding", "people (best player)")
+    value, ci = t[0].index("value"), t[0].index("95 % CI")
+    assert row_of(t, "A")[value] == f"{WALES['A']:.4g}"
+    best = [r for r in t if "people (best player)" in r]
+    assert len(best) == 1 and best[0][0] == "all (baseline)"
+    assert best[0][value] == "0.7" and best[0][ci] == "[0.69, 0.71]"
     # the WordNet row of Odd-Man-Out is the same for every embedding: shown once, as baseline
     t = find_table(p, "embedding", "wordnet")
     wn = [r for r in t if "wordnet" in r]
@@ -164,7 +178,7 @@ def test_cli_report_command(tmp_path):
     import pandas as pd
 
     lb = pd.read_csv(out.parent / "leaderboard.csv")
-    r = lb[(lb.embedding == "B") & (lb.metric == "men/spearman")].iloc[0]
+    r = lb[(lb.embedding == "B") & (lb.dataset == "men") & (lb.metric == "spearman")].iloc[0]
     assert r.value == SIM["B"] and r["rank"] == 2
     cor = pd.read_csv(out.parent / "correlation.csv")
     assert cor[(cor.measure_a == "similarity") & (cor.measure_b == "wales")].rho.iloc[0] == pytest.approx(0.8)

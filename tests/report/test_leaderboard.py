@@ -1,4 +1,4 @@
-"""Leaderboard, intervals, OOV companions, ranks and correlations on a hand-made store."""
+"""Leaderboard, intervals, skipped items, ranks and correlations on a hand-made store."""
 
 from __future__ import annotations
 
@@ -6,18 +6,30 @@ import math
 
 import pytest
 
-from tests.report.handmade import CN_RANK, LABELS, SIM, SIM_OOV, WALES, make_store
-from wordgames.report import correlation_table, leaderboard, load_results, long_table
-from wordgames.report.leaderboard import (
-    HEADLINES,
-    LOWER,
-    Headline,
-    guess_direction,
-    headline_metrics,
-    primary_metric,
-    rank_values,
+from tests.report.handmade import (
+    CN_MAP_SKIPPED,
+    CN_RANK,
+    LABELS,
+    ODD_OOV,
+    SIM,
+    SIM_OOV,
+    SIM_PAIRS,
+    TURNS,
+    WALES,
+    WALES_NO_VECTOR,
+    make_store,
+    write_schema1_entry,
 )
+from wordgames.report import correlation_table, leaderboard, load_results, long_table
+from wordgames.report.collect import guess_direction
+from wordgames.report.leaderboard import headline_keys, primary_key, rank_values
 from wordgames.results.store import ResultStore
+
+MEN = ("similarity", "men", "", "spearman")
+WALES_SCORE = ("wales", "human", "greedy", "score")
+CN_MAP_COL = ("codenames", "codenames-pilot", "nearest", "human_receiver.map")
+CN_RANK_COL = ("codenames", "codenames-pilot", "cluster", "human_receiver.mean_rank")
+ODD_COL = ("oddmanout", "crowdsourced-filtered", "embedding", "pct_correct")
 
 
 @pytest.fixture
@@ -34,59 +46,57 @@ def test_embeddings_in_run_order_with_descriptions(coll):
 
 def test_wide_leaderboard_values_ranks_directions(coll):
     lb = leaderboard(coll)
-    col = ("similarity", "men/spearman")
-    assert lb.values[col].tolist() == [SIM[x] for x in LABELS]
-    assert lb.ranks[col].tolist() == [1, 2, 3, 4]
-    assert lb.directions[col] == "higher"
-    assert lb.ranks[("wales", "wales/score")].tolist() == [1, 3, 2, 4]
+    assert lb.values[MEN].tolist() == [SIM[x] for x in LABELS]
+    assert lb.ranks[MEN].tolist() == [1, 2, 3, 4]
+    assert lb.directions[MEN] == "higher"
+    assert lb.bounds[MEN] == (-1.0, 1.0)  # from the similarity measure's declaration
+    assert lb.ranks[WALES_SCORE].tolist() == [1, 3, 2, 4]
     # mean rank is lower-better: 10, 30, 20, 40 rank 1, 3, 2, 4
-    mr = ("codenames", "codenames-pilot/cluster/human_receiver.mean_rank")
-    assert lb.directions[mr] == "lower"
-    assert lb.ranks[mr].tolist() == [1, 3, 2, 4]
-    # the WordNet baseline is not an embedding's headline; counts are not headlines
-    cols = [c[1] for c in lb.columns]
-    assert "wordnet/crowdsourced-filtered/pct_correct" not in cols
-    assert "men/oov_pairs" not in cols and "game/n" not in cols
-    # a measure without a registry entry falls back to its numeric metrics, guessing directions
-    assert lb.directions[("toy", "game/accuracy")] == "higher"
-    assert lb.directions[("toy", "game/turns")] == "lower"
-    assert lb.ranks[("toy", "game/turns")].tolist() == [1, 2, 3, 4]
+    assert lb.directions[CN_RANK_COL] == "lower"
+    assert lb.ranks[CN_RANK_COL].tolist() == [1, 3, 2, 4]
+    # the WordNet baseline and the people of The Wiki Game are not an embedding's headline
+    subjects = {c[2] for c in lb.columns}
+    assert "wordnet" not in subjects and not any(s.startswith("people") for s in subjects)
+    # a measure the registry does not know: its Score rows' stored directions
+    assert lb.directions[("toy", "game", "", "accuracy")] == "higher"
+    assert lb.directions[("toy", "game", "", "turns")] == "lower"
+    assert lb.ranks[("toy", "game", "", "turns")].tolist() == [1, 2, 3, 4]
 
 
-def test_intervals_from_the_three_conventions(coll):
+def test_intervals_from_the_score_rows(coll):
     lb = leaderboard(coll)
-    # 1. explicit M/ci_low, M/ci_high metrics
-    c = ("toy", "game/accuracy")
+    c = ("toy", "game", "", "accuracy")
     assert lb.ci_low.at["B", c] == pytest.approx(0.5) and lb.ci_high.at["B", c] == pytest.approx(0.7)
-    # 2. the Codenames senders table (interval of the mean rank)
-    c = ("codenames", "codenames-pilot/cluster/human_receiver.mean_rank")
-    assert (lb.ci_low.at["C", c], lb.ci_high.at["C", c]) == (CN_RANK["C"] - 1.5, CN_RANK["C"] + 1.5)
-    # 3. WALES: score +- ci_half_width
-    c = ("wales", "wales/score")
-    assert lb.ci_low.at["A", c] == pytest.approx(WALES["A"] - 0.05)
-    assert lb.ci_high.at["A", c] == pytest.approx(WALES["A"] + 0.05)
+    assert (lb.ci_low.at["C", CN_RANK_COL], lb.ci_high.at["C", CN_RANK_COL]) == (
+        CN_RANK["C"] - 1.5, CN_RANK["C"] + 1.5)
+    assert lb.ci_low.at["A", WALES_SCORE] == pytest.approx(WALES["A"] - 0.05)
+    assert lb.ci_high.at["A", WALES_SCORE] == pytest.approx(WALES["A"] + 0.05)
     # no interval given: NaN, never invented
-    assert math.isnan(lb.ci_low.at["A", ("similarity", "men/spearman")])
+    assert math.isnan(lb.ci_low.at["A", MEN])
 
 
-def test_oov_counts_beside_each_value(coll):
+def test_skipped_counts_beside_each_value(coll):
     lb = leaderboard(coll)
-    assert [lb.oov.at[x, ("similarity", "men/spearman")] for x in LABELS] == [
-        {"oov_pairs": float(SIM_OOV[x])} for x in LABELS]
-    assert lb.oov.at["A", ("wales", "wales/score")] == {"n_excluded_target_no_vector": 2.0}
-    assert lb.oov.at["B", ("codenames", "codenames-pilot/nearest/human_receiver.map")] == {
-        "n_skipped_oov": 4.0}
-    assert lb.oov.at["B", ("oddmanout", "crowdsourced-filtered/pct_correct")] == {
-        "puzzles_with_oov": 11.0}
+    assert [lb.n_skipped.at[x, MEN] for x in LABELS] == [SIM_OOV[x] for x in LABELS]
+    assert [lb.n.at[x, MEN] + lb.n_skipped.at[x, MEN] for x in LABELS] == [SIM_PAIRS] * 4
+    assert "out-of-vocabulary" in lb.skip_reason.at["A", MEN]
+    assert lb.n_skipped.at["A", WALES_SCORE] == WALES_NO_VECTOR
+    assert lb.skip_reason.at["A", WALES_SCORE] == "target page has no vector"
+    assert lb.n_skipped.at["B", CN_MAP_COL] == CN_MAP_SKIPPED
+    assert lb.n_skipped.at["B", ODD_COL] == ODD_OOV
+    assert lb.n_skipped.at["B", ("toy", "game", "", "turns")] == 0
 
 
 def test_long_table(coll):
     lt = long_table(coll)
-    assert len(lt) == sum(len(e.result["metrics"]) for e in coll.entries)
-    row = lt[(lt.embedding == "C") & (lt.metric == "wales/score")].iloc[0]
+    assert len(lt) == sum(len(e.result["scores"]) for e in coll.entries)
+    row = lt[(lt.embedding == "C") & (lt.measure == "wales") & (lt.dataset == "human")
+             & (lt.metric == "score")].iloc[0]
     assert row.value == WALES["C"] and row.ci_low == pytest.approx(WALES["C"] - 0.05)
     assert row.headline and row.direction == "higher" and row.embedding_sha256 == "c" * 64
-    assert not lt[lt.metric == "men/oov_pairs"].headline.any()
+    assert row.n_skipped == WALES_NO_VECTOR and row.skip_reason == "target page has no vector"
+    assert not lt[lt.subject == "wordnet"].headline.any()
+    assert not lt[lt.dataset == "wikigame"].headline.any()
 
 
 def test_rank_values_ties_and_nan():
@@ -105,10 +115,11 @@ def test_guess_direction():
 
 def test_correlation_by_hand(coll):
     cor = correlation_table(coll)
-    assert cor.primary == {"codenames": "codenames-pilot/nearest/human_receiver.map",
-                           "similarity": "men/spearman", "wales": "wales/score",
-                           "oddmanout": "crowdsourced-filtered/pct_correct",
-                           "toy": "game/accuracy"}
+    assert cor.primary == {"codenames": ("codenames-pilot", "nearest", "human_receiver.map"),
+                           "similarity": ("men", "", "spearman"),
+                           "wales": ("human", "greedy", "score"),
+                           "oddmanout": ("crowdsourced-filtered", "embedding", "pct_correct"),
+                           "toy": ("game", "", "accuracy")}
     # ranks (1,2,3,4) vs (1,3,2,4): sum d^2 = 2, rho = 1 - 6*2 / (4*15) = 0.8
     assert cor.matrix.at["similarity", "wales"] == pytest.approx(0.8)
     assert cor.matrix.at["wales", "similarity"] == pytest.approx(0.8)
@@ -118,15 +129,18 @@ def test_correlation_by_hand(coll):
     assert cor.n.at["similarity", "wales"] == 4
     row = cor.pairs[(cor.pairs.measure_a == "similarity") & (cor.pairs.measure_b == "wales")].iloc[0]
     assert row.rho == pytest.approx(0.8) and row.n == 4 and row.note == ""
+    assert row.metric_a == "men/spearman" and row.metric_b == "human/greedy/score"
 
 
 def test_lower_better_primary_is_negated(coll, monkeypatch):
-    monkeypatch.setitem(HEADLINES, "toy", (Headline(r"game/turns", LOWER, True),))
+    # declare "toy" with turns (lower-better) as its primary headline
+    monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES", "toy=tests.report.handmade:TOY_TURNS")
     cor = correlation_table(coll)
-    assert cor.primary["toy"] == "game/turns" and cor.oriented["toy"]
+    assert cor.primary["toy"] == ("game", "", "turns") and cor.oriented["toy"]
     # turns 1..4 (lower-better) rank the embeddings exactly as similarity 0.8..0.2 does
     assert cor.matrix.at["toy", "similarity"] == pytest.approx(1.0)
     assert any("negated" in n for n in cor.notes)
+    assert [c for c in leaderboard(coll).columns if c[0] == "toy"] == [("toy", "game", "", "turns")]
 
 
 def test_correlation_refused_below_three_embeddings(tmp_path):
@@ -153,8 +167,7 @@ def test_merged_stores_show_together(tmp_path):
     coll = load_results(a)
     assert set(coll.labels()) == set(LABELS)
     lb = leaderboard(coll)
-    assert lb.ranks.loc[:, ("similarity", "men/spearman")].to_dict() == {
-        "A": 1, "B": 2, "C": 3, "D<i>": 4}
+    assert lb.ranks.loc[:, MEN].to_dict() == {"A": 1, "B": 2, "C": 3, "D<i>": 4}
     assert correlation_table(coll).matrix.at["similarity", "wales"] == pytest.approx(0.8)
 
 
@@ -168,7 +181,7 @@ def test_variants_prefer_full_over_quick(tmp_path):
     assert coll.entry("A", "similarity").quick is False
     assert any("2 stored results" in n for n in coll.notes)
     lt = long_table(coll)
-    assert len(lt[(lt.embedding == "A") & (lt.metric == "men/spearman")]) == 2
+    assert len(lt[(lt.embedding == "A") & (lt.dataset == "men") & (lt.metric == "spearman")]) == 2
 
 
 def test_fallback_to_results_json(tmp_path):
@@ -178,15 +191,56 @@ def test_fallback_to_results_json(tmp_path):
     shutil.rmtree(root / "records")
     coll = load_results(root)
     assert not coll.from_store and coll.labels() == list(LABELS)
-    assert leaderboard(coll).ranks[("wales", "wales/score")].tolist() == [1, 3, 2, 4]
+    assert leaderboard(coll).ranks[WALES_SCORE].tolist() == [1, 3, 2, 4]
     assert any("results.json" in n for n in coll.notes)
 
 
 def test_headline_registry_order(coll):
-    assert headline_metrics(coll, "codenames") == [
-        "codenames-pilot/nearest/human_receiver.map",
-        "codenames-pilot/cluster/human_receiver.mean_rank"]
-    assert primary_metric(coll, "global-metrics") is None  # not stored here
+    # the spec's headline order: pilot nearest MAP, then the cluster sender's mean rank
+    assert headline_keys(coll, "codenames") == [
+        ("codenames-pilot", "nearest", "human_receiver.map"),
+        ("codenames-pilot", "cluster", "human_receiver.mean_rank")]
+    assert primary_key(coll, "global-metrics") is None  # not stored here
+
+
+def test_plugin_measure_without_scores_is_shown(tmp_path):
+    # a $WORDGAMES_EXTRA_MEASURES measure that returns only flat metrics
+    coll = load_results(make_store(tmp_path / "r", legacy=True))
+    assert "plugin" in coll.measures()
+    lb = leaderboard(coll)
+    acc, turns = ("plugin", "", "", "game/accuracy"), ("plugin", "", "", "game/turns")
+    assert lb.values[acc].tolist() == [SIM[x] for x in LABELS]
+    assert lb.directions[acc] == "higher" and lb.directions[turns] == "lower"
+    assert lb.ranks[turns].tolist() == [1, 2, 3, 4]
+    assert ("plugin", "", "", "n_words") not in lb.columns  # a count, no direction: not ranked
+    lt = long_table(coll)
+    assert len(lt[lt.measure == "plugin"]) == 3 * len(LABELS)  # every metric is in the long table
+    assert correlation_table(coll).primary["plugin"] == ("", "", "game/accuracy")
+    assert [lb.values.at[x, turns] for x in LABELS] == [TURNS[x] for x in LABELS]
+
+
+def test_old_schema_entries_are_ignored_with_a_note(tmp_path):
+    root = make_store(tmp_path / "r", measures=["similarity"])
+    write_schema1_entry(root, "A")  # flat metrics of an older wordgames, 0.99 for A
+    coll = load_results(root)
+    assert len(coll.entries) == len(LABELS)  # the old entry is not read
+    assert any("older wordgames" in n and "ignored" in n for n in coll.notes)
+    assert leaderboard(coll).values.at["A", MEN] == SIM["A"]
+    assert len(ResultStore(root).table()) == len(LABELS)  # the store's table skips it too
+    from tests.report.htmltables import parse
+    from wordgames.report import write_report
+
+    p = parse(write_report(root).read_text(encoding="utf-8"))
+    text = " ".join(p.text)
+    assert "older wordgames" in text and "0.99" not in text
+
+
+def test_folder_with_only_old_results_is_a_clear_error(tmp_path):
+    from wordgames.errors import WordgamesError
+
+    write_schema1_entry(tmp_path, "A")
+    with pytest.raises(WordgamesError, match="older wordgames"):
+        load_results(tmp_path)
 
 
 def test_empty_or_damaged_folder_is_a_clear_error(tmp_path):

@@ -1,4 +1,5 @@
-"""The report of a real ``wordgames run`` (similarity and global metrics of GloVe, quick)."""
+"""The report of a real run (similarity and global metrics of GloVe, quick) through
+``wordgames.evaluate(..., store=DIR)``."""
 
 from __future__ import annotations
 
@@ -8,15 +9,20 @@ from tests.conftest import require_dataset
 from tests.report.htmltables import find_table, parse, row_of
 from wordgames.report import correlation_table, leaderboard, load_results, write_report
 
+MEN = ("similarity", "men", "", "spearman")
+
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory, data_root):
     require_dataset("word-similarity")
-    from wordgames.runner import run_main
+    import wordgames
+    from wordgames.embeddings.sets import VocabularyPolicy
 
     out = tmp_path_factory.mktemp("run")
-    run_main(["glove-6b-50d"], out=out, measures=["similarity", "global-metrics"],
-             data_root=data_root, quick=True, top_n=20_000)
+    res = wordgames.evaluate("glove-6b-50d", measures=["similarity", "global-metrics"],
+                             data_root=data_root, quick=True, store=out,
+                             vocabulary=VocabularyPolicy(top_n=20_000))
+    res.write(out)  # results.json, as every CLI command writes it beside the store
     return out
 
 
@@ -29,16 +35,18 @@ def test_report_of_a_real_run(run_dir):
     sim = next(r for r in stored["results"] if r["measure"] == "similarity")
     lb = leaderboard(coll)
     label = coll.labels()[0]
-    assert lb.values.at[label, ("similarity", "men/spearman")] == sim["metrics"]["men/spearman"]
-    assert lb.oov.at[label, ("similarity", "men/spearman")] == {
-        "oov_pairs": sim["metrics"]["men/oov_pairs"]}
-    assert lb.directions[("global-metrics", "erank")] is None
+    assert lb.values.at[label, MEN] == sim["metrics"]["men/spearman"]
+    # the items skipped beside the value are the benchmark's OOV pairs
+    assert lb.n_skipped.at[label, MEN] == sim["metrics"]["men/oov_pairs"]
+    assert lb.n.at[label, MEN] + lb.n_skipped.at[label, MEN] == sim["metrics"]["men/n_pairs"]
+    assert lb.directions[("global-metrics", "", "", "erank")] is None
     assert correlation_table(coll).matrix.isna().all().all()  # one embedding: refused
 
     p = parse(write_report(run_dir).read_text(encoding="utf-8"))
     row = row_of(find_table(p, "metric", "men/spearman"), "men/spearman")
     assert row[1].startswith(f"{sim['metrics']['men/spearman']:.4g} ")
-    assert f"oov_pairs {sim['metrics']['men/oov_pairs']:.0f}" in row[1]
+    assert (f"skipped {sim['metrics']['men/oov_pairs']:.0f} of "
+            f"{sim['metrics']['men/n_pairs']:,.0f}") in row[1]
     # the run's plots (similarity bars, global-metrics spectrum) are embedded
     assert len(p.imgs) == len(sim["plots"]) + 1
     assert all(s.startswith("data:image/png;base64,") for s in p.imgs)

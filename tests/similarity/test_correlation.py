@@ -11,16 +11,15 @@ import pytest
 from scipy import stats
 
 from tests.conftest import require_dataset
-from wordgames.errors import WordgamesError
+from wordgames.errors import SkipMeasure, WordgamesError
+from wordgames.registry import get_measure
 from wordgames.results import MeasureResult
-from wordgames.similarity import correlation as corr_mod
 from wordgames.similarity.correlation import (
     InsufficientEmbeddingsError,
     correlate,
     correlation_study,
     select_metrics,
 )
-from wordgames.suite import SkipMeasure, SuiteContext
 
 TABLE = {
     "e1": {"wales/score": 0.1, "up": 10, "down": 4, "swap": 1, "gap": 5.0, "flat": 2},
@@ -95,7 +94,7 @@ def test_select_metrics_defaults():
 
 def test_driver_refuses_before_running(tmp_path, glove):
     with pytest.raises(InsufficientEmbeddingsError):
-        correlation_study([glove, glove.restrict(top_n=10, name="small")], SuiteContext(out_dir=tmp_path))
+        correlation_study([glove, glove.restrict(top_n=10, name="small")], out_dir=tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -110,21 +109,29 @@ def three(glove):
     return [base, noisy, rand]
 
 
-def test_driver_with_a_stand_in_wales(tmp_path, three, data_root, monkeypatch):
+def fake_wales(emb, ctx):
+    # a stand-in WALES whose score is MEN's Spearman: their correlation must be exactly 1
     from wordgames.similarity.benchmarks import evaluate_benchmark, load_benchmark
 
-    real_load = corr_mod._load_measure
-    men_bench = load_benchmark("men", data_root)
+    men = evaluate_benchmark(emb, load_benchmark("men", ctx.data_root)).spearman
+    return MeasureResult("wales", "test", metrics={"wales/score": men, "wales/failures": 3.0})
 
-    def fake_wales(emb, ctx):
-        # a stand-in WALES whose score is MEN's Spearman: their correlation must be exactly 1
-        men = evaluate_benchmark(emb, men_bench).spearman
-        return MeasureResult("wales", "test", metrics={"wales/score": men, "wales/failures": 3.0})
 
-    monkeypatch.setattr(corr_mod, "_load_measure",
-                        lambda m: fake_wales if m == "wales" else real_load(m))
-    ctx = SuiteContext(out_dir=tmp_path, data_root=data_root)
-    study = correlation_study(three, ctx)
+def skip_wales(emb, ctx):
+    raise SkipMeasure("no Wikipedia graph here")
+
+
+def stand_in(compute: str):
+    """The WALES measure record with another compute function (a stand-in)."""
+    import dataclasses
+
+    return dataclasses.replace(get_measure("wales"), compute=f"{__name__}:{compute}",
+                               version="test")
+
+
+def test_driver_with_a_stand_in_wales(tmp_path, three, data_root):
+    study = correlation_study(three, (stand_in("fake_wales"), "global-metrics", "similarity"),
+                              out_dir=tmp_path, data_root=data_root)
     t = study.table
     assert list(t.index) == ["g30k", "g30k-noisy", "random"]
     assert {"wales/score", "erank", "perank_p2.5", "edim_p1.0", "men/spearman"} <= set(t.columns)
@@ -144,16 +151,12 @@ def test_driver_with_a_stand_in_wales(tmp_path, three, data_root, monkeypatch):
     assert not study.skipped
 
 
-def test_driver_reports_why_the_reference_is_missing(tmp_path, three, monkeypatch):
-    def skip(emb, ctx):
-        raise SkipMeasure("no Wikipedia graph here")
-
-    real_load = corr_mod._load_measure
-    monkeypatch.setattr(corr_mod, "_load_measure", lambda m: skip if m == "wales" else real_load(m))
+def test_driver_reports_why_the_reference_is_missing(tmp_path, three):
+    wales = stand_in("skip_wales")
     with pytest.raises(WordgamesError, match="no Wikipedia graph here"):
-        correlation_study(three, SuiteContext(out_dir=tmp_path), measures=("wales", "global-metrics"))
+        correlation_study(three, out_dir=tmp_path, measures=(wales, "global-metrics"))
     # another reference still works, and the skips are recorded
-    study = correlation_study(three, SuiteContext(out_dir=tmp_path), measures=("wales", "global-metrics"),
+    study = correlation_study(three, out_dir=tmp_path, measures=(wales, "global-metrics"),
                               reference="erank", plot=False)
     assert len(study.skipped) == 3 and study.correlation.n_embeddings == 3
     assert set(_by_metric(study.correlation)) == {"perank_p2.5", "edim_p1.0"}
@@ -161,15 +164,15 @@ def test_driver_reports_why_the_reference_is_missing(tmp_path, three, monkeypatc
 
 def test_driver_rejects_unknown_measure(tmp_path, three):
     with pytest.raises(WordgamesError, match="unknown measure"):
-        correlation_study(three, SuiteContext(out_dir=tmp_path), measures=("global-metrics", "nope"))
+        correlation_study(three, out_dir=tmp_path, measures=("global-metrics", "nope"))
 
 
 @pytest.mark.slow
 def test_driver_with_the_real_wales_quick(tmp_path, three, data_root):
     pytest.importorskip("wordgames.wales.suite")
     require_dataset("wikispeedia")
-    ctx = SuiteContext(out_dir=tmp_path, data_root=data_root, quick=True, log=lambda msg: None)
-    study = correlation_study(three, ctx, measures=("wales", "global-metrics"), plot=False)
+    study = correlation_study(three, measures=("wales", "global-metrics"), out_dir=tmp_path,
+                              data_root=data_root, quick=True, plot=False)
     t = study.table
     assert {"wales/score", "wales/w-path", "erank"} <= set(t.columns)
     assert not study.skipped

@@ -16,10 +16,16 @@ from wordgames.similarity.global_metrics import (
     erank_from_singular_values,
     perank,
     perank_from_singular_values,
-    run,
     singular_values,
 )
-from wordgames.suite import SuiteContext
+
+
+def _compute(emb, **kw):
+    from wordgames.compute import compute_unit
+    from wordgames.registry import get_measure
+
+    return compute_unit(get_measure("global-metrics"), emb, **kw)
+
 
 A = np.array([[3, 0, 0], [0, 2, 0], [0, 0, 1], [0, 0, 0]], dtype=float)
 B = np.array([[1, 2, 0], [0, 1, 1], [2, 0, 1], [1, 1, 1]], dtype=float)
@@ -125,7 +131,7 @@ def test_gram_route_agrees_with_svd_on_glove(glove):
 
 def test_run_records_reconstructed_definitions_and_plot(tmp_path):
     emb = Embedding(["a", "b", "c", "d"], A, name="diag")
-    res = run(emb, SuiteContext(out_dir=tmp_path, options={"global-metrics": {"center": False}}))
+    res = _compute(emb, out_dir=tmp_path, options={"center": False})
     assert res.measure == "global-metrics"
     assert res.metrics["erank"] == pytest.approx(2.749459, abs=1e-6)
     assert res.metrics["perank_p2.5"] == pytest.approx(2.089312, abs=1e-6)
@@ -149,5 +155,7 @@ def test_run_rejects_unknown_option(tmp_path):
     from wordgames.errors import WordgamesError
 
     emb = Embedding(["a", "b", "c", "d"], A, name="diag")
-    with pytest.raises(WordgamesError, match="unknown global-metrics option"):
-        run(emb, SuiteContext(out_dir=tmp_path, options={"global-metrics": {"centre": True}}))
+    # the typed options name the measure, the unknown option and the close match
+    with pytest.raises(WordgamesError,
+                       match="measure 'global-metrics' has no option 'centre' .did you mean 'center'"):
+        _compute(emb, out_dir=tmp_path, options={"centre": True})

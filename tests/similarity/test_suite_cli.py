@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from wordgames.cli import app
+from wordgames.compute import compute_unit
 from wordgames.embeddings import Embedding
-from wordgames.similarity import suite
-from wordgames.suite import SuiteContext
+from wordgames.registry import get_measure
 
 runner = CliRunner()
 
@@ -20,10 +20,9 @@ def test_suite_run_on_real_data(tmp_path, data_root):
     emb = Embedding(["car", "automobile", "gem", "jewel", "noon", "string"],
                     np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9], [-1, 0], [0.5, -0.5]]),
                     name="tiny")
-    ctx = SuiteContext(out_dir=tmp_path, data_root=data_root,
-                       options={"similarity": {"benchmarks": ["mc30", "ws353-all"], "oov": "fixed",
-                                               "oov_similarity": 0.0}})
-    res = suite.run(emb, ctx)
+    res = compute_unit(get_measure("similarity"), emb, out_dir=tmp_path, data_root=data_root,
+                       options={"benchmarks": ["mc30", "ws353-all"], "oov": "fixed",
+                                "oov_similarity": 0.0})
     assert res.measure == "similarity"
     assert set(res.datasets["word-similarity"]) >= {"EN-MC-30.txt", "EN-WS-353-ALL.txt"}
     assert res.metrics["mc30/n_pairs"] == 30

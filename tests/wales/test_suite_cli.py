@@ -8,16 +8,16 @@ from tests.conftest import require_dataset
 
 
 def test_suite_run_quick(glove, tmp_path, data_root):
-    from wordgames.suite import SuiteContext
-    from wordgames.wales.suite import run
+    from wordgames.compute import compute_unit
+    from wordgames.registry import get_measure
 
     require_dataset("wikispeedia")
-    ctx = SuiteContext(out_dir=tmp_path, data_root=data_root, quick=True, log=lambda s: None,
-                       options={"wales": {"k": 60, "human_k": 100, "gammas": (0.0, 1.0),
-                                          "exponents": (1, 32), "percents": (10,),
-                                          "table1_trials": 3, "table1_pool": 200,
-                                          "w_path_pairs": 200}})
-    res = run(glove, ctx)
+    res = compute_unit(get_measure("wales"), glove, out_dir=tmp_path, data_root=data_root,
+                       quick=True,
+                       options={"k": 60, "human_k": 100, "gammas": (0.0, 1.0),
+                                "exponents": (1, 32), "percents": (10,),
+                                "table1_trials": 3, "table1_pool": 200,
+                                "w_path_pairs": 200})
     m = res.metrics
     assert 0 < m["wales/score"] < 1
     assert m["wales/score"] == m["wales/human/score"]

@@ -35,9 +35,11 @@ def _add_family_apps() -> None:
     from wordgames.cli import (
         cbm_cli,
         codenames_cli,
+        collect_cli,
         oddmanout_cli,
         report_cli,
         results_cli,
+        serve_cli,
         similarity_cli,
         wales_cli,
     )
@@ -48,6 +50,8 @@ def _add_family_apps() -> None:
     app.add_typer(similarity_cli.app, name="similarity")
     app.add_typer(cbm_cli.app, name="cbm")
     app.add_typer(results_cli.app, name="results")
+    app.add_typer(serve_cli.app, name="serve")
+    app.add_typer(collect_cli.app, name="collect")
     report_cli.register(app)
 
 

@@ -16,33 +16,19 @@ DataRoot = Annotated[Path | None, typer.Option(
     "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA).")]
 
 
-def _load(specs: list[str] | None, top_n: int | None = None, intersect: bool = False):
-    from wordgames.cli import fail
-    from wordgames.embeddings import intersect_vocabularies, load_embedding
-    from wordgames.errors import WordgamesError
-
-    try:
-        embs = [load_embedding(s) for s in (specs or ["glove-6b-50d"])]
-    except WordgamesError as exc:
-        fail(str(exc))
-    if top_n:
-        embs = [e.restrict(top_n=top_n) for e in embs]
-    if intersect and len(embs) > 1:
-        embs = list(intersect_vocabularies(embs))
-    return embs
-
-
 @app.command()
 def evaluate(
     embedding: Emb = None,
     dataset: Annotated[list[str] | None, typer.Option(
         "--dataset", "-d", help="Human data set name (repeatable). Default: every available one.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for JSON and plots.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Results store (read by 'wordgames report'), results.json and plots.")] = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     max_records: Annotated[int | None, typer.Option(
-        help="Seeded sample of at most N records of each kind per data set.")] = None,
-    n_restarts: Annotated[int, typer.Option(help="k-means restarts of ClusterSender.")] = 10,
+        help="Seeded sample of at most N records of each kind per data set. Default: all.")] = None,
+    n_restarts: Annotated[int | None, typer.Option(
+        help="k-means restarts of ClusterSender (default 10).")] = None,
     distance: Annotated[str, typer.Option(help="cosine or euclidean.")] = "cosine",
     top_n: Annotated[int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")] = None,
     intersect: Annotated[bool, typer.Option(help="Restrict all embeddings to their shared vocabulary.")] = False,
@@ -50,102 +36,72 @@ def evaluate(
         "--file", help="Your own human data (JSONL/CSV, see docs/codenames-data.md); repeatable. "
                        "With --file only, no declared data set is read.")] = None,
 ):
-    """Every sender and receiver on every available human data set: a table, JSON, plots."""
-    import time
-
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
-
+    """Every sender and receiver on every record of every available human data set: tables,
+    a results store, plots. The numbers come from wordgames.evaluate (measure "codenames")."""
     from wordgames.cli import fail
-    from wordgames.codenames.agents import default_receivers, default_senders
-    from wordgames.codenames.plots import plot_by_embedding, plot_evaluation
-    from wordgames.codenames.suite import (
-        evaluate_human_data,
-        load_available,
-        metrics_and_oov,
-        tables,
-    )
-    from wordgames.errors import WordgamesError
-    from wordgames.results import write_json_atomic
+    from wordgames.cli.common import console, print_skipped, run_evaluation
+    from wordgames.embeddings.sets import VocabularyPolicy
 
-    console = Console()
     if distance not in ("cosine", "euclidean"):
         fail(f"--distance must be cosine or euclidean, got {distance!r}")
-    embs = _load(embedding, top_n, intersect)
-    try:
-        datasets = {}
-        if dataset or not file:
-            datasets = load_available(data_root, dataset)
-        if file:
-            from wordgames.codenames.human_data import read_user_file
+    options = {"max_records": max_records, "n_restarts": n_restarts, "distance": distance,
+               "files": [str(f) for f in file or []]}
+    con = console()
+    res = run_evaluation(con, embedding or None, ["codenames"], store=out, datasets=dataset or None,
+                         options={"codenames": options}, data_root=data_root, seed=seed,
+                         vocabulary=VocabularyPolicy(top_n=top_n, intersect=intersect))
+    _print_results(con, res, out)
+    print_skipped(con, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
 
-            for f in file:
-                d = read_user_file(f)
-                datasets[d.dataset] = d
-    except (WordgamesError, KeyError) as exc:
-        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
-    all_s, all_r, record = [], [], {"embeddings": [], "datasets": {}, "results": {}}
-    for name, data in datasets.items():
-        record["datasets"][name] = {"files": data.files, "repairs": data.repairs,
-                                    "dropped": data.dropped}
-    for emb in embs:
-        senders = default_senders(emb, random_state=seed, distance=distance, n_restarts=n_restarts)
-        receivers = default_receivers(emb, random_state=seed, distance=distance)
-        evs = []
-        total = sum(min(len(d.receiver), max_records or 10**9) + min(len(d.sender), max_records or 10**9)
-                    for d in datasets.values())
-        t0 = time.perf_counter()
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                      TimeElapsedColumn(), console=console, transient=True) as prog:
-            task = prog.add_task(f"{emb.name}", total=total)
-            for name, data in datasets.items():
-                prog.update(task, description=f"{emb.name}: {name}")
-                evs.append(evaluate_human_data(data, senders, receivers, max_records=max_records,
-                                               seed=seed, progress=lambda n, t=task: prog.advance(t, n)))
-        seconds = time.perf_counter() - t0
-        srows, rrows = tables(evs, emb.name)
+
+def _print_results(con, res, out: Path | None) -> None:
+    """Each embedding's tables; with ``out``, the comparison plots of several embeddings."""
+    from rich.markup import escape
+
+    all_s, all_r = [], []
+    for r in res.results:
+        srows, rrows = r.tables.get("senders", []), r.tables.get("receivers", [])
         all_s += srows
         all_r += rrows
-        metrics, oov = metrics_and_oov(evs)
-        record["embeddings"].append(emb.describe())
-        record["results"][emb.name] = {
-            "metrics": metrics, "oov": oov, "seconds": seconds,
-            "parameters": {"senders": {s.name: s.get_params() for s in senders},
-                           "receivers": {r.name: r.get_params() for r in receivers},
-                           "seed": seed, "max_records": max_records},
-            "tables": {"senders": srows, "receivers": rrows}}
-        _print_tables(console, emb.name, srows, rrows, Table)
-        console.print(f"{emb.name}: {seconds:.1f} s")
-        if out:
-            plot_evaluation(srows, rrows, out / "plots" / emb.name)
-    if out:
-        if len(embs) > 1:
-            plot_by_embedding(all_s, all_r, out / "plots")
-        path = write_json_atomic(out / "codenames-evaluation.json", record)
-        console.print(f"wrote {path} and plots under {out / 'plots'}")
+        _print_tables(con, r.embedding, srows, rrows)
+        con.print(f"{escape(r.embedding)}: {r.timings.get('total', float('nan')):.1f} s",
+                  highlight=False)
+    if out is None:
+        return
+    if len(res.results) > 1:
+        from wordgames.codenames.plots import plot_by_embedding
+
+        plot_by_embedding(all_s, all_r, out / "plots")
+    con.print(f"wrote the results store, results.json and plots under {escape(str(out))} "
+              f"(wordgames report {escape(str(out))})", highlight=False)
 
 
-def _print_tables(console, emb_name, srows, rrows, Table) -> None:
-    t = Table(title=f"senders ({emb_name}): rank of the human clue (lower is better)")
+def _print_tables(console, emb_name, srows, rrows) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(title=escape(f"senders ({emb_name}): rank of the human clue (lower is better)"))
     for c in ("dataset", "data", "agent", "mean rank", "median", "MRR", "hits@100", "n", "skipped OOV"):
         t.add_column(c)
     for r in srows:
         if r["clue_source"] != "all":
             continue
-        t.add_row(r["dataset"], r["data"], r["agent"], f"{r['mean_rank']:.0f}",
+        t.add_row(escape(r["dataset"]), r["data"], escape(r["agent"]), f"{r['mean_rank']:.0f}",
                   f"{r['median_rank']:.0f}", f"{r['mrr']:.4f}", f"{r['hits@100']:.3f}",
                   str(r["n"]), str(r["n_skipped_oov"]))
     console.print(t)
-    t = Table(title=f"receivers ({emb_name}): MAP (human receiver data), guess score (human sender data)")
+    t = Table(title=escape(f"receivers ({emb_name}): MAP (human receiver data), "
+                           "guess score (human sender data)"))
     for c in ("dataset", "data", "agent", "measure", "score", "95% CI", "n", "skipped OOV"):
         t.add_column(c)
     for r in rrows:
         if r["clue_source"] != "all":
             continue
         ci = f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]" if r["n"] > 1 else ""
-        t.add_row(r["dataset"], r["data"], r["agent"], r["measure"], f"{r['score']:.3f}", ci,
-                  str(r["n"]), str(r["n_skipped_oov"]))
+        t.add_row(escape(r["dataset"]), r["data"], escape(r["agent"]), r["measure"],
+                  f"{r['score']:.3f}", ci, str(r["n"]), str(r["n_skipped_oov"]))
     console.print(t)
 
 
@@ -160,6 +116,7 @@ def datasets(
     import json
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from wordgames.cli import fail
@@ -187,7 +144,7 @@ def datasets(
     t = Table("data set", "sender", "receiver", "repaired", "dropped", "flagged")
     for d in loaded:
         s = d.summary()
-        t.add_row(d.dataset, str(s["n_sender"]), str(s["n_receiver"]), str(sum(s["repairs"].values())),
+        t.add_row(escape(d.dataset), str(s["n_sender"]), str(s["n_receiver"]), str(sum(s["repairs"].values())),
                   str(sum(s["dropped"].values())), str(sum(s["flagged"].values())))
     for name in missing:
         t.add_row(name, "-", "-", "-", "-", "missing")
@@ -196,7 +153,7 @@ def datasets(
         for d in loaded:
             for kind in ("repairs", "dropped", "flagged"):
                 for reason, n in getattr(d, kind).items():
-                    console.print(f"{d.dataset}: {kind}: {n} x {reason}", highlight=False)
+                    console.print(escape(f"{d.dataset}: {kind}: {n} x {reason}"), highlight=False)
 
 
 @app.command()
@@ -215,6 +172,7 @@ def selfplay(
 ):
     """Sender x receiver cross matrix of self-play turns (Table 1): every embedding pair."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from wordgames.cli import fail
@@ -225,13 +183,14 @@ def selfplay(
     )
     from wordgames.codenames.board import codenames_word_list
     from wordgames.codenames.game import cross_matrix, random_boards
+    from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
     from wordgames.errors import WordgamesError
     from wordgames.results import write_json_atomic
 
     if tie_break not in TIE_BREAKS:
         fail(f"--tie-break must be one of {', '.join(TIE_BREAKS)}")
-    embs = _load(embedding, None, intersect=True)
     try:
+        embs = load_embeddings(embedding or None, VocabularyPolicy(intersect=True))
         pool = (words.read_text(encoding="utf-8").split() if words else codenames_word_list(data_root))
         boards = random_boards(pool, games, n_blue, n_red, seed=seed, embeddings=embs)
     except (WordgamesError, ValueError, OSError) as exc:
@@ -248,10 +207,11 @@ def selfplay(
     t.add_column("sender \\ receiver")
     names = list(dict.fromkeys(r["receiver"] for r in rows))
     for n in names:
-        t.add_column(n)
+        t.add_column(escape(n))
     for s in dict.fromkeys(r["sender"] for r in rows):
         cells = {r["receiver"]: r for r in rows if r["sender"] == s}
-        t.add_row(s, *[f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})" for n in names])
+        t.add_row(escape(s), *[f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})"
+                               for n in names])
     console.print(t)
     if out:
         write_json_atomic(out / "codenames-selfplay.json",
@@ -284,14 +244,15 @@ def play(
     from wordgames.codenames.board import codenames_word_list
     from wordgames.codenames.game import random_boards
     from wordgames.codenames.play import play_terminal
+    from wordgames.embeddings.sets import load_embeddings
     from wordgames.errors import WordgamesError
 
     if role not in ("sender", "receiver"):
         fail("--role must be sender or receiver")
     if agent not in ("cluster", "exhaustive"):
         fail("--agent must be cluster or exhaustive")
-    emb = _load([embedding])[0]
     try:
+        emb = load_embeddings(embedding)[0]
         pool = words.read_text(encoding="utf-8").split() if words else codenames_word_list(data_root)
         board = random_boards(pool, 1, n_blue, n_red, seed=seed, embeddings=[emb])[0]
     except (WordgamesError, ValueError, OSError) as exc:

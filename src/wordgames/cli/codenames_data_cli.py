@@ -25,6 +25,7 @@ def datasets(
     import json
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from wordgames.cli import fail
@@ -64,7 +65,7 @@ def datasets(
         if s.get("missing"):
             table.add_row(s["dataset"], "-", "-", "-", "-", "missing")
             continue
-        table.add_row(s["dataset"], cell(s["n_sender"], s["sender_decisions"]),
+        table.add_row(escape(s["dataset"]), cell(s["n_sender"], s["sender_decisions"]),
                       cell(s["n_receiver"], s["receiver_decisions"]),
                       str(sum(s["repairs"].values())), str(sum(s["dropped"].values())),
                       str(sum(s["flagged"].values())))
@@ -77,7 +78,7 @@ def datasets(
         for s in summaries:
             for kind in ("repairs", "dropped", "flagged"):
                 for reason, n in (s.get(kind) or {}).items():
-                    console.print(f"{s['dataset']}: {kind} {n:>4}  {reason}", highlight=False)
+                    console.print(escape(f"{s['dataset']}: {kind} {n:>4}  {reason}"), highlight=False)
     if not available:
         console.print("No human data set found: set WORDGAMES_DATA (or --data-root) to the "
                       "folder that holds codenames/ and codenames-human/.", style="yellow")

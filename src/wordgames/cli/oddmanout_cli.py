@@ -34,11 +34,11 @@ def _fail(msg: str):
 
 
 def _load_embeddings(specs):
-    from wordgames.embeddings import load_embedding
+    from wordgames.embeddings import load_embeddings
     from wordgames.errors import WordgamesError
 
     try:
-        return [load_embedding(s) for s in specs]
+        return load_embeddings(specs)
     except WordgamesError as exc:
         _fail(str(exc))
 
@@ -52,6 +52,50 @@ def _wordnet_solver(root, instances: bool, missing: str):
         return TaxonomySolver(wordnet_taxonomy(root, instances=instances), missing=missing)
     except WordgamesError as exc:
         _fail(str(exc))
+
+
+def evaluate_options(*, dataset, puzzles, senses, embedding_given: bool, wordnet: bool,
+                     wordnet_only: bool, wordnet_root, instances: bool, missing: str,
+                     mwe: str) -> dict:
+    """The measure's options (:class:`~wordgames.oddmanout.spec.OddManOutOptions`) of the
+    ``evaluate`` command's options."""
+    return {
+        # --puzzles alone: only the user's files; nothing given: the default sets
+        "sets": list(dataset) if dataset else ([] if puzzles else None),
+        "puzzles": [str(p) for p in puzzles or ()],
+        "senses": [str(p) for p in senses or ()],
+        "embedding_solver": not wordnet_only and (embedding_given or not senses),
+        "wordnet": bool(wordnet or wordnet_only),
+        "wordnet_root": None if wordnet_root is None else str(wordnet_root),
+        "instances": instances,
+        "missing": missing,
+        "mwe": mwe,
+    }
+
+
+def _check_results(con, res) -> None:
+    """Stop with the measure's own error when a unit failed or none ran."""
+    from wordgames.cli.common import print_skipped
+
+    failed = res.failed
+    if failed:
+        _fail(failed[0].reason)
+    if not res.results:
+        print_skipped(con, res)
+        raise typer.Exit(2)
+
+
+def table3_rows(res) -> list[dict]:
+    """The Table-3 rows of every result; rows that do not depend on the embedding (WordNet,
+    sense embeddings) once."""
+    rows, seen = [], set()
+    for r in res.results:
+        for row in r.tables.get("table3", []):
+            key = (row["solver"], row["dataset"])
+            if key not in seen:
+                seen.add(key)
+                rows.append(row)
+    return rows
 
 
 @app.command()
@@ -72,60 +116,48 @@ def evaluate(
     mwe: Mwe = "phrase-or-mean",
     seed: Annotated[int, typer.Option(help="Seed of the word-order shuffle.")] = 0,
     data_root: DataRoot = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Results store folder (read by 'wordgames report'); stored results "
+        "are reused.")] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Write all results as JSON here.")] = None,
 ):
-    """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set."""
-    from rich.progress import Progress
+    """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set.
 
-    from wordgames.errors import WordgamesError
-    from wordgames.oddmanout.data import DEFAULT_SETS, FILES, load_dataset
-    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
-    from wordgames.oddmanout.metrics import format_table3, score, table3_row
-    from wordgames.oddmanout.puzzles import read_puzzles
-    from wordgames.oddmanout.senses import SenseEmbedding
+    Computed by the 'oddmanout' measure of 'wordgames run' (the same numbers for the same
+    options); WordNet and sense-embedding rows do not depend on the embedding.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.common import console, run_evaluation
+    from wordgames.oddmanout.metrics import format_table3
     from wordgames.results import write_json_atomic
 
-    names = list(dataset) if dataset else ([] if puzzles else list(DEFAULT_SETS))
-    bad = [n for n in names if n not in FILES]
-    if bad:
-        _fail(f"unknown set(s) {bad}; known: {', '.join(FILES)}")
-    try:
-        sets = [load_dataset(n, data_root, seed=seed) for n in names]
-        sets += [read_puzzles(p, seed=seed) for p in (puzzles or [])]
-    except WordgamesError as exc:
-        _fail(str(exc))
-    solvers = []
-    if not wordnet_only:
-        specs = embedding if embedding else ([] if senses else ["glove-6b-50d"])
-        solvers += [EmbeddingSolver(e, mwe=mwe) for e in _load_embeddings(specs)]
-        try:
-            solvers += [EmbeddingSolver(SenseEmbedding.load(p), mwe=mwe) for p in (senses or [])]
-        except WordgamesError as exc:
-            _fail(str(exc))
-    if wordnet or wordnet_only:
-        solvers.append(_wordnet_solver(wordnet_root, instances, missing))
-    rows, records = [], []
-    with Progress(transient=True) as progress:
-        task = progress.add_task("solving", total=len(solvers) * len(sets))
-        for solver in solvers:
-            for ps in sets:
-                sol = solver.solve(ps)
-                s = score(ps, sol)
-                rows.append(table3_row(solver.name, ps.name, s))
-                records.append({"solver": solver.name, "parameters": solver.get_params(),
-                                "dataset": ps.name, "score": s, "oov": sol.oov,
-                                "load_report": ps.report})
-                progress.advance(task)
-    typer.echo(format_table3(rows))
-    for ps in sets:
-        r = ps.report
+    options = evaluate_options(dataset=dataset, puzzles=puzzles, senses=senses,
+                               embedding_given=bool(embedding), wordnet=wordnet,
+                               wordnet_only=wordnet_only, wordnet_root=wordnet_root,
+                               instances=instances, missing=missing, mwe=mwe)
+    con = console()
+    # without the embedding solver the measure reads no vectors: the default name keys the result
+    res = run_evaluation(con, list(embedding or ["glove-6b-50d"]), ["oddmanout"], store=out,
+                         options={"oddmanout": options}, seed=seed, data_root=data_root)
+    _check_results(con, res)
+    rows = table3_rows(res)
+    con.print(escape(format_table3(rows)), highlight=False, soft_wrap=True)
+    for r in res.results[0].tables.get("load_reports", []):
         fixes = {k: r[k] for k in ("stripped_fields", "glued_lines_repaired", "malformed_records",
                                    "duplicates_dropped", "repeated_word_dropped") if r.get(k)}
         if fixes:
-            typer.echo(f"{ps.name}: " + ", ".join(f"{k}={v}" for k, v in fixes.items()))
-    typer.echo(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json")
+            con.print(escape(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
+                      highlight=False)
+    for note in res.results[0].notes:
+        if note.startswith("WordNet baseline skipped"):
+            con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    con.print(escape(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
+              highlight=False)
+    if out is not None:
+        con.print(escape(f"results store: {out} (wordgames report {out})"), highlight=False)
     if json_out:
-        write_json_atomic(json_out, {"table3": rows, "results": records})
+        write_json_atomic(json_out, {"table3": rows, "results": [r.as_dict() for r in res.results]})
 
 
 @app.command()
@@ -147,8 +179,8 @@ def solve(
         _fail(f"give at least {MIN_WORDS} different words")
     # the solver never sees an answer: use the first word as a placeholder and sorted order
     ps = PuzzleSet.from_odd_first("cli", [words], seed=None)
-    solvers = [EmbeddingSolver(e, mwe=mwe)
-               for e in _load_embeddings(embedding or ([] if senses else ["glove-6b-50d"]))]
+    specs = embedding or ([] if senses else ["glove-6b-50d"])
+    solvers = [EmbeddingSolver(e, mwe=mwe) for e in _load_embeddings(specs)]
     try:
         solvers += [EmbeddingSolver(SenseEmbedding.load(p), mwe=mwe) for p in (senses or [])]
     except WordgamesError as exc:

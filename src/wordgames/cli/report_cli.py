@@ -18,10 +18,12 @@ def report(
         help="'embed': plots inside the HTML as data URIs (one self-contained file); 'copy': PNGs "
              "in <name>_files/ beside it.")] = "embed",
     csv: Annotated[bool, typer.Option(
-        help="Also write leaderboard.csv, metrics_long.csv and correlation.csv beside the HTML.")] = True,
+        help="Also write leaderboard.csv, metrics_long.csv (every Score row) and correlation.csv "
+             "beside the HTML.")] = True,
 ):
-    """Build the static HTML report: leaderboard with CIs and OOV counts, cross-measure
-    correlation, each measure's tables, plots and human baselines. Opens offline."""
+    """Build the static HTML report: leaderboard of the measures' headline scores with CIs and
+    skipped (OOV) counts, cross-measure correlation, each measure's scores, tables, plots and
+    baselines. Opens offline."""
     from rich.console import Console
 
     from wordgames.cli import fail
@@ -43,11 +45,13 @@ def report(
             correlation_table(coll).pairs.to_csv(path.with_name("correlation.csv"), index=False)
     except WordgamesError as exc:
         fail(str(exc))
+    from rich.markup import escape
+
     n_emb, n_meas = len(coll.labels()), len(coll.measures())
-    console.print(f"report: {path}  ({n_emb} embedding(s), {n_meas} measure(s), "
-                  f"{len(coll.entries)} stored result(s))")
+    console.print(f"report: {escape(str(path))}  ({n_emb} embedding(s), {n_meas} measure(s), "
+                  f"{len(coll.entries)} stored result(s))", highlight=False)
     for note in coll.notes:
-        console.print(f"[yellow]note:[/] {note}", highlight=False)
+        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

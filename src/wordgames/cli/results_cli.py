@@ -38,10 +38,12 @@ def table(
     store: Annotated[Path, typer.Argument(help="An output folder (results store).")],
     measure: Annotated[list[str] | None, typer.Option("-m", "--measure", help="Only these measures.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="rich, csv or markdown.")] = "rich",
-    wide: Annotated[bool, typer.Option(help="One row per metric, one column per embedding.")] = False,
+    wide: Annotated[bool, typer.Option(
+        help="One row per score (measure, data set, subject, metric), one column per embedding.")] = False,
     output: Annotated[Path | None, typer.Option("--output", help="Write the table to this file.")] = None,
 ):
-    """Every stored metric of every embedding and measure, as one table."""
+    """Every stored score of every embedding and measure, as one table: embedding, measure,
+    data set, subject, metric, value, 95 % interval (ci_low, ci_high), n and items skipped."""
     from wordgames.cli import fail
     from wordgames.results.store import ResultStore
 
@@ -53,8 +55,8 @@ def table(
     if measure:
         df = df[df["measure"].isin(measure)]
     if wide:
-        df = df.pivot_table(index=["measure", "metric"], columns="embedding", values="value",
-                            aggfunc="first").reset_index()
+        df = df.pivot_table(index=["measure", "dataset", "subject", "metric"],
+                            columns="embedding", values="value", aggfunc="first").reset_index()
         df.columns.name = None
     else:
         df = df.drop(columns=["embedding_sha256"])
@@ -67,13 +69,14 @@ def table(
         text = "\n".join(rows) + "\n"
     else:
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
-        tab = Table(title=f"{store}: {len(df)} row(s)")
+        tab = Table(title=escape(f"{store}: {len(df)} row(s)"))
         for col in df.columns:
-            tab.add_column(str(col))
+            tab.add_column(escape(str(col)), overflow="fold")
         for rec in df.itertuples(index=False):
-            tab.add_row(*(_fmt(v) for v in rec))
+            tab.add_row(*(escape(_fmt(v)) for v in rec))
         if output is None:
             Console().print(tab)
             return
@@ -88,6 +91,8 @@ def table(
 
 
 def _fmt(value) -> str:
+    if value is None:
+        return ""
     if isinstance(value, float):
         return "" if value != value else f"{value:.4g}"
     return str(value)

@@ -22,28 +22,52 @@ DataRoot = Annotated[Path | None, typer.Option(
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")]
 
 
-def load_any(spec: str):
-    """An embedding from a family member name, a built-in name or a path."""
-    from wordgames.embeddings import load_embedding
-    from wordgames.embeddings.family import is_family_member, load_family_member
-
-    return load_family_member(spec) if is_family_member(spec) else load_embedding(spec)
-
-
-def _load_all(specs):
-    from wordgames.cli import fail
-    from wordgames.errors import WordgamesError
-
-    try:
-        return [load_any(s) for s in specs]
-    except WordgamesError as exc:
-        fail(str(exc))
+Out = Annotated[Path | None, typer.Option(
+    "--out", "-o", help="Results store folder (read by 'wordgames report'); stored results are "
+    "reused. Default: in memory.")]
 
 
 def _fmt(v) -> str:
     import math
 
     return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else f"{v:.4f}"
+
+
+def _check_results(res) -> None:
+    """Stop with the measure's own error when a unit failed."""
+    from wordgames.cli.common import fail
+
+    if res.failed:
+        fail(res.failed[0].reason)
+
+
+def similarity_options(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similarity: float) -> dict:
+    """The measure's options (:class:`~wordgames.similarity.spec.SimilarityOptions`) of the
+    ``evaluate`` command's options."""
+    return {"benchmarks": [] if only_tsv else (list(benchmark) if benchmark else None),
+            "extra": [str(p) for p in tsv or ()], "oov": oov, "oov_similarity": oov_similarity}
+
+
+def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
+    """One embedding's benchmark table (from the result's ``benchmarks`` table)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table("benchmark", "spearman", "pearson", "pairs", "scored", "oov pairs", "oov words",
+                  title=escape(f"{result.embedding} (OOV policy: {oov}"
+                               + (f", cosine {oov_similarity}" if oov == "fixed" else "") + ")"))
+    for r in result.tables["benchmarks"]:
+        table.add_row(escape(r["benchmark"]), _fmt(r["spearman"]), _fmt(r["pearson"]),
+                      str(r["n_pairs"]), str(r["n_scored"]), str(r["n_oov_pairs"]),
+                      str(r["n_oov_words"]))
+    con.print(table)
+
+
+def _repairs(result) -> dict[str, dict]:
+    """``{benchmark: repairs}`` of the benchmarks the reader repaired."""
+    return {r["benchmark"]: {k: v for k, v in r.items() if k not in ("benchmark", "notes")}
+            for r in result.tables.get("repairs", [])
+            if any(k not in ("benchmark", "notes") for k in r)}
 
 
 @app.command()
@@ -57,60 +81,43 @@ def evaluate(
     oov: Annotated[str, typer.Option(help="OOV pairs: 'skip' them, or score them with a 'fixed' cosine.")] = "skip",
     oov_similarity: Annotated[float, typer.Option(help="Cosine given to OOV pairs under --oov fixed.")] = 0.0,
     data_root: DataRoot = None,
+    out: Out = None,
     json_out: JsonOut = None,
 ):
-    """Spearman and Pearson of cosine similarity against human scores, with OOV counts."""
-    from rich.console import Console
-    from rich.table import Table
+    """Spearman and Pearson of cosine similarity against human scores, with OOV counts.
 
-    from wordgames.cli import fail
-    from wordgames.errors import WordgamesError
+    Computed by the 'similarity' measure of 'wordgames run' (the same numbers for the same
+    options).
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.common import console, fail, run_evaluation
     from wordgames.results import write_json_atomic
-    from wordgames.similarity.benchmarks import (
-        OOV_POLICIES,
-        load_benchmarks,
-        read_pairs_tsv,
-    )
-    from wordgames.similarity.benchmarks import (
-        evaluate as run_eval,
-    )
 
-    if oov not in OOV_POLICIES:
-        fail(f"--oov must be one of {', '.join(OOV_POLICIES)}, got {oov!r}")
-    try:
-        benches = {} if only_tsv else load_benchmarks(benchmark or None, data_root)
-        for path in tsv or []:
-            b = read_pairs_tsv(path)
-            benches[b.name] = b
-    except KeyError as exc:
-        fail(str(exc.args[0]))
-    except WordgamesError as exc:
-        fail(str(exc))
-    if not benches:
+    if only_tsv and not tsv:
         fail("no benchmark to run: give --tsv files or drop --only-tsv")
-    embs = _load_all(embedding or ["glove-6b-50d"])
-    console = Console()
-    out = {}
-    for emb in embs:
-        scores = run_eval(emb, benches, oov=oov, oov_similarity=oov_similarity)
-        table = Table("benchmark", "spearman", "pearson", "pairs", "scored", "oov pairs", "oov words",
-                      title=f"{emb.name} (OOV policy: {oov}"
-                      + (f", cosine {oov_similarity}" if oov == "fixed" else "") + ")")
-        for s in scores:
-            table.add_row(s.benchmark, _fmt(s.spearman), _fmt(s.pearson), str(s.n_pairs),
-                          str(s.n_scored), str(s.n_oov_pairs), str(s.n_oov_words))
-        console.print(table)
-        out[emb.name] = [s.as_row() for s in scores]
-    repaired = {n: b.repairs for n, b in benches.items() if b.repairs}
-    for n, b in benches.items():
-        for note in b.notes:
-            console.print(f"[dim]{n}: {note}[/]")
+    options = similarity_options(benchmark=benchmark, tsv=tsv, only_tsv=only_tsv, oov=oov,
+                                 oov_similarity=oov_similarity)
+    con = console()
+    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["similarity"], store=out,
+                         options={"similarity": options}, data_root=data_root)
+    _check_results(res)
+    for result in res.results:
+        print_benchmarks(con, result, oov, oov_similarity)
+    first = res.results[0] if res.results else None
+    repaired = _repairs(first) if first else {}
+    for row in first.tables.get("repairs", []) if first else []:
+        for note in filter(None, row["notes"].split("; ")):
+            con.print(f"[dim]{escape(row['benchmark'])}: {escape(note)}[/]", highlight=False)
     if repaired:
-        console.print("[dim]repairs: " + "; ".join(
-            f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items()) for n, r in repaired.items()) + "[/]")
+        con.print("[dim]repairs: " + escape("; ".join(
+            f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items()) for n, r in repaired.items()))
+            + "[/]", highlight=False)
     if json_out:
-        write_json_atomic(json_out, {"scores": out, "repairs": repaired, "oov_policy": oov,
-                                     "oov_similarity": oov_similarity if oov == "fixed" else None})
+        write_json_atomic(json_out, {
+            "scores": {r.embedding: r.tables["benchmarks"] for r in res.results},
+            "repairs": repaired, "oov_policy": oov,
+            "oov_similarity": oov_similarity if oov == "fixed" else None})
 
 
 @app.command("global-metrics")
@@ -121,34 +128,81 @@ def global_metrics(
     top_n: Annotated[int | None, typer.Option(help="Use only the N most frequent words.")] = None,
     perank_p: Annotated[float, typer.Option(help="Exponent of perank.")] = 2.5,
     edim_p: Annotated[float, typer.Option(help="Exponent of edim.")] = 1.0,
+    out: Out = None,
     json_out: JsonOut = None,
 ):
-    """erank (Roy-Vetterli), perank(p) and edim(p) (the last two reconstructed, see docs)."""
-    import time
+    """erank (Roy-Vetterli), perank(p) and edim(p) (the last two reconstructed, see docs).
 
-    from rich.console import Console
+    Computed by the 'global-metrics' measure of 'wordgames run'.
+    """
+    from rich.markup import escape
     from rich.table import Table
 
+    from wordgames.cli.common import console, run_evaluation
     from wordgames.results import write_json_atomic
     from wordgames.similarity.global_metrics import GlobalMetrics
 
-    cfg = GlobalMetrics(perank_p=perank_p, edim_p=edim_p, center=center, rownorm=rownorm, top_n=top_n)
-    embs = _load_all(embedding or ["glove-6b-50d"])
-    names = cfg.metric_names()
+    options = {"perank_p": perank_p, "edim_p": edim_p, "center": center, "rownorm": rownorm,
+               "top_n": top_n}
+    con = console()
+    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["global-metrics"], store=out,
+                         options={"global-metrics": options})
+    _check_results(res)
+    names = GlobalMetrics(**options).metric_names()
     table = Table("embedding", "rows", "dim", *names, "seconds",
                   title=f"global metrics (center={center}, rownorm={rownorm}); "
                   "perank and edim are reconstructed definitions")
-    out = {}
-    for emb in embs:
-        t = time.perf_counter()
-        vals = cfg.compute(emb)
-        secs = time.perf_counter() - t
-        rows = len(cfg.matrix(emb))
-        table.add_row(emb.name, f"{rows:,}", str(emb.dim), *(_fmt(vals[n]) for n in names), f"{secs:.3f}")
-        out[emb.name] = {**vals, "n_rows": rows}
-    Console().print(table)
+    for r in res.results:
+        table.add_row(escape(r.embedding), f"{int(r.metrics['n_rows']):,}",
+                      str(r.parameters["dim"]), *(_fmt(r.metrics[n]) for n in names),
+                      f"{r.timings.get('total', float('nan')):.3f}")
+    con.print(table)
     if json_out:
-        write_json_atomic(json_out, {"parameters": cfg.get_params(), "metrics": out})
+        write_json_atomic(json_out, {
+            "parameters": res.parameters["options"]["global-metrics"],
+            "metrics": {r.embedding: {**{n: r.metrics[n] for n in names},
+                                      "n_rows": int(r.metrics["n_rows"])} for r in res.results}})
+
+
+def _correlate_table(table: Path, reference: str, out: Path):
+    """Correlate a CSV the user already has (no measuring)."""
+    import pandas as pd
+
+    from wordgames.cli.common import fail
+    from wordgames.similarity.correlation import correlate as run_corr
+    from wordgames.similarity.correlation import plot_correlation
+
+    try:
+        df = pd.read_csv(table, index_col=0)
+    except (OSError, ValueError) as exc:
+        fail(f"{table}: cannot read the score table ({exc})")
+    result = run_corr(df.apply(pd.to_numeric, errors="coerce"), reference)
+    plot_dir = out / "plots" / "correlation"
+    plot_dir.mkdir(parents=True, exist_ok=True)
+    plots = [str(p) for p in plot_correlation(result, plot_dir)]
+    return result, plots, {"correlation": result.as_dict(), "plots": plots}
+
+
+def _measured_study(con, specs: list[str], measures: list[str], *, reference: str, out: Path,
+                    seed: int, quick: bool, oov: str, global_top_n: int | None, data_root):
+    """Measure every embedding (:func:`wordgames.evaluate`, store in ``out``) and correlate."""
+    from rich.markup import escape
+
+    from wordgames.cli.common import run_evaluation
+    from wordgames.similarity.correlation import require_embeddings, study_from_results
+
+    require_embeddings(specs)
+    options = {"similarity": {"oov": oov, "oov_similarity": 0.0},
+               "global-metrics": {"top_n": global_top_n}}
+    res = run_evaluation(con, specs, measures, store=out, seed=seed, quick=quick,
+                         data_root=data_root,
+                         options={m: o for m, o in options.items() if m in measures})
+    study = study_from_results(res, reference=reference, plot_dir=out / "plots" / "correlation")
+    study.table.to_csv(out / "scores.csv")
+    for s in study.skipped:
+        con.print(f"[yellow]skipped[/] {escape(s['embedding'])} / {escape(s['measure'])}: "
+                  f"{escape(s['reason'])}", highlight=False)
+    return study.correlation, study.plots, study.as_dict()
 
 
 @app.command()
@@ -161,7 +215,7 @@ def correlate(
     reference: Annotated[str, typer.Option(help="Metric correlated with every other one.")] = "wales/score",
     measure: Annotated[list[str] | None, typer.Option(
         "-m", "--measure", help="Measures to run (default: wales, global-metrics, similarity).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("wordgames-correlation"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")] = Path("wordgames-correlation"),
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
     oov: Annotated[str, typer.Option(
@@ -171,70 +225,45 @@ def correlate(
         "(the same rows for embeddings that share a vocabulary order).")] = None,
     data_root: DataRoot = None,
 ):
-    """Spearman rank correlation across embeddings between WALES and every other metric."""
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    """Spearman rank correlation across embeddings between WALES and every other metric.
+
+    The measures run through 'wordgames run''s path; their results are stored in OUT (read by
+    'wordgames report'), with correlation.json, scores.csv and the figures.
+    """
+    from rich.markup import escape
     from rich.table import Table
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import console, fail
     from wordgames.errors import WordgamesError
     from wordgames.results import write_json_atomic
-    from wordgames.similarity.correlation import DEFAULT_MEASURES, correlation_study
-    from wordgames.similarity.correlation import correlate as run_corr
-    from wordgames.suite import SuiteContext
+    from wordgames.similarity.correlation import DEFAULT_MEASURES
 
-    console = Console()
+    con = console()
     out.mkdir(parents=True, exist_ok=True)
     try:
         if table is not None:
-            import pandas as pd
-
-            try:
-                df = pd.read_csv(table, index_col=0)
-            except (OSError, ValueError) as exc:
-                fail(f"{table}: cannot read the score table ({exc})")
-            result = run_corr(df.apply(pd.to_numeric, errors="coerce"), reference)
-            from wordgames.similarity.correlation import plot_correlation
-
-            plot_dir = out / "plots" / "correlation"
-            plot_dir.mkdir(parents=True, exist_ok=True)
-            plots = [str(p) for p in plot_correlation(result, plot_dir)]
-            payload = {"correlation": result.as_dict(), "plots": plots}
+            result, plots, payload = _correlate_table(table, reference, out)
         else:
-            from wordgames.embeddings.family import FAMILY_NAMES
+            from wordgames.cli import resolve_specs
 
-            specs = list(embedding or [])
-            if family:
-                specs += [n for n in FAMILY_NAMES if n not in specs]
+            specs = resolve_specs(embedding or [], family=family)
             if not specs:
                 fail("give embeddings with -e (at least 3) or use --family")
-            embs = _load_all(specs)
-            if oov not in ("skip", "fixed"):
-                fail(f"--oov must be 'skip' or 'fixed', got {oov!r}")
-            ctx = SuiteContext(out_dir=out, data_root=data_root, seed=seed, quick=quick,
-                               options={"similarity": {"oov": oov, "oov_similarity": 0.0},
-                                        "global-metrics": {"top_n": global_top_n}},
-                               log=console.print)
-            with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                          console=console, transient=True) as progress:
-                task = progress.add_task("measuring", total=None)
-                study = correlation_study(
-                    embs, ctx, measures=tuple(measure or DEFAULT_MEASURES), reference=reference,
-                    on_progress=lambda msg: progress.update(task, description=msg))
-            result, plots = study.correlation, study.plots
-            payload = study.as_dict()
-            study.table.to_csv(out / "scores.csv")
-            for s in study.skipped:
-                console.print(f"[yellow]skipped[/] {s['embedding']} / {s['measure']}: {s['reason']}")
+            result, plots, payload = _measured_study(
+                con, specs, list(measure or DEFAULT_MEASURES), reference=reference, out=out,
+                seed=seed, quick=quick, oov=oov, global_top_n=global_top_n, data_root=data_root)
     except WordgamesError as exc:
         fail(str(exc))
     write_json_atomic(out / "correlation.json", payload)
     t = Table("metric", "spearman rho", "p", "n embeddings",
-              title=f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings")
+              title=escape(f"Spearman rank correlation with {reference} across "
+                           f"{result.n_embeddings} embeddings"))
     for row in result.with_reference.to_dict(orient="records"):
-        t.add_row(row["metric"], _fmt(row["spearman"]), _fmt(row["p_value"]), str(row["n_embeddings"]))
-    console.print(t)
-    console.print(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots))
+        t.add_row(escape(row["metric"]), _fmt(row["spearman"]), _fmt(row["p_value"]),
+                  str(row["n_embeddings"]))
+    con.print(t)
+    con.print(escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
+              highlight=False)
 
 
 @app.command("family")

@@ -19,48 +19,89 @@ PairsOpt = Annotated[Path | None, typer.Option(
 DataRoot = Annotated[Path | None, typer.Option("--data-root", help="Data folder (default: $WORDGAMES_DATA).")]
 
 
-def _setup(graph: str, names: Path | None, challenges: Path | None, data_root: Path | None,
-           require_scc: bool = False):
-    from wordgames.wales.loaders import (
-        read_challenges,
-        read_edge_list,
-        read_name_table,
-        read_networkx_pickle,
-    )
-    from wordgames.wales.report import WalesSetup, wikispeedia_setup
-    from wordgames.wales.tasks import pair_tasks
+def _setup(graph: str, names: Path | None, challenges: Path | None, data_root: Path | None):
+    from wordgames.wales.report import load_setup
 
-    if graph == "wikispeedia":
-        return wikispeedia_setup(data_root)
-    path = Path(graph)
-    if path.suffix in (".p", ".pkl", ".pickle", ".gpickle"):
-        mapping = None
-        if names is not None:
-            ids, labels = read_name_table(names)
-            mapping = dict(zip(ids.tolist(), labels.tolist(), strict=True))
-        g = read_networkx_pickle(path, names=mapping)
-    else:
-        g, _ = read_edge_list(path, names_path=names)
-    notes = []
-    if require_scc:
-        g.require_strongly_connected(path)
-    elif not g.is_strongly_connected():
-        full = g.n_nodes
-        g, _ = g.largest_scc()
-        notes.append(f"{path}: not strongly connected; using its largest SCC "
-                     f"({g.n_nodes} of {full} nodes)")
-    human = None
-    if challenges is not None:
-        pairs = read_challenges(challenges)
-        human = pair_tasks(g, pairs, "human", path=challenges)
-    return WalesSetup(g, human, {}, notes, {"graph": str(path), "n_nodes": g.n_nodes,
-                                            "n_edges": g.n_edges})
+    return load_setup(graph, names=None if names is None else str(names),
+                      challenges=None if challenges is None else str(challenges),
+                      data_root=data_root)
 
 
-def _load_embeddings(specs: list[str]):
-    from wordgames.embeddings import load_embedding
+def _load_embedding(spec: str):
+    from wordgames.embeddings import load_embeddings
 
-    return [load_embedding(s) for s in specs]
+    return load_embeddings([spec])[0]
+
+
+def evaluate_options(*, graph: str, names: Path | None, challenges: Path | None,
+                     require_scc: bool, k: int | None, human_k: int | None,
+                     gamma: list[float] | None, exponent: list[float] | None,
+                     percent: list[float] | None, max_steps: int | None, trials: int | None,
+                     table1_pool: int | None, w_path_pairs: int | None) -> dict:
+    """The measure's options (:class:`~wordgames.wales.spec.WalesOptions`) of the
+    ``evaluate`` command's options; options not given keep the measure's defaults (and take
+    the quick values under ``--quick``)."""
+    given = {"k": k, "human_k": human_k, "gammas": gamma, "exponents": exponent,
+             "percents": percent, "max_steps": max_steps, "table1_trials": trials,
+             "table1_pool": table1_pool, "w_path_pairs": w_path_pairs,
+             "names": None if names is None else str(names),
+             "challenges": None if challenges is None else str(challenges)}
+    options = {key: value for key, value in given.items() if value is not None}
+    options.update(graph=graph, require_scc=require_scc)
+    return options
+
+
+def print_tables(con, tables: dict) -> None:
+    """The distributions, the gamma sweep, Table 1 and (several embeddings) the rankings."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table("embedding", "task set", "score (edges)", "95% CI ±", "failed",
+                  "excluded (no vector)")
+    for r in tables["distributions"]:
+        if r["convention"] == "edges":
+            table.add_row(escape(r["embedding"]), r["task_set"], f"{r['score']:.4f}",
+                          f"{r['ci_half_width']:.4f}", str(r["n_failed"]),
+                          str(r["n_excluded_target_no_vector"]))
+    con.print(table)
+    sweep = Table("embedding", "gamma", "score", "95% CI ±")
+    for r in tables["gamma_sweep"]:
+        sweep.add_row(escape(r["embedding"]), f"{r['gamma']:g}", f"{r['score']:.4f}",
+                      f"{r['ci_half_width']:.4f}")
+    con.print(sweep)
+    by_emb: dict[str, list[str]] = {}
+    for r in tables["table1"]:
+        by_emb.setdefault(r["embedding"], []).append(f"{r['mean']:.3f} / {r['ci']:.3f}")
+    t1 = Table("embedding", *[f"k={r['k']}" for r in tables["table1"][:5]],
+               title="Table 1 layout: mean / 95% CI half-width over trials (uniform tasks)")
+    for emb_name, cells in by_emb.items():
+        t1.add_row(escape(emb_name), *cells)
+    con.print(t1)
+    if len(by_emb) > 1:
+        ranks = Table("task set", "ranking (best first)")
+        order: dict[str, list] = {}
+        for r in tables["rankings"]:
+            order.setdefault(r["task_set"], []).append(r["embedding"])
+        for ts, names in order.items():
+            ranks.add_row(ts, escape(" > ".join(names)))
+        con.print(ranks)
+
+
+def write_report(out: Path, res, tables: dict) -> list[Path]:
+    """``wales_report.json`` (every embedding's tables, rankings, coverage) and Figures 4-5
+    with one line per embedding, beside the results store in ``out``."""
+    from wordgames.results import write_json_atomic
+    from wordgames.wales.report import plot_figure4, plot_figure5
+
+    results = [r for r in res.results if r.measure == "wales"]
+    plots = [plot_figure4(tables["distributions"], out / "wales_figure4.png"),
+             plot_figure5(tables["gamma_sweep"], out / "wales_figure5.png")]
+    notes = list(dict.fromkeys(n for r in results for n in r.notes))
+    path = write_json_atomic(out / "wales_report.json", {
+        "setup": results[0].parameters.get("graph", {}) if results else {}, "notes": notes,
+        "tables": tables, "coverage": {r.embedding: r.oov for r in results},
+        "plots": [str(p) for p in plots]})
+    return [path, *plots]
 
 
 @app.command()
@@ -69,66 +110,53 @@ def evaluate(
     graph: GraphOpt = "wikispeedia",
     names: NamesOpt = None,
     challenges: PairsOpt = None,
-    k: Annotated[int, typer.Option(help="Tasks per distribution.")] = 1000,
-    gamma: Annotated[list[float] | None, typer.Option("--gamma", help="Gammas of the sweep (repeatable).")] = None,
-    max_steps: Annotated[int, typer.Option(help="Step cap: a task not solved in this many links scores 0.")] = 100,
-    trials: Annotated[int, typer.Option(help="Trials per k in Table 1.")] = 50,
+    k: Annotated[int | None, typer.Option(help="Tasks per distribution (default 1000).")] = None,
+    human_k: Annotated[int | None, typer.Option(help="Use only the first N human-played pairs (default: all).")] = None,
+    gamma: Annotated[list[float] | None, typer.Option("--gamma", help="Gammas of the sweep (repeatable; default 0, 0.1, 0.3, 0.5, 1).")] = None,
+    exponent: Annotated[list[float] | None, typer.Option("--exponent", help="Power-law exponents a of the task distributions (repeatable; default 1, 2, 4, 8, 16, 32).")] = None,
+    percent: Annotated[list[float] | None, typer.Option("--percent", help="Top-b% task distributions (repeatable; default 1, 5, 10, 25, 50, 100).")] = None,
+    max_steps: Annotated[int | None, typer.Option(help="Step cap: a task not solved in this many links scores 0 (default 100).")] = None,
+    trials: Annotated[int | None, typer.Option(help="Trials per k in Table 1 (default 50).")] = None,
+    table1_pool: Annotated[int | None, typer.Option(help="Uniform tasks in the Table 1 pool (default 5000).")] = None,
+    w_path_pairs: Annotated[int | None, typer.Option(help="Node pairs of the w-path baseline (default 1000).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    quick: Annotated[bool, typer.Option(help="Smaller settings (for the options not given).")] = False,
     require_scc: Annotated[bool, typer.Option(help="Fail if the graph is not strongly connected (default: use its largest SCC).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = Path("wales-results"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: the results store (read by 'wordgames report'), wales_report.json and Figures 4-5.")] = Path("wales-results"),
     data_root: DataRoot = None,
 ):
     """Score embeddings with WALES on every task distribution, sweep gamma, write Table 1 and
-    Figures 4-5 (PNG) and a JSON of every table."""
-    from rich.console import Console
-    from rich.table import Table
+    Figures 4-5 (PNG) and a JSON of every table.
 
-    from wordgames.cli import fail
-    from wordgames.errors import WordgamesError
-    from wordgames.results import write_json_atomic
-    from wordgames.wales.report import DEFAULT_GAMMAS, wales_report
+    Computed by the 'wales' measure of 'wordgames run' (the same numbers for the same
+    options); stored results in OUT are reused.
+    """
+    from rich.markup import escape
 
-    console = Console()
-    try:
-        setup = _setup(graph, names, challenges, data_root, require_scc)
-        embs = _load_embeddings(embedding or ["glove-6b-50d"])
-        with console.status("navigating ..."):
-            rep = wales_report(setup, embs, out, k=k, seed=seed, max_steps=max_steps,
-                               gammas=tuple(gamma) if gamma else DEFAULT_GAMMAS,
-                               table1_trials=trials, log=lambda s: console.log(s))
-    except (WordgamesError, ValueError) as exc:
-        fail(str(exc))
-    for note in setup.notes:
-        console.print(f"[yellow]note:[/] {note}")
-    table = Table("embedding", "task set", "score (edges)", "95% CI ±", "failed", "excluded (no vector)")
-    for r in rep["tables"]["distributions"]:
-        if r["convention"] == "edges":
-            table.add_row(r["embedding"], r["task_set"], f"{r['score']:.4f}", f"{r['ci_half_width']:.4f}",
-                          str(r["n_failed"]), str(r["n_excluded_target_no_vector"]))
-    console.print(table)
-    sweep = Table("embedding", "gamma", "score", "95% CI ±")
-    for r in rep["tables"]["gamma_sweep"]:
-        sweep.add_row(r["embedding"], f"{r['gamma']:g}", f"{r['score']:.4f}", f"{r['ci_half_width']:.4f}")
-    console.print(sweep)
-    t1 = Table("embedding", *[f"k={r['k']}" for r in rep["tables"]["table1"][:5]],
-               title="Table 1 layout: mean / 95% CI half-width over trials (uniform tasks)")
-    by_emb: dict[str, list[str]] = {}
-    for r in rep["tables"]["table1"]:
-        by_emb.setdefault(r["embedding"], []).append(f"{r['mean']:.3f} / {r['ci']:.3f}")
-    for emb_name, cells in by_emb.items():
-        t1.add_row(emb_name, *cells)
-    console.print(t1)
-    if len(by_emb) > 1:
-        ranks = Table("task set", "ranking (best first)")
-        order: dict[str, list] = {}
-        for r in rep["tables"]["rankings"]:
-            order.setdefault(r["task_set"], []).append(r["embedding"])
-        for ts, embs_ in order.items():
-            ranks.add_row(ts, " > ".join(embs_))
-        console.print(ranks)
-    path = write_json_atomic(Path(out) / "wales_report.json",
-                             {"setup": setup.info, "notes": setup.notes, **rep})
-    console.print(f"wrote {path} and {', '.join(rep['plots'])}")
+    from wordgames.cli.common import console, fail, run_evaluation
+    from wordgames.wales.report import merge_tables
+
+    options = evaluate_options(graph=graph, names=names, challenges=challenges,
+                               require_scc=require_scc, k=k, human_k=human_k, gamma=gamma,
+                               exponent=exponent, percent=percent, max_steps=max_steps,
+                               trials=trials, table1_pool=table1_pool, w_path_pairs=w_path_pairs)
+    con = console()
+    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["wales"], store=out,
+                         options={"wales": options}, seed=seed, quick=quick, data_root=data_root)
+    if res.failed:
+        fail(res.failed[0].reason)
+    for s in res.skipped:
+        con.print(f"[yellow]skipped[/] {escape(s.embedding)}: {escape(s.reason)}", highlight=False)
+    if not res.results:
+        raise typer.Exit(2)
+    notes = dict.fromkeys(n for r in res.results for n in r.notes)
+    for note in notes:
+        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    tables = merge_tables([r for r in res.results if r.measure == "wales"])
+    print_tables(con, tables)
+    written = write_report(out, res, tables)
+    con.print(f"wrote {escape(str(out))} (results store) and "
+              + ", ".join(escape(str(p)) for p in written), highlight=False)
 
 
 @app.command()
@@ -152,7 +180,7 @@ def navigate(
         setup = _setup(graph, names, None, data_root)
         g = setup.graph
         s, t = g.node_id(source), g.node_id(target)
-        emb = _load_embeddings([embedding])[0]
+        emb = _load_embedding(embedding)
         vectors = title_vectors(g.names, emb)
         if vectors.rows[t] < 0:
             fail(f"target {target!r} has no vector in {emb.name} (title rule: {vectors.report['rule']})")
@@ -204,7 +232,7 @@ def baselines(
             if embedding:
                 from wordgames.wales.titles import title_vectors
 
-                emb = _load_embeddings([embedding])[0]
+                emb = _load_embedding(embedding)
                 wp = w_path_baseline(setup.graph, title_vectors(setup.graph.names, emb), pairs, seed)
                 typer.echo(f"w-path ({emb.name}, {wp['n_pairs']} pairs): Spearman {wp['w_path']:.4f} "
                            f"(p = {wp['p_value']:.2g})")

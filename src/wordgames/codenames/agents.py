@@ -1,15 +1,24 @@
 """Codenames agents (paper section 3.1): senders and receivers built on an embedding.
 
-Protocols (duck typing: any object with these methods can play and be measured):
+Every agent is configured like a scikit-learn estimator (:class:`~wordgames.params.Params`):
+the constructor stores its arguments and nothing else, ``get_params``/``set_params``/``clone``
+come from the base class, and :meth:`Agent.describe` gives the JSON-safe record of the
+configuration that goes into result records (the embedding by name).
 
-* Sender: ``give_clue(board) -> (clue, number)`` and ``ranked_forward(blue, red) -> list[str]``
-  (the whole clue vocabulary, best clue first, board words and other illegal clues removed).
-* Receiver: ``guess(board_words, clue, number) -> list[str]`` and
+Protocols (runtime-checkable: any object with these members can play and be measured; the
+measures dispatch on them with ``isinstance``):
+
+* :class:`Sender`: ``give_clue(board) -> (clue, number)`` and ``ranked_forward(blue, red) ->
+  list[str]`` (the whole clue vocabulary, best clue first, board words and other illegal clues
+  removed).
+* :class:`Receiver`: ``guess(board_words, clue, number) -> list[str]`` and
   ``ranked_forward(board_words, clue) -> list[str]`` (board words, best match first).
-
-The embedding agents below also expose ``clue_keys`` (senders): the per-word sort keys of their
-ranking, so that the measures can find the rank of one clue by *counting* the vocabulary words
-that beat it instead of sorting 400,000 words (see :mod:`wordgames.codenames.measures`).
+* :class:`CountingSender`: a sender on an embedding whose rank of one clue the measures find by
+  *counting* the vocabulary words whose sort keys beat it instead of sorting 400,000 words
+  (``rank_values``/``count_rank`` on a :class:`BoardGeometry`; see
+  :mod:`wordgames.codenames.measures`).
+* :class:`DrawnRankSender`: a sender whose rank distribution is known, so the measures draw
+  the rank (``draw_rank``).
 
 Ranking conventions (well-defined ranks, issue section 3): a sender orders its clue
 vocabulary by its keys, lexicographically ascending (best first). ``ExhaustiveSearchSender``
@@ -25,14 +34,15 @@ similarity, or minus the Euclidean distance.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from wordgames.codenames.board import Board, ClueRules, _norm, derive_rng
 from wordgames.errors import OOVError
+from wordgames.params import Params
 
 DISTANCES = ("cosine", "euclidean")
 TIE_BREAKS = ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff", "frequency")
@@ -40,6 +50,8 @@ TIE_BREAKS = ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff", "
 
 @runtime_checkable
 class Sender(Protocol):
+    """Gives clues (``give_clue``) and ranks its clue vocabulary for a board split."""
+
     def give_clue(self, board: Board) -> tuple[str, int]: ...
 
     def ranked_forward(self, blue: Sequence[str], red: Sequence[str]) -> list[str]: ...
@@ -47,9 +59,78 @@ class Sender(Protocol):
 
 @runtime_checkable
 class Receiver(Protocol):
+    """Guesses board words for a clue and ranks the board by it."""
+
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]: ...
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]: ...
+
+
+@runtime_checkable
+class CountingSender(Sender, Protocol):
+    """A sender that the measures rank by counting (the fast path): senders with the same
+    ``embedding``, ``distance`` and ``n_vocab`` share one similarity matrix per batch (an
+    optional ``needs_similarities = False`` skips the matrix product)."""
+
+    embedding: Any
+    distance: str
+    n_vocab: int
+    clue_rules: ClueRules
+
+    def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray: ...
+
+    def rank_values(self, geometry: BoardGeometry, col: int) -> tuple: ...
+
+    def count_rank(self, geometry: BoardGeometry, values: tuple,
+                   own: int | None) -> tuple[int, int]: ...
+
+
+@runtime_checkable
+class DrawnRankSender(Sender, Protocol):
+    """A sender whose rank of a given clue is drawn from its known distribution."""
+
+    embedding: Any
+    n_vocab: int
+
+    def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray: ...
+
+    def draw_rank(self, blue: Sequence[str], red: Sequence[str], clue: str,
+                  n_candidates: int) -> int: ...
+
+
+def _check_choice(what: str, value, choices: Sequence) -> None:
+    if value not in choices:
+        raise ValueError(f"{what} must be one of {tuple(choices)}, got {value!r}")
+
+
+class Agent(Params):
+    """Base of the Codenames agents: scikit-learn style configuration, and a JSON-safe record
+    of it for result records."""
+
+    def describe(self) -> dict:
+        """``{"agent": class name, parameter: value}`` with the embedding by name and nested
+        configurations (clue rules) as dicts: what result records hold."""
+        return {"agent": type(self).__name__,
+                **{k: _plain(v) for k, v in self.get_params().items()}}
+
+
+def _plain(value):
+    if hasattr(value, "vectors") and hasattr(value, "name"):  # an embedding
+        return value.name
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        return value.get_params()
+    if callable(value):
+        return getattr(value, "__qualname__", type(value).__name__)
+    return value
+
+
+def agent_params(agent) -> dict:
+    """The configuration record of any agent: :meth:`Agent.describe`, else ``get_params()``
+    of a duck-typed agent, else ``{}``."""
+    if isinstance(agent, Agent):
+        return agent.describe()
+    get = getattr(agent, "get_params", None)
+    return dict(get()) if callable(get) else {}
 
 
 # --------------------------------------------------------------------------- geometry
@@ -168,6 +249,10 @@ class BoardGeometry:
     the blue words strictly nearer than every red word, ``count`` their number.
     ``excluded`` (local column indices) are columns that may not be clues (board words...):
     the measures set it so that rank counting ignores them.
+
+    The geometry memoises its own shared quantities (``count_split``, ``m_at``,
+    ``targets_stats``) and, through :meth:`memo`, each agent's per-board values under a key
+    that starts with the agent itself: an agent never reads what another agent stored.
     """
 
     def __init__(self, sims: VocabSims, blue: Sequence[str], red: Sequence[str],
@@ -176,7 +261,24 @@ class BoardGeometry:
         self.blue_rows = sims.rows(blue)
         self.red_rows = sims.rows(red)
         self.excluded = np.zeros(0, dtype=np.int64) if excluded is None else excluded
-        self.cache: dict = {}  # per-sender keys, shared comparisons
+        self.cache: dict = {}  # shared comparisons; agents' entries go through memo()
+
+    @property
+    def blue(self) -> list[str]:
+        return [self.sims.words[r] for r in self.blue_rows]
+
+    @property
+    def red(self) -> list[str]:
+        return [self.sims.words[r] for r in self.red_rows]
+
+    def memo(self, owner, key, compute: Callable[[], Any]):
+        """``compute()`` once per (``owner``, ``key``) for this geometry: the one place where
+        agents keep per-board values (their sort keys, their tie-break scores)."""
+        full = ("agent", id(owner), key)
+        hit = self.cache.get(full)
+        if hit is None:
+            hit = self.cache[full] = compute()
+        return hit
 
     @cached_property
     def m(self) -> np.ndarray:
@@ -320,20 +422,27 @@ def lexicographic_best(keys: Sequence[np.ndarray], excluded: np.ndarray) -> int:
 
 
 # --------------------------------------------------------------------------- senders
-class _EmbeddingSender:
-    """Common machinery: clue vocabulary = the first ``vocab_size`` rows of the embedding."""
+class _EmbeddingSender(Agent):
+    """Common machinery: clue vocabulary = the first ``vocab_size`` rows of the embedding.
+
+    ``rules`` (:class:`~wordgames.codenames.board.ClueRules`, default: none beyond "never a
+    board word") is kept as given; :attr:`clue_rules` resolves the default.
+    """
 
     kind = "sender"
     needs_similarities = True
 
     def __init__(self, embedding, *, distance: str = "cosine", vocab_size: int | None = None,
                  rules: ClueRules | None = None):
-        if distance not in DISTANCES:
-            raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
+        _check_choice("distance", distance, DISTANCES)
         self.embedding = embedding
         self.distance = distance
         self.vocab_size = vocab_size
-        self.rules = rules or ClueRules()
+        self.rules = rules
+
+    @property
+    def clue_rules(self) -> ClueRules:
+        return ClueRules() if self.rules is None else self.rules
 
     @property
     def n_vocab(self) -> int:
@@ -344,12 +453,12 @@ class _EmbeddingSender:
     def vocabulary(self) -> np.ndarray:
         return self.embedding.words[: self.n_vocab]
 
-    def get_params(self) -> dict:
-        return {"embedding": self.embedding.name, "distance": self.distance,
-                "vocab_size": self.vocab_size, "rules": self.rules.get_params()}
+    def describe(self) -> dict:
+        return {**super().describe(), "rules": self.clue_rules.get_params()}
 
     def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray:
-        return self.rules.excluded_rows(self.vocabulary, self.embedding.word_index, board_words)
+        return self.clue_rules.excluded_rows(self.vocabulary, self.embedding.word_index,
+                                             board_words)
 
     # the one method each sender defines
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:  # pragma: no cover
@@ -357,10 +466,7 @@ class _EmbeddingSender:
 
     # what the measures call: the clue's own keys, and counting in one vocabulary slice
     def _cached_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
-        key = ("keys", id(self))
-        if key not in geometry.cache:
-            geometry.cache[key] = self.clue_keys(geometry)
-        return geometry.cache[key]
+        return geometry.memo(self, "keys", lambda: self.clue_keys(geometry))
 
     def rank_values(self, geometry: BoardGeometry, col: int) -> tuple:
         return tuple(k[col] for k in self._cached_keys(geometry))
@@ -390,7 +496,7 @@ class _EmbeddingSender:
 
     def give_clue(self, board: Board) -> tuple[str, int]:
         geom = self._geometry(board.blue, board.red)
-        excl = self.rules.excluded_rows(self.vocabulary, self.embedding.word_index, board.words)
+        excl = self.excluded_rows(board.words)
         row = lexicographic_best(self.clue_keys(geom), excl)
         return str(self.vocabulary[row]), int(self.clue_number(geom, row))
 
@@ -423,17 +529,13 @@ class ExhaustiveSearchSender(_EmbeddingSender):
 
     def __init__(self, embedding, tie_break: str = "avg_blue_dist", *, distance: str = "cosine",
                  vocab_size: int | None = None, rules: ClueRules | None = None):
+        _check_choice("tie_break", tie_break, TIE_BREAKS)
         super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
-        if tie_break not in TIE_BREAKS:
-            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {tie_break!r}")
         self.tie_break = tie_break
 
     @property
     def name(self) -> str:
         return f"exhaustive:{self.tie_break}"
-
-    def get_params(self) -> dict:
-        return {"agent": "ExhaustiveSearchSender", "tie_break": self.tie_break, **super().get_params()}
 
     def tie_scores(self, geometry: BoardGeometry, idx: np.ndarray, c: int) -> np.ndarray:
         """Tie-break score (lower is better) of columns ``idx``, which all have ``c`` targets.
@@ -471,10 +573,7 @@ class ExhaustiveSearchSender(_EmbeddingSender):
         more, idx = geometry.count_split(c)
         if idx.size == 0:
             return more, 0
-        key = ("tie_scores", id(self), c)
-        score = geometry.cache.get(key)
-        if score is None:
-            score = geometry.cache[key] = self.tie_scores(geometry, idx, c)
+        score = geometry.memo(self, ("tie_scores", c), lambda: self.tie_scores(geometry, idx, c))
         less, eq = int(np.count_nonzero(score < sv)), int(np.count_nonzero(score == sv))
         if own is not None:  # the clue itself is not its own competitor
             pos = int(np.searchsorted(idx, own))
@@ -516,18 +615,12 @@ class ClusterSender(_EmbeddingSender):
                  max_iter: int = 50, random_state: int | None = 0, distance: str = "cosine",
                  vocab_size: int | None = None, rules: ClueRules | None = None):
         super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
-        self.n_restarts = int(n_restarts)
-        self.max_clusters = int(max_clusters)
-        self.max_iter = int(max_iter)
+        self.n_restarts = n_restarts
+        self.max_clusters = max_clusters
+        self.max_iter = max_iter
         self.random_state = random_state
-        self._cluster_cache: dict[tuple, tuple[str, ...]] = {}
 
     name = "cluster"
-
-    def get_params(self) -> dict:
-        return {"agent": "ClusterSender", "n_restarts": self.n_restarts,
-                "max_clusters": self.max_clusters, "max_iter": self.max_iter,
-                "random_state": self.random_state, **super().get_params()}
 
     def choose_cluster(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
         """The blue words of the chosen cluster (sorted)."""
@@ -536,13 +629,19 @@ class ClusterSender(_EmbeddingSender):
             return setup
         words, x, is_blue, rng, ks = setup
         with single_threaded_blas():
-            labels = batched_kmeans(x, ks, self.n_restarts, rng, self.max_iter)[0]
+            labels = batched_kmeans(x, ks, int(self.n_restarts), rng, int(self.max_iter))[0]
         return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
 
-    def _remember(self, key, cluster):
-        if len(self._cluster_cache) > 1 << 14:
-            self._cluster_cache.clear()
-        self._cluster_cache[key] = cluster
+    def cluster_for(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
+        """:meth:`choose_cluster`, remembered per board split (in ``clusters_``, the agent's
+        own fitted state: every vocabulary slice and ``clue_number`` ask again)."""
+        cache = self.__dict__.setdefault("clusters_", {})
+        key = (tuple(sorted(blue)), tuple(sorted(red)))
+        cluster = cache.get(key)
+        if cluster is None:
+            if len(cache) > 1 << 14:
+                cache.clear()
+            cluster = cache[key] = self.choose_cluster(blue, red)
         return cluster
 
     def _kmeans_setup(self, blue, red):
@@ -562,7 +661,7 @@ class ClusterSender(_EmbeddingSender):
         x = np.asarray(x, dtype=np.float64)
         is_blue = np.isin(words, blue)
         rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
-        ks = list(range(1, min(self.max_clusters, len(words)) + 1))
+        ks = list(range(1, min(int(self.max_clusters), len(words)) + 1))
         return [words, x, is_blue, rng, ks]
 
     def _centroid_keys(self, geometry: BoardGeometry, cluster: Sequence[str]) -> list[np.ndarray]:
@@ -579,18 +678,10 @@ class ClusterSender(_EmbeddingSender):
         return [np.sqrt(np.maximum(d2, 0.0))]
 
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
-        words = geometry.sims.words
-        blue = [words[r] for r in geometry.blue_rows]
-        red = [words[r] for r in geometry.red_rows]
-        key = (tuple(sorted(blue)), tuple(sorted(red)))
-        cluster = self._cluster_cache.get(key)
-        if cluster is None:
-            cluster = self._remember(key, self.choose_cluster(blue, red))
-        geometry.cluster = cluster  # remembered for clue_number
-        return self._centroid_keys(geometry, cluster)
+        return self._centroid_keys(geometry, self.cluster_for(geometry.blue, geometry.red))
 
     def clue_number(self, geometry, row):
-        return len(geometry.cluster)
+        return len(self.cluster_for(geometry.blue, geometry.red))
 
 
 def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
@@ -681,11 +772,16 @@ class RandomSender(_EmbeddingSender):
     distribution, seeded by the board and the clue) instead of ordering the vocabulary.
     """
 
+    #: no similarities are computed: the distance plays no part
+    distance = "cosine"
+    needs_similarities = False  # the measures skip the matrix product for it
+
     def __init__(self, embedding, *, random_state: int | None = 0, vocab_size: int | None = None,
                  rules: ClueRules | None = None):
-        super().__init__(embedding, distance="cosine", vocab_size=vocab_size, rules=rules)
+        self.embedding = embedding
         self.random_state = random_state
-        self._seeds: dict[tuple, tuple[int, int]] = {}
+        self.vocab_size = vocab_size
+        self.rules = rules
 
     name = "random-sender"
 
@@ -694,23 +790,23 @@ class RandomSender(_EmbeddingSender):
                          *sorted(map(_norm, red)), "|", _norm(clue))
         return int(rng.integers(1, n_candidates + 1))
 
-    def get_params(self) -> dict:
-        p = super().get_params()
-        p.pop("distance")
-        return {"agent": "RandomSender", "random_state": self.random_state, **p}
+    def board_draws(self, blue: Sequence[str], red: Sequence[str]) -> tuple[int, int]:
+        """The clue number and the seed of the vocabulary's keys for a board split, drawn from
+        ``random_state`` and the split (remembered in ``draws_``, the agent's own state)."""
+        cache = self.__dict__.setdefault("draws_", {})
+        blue, red = sorted(blue), sorted(red)
+        key = (tuple(blue), tuple(red))
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 4096:
+                cache.clear()
+            rng = derive_rng(self.random_state, *blue, "|", *red)
+            hit = cache[key] = (int(rng.integers(1, max(1, len(blue)) + 1)),
+                                int(rng.integers(0, 2**63)))
+        return hit
 
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
-        words = geometry.sims.words
-        blue = sorted(words[r] for r in geometry.blue_rows)
-        red = sorted(words[r] for r in geometry.red_rows)
-        key = (tuple(blue), tuple(red))
-        if key not in self._seeds:
-            if len(self._seeds) > 4096:
-                self._seeds.clear()
-            rng = derive_rng(self.random_state, *blue, "|", *red)
-            self._seeds[key] = (int(rng.integers(1, max(1, len(blue)) + 1)),
-                                int(rng.integers(0, 2**63)))
-        geometry.random_number, seed = self._seeds[key]
+        _number, seed = self.board_draws(geometry.blue, geometry.red)
         # key of vocabulary row i = the i-th draw of a stream of its own: the same value
         # whichever slice of the vocabulary is asked for (PCG64 jumps ahead without drawing)
         cols = geometry.sims.cols
@@ -726,9 +822,7 @@ class RandomSender(_EmbeddingSender):
         return [out]
 
     def clue_number(self, geometry, row):
-        return geometry.random_number
-
-    needs_similarities = False  # the measures skip the matrix product for it
+        return self.board_draws(geometry.blue, geometry.red)[0]
 
     def _geometry(self, blue, red) -> BoardGeometry:
         words = [_norm(w) for w in list(blue) + list(red)]
@@ -756,7 +850,7 @@ class NoSims:
 
 
 # --------------------------------------------------------------------------- receivers
-class EmbeddingNearestReceiver:
+class EmbeddingNearestReceiver(Agent):
     """Guesses the board words nearest the clue (Algorithm 3).
 
     ``ranked_forward`` orders the board by distance to the clue (equal distances keep the
@@ -773,14 +867,9 @@ class EmbeddingNearestReceiver:
     name = "nearest"
 
     def __init__(self, embedding, *, distance: str = "cosine"):
-        if distance not in DISTANCES:
-            raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
+        _check_choice("distance", distance, DISTANCES)
         self.embedding = embedding
         self.distance = distance
-
-    def get_params(self) -> dict:
-        return {"agent": "EmbeddingNearestReceiver", "embedding": self.embedding.name,
-                "distance": self.distance}
 
     def closeness(self, board_words: Sequence[str], clue: str) -> np.ndarray:
         words = [_norm(w) for w in board_words]
@@ -800,17 +889,19 @@ class EmbeddingNearestReceiver:
         return self.ranked_forward(board_words, clue)[: max(0, int(number))]
 
 
-class RandomReceiver:
-    """Guesses uniformly at random (seeded by ``random_state``, the board and the clue)."""
+class RandomReceiver(Agent):
+    """Guesses uniformly at random (seeded by ``random_state``, the board and the clue).
+
+    >>> r = RandomReceiver(random_state=1)
+    >>> sorted(r.ranked_forward(["a", "b", "c"], "x")), r.get_params()
+    (['a', 'b', 'c'], {'random_state': 1})
+    """
 
     kind = "receiver"
     name = "random-receiver"
 
     def __init__(self, *, random_state: int | None = 0):
         self.random_state = random_state
-
-    def get_params(self) -> dict:
-        return {"agent": "RandomReceiver", "random_state": self.random_state}
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
         words = [_norm(w) for w in board_words]
@@ -836,5 +927,6 @@ def default_senders(embedding, *, quick: bool = False, random_state: int = 0,
 
 
 def default_receivers(embedding, *, random_state: int = 0, distance: str = "cosine") -> list:
+    """The paper's receiver line-up: EmbeddingNearestReceiver and RandomReceiver."""
     return [EmbeddingNearestReceiver(embedding, distance=distance),
             RandomReceiver(random_state=random_state)]

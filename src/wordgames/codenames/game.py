@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wordgames.codenames.agents import Agent
 from wordgames.codenames.board import Board, IllegalClueError, _norm
 from wordgames.errors import OOVError
 from wordgames.stats import mean_ci
@@ -23,9 +24,20 @@ class IllegalGuessError(ValueError):
     """A guess that is not a word still on the board."""
 
 
-class CallableSender:
+class CallableSender(Agent):
     """A sender whose clues come from a function ``ask(board) -> (clue, number)``: a person at
-    a terminal, a web form, a script. It has no ranking."""
+    a terminal, a web form, a script. It has no ranking.
+
+    Parameters
+    ----------
+    ask : callable
+        ``ask(board) -> (clue, number)``.
+
+    Examples
+    --------
+    >>> CallableSender(lambda board: ("pet", 2)).give_clue(Board(("dog", "cat"), ("car",)))
+    ('pet', 2)
+    """
 
     name = "human-sender"
 
@@ -38,12 +50,20 @@ class CallableSender:
     def ranked_forward(self, blue, red):
         raise NotImplementedError("a person's clues have no ranking over the vocabulary")
 
-    def get_params(self) -> dict:
-        return {"agent": "CallableSender"}
 
+class CallableReceiver(Agent):
+    """A receiver whose guesses come from ``ask(board_words, clue, number) -> list[str]``.
 
-class CallableReceiver:
-    """A receiver whose guesses come from ``ask(board_words, clue, number) -> list[str]``."""
+    Parameters
+    ----------
+    ask : callable
+        ``ask(board_words, clue, number) -> list of board words``.
+
+    Examples
+    --------
+    >>> CallableReceiver(lambda words, clue, n: words[:n]).guess(["dog", "cat"], "pet", 1)
+    ['dog']
+    """
 
     name = "human-receiver"
 
@@ -55,9 +75,6 @@ class CallableReceiver:
 
     def ranked_forward(self, board_words, clue):
         raise NotImplementedError("a person's guesses have no ranking over the board")
-
-    def get_params(self) -> dict:
-        return {"agent": "CallableReceiver"}
 
 
 @dataclass

@@ -31,7 +31,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wordgames.codenames.agents import BoardGeometry, ColumnSubset, NoSims, VocabSims
+from wordgames.codenames.agents import (
+    BoardGeometry,
+    ColumnSubset,
+    CountingSender,
+    DrawnRankSender,
+    NoSims,
+    Receiver,
+    Sender,
+    VocabSims,
+    agent_params,
+)
 from wordgames.codenames.board import _norm
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
@@ -174,11 +184,13 @@ def sender_ranks(senders: Sequence, problems: Sequence[RankProblem], *,
                  progress: Callable[[int], None] | None = None) -> dict[str, SenderRanks]:
     """Rank of each problem's clue for each sender (the core of Algorithms 4 and 6).
 
-    Senders built on an embedding (they have ``embedding``, ``distance``, ``n_vocab``,
-    ``clue_keys`` and ``excluded_rows``) are measured with the fast path: senders on the same
-    embedding and distance share one matrix product per batch of records (at most
-    ``batch_words`` distinct board words each) and one geometry per (blue, red) split. Any
-    other object is asked for ``ranked_forward(blue, red)`` and the clue's position in it.
+    Senders are measured by what they are (:mod:`wordgames.codenames.agents` protocols):
+    a :class:`~wordgames.codenames.agents.DrawnRankSender` draws its rank; a
+    :class:`~wordgames.codenames.agents.CountingSender` is measured with the fast path:
+    senders on the same embedding and distance share one matrix product per batch of records
+    (at most ``batch_words`` distinct board words each) and one geometry per (blue, red) split;
+    any other :class:`~wordgames.codenames.agents.Sender` is asked for
+    ``ranked_forward(blue, red)`` and the clue's position in it.
     ``chunk_bytes`` bounds the similarity matrix of one vocabulary slice; ``n_jobs`` threads
     (default: the number of CPUs, at most 8) share the records of a slice.
     ``progress(n)`` is called after every ``n`` problems of every sender group.
@@ -189,15 +201,16 @@ def sender_ranks(senders: Sequence, problems: Sequence[RankProblem], *,
         name = agent_name(s)
         if name in results:
             raise ValueError(f"two senders are named {name!r}; give them distinct names")
-        params = s.get_params() if hasattr(s, "get_params") else {}
-        results[name] = SenderRanks(name, params, skipped=Counter(skipped or {}))
-        if all(hasattr(s, a) for a in ("embedding", "draw_rank", "excluded_rows", "n_vocab")):
+        results[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped or {}))
+        if isinstance(s, DrawnRankSender):
             _drawn_ranks(s, problems, results[name])
-        elif all(hasattr(s, a) for a in ("embedding", "count_rank", "rank_values",
-                                         "excluded_rows", "n_vocab")):
+        elif isinstance(s, CountingSender):
             fast[(id(s.embedding), s.distance, s.n_vocab)].append(s)
-        else:
+        elif isinstance(s, Sender):
             _slow_sender(s, problems, results[name], progress)
+        else:
+            raise TypeError(f"{name!r} is not a sender: it needs give_clue(board) and "
+                            "ranked_forward(blue, red)")
 
     for group in fast.values():
         _fast_senders(group, problems, results, batch_words, progress, chunk_bytes, n_jobs)
@@ -283,14 +296,59 @@ def _n_jobs(n_jobs: int | None) -> int:
     return max(1, int(n_jobs))
 
 
-def _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool):
-    emb, n_vocab, distance = group[0].embedding, group[0].n_vocab, group[0].distance
-    names = [agent_name(s) for s in group]
-    need_sims = any(getattr(s, "needs_similarities", True) for s in group)
-    # the senders of a group share embedding and vocabulary: the same records are valid
-    valid = [_valid_for(s, problems, results[n]) for s, n in zip(group, names, strict=True)][0]
+@dataclass
+class _SenderGroup:
+    """Counting senders that share one embedding, distance and clue vocabulary: one matrix
+    product per batch of records and vocabulary slice serves them all."""
 
-    # batches of records whose distinct board words fit one matrix product per vocabulary slice
+    senders: list
+    names: list[str]
+
+    @property
+    def embedding(self):
+        return self.senders[0].embedding
+
+    @property
+    def n_vocab(self) -> int:
+        return self.senders[0].n_vocab
+
+    def sims(self, words: list[str], cols: slice):
+        """Closeness of the vocabulary slice ``cols`` to ``words`` (none when no sender of
+        the group needs similarities)."""
+        if any(getattr(s, "needs_similarities", True) for s in self.senders):
+            return VocabSims(self.embedding, words, self.senders[0].distance, self.n_vocab,
+                             cols=cols)
+        return NoSims(words, self.n_vocab, cols)
+
+
+@dataclass
+class _Batch:
+    """Records whose distinct board words fit one matrix product per vocabulary slice."""
+
+    words: list[str]
+    step: int  # columns per vocabulary slice
+    chunks: list[slice]
+    splits: dict[tuple, list]  # (blue, red) -> [(problem, clue row)]
+    excl: dict[tuple, np.ndarray]  # (blue, red, sender index) -> rows that may not be clues
+
+
+def _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool):
+    g = _SenderGroup(group, [agent_name(s) for s in group])
+    # the senders of a group share embedding and vocabulary: the same records are valid (each
+    # sender's skipped records are counted in its own result)
+    valid = [_valid_for(s, problems, results[n]) for s, n in zip(group, g.names, strict=True)][0]
+    excl_cache: dict[tuple, np.ndarray] = {}
+    for records in _batches(valid, batch_words):
+        batch = _prepare_batch(g, records, chunk_bytes, excl_cache)
+        target, kept = _clue_values(g, batch)
+        beats = _count_beats(g, batch, target, kept, pool)
+        _record_batch(g, batch, beats, results)
+        if progress:
+            progress(len(records))
+
+
+def _batches(valid: list, batch_words: int) -> list[list]:
+    """Consecutive records, cut where the distinct board words would exceed ``batch_words``."""
     batches, cur, cur_words = [], [], set()
     for p, crow in valid:
         words = set(p.blue + p.red)
@@ -301,95 +359,110 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
         cur_words |= words
     if cur:
         batches.append(cur)
+    return batches
 
-    excl_cache: dict[tuple, np.ndarray] = {}
-    for batch in batches:
-        words = sorted({w for p, _ in batch for w in p.blue + p.red})
-        step = max(1, chunk_bytes // (4 * len(words)))
-        chunks = [slice(a, min(a + step, n_vocab)) for a in range(0, n_vocab, step)]
 
-        def sims_for(cols, words=words):
-            if need_sims:
-                return VocabSims(emb, words, distance, n_vocab, cols=cols)
-            return NoSims(words, n_vocab, cols)
+def _prepare_batch(g: _SenderGroup, records: list, chunk_bytes: int,
+                   excl_cache: dict[tuple, np.ndarray]) -> _Batch:
+    """The batch's words, vocabulary slices, (blue, red) splits and excluded rows per sender
+    (shared by senders with the same clue rules, and across batches)."""
+    words = sorted({w for p, _ in records for w in p.blue + p.red})
+    step = max(1, chunk_bytes // (4 * len(words)))
+    chunks = [slice(a, min(a + step, g.n_vocab)) for a in range(0, g.n_vocab, step)]
+    splits: dict[tuple, list] = defaultdict(list)
+    for p, crow in records:
+        splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append((p, crow))
+    excl = {}
+    for (blue, red) in splits:
+        board = tuple(sorted(blue + red))
+        for si, s in enumerate(g.senders):
+            key = (s.clue_rules, board)
+            if key not in excl_cache:
+                excl_cache[key] = s.excluded_rows(board)
+            excl[(blue, red, si)] = excl_cache[key]
+    return _Batch(words, step, chunks, splits, excl)
 
-        splits: dict[tuple, list] = defaultdict(list)
-        for p, crow in batch:
-            splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append((p, crow))
-        excl = {}
-        for (blue, red) in splits:
-            board = tuple(sorted(blue + red))
-            for si, s in enumerate(group):
-                key = (s.rules, board)
-                if key not in excl_cache:
-                    excl_cache[key] = s.excluded_rows(board)
-                excl[(blue, red, si)] = excl_cache[key]
 
-        # pass 1: the clue's own keys, from the vocabulary slice that holds it: the slice's
-        # similarities restricted to the clue columns, so the values are those of pass 2
-        # (elementwise operations on the same numbers) and a tie is an exact tie
-        target: dict[tuple, tuple] = {}
-        kept: dict[int, object] = {}
-        for ci, cols in enumerate(chunks):
-            todo = {k: [(j, pc) for j, pc in enumerate(v) if pc[1] // step == ci]
-                    for k, v in splits.items()}
-            todo = {k: v for k, v in todo.items() if v}
-            if not todo:
-                continue
-            sims = sims_for(cols)
-            if not kept:
-                kept[ci] = sims  # reused by pass 2
-            for (blue, red), items in todo.items():
-                local = np.array([crow - cols.start for _j, (_p, crow) in items])
-                geom = BoardGeometry(ColumnSubset(sims, local), blue, red)
-                for si, s in enumerate(group):
-                    for pos, (j, _pc) in enumerate(items):
-                        target[(blue, red, si, j)] = s.rank_values(geom, pos)
+def _clue_values(g: _SenderGroup, batch: _Batch) -> tuple[dict, dict]:
+    """Pass 1: each clue's own sort keys, from the vocabulary slice that holds it.
 
-        # pass 2: count, slice by slice, the words that beat each clue and the ties; the
-        # records of a slice are independent, so they run on a pool of threads (numpy
-        # releases the GIL inside its loops)
-        def count_split(job, excl=excl, target=target):
-            (blue, red), items, sims, cols = job
-            out = []
-            geoms: dict[int, BoardGeometry] = {}  # one per distinct exclusion set
-            for si, s in enumerate(group):
-                ex = excl[(blue, red, si)]
-                geom = geoms.get(id(ex))
-                if geom is None:
-                    local = ex[(ex >= cols.start) & (ex < cols.stop)] - cols.start
-                    geom = geoms[id(ex)] = BoardGeometry(sims, blue, red, excluded=local)
-                for j, (_p, crow) in enumerate(items):
-                    own = crow - cols.start if cols.start <= crow < cols.stop else None
-                    out.append(((blue, red, si, j), s.count_rank(geom, target[(blue, red, si, j)], own)))
-            return out
+    The slice's similarities are restricted to the clue columns, so the values are those of
+    pass 2 (elementwise operations on the same numbers) and a tie is an exact tie. Returns
+    ``{(blue, red, sender index, record index): keys}`` and the first slice's similarities,
+    kept for pass 2.
+    """
+    target: dict[tuple, tuple] = {}
+    kept: dict[int, object] = {}
+    for ci, cols in enumerate(batch.chunks):
+        todo = {k: [(j, pc) for j, pc in enumerate(v) if pc[1] // batch.step == ci]
+                for k, v in batch.splits.items()}
+        todo = {k: v for k, v in todo.items() if v}
+        if not todo:
+            continue
+        sims = g.sims(batch.words, cols)
+        if not kept:
+            kept[ci] = sims  # reused by pass 2
+        for (blue, red), items in todo.items():
+            local = np.array([crow - cols.start for _j, (_p, crow) in items])
+            geom = BoardGeometry(ColumnSubset(sims, local), blue, red)
+            for si, s in enumerate(g.senders):
+                for pos, (j, _pc) in enumerate(items):
+                    target[(blue, red, si, j)] = s.rank_values(geom, pos)
+    return target, kept
 
-        beats: dict[tuple, list] = defaultdict(lambda: [0, 0])
-        for ci, cols in enumerate(chunks):
-            sims = kept.pop(ci, None) or sims_for(cols)
-            jobs = [(k, v, sims, cols) for k, v in splits.items()]
-            results_iter = pool.map(count_split, jobs) if pool else map(count_split, jobs)
-            for res in results_iter:
-                for key, (b, t) in res:
-                    acc = beats[key]
-                    acc[0] += b
-                    acc[1] += t
-            kept.clear()
 
-        ex_sets: dict[int, set] = {}
-        for (blue, red), items in splits.items():
-            for si, name in enumerate(names):
-                ex = excl[(blue, red, si)]
-                if id(ex) not in ex_sets:
-                    ex_sets[id(ex)] = set(ex.tolist())
-                for j, (p, crow) in enumerate(items):
-                    if crow in ex_sets[id(ex)]:
-                        results[name].skipped["clue_illegal"] += 1
-                        continue
-                    b, t = beats[(blue, red, si, j)]
-                    _record_rank(results[name], p, b + 1, b + 1 + t, n_vocab - len(ex))
-        if progress:
-            progress(len(batch))
+def _count_split(g: _SenderGroup, batch: _Batch, target: dict, job) -> list:
+    """The words of one vocabulary slice that beat each clue of one split, and the ties."""
+    (blue, red), items, sims, cols = job
+    out = []
+    geoms: dict[int, BoardGeometry] = {}  # one per distinct exclusion set
+    for si, s in enumerate(g.senders):
+        ex = batch.excl[(blue, red, si)]
+        geom = geoms.get(id(ex))
+        if geom is None:
+            local = ex[(ex >= cols.start) & (ex < cols.stop)] - cols.start
+            geom = geoms[id(ex)] = BoardGeometry(sims, blue, red, excluded=local)
+        for j, (_p, crow) in enumerate(items):
+            own = crow - cols.start if cols.start <= crow < cols.stop else None
+            out.append(((blue, red, si, j), s.count_rank(geom, target[(blue, red, si, j)], own)))
+    return out
+
+
+def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool) -> dict:
+    """Pass 2: count, slice by slice, the words that beat each clue and the ties; the splits
+    of a slice are independent, so they run on a pool of threads (numpy releases the GIL
+    inside its loops). Returns ``{(blue, red, sender index, record index): [beats, ties]}``."""
+    from functools import partial
+
+    count = partial(_count_split, g, batch, target)
+    beats: dict[tuple, list] = defaultdict(lambda: [0, 0])
+    for ci, cols in enumerate(batch.chunks):
+        sims = kept.pop(ci, None) or g.sims(batch.words, cols)
+        jobs = [(k, v, sims, cols) for k, v in batch.splits.items()]
+        for res in (pool.map(count, jobs) if pool else map(count, jobs)):
+            for key, (b, t) in res:
+                acc = beats[key]
+                acc[0] += b
+                acc[1] += t
+        kept.clear()
+    return beats
+
+
+def _record_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> None:
+    """Each record's best and worst rank into its sender's result (a clue that may not be
+    given for its board is counted as ``clue_illegal``)."""
+    ex_sets: dict[int, set] = {}
+    for (blue, red), items in batch.splits.items():
+        for si, name in enumerate(g.names):
+            ex = batch.excl[(blue, red, si)]
+            if id(ex) not in ex_sets:
+                ex_sets[id(ex)] = set(ex.tolist())
+            for j, (p, crow) in enumerate(items):
+                if crow in ex_sets[id(ex)]:
+                    results[name].skipped["clue_illegal"] += 1
+                    continue
+                b, t = beats[(blue, red, si, j)]
+                _record_rank(results[name], p, b + 1, b + 1 + t, g.n_vocab - len(ex))
 
 
 def sender_ranks_receiver_data(senders, records: Iterable[HumanReceiverRecord], **kw) -> dict[str, SenderRanks]:
@@ -433,6 +506,13 @@ def expected_random_ap(n: int, n_relevant: int) -> float:
     return (h + (n_relevant - 1) / (n - 1) * (n - h)) / n
 
 
+def _receiver(agent):
+    if not isinstance(agent, Receiver):
+        raise TypeError(f"{agent_name(agent)!r} is not a receiver: it needs "
+                        "guess(board_words, clue, number) and ranked_forward(board_words, clue)")
+    return agent
+
+
 def _receiver_oov(receiver, words: Sequence[str]) -> list[str]:
     emb = getattr(receiver, "embedding", None)
     if emb is None:
@@ -442,12 +522,44 @@ def _receiver_oov(receiver, words: Sequence[str]) -> list[str]:
 
 def receiver_map(receivers: Sequence, records: Iterable[HumanReceiverRecord]) -> dict[str, ReceiverScores]:
     """Algorithm 5: average precision of ``receiver.ranked_forward(board, clue)`` with the
-    person's picks as the relevant words; the mean over records is the MAP."""
+    person's picks as the relevant words; the mean over records is the MAP.
+
+    Parameters
+    ----------
+    receivers : sequence of Receiver
+        Agents with ``ranked_forward(board_words, clue)`` and ``guess`` (e.g.
+        :class:`~wordgames.codenames.agents.EmbeddingNearestReceiver`), distinct names.
+    records : iterable of HumanReceiverRecord
+        A person's picks for a clue on a board.
+
+    Returns
+    -------
+    dict of str to ReceiverScores
+        By agent name: per-record average precision; ``.summary()`` gives the ``map``, its 95 %
+        interval, ``n`` and the skipped counts (a record with a word the agent does not know
+        is skipped and counted, never scored 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> from wordgames.codenames import EmbeddingNearestReceiver, HumanReceiverRecord
+    >>> emb = Embedding(["dog", "cat", "car", "pet"],
+    ...                 np.array([[1.0, 0.1], [0.9, 0.3], [0.0, 1.0], [1.0, 0.2]]), name="toy")
+    >>> picked = HumanReceiverRecord("mine", "1", board=("dog", "cat", "car"), clue="pet",
+    ...                              chosen=("dog", "cat"))
+    >>> unknown = HumanReceiverRecord("mine", "2", board=("dog", "cat", "car"), clue="zebra",
+    ...                               chosen=("dog",))
+    >>> res = receiver_map([EmbeddingNearestReceiver(emb)], [picked, unknown])["nearest"]
+    >>> s = res.summary()
+    >>> s["map"], s["n"], dict(res.skipped)
+    (1.0, 1, {'oov_clue': 1})
+    """
     records = list(records)
     out = {}
     for rec in receivers:
         name = agent_name(rec)
-        res = ReceiverScores(name, rec.get_params() if hasattr(rec, "get_params") else {}, "map")
+        res = ReceiverScores(name, agent_params(_receiver(rec)), "map")
         for r in records:
             board = list(dict.fromkeys(_norm(w) for w in r.board))
             picks = set(_norm(w) for w in r.chosen)
@@ -503,8 +615,7 @@ def receiver_guess_score(receivers: Sequence, records: Iterable[HumanSenderRecor
     out = {}
     for rec in receivers:
         name = agent_name(rec)
-        res = ReceiverScores(name, rec.get_params() if hasattr(rec, "get_params") else {},
-                             "guess_score")
+        res = ReceiverScores(name, agent_params(_receiver(rec)), "guess_score")
         for r in records:
             tau, targets = number_for(r)
             if not tau:

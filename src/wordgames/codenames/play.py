@@ -11,6 +11,7 @@ from wordgames.codenames.game import CallableReceiver, CallableSender, Game, Ill
 
 
 def _show_board(console, board: Board, colours: bool) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(show_header=False, box=None, padding=(0, 2))
@@ -20,9 +21,10 @@ def _show_board(console, board: Board, colours: bool) -> None:
         cells = []
         for w in words[i:i + cols]:
             if colours:
-                cells.append(f"[bold blue]{w}[/]" if w in board.blue else f"[red]{w}[/]")
+                cells.append(f"[bold blue]{escape(w)}[/]" if w in board.blue
+                             else f"[red]{escape(w)}[/]")
             else:
-                cells.append(w)
+                cells.append(escape(w))
         table.add_row(*cells)
     console.print(table)
 
@@ -33,6 +35,7 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
     guesses) or ``"receiver"`` (the agent gives clues). ``ask(prompt) -> str`` reads a line
     (default: rich's ``Prompt.ask``). Returns the :class:`~wordgames.codenames.game.GameResult`."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.prompt import Prompt
 
     console = console or Console()
@@ -48,14 +51,14 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
                     try:
                         return b.check_clue(text[0]), int(text[1])
                     except IllegalClueError as exc:
-                        console.print(f"[red]{exc}[/]")
+                        console.print(f"[red]{escape(str(exc))}[/]")
                         continue
                 console.print("[red]type one word and a number[/]")
 
         game = Game(board, CallableSender(human_clue), agent, max_turns=max_turns)
     elif role == "receiver":
         def human_guess(words, clue, number):
-            console.rule(f"clue: [bold]{clue}[/] {number}")
+            console.rule(f"clue: [bold]{escape(clue)}[/] {number}")
             _show_board(console, Board((), tuple(words), order=tuple(words)), colours=False)
             picks = []
             while len(picks) < number:
@@ -63,13 +66,13 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
                 if not g:
                     break
                 if g not in words or g in picks:
-                    console.print(f"[red]{g!r} is not a word left on the board[/]")
+                    console.print(f"[red]{escape(repr(g))} is not a word left on the board[/]")
                     continue
                 picks.append(g)
                 if g not in game.board.blue:  # a red guess ends the turn
-                    console.print(f"[red]{g} is red[/]")
+                    console.print(f"[red]{escape(g)} is red[/]")
                     break
-                console.print(f"[blue]{g} is blue[/]")
+                console.print(f"[blue]{escape(g)} is blue[/]")
             return picks
 
         game = Game(board, agent, CallableReceiver(human_guess), max_turns=max_turns)
@@ -80,10 +83,11 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
         try:
             turn = game.play_turn()
         except (IllegalClueError, IllegalGuessError) as exc:  # pragma: no cover - prompts check
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         shown = ", ".join(f"{w} ({c})" for w, c in zip(turn.guesses, turn.colors, strict=True))
-        console.print(f"clue [bold]{turn.clue}[/] {turn.number}: {shown or 'no guess'}")
+        console.print(f"clue [bold]{escape(turn.clue)}[/] {turn.number}: "
+                      f"{escape(shown) or 'no guess'}")
     res = game.result()
     if res.solved:
         console.print(f"[bold green]all blue words found in {res.turns} turn(s)[/]")

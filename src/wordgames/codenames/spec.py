@@ -12,12 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, OptionError
 
 #: ``wordgames run`` scores a seeded sample of at most this many records of each kind per data
 #: set; ``wordgames codenames evaluate`` scores every record by default.
 SUITE_MAX_RECORDS = 200
 QUICK_MAX_RECORDS = 30
+#: the declared human data sets (:data:`wordgames.codenames.human_data.HUMAN_DATASETS`)
+DATASETS = ("codenames-pilot", "codenames-human-heyyjudes", "codenames-human-itsluisa",
+            "codenames-human-noahprescott", "codenames-human-salt",
+            "codenames-human-stanfordhci", "codenames-human-xerevity")
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,17 @@ class CodenamesOptions:
     distance: Literal["cosine", "euclidean"] = "cosine"
     vocab_size: int | None = None
 
+    def __post_init__(self):
+        unknown = [d for d in self.datasets or () if d not in DATASETS]
+        if unknown:
+            raise OptionError(f"codenames.datasets: {', '.join(map(repr, unknown))} "
+                              f"{'is' if len(unknown) == 1 else 'are'} not a human Codenames "
+                              f"data set; known: {', '.join(DATASETS)}")
+        for name, least in (("max_records", 0), ("n_restarts", 1), ("vocab_size", 1)):
+            value = getattr(self, name)
+            if value is not None and value < least:
+                raise OptionError(f"codenames.{name} must be at least {least}, got {value}")
+
 
 _RANK = (1.0, None)
 _UNIT = (0.0, 1.0)
@@ -73,9 +88,7 @@ MEASURE = Measure(
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
-    datasets=("codenames-pilot", "codenames-human-heyyjudes", "codenames-human-itsluisa",
-              "codenames-human-noahprescott", "codenames-human-salt",
-              "codenames-human-stanfordhci", "codenames-human-xerevity"),
+    datasets=DATASETS,
     metrics=(
         Metric("human_receiver.map", HIGHER, _UNIT,
                "receiver vs people's picks: mean average precision (Algorithm 5)"),

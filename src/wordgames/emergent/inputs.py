@@ -442,6 +442,69 @@ def _parse_object(value, path, line):
     return vec
 
 
+def _log_format(path: Path, fmt: str) -> str:
+    if fmt == "auto":
+        fmt = "csv" if path.suffix.lower() in (".csv", ".tsv") else "jsonl"
+    if fmt not in ("jsonl", "csv"):
+        raise ValueError(f"unknown log format {fmt!r}; expected 'jsonl' or 'csv'")
+    return fmt
+
+
+def _jsonl_records(fh, path: Path) -> tuple[list[tuple[int, dict]], int]:
+    """(line number, record) of every non-blank line, and the number of blank lines."""
+    records, blank = [], 0
+    for lineno, raw in enumerate(fh, start=1):
+        if not raw.strip():
+            blank += 1
+            continue
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise DataFormatError(path, lineno, f"invalid JSON ({exc.msg})") from None
+        if not isinstance(rec, dict):
+            raise DataFormatError(path, lineno, "expected a JSON object with 'message' "
+                                                "and 'concepts'")
+        records.append((lineno, rec))
+    return records, blank
+
+
+def _csv_records(fh, path: Path) -> tuple[list[tuple[int, dict]], int]:
+    """(line number, row) of every non-blank CSV (or ``.tsv``) row, and the blank rows."""
+    dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
+    reader = csv.DictReader(fh, dialect=dialect)
+    fields = reader.fieldnames or []
+    for col in ("message", "concepts"):
+        if col not in fields:
+            raise DataFormatError(path, 1, f"CSV header lacks the '{col}' column "
+                                           f"(found {fields})")
+    records, blank = [], 0
+    for rec in reader:
+        lineno = reader.line_num
+        if all((v or "").strip() == "" for k, v in rec.items() if k is not None):
+            blank += 1
+            continue
+        if None in rec:
+            raise DataFormatError(path, lineno, "more fields than header columns")
+        records.append((lineno, rec))
+    return records, blank
+
+
+def _object_array(objects: list, object_lines: list[int], path: Path) -> np.ndarray | None:
+    """The object vectors as one ``B x D`` array (``None`` when no line has one)."""
+    has = [o is not None for o in objects]
+    if not any(has):
+        return None
+    if not all(has):
+        first = object_lines[has.index(False)]
+        raise DataFormatError(path, first, "'object' is given on some lines but not this one")
+    dims = {o.shape[0] for o in objects}
+    if len(dims) != 1:
+        first = object_lines[next(i for i, o in enumerate(objects)
+                                  if o.shape[0] != objects[0].shape[0])]
+        raise DataFormatError(path, first, f"'object' vectors differ in length ({sorted(dims)})")
+    return np.vstack(objects)
+
+
 def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     """Read a message + concepts log file (JSONL or CSV).
 
@@ -452,49 +515,25 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     spaces). Blank lines are skipped and counted. Tokens are kept as strings; the EOS and padding
     ids are applied by :func:`encode_messages`. A malformed line raises
     :class:`~wordgames.errors.DataFormatError` naming the file and line.
+
+    Parameters
+    ----------
+    path : str or Path
+        The log file.
+    fmt : {"auto", "jsonl", "csv"}
+        ``"auto"``: CSV for ``.csv`` and ``.tsv`` files, JSONL otherwise.
+
+    Returns
+    -------
+    LanguageLog
     """
     path = Path(path)
     if not path.is_file():
         raise DataFormatError(path, None, "no such file")
-    if fmt == "auto":
-        suffix = path.suffix.lower()
-        fmt = "csv" if suffix in (".csv", ".tsv") else "jsonl"
-    if fmt not in ("jsonl", "csv"):
-        raise ValueError(f"unknown log format {fmt!r}; expected 'jsonl' or 'csv'")
-    messages, concepts, objects, object_lines = [], [], [], []
-    blank = 0
+    fmt = _log_format(path, fmt)
     with open(path, encoding="utf-8", newline="") as fh:
-        if fmt == "jsonl":
-            records = []
-            for lineno, raw in enumerate(fh, start=1):
-                if not raw.strip():
-                    blank += 1
-                    continue
-                try:
-                    rec = json.loads(raw)
-                except json.JSONDecodeError as exc:
-                    raise DataFormatError(path, lineno, f"invalid JSON ({exc.msg})") from None
-                if not isinstance(rec, dict):
-                    raise DataFormatError(path, lineno, "expected a JSON object with 'message' "
-                                                        "and 'concepts'")
-                records.append((lineno, rec))
-        else:
-            dialect = "excel-tab" if path.suffix.lower() == ".tsv" else "excel"
-            reader = csv.DictReader(fh, dialect=dialect)
-            fields = reader.fieldnames or []
-            for col in ("message", "concepts"):
-                if col not in fields:
-                    raise DataFormatError(path, 1, f"CSV header lacks the '{col}' column "
-                                                   f"(found {fields})")
-            records = []
-            for rec in reader:
-                lineno = reader.line_num
-                if all((v or "").strip() == "" for k, v in rec.items() if k is not None):
-                    blank += 1
-                    continue
-                if None in rec:
-                    raise DataFormatError(path, lineno, "more fields than header columns")
-                records.append((lineno, rec))
+        records, blank = (_jsonl_records if fmt == "jsonl" else _csv_records)(fh, path)
+    messages, concepts, objects, object_lines = [], [], [], []
     for lineno, rec in records:
         for col in ("message", "concepts"):
             if col not in rec or rec[col] is None:
@@ -511,18 +550,7 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
         object_lines.append(lineno)
     if not messages:
         raise DataFormatError(path, None, "no records")
-    has = [o is not None for o in objects]
-    obj_array = None
-    if any(has):
-        if not all(has):
-            first = object_lines[has.index(False)]
-            raise DataFormatError(path, first, "'object' is given on some lines but not this one")
-        dims = {o.shape[0] for o in objects}
-        if len(dims) != 1:
-            first = object_lines[next(i for i, o in enumerate(objects)
-                                      if o.shape[0] != objects[0].shape[0])]
-            raise DataFormatError(path, first, f"'object' vectors differ in length ({sorted(dims)})")
-        obj_array = np.vstack(objects)
     repairs = {"blank_lines_skipped": blank} if blank else {}
-    return LanguageLog(messages=messages, concepts=concepts, objects=obj_array, source=str(path),
+    return LanguageLog(messages=messages, concepts=concepts,
+                       objects=_object_array(objects, object_lines, path), source=str(path),
                        repairs=repairs)

@@ -27,6 +27,7 @@ from wordgames.emergent.inputs import (
     encode_concepts,
     encode_messages,
     from_interaction,
+    read_log,
 )
 from wordgames.emergent.topsim import topographic_similarity
 from wordgames.results import jsonable
@@ -172,69 +173,82 @@ def evaluate_language(messages, concepts, *, objects=None, concept_names=None,
     if len(enc_m) != len(enc_c):
         raise ValueError(f"{len(enc_m)} messages but {len(enc_c)} labels")
     timings["encode"] = time.perf_counter() - t0
-    msg_id, n_msg = enc_m.message_ids()
+    report = _new_report(enc_m, enc_c, {
+        "message_kind": enc_m.kind, "eos_id": eos_id, "pad_id": pad_id,
+        "topsim_max_pairs": topsim_max_pairs, "topsim_normalize": topsim_normalize,
+        "ami_average_method": ami_average_method, "sensitivity_step": sensitivity_step,
+        "sensitivity_max_samples": sensitivity_max_samples, "measures": list(measures),
+        "random_state": random_state, "measure_version": MEASURE_VERSION})
+    steps = {
+        "cbm": lambda: _cbm_step(report, enc_m, enc_c),
+        "sensitivity": lambda: setattr(report, "sensitivity", cbm_sensitivity(
+            enc_m, enc_c, step=sensitivity_step, max_samples=sensitivity_max_samples)),
+        "topsim": lambda: _topsim_step(report, enc_m, enc_c, objects, max_pairs=topsim_max_pairs,
+                                       random_state=random_state, normalize=topsim_normalize),
+        "ami": lambda: setattr(report, "ami", adjusted_mutual_information(
+            enc_m, enc_c, average_method=ami_average_method)),
+        "disentanglement": lambda: _disentanglement_step(report, enc_m, enc_c),
+    }
+    for name in ALL_MEASURES:  # in this order, each timed
+        if name in measures:
+            t = time.perf_counter()
+            steps[name]()
+            timings[name] = time.perf_counter() - t
+    report.timings = {k: round(v, 4) for k, v in timings.items()}
+    return report
+
+
+def _new_report(enc_m: EncodedMessages, enc_c: EncodedConcepts, parameters: dict
+                ) -> LanguageReport:
+    """The report with the distinct counts of the encoded language and its parameters."""
+    _, n_msg = enc_m.message_ids()
     _, n_phr = enc_c.phrase_ids()
     occurring = np.asarray(enc_c.matrix.sum(axis=0)).ravel() > 0
     report = LanguageReport(
         n_samples=len(enc_m), n_unique_words=enc_m.n_words, n_unique_messages=n_msg,
-        n_unique_concepts=int(occurring.sum()), n_unique_phrases=n_phr,
-        parameters={"message_kind": enc_m.kind, "eos_id": eos_id, "pad_id": pad_id,
-                    "topsim_max_pairs": topsim_max_pairs, "topsim_normalize": topsim_normalize,
-                    "ami_average_method": ami_average_method,
-                    "sensitivity_step": sensitivity_step,
-                    "sensitivity_max_samples": sensitivity_max_samples,
-                    "measures": list(measures), "random_state": random_state,
-                    "measure_version": MEASURE_VERSION},
-    )
+        n_unique_concepts=int(occurring.sum()), n_unique_phrases=n_phr, parameters=parameters)
     if enc_c.n_duplicates:
         report.notes.append(f"{enc_c.n_duplicates} concepts listed twice in one label were "
                             "counted once")
-    if "cbm" in measures:
-        t = time.perf_counter()
-        res = concept_best_matching(enc_m, enc_c)
-        report.cbm_result = res
-        report.cbm = res.score
-        report.ambiguity_rate = res.rates["ambiguity"]
-        report.paraphrase_rate = res.rates["paraphrase"]
-        report.omission_rate = res.rates["omission"]
-        report.unmatched_concept_rate = res.rates["unmatched_concept"]
-        report.precision, report.recall = res.precision, res.recall
-        report.n_matched = res.counts["matched_pairs"]
-        report.translation = res.translation()
-        report.counts = dict(res.counts)
-        if res.counts["messages_without_words"]:
-            report.notes.append(f"{res.counts['messages_without_words']} messages have no word "
-                                "(left out of the mean precision)")
-        timings["cbm"] = time.perf_counter() - t
-    if "sensitivity" in measures:
-        t = time.perf_counter()
-        report.sensitivity = cbm_sensitivity(enc_m, enc_c, step=sensitivity_step,
-                                             max_samples=sensitivity_max_samples)
-        timings["sensitivity"] = time.perf_counter() - t
-    if "topsim" in measures:
-        t = time.perf_counter()
-        if objects is not None:
-            obj = np.asarray(objects.detach().cpu().numpy() if hasattr(objects, "detach")
-                             else objects, dtype=np.float64)
-            report.topsim_input = "objects"
-        else:
-            obj = enc_c.matrix.toarray()
-            report.topsim_input = "concepts"
-        report.topsim, report.topsim_pairs = topographic_similarity(
-            enc_m, obj, max_pairs=topsim_max_pairs, random_state=random_state,
-            normalize=topsim_normalize)
-        timings["topsim"] = time.perf_counter() - t
-    if "ami" in measures:
-        t = time.perf_counter()
-        report.ami = adjusted_mutual_information(enc_m, enc_c, average_method=ami_average_method)
-        timings["ami"] = time.perf_counter() - t
-    if "disentanglement" in measures:
-        t = time.perf_counter()
-        report.posdis = positional_disentanglement(enc_m, enc_c)
-        report.bosdis = bag_of_symbols_disentanglement(enc_m, enc_c)
-        timings["disentanglement"] = time.perf_counter() - t
-    report.timings = {k: round(v, 4) for k, v in timings.items()}
     return report
+
+
+def _cbm_step(report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts) -> None:
+    """CBM and its by-products (rates, precision/recall, translation) into the report."""
+    res = concept_best_matching(enc_m, enc_c)
+    report.cbm_result = res
+    report.cbm = res.score
+    report.ambiguity_rate = res.rates["ambiguity"]
+    report.paraphrase_rate = res.rates["paraphrase"]
+    report.omission_rate = res.rates["omission"]
+    report.unmatched_concept_rate = res.rates["unmatched_concept"]
+    report.precision, report.recall = res.precision, res.recall
+    report.n_matched = res.counts["matched_pairs"]
+    report.translation = res.translation()
+    report.counts = dict(res.counts)
+    if res.counts["messages_without_words"]:
+        report.notes.append(f"{res.counts['messages_without_words']} messages have no word "
+                            "(left out of the mean precision)")
+
+
+def _topsim_step(report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts,
+                 objects, *, max_pairs, random_state, normalize: bool) -> None:
+    """TopSim against the objects, or (without objects) the labels' concept indicator vectors."""
+    if objects is not None:
+        obj = np.asarray(objects.detach().cpu().numpy() if hasattr(objects, "detach")
+                         else objects, dtype=np.float64)
+        report.topsim_input = "objects"
+    else:
+        obj = enc_c.matrix.toarray()
+        report.topsim_input = "concepts"
+    report.topsim, report.topsim_pairs = topographic_similarity(
+        enc_m, obj, max_pairs=max_pairs, random_state=random_state, normalize=normalize)
+
+
+def _disentanglement_step(report: LanguageReport, enc_m: EncodedMessages,
+                          enc_c: EncodedConcepts) -> None:
+    report.posdis = positional_disentanglement(enc_m, enc_c)
+    report.bosdis = bag_of_symbols_disentanglement(enc_m, enc_c)
 
 
 def evaluate_log(log: LanguageLog, **kwargs) -> LanguageReport:
@@ -270,5 +284,7 @@ def report_to_result(report: LanguageReport, *, name: str = "cbm", plot_paths=()
                          notes=list(report.notes))
 
 
+# read_log and from_interaction (from :mod:`.inputs`) are re-exported: evaluate_log(read_log(path))
 __all__ = ["LanguageReport", "evaluate_language", "evaluate_log", "evaluate_interaction",
-           "report_to_result", "EncodedMessages", "EncodedConcepts"]
+           "report_to_result", "read_log", "from_interaction", "EncodedMessages",
+           "EncodedConcepts"]

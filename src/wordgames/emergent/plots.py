@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -9,22 +10,28 @@ import numpy as np
 from wordgames.emergent.cbm import CBMResult
 
 
-def plot_best_match_graph(result: CBMResult, path, *, max_edges: int = 300, max_nodes: int = 60,
-                          title: str | None = None) -> Path:
-    """Draw the bipartite graph: words on the left, concepts on the right.
+@dataclass
+class _Drawn:
+    """What of the best-match graph is drawn: nodes (heaviest first) and edges (heaviest)."""
 
-    Edge width grows with the weight; matched edges are drawn on top in colour with their
-    weight, the others in grey. Matched pairs are placed face to face; unmatched words and
-    concepts follow. To stay readable at most ``max_nodes`` words and concepts (heaviest first,
-    matched ones always kept when they fit) and the ``max_edges`` heaviest edges are drawn; the
-    title says what was left out.
-    """
-    import matplotlib
+    words: np.ndarray  # word ids, matched ones first
+    concepts: np.ndarray  # concept ids, their matches face to face
+    rows: np.ndarray  # edge ends as positions in ``words`` ...
+    cols: np.ndarray  # ... and in ``concepts``
+    weights: np.ndarray
+    is_match: np.ndarray
+    matched_words: np.ndarray
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    from matplotlib.collections import LineCollection
+    @property
+    def height(self) -> int:
+        return max(len(self.words), len(self.concepts), 2)
 
+    def y(self, i, n):
+        """Vertical position of the i-th of n nodes (each side spread over the same height)."""
+        return self.height - 1 - (i * (self.height - 1) / max(n - 1, 1))
+
+
+def _select(result: CBMResult, max_nodes: int, max_edges: int) -> _Drawn:
     g = result.graph
     n_w, n_c = g.shape
     wm = result.word_match
@@ -45,50 +52,98 @@ def plot_best_match_graph(result: CBMResult, path, *, max_edges: int = 300, max_
     order = np.argsort(-weights, kind="stable")[:max_edges]
     ri, ci, weights = ri[order], ci[order], weights[order]
     is_match = wm[words[ri]] == concepts[ci]
-    wmax = float(weights.max()) if weights.size else 1.0
-    height = max(len(words), len(concepts), 2)
-    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.28 * height + 1.5)))
+    return _Drawn(words, concepts, ri, ci, weights, is_match, matched_w)
 
-    def ypos(i, n):  # spread each side over the same height
-        return height - 1 - (i * (height - 1) / max(n - 1, 1))
 
-    segs = np.array([[(0.0, ypos(r, len(words))), (1.0, ypos(c, len(concepts)))]
-                     for r, c in zip(ri, ci, strict=True)]).reshape(-1, 2, 2)
-    widths = 0.5 + 5.0 * weights / wmax
-    if (~is_match).any():
-        ax.add_collection(LineCollection(segs[~is_match], linewidths=widths[~is_match],
-                                         colors="0.75", alpha=0.6, zorder=1))
-    if is_match.any():
-        ax.add_collection(LineCollection(segs[is_match], linewidths=widths[is_match],
-                                         colors="tab:red", alpha=0.9, zorder=2))
-        for (p0, p1), wt in zip(segs[is_match], weights[is_match], strict=True):
+def _draw_edges(ax, d: _Drawn) -> None:
+    """Grey edges below, matched ones in red on top with their weight; width by weight."""
+    from matplotlib.collections import LineCollection
+
+    segs = np.array([[(0.0, d.y(r, len(d.words))), (1.0, d.y(c, len(d.concepts)))]
+                     for r, c in zip(d.rows, d.cols, strict=True)]).reshape(-1, 2, 2)
+    wmax = float(d.weights.max()) if d.weights.size else 1.0
+    widths = 0.5 + 5.0 * d.weights / wmax
+    m = d.is_match
+    if (~m).any():
+        ax.add_collection(LineCollection(segs[~m], linewidths=widths[~m], colors="0.75",
+                                         alpha=0.6, zorder=1))
+    if m.any():
+        ax.add_collection(LineCollection(segs[m], linewidths=widths[m], colors="tab:red",
+                                         alpha=0.9, zorder=2))
+        for (p0, p1), wt in zip(segs[m], d.weights[m], strict=True):
             ax.text(0.5 * (p0[0] + p1[0]), 0.5 * (p0[1] + p1[1]), f"{wt:g}", fontsize=7,
                     ha="center", va="center", color="tab:red", zorder=3,
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
-    matched_set = set(matched_w.tolist())
-    for i, w in enumerate(words):  # at most max_nodes labels
-        y = ypos(i, len(words))
+
+
+def _draw_nodes(ax, result: CBMResult, d: _Drawn) -> None:
+    """Words on the left, concepts on the right; matched ones coloured (at most max_nodes)."""
+    matched_set = set(d.matched_words.tolist())
+    for i, w in enumerate(d.words):
+        y = d.y(i, len(d.words))
         ax.plot(0, y, "o", color="tab:blue" if w in matched_set else "0.6", zorder=4)
         ax.text(-0.04, y, str(result.words[w]), ha="right", va="center", fontsize=8)
-    matched_c = set(wm[matched_w].tolist())
-    for i, c in enumerate(concepts):
-        y = ypos(i, len(concepts))
+    matched_c = set(result.word_match[d.matched_words].tolist())
+    for i, c in enumerate(d.concepts):
+        y = d.y(i, len(d.concepts))
         ax.plot(1, y, "s", color="tab:green" if c in matched_c else "0.6", zorder=4)
         ax.text(1.04, y, str(result.concepts[c]), ha="left", va="center", fontsize=8)
-    ax.set_xlim(-0.45, 1.45)
-    ax.set_ylim(-1, height)
-    ax.axis("off")
+
+
+def _title(result: CBMResult, d: _Drawn, title: str | None) -> str:
+    """The title, the score, and what was left out to stay readable."""
+    n_w, n_c = result.graph.shape
     left_out = []
-    if len(words) < n_w or len(concepts) < n_c:
-        left_out.append(f"showing {len(words)}/{n_w} words, {len(concepts)}/{n_c} concepts")
-    n_edges = int((g > 0).sum())
-    if len(weights) < n_edges:
-        left_out.append(f"{len(weights)}/{n_edges} edges")
+    if len(d.words) < n_w or len(d.concepts) < n_c:
+        left_out.append(f"showing {len(d.words)}/{n_w} words, {len(d.concepts)}/{n_c} concepts")
+    n_edges = int((result.graph > 0).sum())
+    if len(d.weights) < n_edges:
+        left_out.append(f"{len(d.weights)}/{n_edges} edges")
     head = title or "word \u2194 concept best match"
-    sub_title = (f"CBM {result.score:.3f}; {len(matched_w)} of {n_c} concepts matched "
+    sub_title = (f"CBM {result.score:.3f}; {len(d.matched_words)} of {n_c} concepts matched "
                  f"to {n_w} words")
-    ax.set_title(head + "\n" + sub_title + ("\n" + "; ".join(left_out) if left_out else ""),
-                 fontsize=9)
+    return head + "\n" + sub_title + ("\n" + "; ".join(left_out) if left_out else "")
+
+
+def plot_best_match_graph(result: CBMResult, path, *, max_edges: int = 300, max_nodes: int = 60,
+                          title: str | None = None) -> Path:
+    """Draw the bipartite graph: words on the left, concepts on the right.
+
+    Edge width grows with the weight; matched edges are drawn on top in colour with their
+    weight, the others in grey. Matched pairs are placed face to face; unmatched words and
+    concepts follow. To stay readable at most ``max_nodes`` words and concepts (heaviest first,
+    matched ones always kept when they fit) and the ``max_edges`` heaviest edges are drawn; the
+    title says what was left out.
+
+    Parameters
+    ----------
+    result : CBMResult
+        From :func:`wordgames.emergent.cbm.concept_best_matching`.
+    path : str or Path
+        The PNG file to write (folders are created).
+    max_edges, max_nodes : int
+        Caps on what is drawn.
+    title : str, optional
+        First line of the title.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    d = _select(result, max_nodes, max_edges)
+    fig, ax = plt.subplots(figsize=(7, max(3.0, 0.28 * d.height + 1.5)))
+    _draw_edges(ax, d)
+    _draw_nodes(ax, result, d)
+    ax.set_xlim(-0.45, 1.45)
+    ax.set_ylim(-1, d.height)
+    ax.axis("off")
+    ax.set_title(_title(result, d, title), fontsize=9)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120, bbox_inches="tight")

@@ -1,12 +1,14 @@
 """The declaration of the Concept-Best-Matching measure (Carmeli, Belinkov & Meir 2024).
 
 CBM evaluates emergent-communication logs, not the word embedding. Scores: ``dataset`` is the
-log's file stem, ``subject`` is empty.
+log's file stem, ``subject`` is empty; ``n`` is the number of messages (TopSim: message pairs,
+precision: messages with a word), ``n_skipped`` what was left out and why.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
 
@@ -19,19 +21,25 @@ class CBMOptions:
     ----------
     logs : tuple of str
         Emergent-communication logs (JSONL/CSV); without logs the measure is skipped.
-    eos_id, pad_id : int or None
-        End-of-sentence and padding symbol ids in the logs.
+    eos_id, pad_id : int, str or None
+        End-of-sentence and padding symbols in the logs (tokens are compared by name, so
+        ``0`` and ``"0"`` are the same symbol).
     format : str
         ``auto``, ``jsonl`` or ``csv``.
+    topsim_max_pairs : int
+        Above this many message pairs TopSim uses all pairs of a seeded random subset of
+        messages (quick runs: at most 100,000 pairs).
     """
 
     logs: tuple[str, ...] = ()
-    eos_id: int | None = None
-    pad_id: int | None = None
-    format: str = "auto"
+    eos_id: int | str | None = None
+    pad_id: int | str | None = None
+    format: Literal["auto", "jsonl", "csv"] = "auto"
+    topsim_max_pairs: int = 2_000_000
 
 
 _UNIT = (0.0, 1.0)
+_COUNT = (0.0, None)
 
 MEASURE = Measure(
     name="cbm",
@@ -51,6 +59,17 @@ MEASURE = Measure(
         Metric("ami", HIGHER, (-1.0, 1.0), "adjusted mutual information of messages and labels"),
         Metric("posdis", HIGHER, _UNIT, "positional disentanglement"),
         Metric("bosdis", HIGHER, _UNIT, "bag-of-symbols disentanglement"),
+        Metric("n_samples", None, _COUNT, "messages (each with its label) in the log"),
+        Metric("n_unique_words", None, _COUNT, "distinct words"),
+        Metric("n_unique_messages", None, _COUNT, "distinct messages"),
+        Metric("n_unique_concepts", None, _COUNT, "distinct concepts that occur in a label"),
+        Metric("n_unique_phrases", None, _COUNT, "distinct labels (sets of concepts)"),
+        Metric("n_matched", None, _COUNT, "word-concept pairs of the best match"),
+        Metric("topsim_pairs", None, _COUNT, "message pairs TopSim was computed on"),
+        Metric("sensitivity_accumulated_std", None, _COUNT,
+               "spread of CBM over growing prefixes of the log (paper, appendix E)"),
+        Metric("sensitivity_segment_std", None, _COUNT,
+               "spread of CBM over segments of the log (paper, appendix E)"),
     ),
     headlines=(
         Headline("cbm", primary=True, description="Concept-Best-Matching score"),

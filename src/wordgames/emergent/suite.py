@@ -1,49 +1,78 @@
-"""The CBM measure for ``wordgames run``.
+"""The compute function of the CBM measure (declared in :mod:`wordgames.emergent.spec`).
 
 CBM does not depend on a word embedding: it evaluates the emergent-communication logs named in
-``ctx.options["cbm_logs"]`` (a path or a list of paths; optional settings in
-``ctx.options["cbm"]``: ``eos_id``, ``pad_id``, ``format``). Without logs the measure is skipped.
+the options (:class:`~wordgames.emergent.spec.CBMOptions`: ``logs``, ``eos_id``, ``pad_id``,
+``format``, ``topsim_max_pairs``). Without logs the measure is skipped. Scores: one row per log
+(``dataset``: the file stem) and metric, ``subject`` empty.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from wordgames.errors import SkipMeasure
+
+QUICK_TOPSIM_PAIRS = 100_000
+QUICK_SENSITIVITY_SAMPLES = 500
+
+
+def measure_kwargs(opts, seed: int, quick: bool) -> dict:
+    """Keyword arguments of :func:`~wordgames.emergent.measures.evaluate_language` from the
+    options; smoke runs use fewer TopSim pairs and sensitivity steps."""
+    kwargs = {"eos_id": opts.eos_id, "pad_id": opts.pad_id, "random_state": seed,
+              "topsim_max_pairs": opts.topsim_max_pairs}
+    if quick:
+        kwargs.update(topsim_max_pairs=min(opts.topsim_max_pairs, QUICK_TOPSIM_PAIRS),
+                      sensitivity_max_samples=QUICK_SENSITIVITY_SAMPLES)
+    return kwargs
+
+
+def add_scores(result, dataset: str, report) -> None:
+    """Score rows of one log's :class:`~wordgames.emergent.measures.LanguageReport`: every
+    number of ``report.metrics()``, with what each was computed on."""
+    n = report.n_samples
+    no_words = int(report.counts.get("messages_without_words", 0))
+    all_pairs = n * (n - 1) // 2
+    for metric, value in report.metrics().items():
+        kw = {"n": n}
+        if metric == "precision" and no_words:
+            kw = {"n": n - no_words, "n_skipped": no_words, "skip_reason": "messages without words"}
+        elif metric == "topsim" and not math.isnan(report.topsim):
+            kw = {"n": report.topsim_pairs, "n_skipped": all_pairs - report.topsim_pairs,
+                  "skip_reason": "message pairs outside the seeded subsample (topsim_max_pairs)"
+                  if all_pairs > report.topsim_pairs else ""}
+        result.score(dataset, "", metric, value, **kw)
 
 
 def run(embedding, ctx):
     """Evaluate every log given; one :class:`~wordgames.results.MeasureResult` for all of them.
 
-    With one log the metrics keep their names (``cbm``, ``ami``, ...); with several they are
-    prefixed by the log's file stem (``run1/cbm``).
+    With one log the flat metrics keep their names (``cbm``, ``ami``, ...); with several they
+    are prefixed by the log's file stem (``run1/cbm``). The Score rows name the log in
+    ``dataset`` either way.
     """
     from wordgames.emergent.logfile import evaluate_log_file
     from wordgames.results import MeasureResult
 
-    logs = ctx.options.get("cbm_logs")
-    if not logs:
+    opts = ctx.options
+    if not opts.logs:
         raise SkipMeasure("no emergent-communication logs given (use --cbm-log)")
-    logs = [logs] if isinstance(logs, str | Path) else list(logs)
-    opts = dict(ctx.options.get("cbm") or {})
-    kwargs = {"eos_id": opts.get("eos_id"), "pad_id": opts.get("pad_id"),
-              "random_state": ctx.seed}
-    if ctx.quick:  # smoke runs: fewer TopSim pairs and sensitivity steps
-        kwargs.update(topsim_max_pairs=100_000, sensitivity_max_samples=500)
-    plot_dir = ctx.plot_dir("cbm", getattr(embedding, "name", "no-embedding"))
+    kwargs = measure_kwargs(opts, ctx.seed, ctx.quick)
+    plot_dir = ctx.plot_dir("cbm", getattr(embedding, "name", "") or "no-embedding")
     combined = MeasureResult(measure="cbm", version="1")
-    for path in logs:
-        path = Path(path)
+    for path in map(Path, opts.logs):
         ctx.log(f"cbm: evaluating {path}")
-        _, res = evaluate_log_file(path, plot_dir=plot_dir, fmt=opts.get("format", "auto"),
-                                   write_json=False, **kwargs)
-        prefix = "" if len(logs) == 1 else f"{path.stem}/"
+        report, res = evaluate_log_file(path, plot_dir=plot_dir, fmt=opts.format,
+                                        write_json=False, **kwargs)
+        prefix = "" if len(opts.logs) == 1 else f"{path.stem}/"
         combined.metrics.update({prefix + k: v for k, v in res.metrics.items()})
         combined.tables.update({prefix + k: v for k, v in res.tables.items()})
         combined.plots.extend(res.plots)
         combined.timings.update({prefix + k: v for k, v in res.timings.items()})
         combined.notes.extend(f"{path.name}: {n}" for n in res.notes)
         combined.parameters[str(path)] = res.parameters
+        add_scores(combined, path.stem, report)
     combined.notes.append("CBM does not use the word embedding: the same logs give the same "
                           "numbers for every embedding")
     return combined

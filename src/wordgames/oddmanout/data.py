@@ -21,6 +21,7 @@ Every set is then shuffled (seeded) so that solvers never see the upstream word 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from operator import methodcaller
 from pathlib import Path
 
@@ -77,23 +78,20 @@ def _split_glued(fields: list[str], categories: set[str]) -> list[list[str]] | N
     return records if all(len(r) == N_FIELDS for r in records) else None
 
 
-def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Parse one upstream TSV file into records ``[category, odd, w1, w2, w3, w4]``.
+@dataclass
+class _Records:
+    """Records of an upstream file while they are repaired: fields, line numbers, counts."""
 
-    Returns an object array of shape (R, 6), the 1-based line of each record, and the report
-    of repairs and losses. Damage is repaired or counted (module doc); a file with no
-    well-formed record raises :class:`~wordgames.errors.DataFormatError`.
-    """
-    import pandas as pd
+    rec: np.ndarray  # (R, 6) object array of fields
+    line_no: np.ndarray  # 1-based line of each record
+    stripped: int = 0
+    glued: int = 0
+    malformed_lines: list[int] = field(default_factory=list)
 
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DataFormatError(path, None, "puzzle file not found") from None
-    text = decode_utf8(data, path)
-    raw_lines = text.splitlines()
+
+def _well_formed(raw_lines: list[str]) -> tuple[_Records, np.ndarray, np.ndarray]:
+    """The lines with exactly six fields, split at once; returns them, the blank-line mask and
+    the mask of the other (odd) lines."""
     n_tabs = np.fromiter(map(methodcaller("count", "\t"), raw_lines), dtype=np.int64,
                          count=len(raw_lines))
     lengths = np.fromiter(map(len, raw_lines), dtype=np.int64, count=len(raw_lines))
@@ -111,62 +109,99 @@ def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool
         flat = clean
     fields = flat.reshape(-1, N_FIELDS)
     empty = (fields == "").any(axis=1)
-    records = [fields[~empty]]
-    lines = [good_idx[~empty] + 1]
-    good_cats = set(fields[~empty, 0].tolist())
-    glued, malformed_lines = 0, (good_idx[empty] + 1).tolist()
-    # the few odd lines: try to split glued records, else count them as malformed
-    for i in np.flatnonzero(~good & ~blank).tolist():
+    out = _Records(fields[~empty], good_idx[~empty] + 1, stripped=stripped,
+                   malformed_lines=(good_idx[empty] + 1).tolist())
+    return out, blank, ~good & ~blank
+
+
+def _repair_odd_lines(records: _Records, raw_lines: list[str], odd: np.ndarray) -> _Records:
+    """Split glued records among the odd lines (else count them as malformed); all records in
+    line order."""
+    good_cats = set(records.rec[:, 0].tolist())
+    recs, lines = [records.rec], [records.line_no]
+    for i in np.flatnonzero(odd).tolist():
         parts_raw = raw_lines[i].split("\t")
-        stripped += sum(f != f.strip() for f in parts_raw)
+        records.stripped += sum(f != f.strip() for f in parts_raw)
         parts = _split_glued([f.strip() for f in parts_raw], good_cats)
         if parts is not None and all(all(r) for r in parts):
-            glued += 1
-            records.append(np.asarray(parts, dtype=object).reshape(-1, N_FIELDS))
+            records.glued += 1
+            recs.append(np.asarray(parts, dtype=object).reshape(-1, N_FIELDS))
             lines.append(np.full(len(parts), i + 1))
         else:
-            malformed_lines.append(i + 1)
+            records.malformed_lines.append(i + 1)
     order = np.argsort(np.concatenate(lines), kind="stable")
-    rec = np.concatenate(records)[order]
-    line_no = np.concatenate(lines)[order].astype(np.int64)
-    malformed_lines.sort()
-    if not len(rec):
-        raise DataFormatError(path, malformed_lines[0] if malformed_lines else None,
-                              f"no well-formed record ({N_FIELDS} tab-separated fields: "
-                              "CATEGORY, ODD-MAN, four words)")
-    n_after_repair = len(rec)
-    # integer codes of every field: duplicates and repeats are then found with int arithmetic
-    codes, uniques = pd.factorize(rec.ravel())
-    codes = codes.reshape(rec.shape)
+    records.rec = np.concatenate(recs)[order]
+    records.line_no = np.concatenate(lines)[order].astype(np.int64)
+    records.malformed_lines.sort()
+    return records
+
+
+def _drop_duplicates_and_repeats(records: _Records, dedupe: bool, drop_repeated: bool
+                                 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+    """Integer codes of every field (duplicates and repeats are then found with int
+    arithmetic); returns the kept codes, the distinct strings, the duplicates dropped and the
+    mask of puzzles with a repeated word (over the deduplicated records)."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(records.rec.ravel())
+    codes = codes.reshape(records.rec.shape)
     dup = 0
     if dedupe:
         _, first = np.unique(codes, axis=0, return_index=True)
         first.sort()
-        dup = len(rec) - len(first)
-        rec, line_no, codes = rec[first], line_no[first], codes[first]
+        dup = len(records.rec) - len(first)
+        records.rec, records.line_no, codes = records.rec[first], records.line_no[first], codes[first]
     # a word repeated inside a puzzle (the odd man among the others, say): unanswerable
     word_codes = np.sort(codes[:, 1:], axis=1)
     repeated = (np.diff(word_codes, axis=1) == 0).any(axis=1)
     if drop_repeated:
-        rec, line_no, codes = rec[~repeated], line_no[~repeated], codes[~repeated]
+        records.rec, records.line_no = records.rec[~repeated], records.line_no[~repeated]
+        codes = codes[~repeated]
+    return codes, uniques, dup, repeated
+
+
+def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Parse one upstream TSV file into records ``[category, odd, w1, w2, w3, w4]``.
+
+    Returns an object array of shape (R, 6), the 1-based line of each record, and the report
+    of repairs and losses. Damage is repaired or counted (module doc); a file with no
+    well-formed record raises :class:`~wordgames.errors.DataFormatError`.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataFormatError(path, None, "puzzle file not found") from None
+    text = decode_utf8(data, path)
+    raw_lines = text.splitlines()
+    records, blank, odd = _well_formed(raw_lines)
+    records = _repair_odd_lines(records, raw_lines, odd)
+    if not len(records.rec):
+        bad = records.malformed_lines
+        raise DataFormatError(path, bad[0] if bad else None,
+                              f"no well-formed record ({N_FIELDS} tab-separated fields: "
+                              "CATEGORY, ODD-MAN, four words)")
+    n_after_repair = len(records.rec)
+    codes, uniques, dup, repeated = _drop_duplicates_and_repeats(records, dedupe, drop_repeated)
     has_space = np.fromiter((" " in u for u in uniques.tolist()), dtype=bool, count=len(uniques))
     report = {
         "file": path.name,
         "line_ends": _line_ends(text),
         "physical_lines": len(raw_lines),
         "blank_lines": int(blank.sum()),
-        "stripped_fields": stripped,
-        "glued_lines_repaired": glued,
+        "stripped_fields": records.stripped,
+        "glued_lines_repaired": records.glued,
         "records_after_repair": n_after_repair,
-        "malformed_records": len(malformed_lines),
-        "malformed_lines": malformed_lines[:20],
+        "malformed_records": len(records.malformed_lines),
+        "malformed_lines": records.malformed_lines[:20],
         "duplicates_dropped": dup,
         "repeated_word_puzzles": int(repeated.sum()),
         "repeated_word_dropped": int(repeated.sum()) if drop_repeated else 0,
         "multiword_words": int(has_space[codes[:, 1:]].sum()),
-        "puzzles": len(rec),
+        "puzzles": len(records.rec),
     }
-    return rec, line_no, report
+    return records.rec, records.line_no, report
 
 
 def load_file(path: str | Path, *, name: str | None = None, seed: int | None = 0,

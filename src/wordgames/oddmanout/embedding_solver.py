@@ -31,6 +31,7 @@ import numpy as np
 from wordgames.oddmanout.phrases import resolve
 from wordgames.oddmanout.puzzles import PuzzleSet
 from wordgames.oddmanout.senses import SenseEmbedding
+from wordgames.params import Params
 
 TIE_TOL = 1e-9
 _GRAM_MAX_WORDS = 12_000  # distinct words up to which the U x U Gram matrix is formed
@@ -172,17 +173,22 @@ def pick(scores: np.ndarray, valid: np.ndarray, *, tol: float = TIE_TOL
 
 
 # ---------------------------------------------------------------------- solver
-class EmbeddingSolver:
+class EmbeddingSolver(Params):
     """Odd-Man-Out solver from a word embedding or a sense embedding (paper section 5.1).
 
     Parameters
     ----------
-    embedding : :class:`~wordgames.embeddings.Embedding` or :class:`SenseEmbedding`
-    mwe : multi-word policy (:mod:`wordgames.oddmanout.phrases`): "phrase", "mean",
-        "phrase-or-mean" (default) or "abstain"
-    case : "fallback-lower" (default) or "exact"
-    max_combinations : cap of the exact sense search (per subset)
-    batch_puzzles : puzzles per block of the sense search (default: from a 16M-float budget)
+    embedding : Embedding or SenseEmbedding
+        The vectors (a :class:`~wordgames.embeddings.Embedding` is the one-sense case).
+    mwe : str
+        Multi-word policy (:mod:`wordgames.oddmanout.phrases`): "phrase", "mean",
+        "phrase-or-mean" (default) or "abstain".
+    case : str
+        "fallback-lower" (default) or "exact".
+    max_combinations : int
+        Cap of the exact sense search (per subset).
+    batch_puzzles : int or None
+        Puzzles per block of the sense search (default: from a 16M-float budget).
 
     Examples
     --------
@@ -199,12 +205,14 @@ class EmbeddingSolver:
     def __init__(self, embedding, *, mwe: str = "phrase-or-mean", case: str = "fallback-lower",
                  max_combinations: int = 1 << 22, batch_puzzles: int | None = None):
         self.embedding = embedding
-        self.batch_puzzles = batch_puzzles
         self.mwe = mwe
         self.case = case
         self.max_combinations = max_combinations
+        self.batch_puzzles = batch_puzzles
 
-    def get_params(self) -> dict:
+    def describe(self) -> dict:
+        """The configuration as JSON-ready values (the embedding by name), recorded with every
+        :class:`Solution` and result (``get_params`` holds the embedding object itself)."""
         emb = self.embedding
         return {"embedding": emb.name, "senses": isinstance(emb, SenseEmbedding),
                 "mwe": self.mwe, "case": self.case, "max_combinations": self.max_combinations}
@@ -245,7 +253,7 @@ class EmbeddingSolver:
         oov_words = res.oov
         oov = {**res.counts(), "oov_examples": oov_words[:20],
                "puzzles_with_oov": int((~answerable).sum())}
-        return Solution(self.name, choice, reason, scores, parameters=self.get_params(),
+        return Solution(self.name, choice, reason, scores, parameters=self.describe(),
                         oov=oov, extra=extra)
 
     @staticmethod

@@ -1,7 +1,10 @@
 """The declaration of the Odd-Man-Out measure (Stanovsky & Hopkins, EMNLP 2018).
 
 Scores: ``dataset`` is the puzzle set, ``subject`` the solver (``embedding`` for the
-embedding solver, ``wordnet`` for the WordNet baseline).
+embedding solver, ``wordnet`` for the WordNet baseline, ``senses:<name>`` for a sense
+embedding). ``pct_*`` are percentages of all puzzles of the set; ``accuracy_answered`` is the
+share (0-1) of correct answers among the answered puzzles. ``n`` is the number of puzzles,
+``n_skipped`` the puzzles with a word the solver does not know (they count as abstained).
 """
 
 from __future__ import annotations
@@ -20,13 +23,18 @@ class OddManOutOptions:
     ----------
     sets : tuple of str or None
         Names from :data:`wordgames.oddmanout.data.FILES` (default: all but the 322,602-puzzle
-        unfiltered file; in quick runs the three test sets).
+        unfiltered file; in quick runs the three test sets; ``()``: none, only ``puzzles``).
     puzzles : tuple of str
         Paths of users' own puzzle files (TSV / JSONL).
+    senses : tuple of str
+        Sense-embedding ``.npz`` files (``wordgames oddmanout senses``) solved beside the
+        embedding; their rows (subject ``senses:<name>``) do not depend on the embedding.
+    embedding_solver : bool
+        Solve with the embedding itself (False: only the WordNet baseline and ``senses``).
     mwe : str
-        Multi-word policy of the embedding solver.
+        Multi-word policy of the embedding solvers.
     case : str
-        Case policy of the embedding solver.
+        Case policy of the embedding solvers.
     wordnet : bool or None
         Run the WordNet baseline and the polysemy analysis (default: yes, not in quick runs).
     wordnet_root : str or None
@@ -34,17 +42,19 @@ class OddManOutOptions:
     instances : bool
         Follow instance hypernyms.
     missing : str
-        Specificity of a word with no explanation.
+        Specificity of a word with no explanation (``"least-specific"``) or abstain.
     """
 
     sets: tuple[str, ...] | None = None
     puzzles: tuple[str, ...] = ()
-    mwe: str = "phrase-or-mean"
-    case: str = "fallback-lower"
+    senses: tuple[str, ...] = ()
+    embedding_solver: bool = True
+    mwe: Literal["phrase", "mean", "phrase-or-mean", "abstain"] = "phrase-or-mean"
+    case: Literal["fallback-lower", "exact"] = "fallback-lower"
     wordnet: bool | None = None
     wordnet_root: str | None = None
     instances: bool = False
-    missing: Literal["least-specific", "zero"] | str = "least-specific"
+    missing: Literal["least-specific", "abstain"] = "least-specific"
 
 
 _PCT = (0.0, 100.0)
@@ -60,7 +70,8 @@ MEASURE = Measure(
         Metric("pct_correct", HIGHER, _PCT, "% of puzzles solved"),
         Metric("pct_wrong", LOWER, _PCT, "% of puzzles answered wrongly"),
         Metric("pct_abstained", None, _PCT, "% of puzzles the solver abstained on"),
-        Metric("accuracy_answered", HIGHER, _PCT, "% correct among the puzzles answered"),
+        Metric("accuracy_answered", HIGHER, (0.0, 1.0),
+               "share of correct answers among the puzzles answered (0-1)"),
     ),
     headlines=(
         Headline("pct_correct", dataset="crowdsourced-filtered", subject="embedding",

@@ -1,29 +1,31 @@
-"""``wordgames run`` entry point of the Odd-Man-Out measure (``"oddmanout"``).
+"""The compute function of the Odd-Man-Out measure (declared in :mod:`wordgames.oddmanout.spec`).
 
-For one embedding: the embedding solver on every available published set (Table 3 layout:
-%correct / %wrong / %abstained, accuracy when answering, OOV counts beside them), the WordNet
-solver as an embedding-independent baseline row (computed once per process and reused for
-every embedding), the polysemy analysis of the wrong answers on AnomiaCommon dev and the
-paper's cocktail substitution experiment.
+For one embedding: the embedding solver on every available published set and on the user's
+puzzle files (Table 3 layout: %correct / %wrong / %abstained, accuracy when answering, OOV
+counts beside them); the solvers of sense-embedding files; the WordNet solver as an
+embedding-independent baseline (computed once per process and reused for every embedding);
+the polysemy analysis of the wrong answers on AnomiaCommon dev and the paper's cocktail
+substitution experiment.
 
-Options (``ctx.options["oddmanout"]``):
-
-* ``sets`` -- names from :data:`wordgames.oddmanout.data.FILES` (default: all but the
-  322,602-puzzle unfiltered file; in quick mode the three test sets);
-* ``puzzles`` -- paths of users' own puzzle files (TSV / JSONL);
-* ``mwe`` -- multi-word policy (default ``"phrase-or-mean"``), ``case``;
-* ``wordnet`` -- True/False (default True, False in quick mode), ``wordnet_root``,
-  ``instances`` (default False), ``missing`` (default ``"least-specific"``).
+Options: :class:`~wordgames.oddmanout.spec.OddManOutOptions`. Scores: one row per puzzle set
+(``dataset``), solver (``subject``: ``embedding``, ``wordnet``, ``senses:<name>``) and metric
+(``pct_correct``, ``pct_wrong``, ``pct_abstained`` in percent, ``accuracy_answered`` as a share),
+with the puzzles as ``n`` and the puzzles holding an unknown word as ``n_skipped``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 
 from wordgames.results import MeasureResult, Timer
 
 VERSION = "1"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
+SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
+_FLAT_KEYS = SCORE_METRICS + ("puzzles_with_oov", "oov_words")
+_FIXES = ("stripped_fields", "glued_lines_repaired", "malformed_records", "duplicates_dropped",
+          "repeated_word_dropped")
 
 
 @cache
@@ -34,125 +36,192 @@ def _puzzles(name: str, root: str | None, seed: int):
 
 
 @cache
+def _wordnet_solver(wordnet_root: str | None, instances: bool, missing: str):
+    """The WordNet solver, loaded once per process (loading WordNet takes seconds)."""
+    from wordgames.oddmanout.taxonomy import TaxonomySolver
+    from wordgames.oddmanout.wordnet import wordnet_taxonomy
+
+    return TaxonomySolver(wordnet_taxonomy(wordnet_root, instances=instances), missing=missing)
+
+
+@dataclass
+class SolvedSet:
+    """One solver's scores on one puzzle set (:func:`wordgames.oddmanout.metrics.score`)."""
+
+    dataset: str
+    score: dict
+    oov: dict
+
+
+@dataclass
+class WordNetRows:
+    """The WordNet baseline on the published sets: Table-3 rows, scores, OOV, timings."""
+
+    rows: list[dict]
+    solved: list[SolvedSet]
+    timings: dict[str, float]
+
+
+@cache
 def _wordnet_scores(sets: tuple[str, ...], root: str | None, seed: int, wordnet_root: str | None,
-                    instances: bool, missing: str) -> tuple[list[dict], dict, dict]:
+                    instances: bool, missing: str) -> WordNetRows:
     """WordNet solver rows, once per process (they do not depend on the embedding)."""
     import time
 
     from wordgames.oddmanout.metrics import score, table3_row
-    from wordgames.oddmanout.taxonomy import TaxonomySolver
-    from wordgames.oddmanout.wordnet import wordnet_taxonomy
 
     t0 = time.perf_counter()
-    tax = wordnet_taxonomy(wordnet_root, instances=instances)
+    solver = _wordnet_solver(wordnet_root, instances, missing)
     t1 = time.perf_counter()
-    solver = TaxonomySolver(tax, missing=missing)
-    rows, oov = [], {}
+    rows, solved = [], []
     for name in sets:
         ps = _puzzles(name, root, seed)
         sol = solver.solve(ps)
         s = score(ps, sol)
         rows.append(table3_row(solver.name, name, s))
-        oov[name] = sol.oov
-    return rows, oov, {"wordnet_load": round(t1 - t0, 3),
-                       "wordnet_solve": round(time.perf_counter() - t1, 3)}
+        solved.append(SolvedSet(name, s, sol.oov))
+    return WordNetRows(rows, solved, {"wordnet_load": round(t1 - t0, 3),
+                                      "wordnet_solve": round(time.perf_counter() - t1, 3)})
 
 
-def run(embedding, ctx) -> MeasureResult:
-    from wordgames.datasets import verify_dataset
-    from wordgames.oddmanout.data import DEFAULT_SETS, FILES, available_sets
-    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
-    from wordgames.oddmanout.metrics import format_table3, score, table3_row
-    from wordgames.oddmanout.puzzles import read_puzzles
-    from wordgames.errors import SkipMeasure
+# --------------------------------------------------------------------------- inputs
+@dataclass
+class Inputs:
+    """The puzzle sets of one run: published ones (by name) and the user's files."""
 
-    opts = dict((getattr(ctx, "options", {}) or {}).get("oddmanout", {}))
-    root = None if ctx.data_root is None else str(ctx.data_root)
-    wanted = list(opts.get("sets") or (QUICK_SETS if ctx.quick else DEFAULT_SETS))
+    published: list[str]
+    sets: dict = field(default_factory=dict)  # name -> PuzzleSet
+    datasets: dict = field(default_factory=dict)  # declared data sets read, with checksums
+
+
+def wanted_sets(opts, quick: bool) -> list[str]:
+    """The published set names the options ask for (checked against the known ones)."""
+    from wordgames.measure import OptionError
+    from wordgames.oddmanout.data import DEFAULT_SETS, FILES
+
+    wanted = list(opts.sets if opts.sets is not None else (QUICK_SETS if quick else DEFAULT_SETS))
     unknown = [s for s in wanted if s not in FILES]
     if unknown:
-        raise KeyError(f"unknown Odd-Man-Out set(s) {unknown}; known: {', '.join(FILES)}")
-    from wordgames.errors import DatasetMissingError
+        raise OptionError(f"unknown Odd-Man-Out set(s) {unknown}; known: {', '.join(FILES)}")
+    return wanted
 
+
+def load_inputs(opts, root: str | None, seed: int, quick: bool) -> Inputs:
+    """Load the available published sets and the user's puzzle files (words shuffled by
+    ``seed``); :class:`~wordgames.errors.DatasetMissingError` when there is nothing to solve."""
+    from wordgames.datasets import verify_dataset
+    from wordgames.errors import DatasetMissingError
+    from wordgames.oddmanout.data import FILES, available_sets
+    from wordgames.oddmanout.puzzles import read_puzzles
+
+    wanted = wanted_sets(opts, quick)
     try:
-        sets = available_sets(root, wanted)
+        published = available_sets(root, wanted)
     except DatasetMissingError:
-        sets = []
-    user_files = list(opts.get("puzzles", ()))
-    if not sets and not user_files:
+        published = []
+    if not published and not opts.puzzles:
         raise DatasetMissingError("no Odd-Man-Out data set is available (set WORDGAMES_DATA to "
                                   "a data root holding oddmanout/, or pass puzzle files)")
-    timings: dict[str, float] = {}
-    notes: list[str] = []
-    solver = EmbeddingSolver(embedding, mwe=opts.get("mwe", "phrase-or-mean"),
-                             case=opts.get("case", "fallback-lower"))
-    with Timer(timings, "load"):
-        puzzle_sets = {n: _puzzles(n, root, ctx.seed) for n in sets}
-        for path in user_files:
-            ps = read_puzzles(path, seed=ctx.seed)
-            puzzle_sets[ps.name] = ps
-        datasets = {spec: verify_dataset(spec, root, strict=False)
-                    for spec in sorted({FILES[n][0] for n in sets})}
-    metrics: dict[str, float] = {}
-    rows: list[dict] = []
-    oov: dict = {"mwe_policy": solver.mwe, "case_policy": solver.case}
-    with Timer(timings, "solve"):
-        for name, ps in puzzle_sets.items():
-            sol = solver.solve(ps)
-            s = score(ps, sol)
-            rows.append(table3_row(embedding.name, name, s))
-            for key in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered",
-                        "puzzles_with_oov", "oov_words"):
-                metrics[f"{name}/{key}"] = float(s[key])
-            metrics[f"{name}/n"] = float(s["n"])
-            oov[name] = sol.oov
-    load_rows = [{"dataset": n, **{k: v for k, v in ps.report.items()
-                                   if k not in ("malformed_lines", "sha256")}}
-                 for n, ps in puzzle_sets.items()]
-    for r in load_rows:
-        fixes = {k: r.get(k, 0) for k in ("stripped_fields", "glued_lines_repaired",
-                                          "malformed_records", "duplicates_dropped",
-                                          "repeated_word_dropped")}
+    inputs = Inputs(published, {n: _puzzles(n, root, seed) for n in published})
+    for path in opts.puzzles:
+        ps = read_puzzles(path, seed=seed)
+        inputs.sets[ps.name] = ps
+    inputs.datasets = {spec: verify_dataset(spec, root, strict=False)
+                       for spec in sorted({FILES[n][0] for n in published})}
+    return inputs
+
+
+def load_reports(inputs: Inputs) -> tuple[list[dict], list[str]]:
+    """The readers' reports of every set (table rows) and a note per set with repairs."""
+    rows = [{"dataset": n, **{k: v for k, v in ps.report.items()
+                              if k not in ("malformed_lines", "sha256")}}
+            for n, ps in inputs.sets.items()]
+    notes = []
+    for r in rows:
+        fixes = {k: r.get(k, 0) for k in _FIXES}
         if any(fixes.values()):
             notes.append(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items()))
-    tables: dict[str, list[dict]] = {"table3": rows, "load_reports": load_rows}
-    use_wordnet = bool(opts.get("wordnet", not ctx.quick))
-    if use_wordnet and sets:
-        try:
-            with Timer(timings, "wordnet"):
-                wn_rows, wn_oov, wn_t = _wordnet_scores(
-                    tuple(sets), root, ctx.seed, opts.get("wordnet_root"),
-                    bool(opts.get("instances", False)), opts.get("missing", "least-specific"))
-            tables["table3"] = rows + wn_rows
-            oov["wordnet"] = wn_oov
-            timings.update(wn_t)
-            for r in wn_rows:
-                metrics[f"wordnet/{r['dataset']}/pct_correct"] = r["pct_correct"]
-                metrics[f"wordnet/{r['dataset']}/pct_wrong"] = r["pct_wrong"]
-                metrics[f"wordnet/{r['dataset']}/pct_abstained"] = r["pct_abstained"]
-            with Timer(timings, "analysis"):
-                tables.update(_analysis(solver, puzzle_sets, opts.get("wordnet_root")))
-        except (DatasetMissingError, ImportError) as exc:
-            notes.append(f"WordNet baseline skipped: {exc}")
-    elif not use_wordnet:
-        notes.append("WordNet baseline and polysemy analysis not run (quick mode or wordnet=False)")
-    if not rows:
-        raise SkipMeasure("no puzzle set could be solved")
-    notes.append("words are shown to solvers in a seeded random order (the files put the answer "
-                 f"second); seed={ctx.seed}")
-    notes.append(f"multi-word expressions: policy {solver.mwe!r}; case: {solver.case!r}")
-    result = MeasureResult(
-        measure="oddmanout", version=VERSION, metrics=metrics, tables=tables, oov=oov,
-        parameters={"solver": solver.get_params(), "sets": list(puzzle_sets), "seed": ctx.seed,
-                    "quick": ctx.quick, "wordnet": use_wordnet,
-                    "wordnet_instances": bool(opts.get("instances", False)),
-                    "wordnet_missing": opts.get("missing", "least-specific")},
-        datasets=datasets, timings=timings, notes=notes)
-    ctx.log(format_table3(tables["table3"]))
-    with Timer(result.timings, "plot"):
-        result.plots.append(str(plot_table3(tables["table3"],
-                                            ctx.plot_dir("oddmanout", embedding.name))))
-    return result
+    return rows, notes
+
+
+# --------------------------------------------------------------------------- scores
+def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: str) -> None:
+    """The four Score rows of one solver on one set; ``unknown`` names what the solver lacks."""
+    s = solved.score
+    n_oov = int(s["puzzles_with_oov"])
+    why = f"puzzles with a word not in {unknown} (counted as abstained)" if n_oov else ""
+    for metric in SCORE_METRICS:
+        result.score(solved.dataset, subject, metric, s[metric], n=s["n"], n_skipped=n_oov,
+                     skip_reason=why)
+
+
+def solve_sets(solver, sets: dict) -> list[SolvedSet]:
+    """``solver`` on every puzzle set: the scores and OOV counts of each."""
+    from wordgames.oddmanout.metrics import score
+
+    out = []
+    for name, ps in sets.items():
+        sol = solver.solve(ps)
+        out.append(SolvedSet(name, score(ps, sol), sol.oov))
+    return out
+
+
+def embedding_part(result: MeasureResult, solver, label: str, inputs: Inputs) -> list[dict]:
+    """The embedding solver on every set: flat metrics, Score rows, OOV; returns Table-3 rows."""
+    from wordgames.oddmanout.metrics import table3_row
+
+    rows = []
+    for solved in solve_sets(solver, inputs.sets):
+        s, name = solved.score, solved.dataset
+        rows.append(table3_row(label, name, s))
+        result.metrics.update({f"{name}/{k}": float(s[k]) for k in _FLAT_KEYS})
+        result.metrics[f"{name}/n"] = float(s["n"])
+        result.oov[name] = solved.oov
+        add_scores(result, "embedding", solved, "the embedding")
+    return rows
+
+
+def senses_part(result: MeasureResult, opts, inputs: Inputs) -> list[dict]:
+    """The solvers of the sense-embedding files on every set; returns Table-3 rows."""
+    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+    from wordgames.oddmanout.metrics import table3_row
+    from wordgames.oddmanout.senses import SenseEmbedding
+
+    rows = []
+    for path in opts.senses:
+        solver = EmbeddingSolver(SenseEmbedding.load(path), mwe=opts.mwe, case=opts.case)
+        subject = f"senses:{solver.embedding.name}"
+        oov = result.oov.setdefault("senses", {}).setdefault(solver.embedding.name, {})
+        for solved in solve_sets(solver, inputs.sets):
+            rows.append(table3_row(solver.name, solved.dataset, solved.score))
+            oov[solved.dataset] = solved.oov
+            add_scores(result, subject, solved, "the sense embedding")
+    return rows
+
+
+def wordnet_part(result: MeasureResult, opts, inputs: Inputs, root: str | None,
+                 seed: int) -> list[dict]:
+    """The WordNet baseline: cached rows of the published sets, then the user's files."""
+    from wordgames.oddmanout.metrics import table3_row
+
+    wn = _wordnet_scores(tuple(inputs.published), root, seed, opts.wordnet_root,
+                         opts.instances, opts.missing)
+    rows = list(wn.rows)
+    solved = list(wn.solved)
+    user = {n: ps for n, ps in inputs.sets.items() if n not in inputs.published}
+    if user:
+        solver = _wordnet_solver(opts.wordnet_root, opts.instances, opts.missing)
+        for extra in solve_sets(solver, user):
+            rows.append(table3_row(solver.name, extra.dataset, extra.score))
+            solved.append(extra)
+    result.oov["wordnet"] = {x.dataset: x.oov for x in solved}
+    result.timings.update(wn.timings)
+    for r in wn.rows:  # the flat view of earlier versions: the published sets, rounded
+        for k in ("pct_correct", "pct_wrong", "pct_abstained"):
+            result.metrics[f"wordnet/{r['dataset']}/{k}"] = r[k]
+    for x in solved:
+        add_scores(result, "wordnet", x, "WordNet")
+    return rows
 
 
 def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
@@ -171,6 +240,75 @@ def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
                                   {k: c[k] for k in ("monosemous", "polysemous")})
     out["substitution_cocktails"] = sub["rows"]
     return out
+
+
+# --------------------------------------------------------------------------- run
+def run(embedding, ctx) -> MeasureResult:
+    """Every solver on every puzzle set (``ctx.options``:
+    :class:`~wordgames.oddmanout.spec.OddManOutOptions`)."""
+    from wordgames.errors import SkipMeasure
+    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+    from wordgames.oddmanout.metrics import format_table3
+
+    opts = ctx.options
+    root = None if ctx.data_root is None else str(ctx.data_root)
+    result = MeasureResult(measure="oddmanout", version=VERSION)
+    with Timer(result.timings, "load"):
+        inputs = load_inputs(opts, root, ctx.seed, ctx.quick)
+    solver = EmbeddingSolver(embedding, mwe=opts.mwe, case=opts.case)
+    result.oov.update({"mwe_policy": solver.mwe, "case_policy": solver.case})
+    rows: list[dict] = []
+    with Timer(result.timings, "solve"):
+        if opts.embedding_solver:
+            rows += embedding_part(result, solver, embedding.name, inputs)
+        rows += senses_part(result, opts, inputs)
+    load_rows, result.notes = load_reports(inputs)
+    result.tables = {"table3": rows, "load_reports": load_rows}
+    use_wordnet = bool(opts.wordnet if opts.wordnet is not None else not ctx.quick)
+    if use_wordnet:
+        _wordnet_and_analysis(result, solver, opts, inputs, root, ctx.seed)
+    else:
+        result.notes.append("WordNet baseline and polysemy analysis not run (quick mode or "
+                            "wordnet=False)")
+    if not result.tables["table3"]:
+        raise SkipMeasure("no puzzle set could be solved")
+    _finish(result, solver, opts, inputs, ctx, use_wordnet)
+    ctx.logger.debug("Odd-Man-Out, Table 3 layout:\n%s", format_table3(result.tables["table3"]))
+    folder = ctx.plot_dir("oddmanout", embedding.name)
+    if folder is not None:
+        with Timer(result.timings, "plot"):
+            result.plots.append(str(plot_table3(result.tables["table3"], folder)))
+    return result
+
+
+def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, root, seed):
+    """WordNet rows and, with the embedding solver on the published sets, the error analysis;
+    a note instead when WordNet is not available."""
+    from wordgames.errors import DatasetMissingError
+
+    try:
+        with Timer(result.timings, "wordnet"):
+            result.tables["table3"] = result.tables["table3"] + wordnet_part(
+                result, opts, inputs, root, seed)
+        if inputs.published and opts.embedding_solver:
+            with Timer(result.timings, "analysis"):
+                result.tables.update(_analysis(solver, inputs.sets, opts.wordnet_root))
+    except (DatasetMissingError, ImportError) as exc:
+        result.notes.append(f"WordNet baseline skipped: {exc}")
+
+
+def _finish(result: MeasureResult, solver, opts, inputs: Inputs, ctx, use_wordnet: bool) -> None:
+    """Notes, parameters and data sets of the result."""
+    result.notes.append("words are shown to solvers in a seeded random order (the files put the "
+                        f"answer second); seed={ctx.seed}")
+    result.notes.append(f"multi-word expressions: policy {solver.mwe!r}; case: {solver.case!r}")
+    result.datasets = inputs.datasets
+    result.parameters = {"solver": solver.describe(), "sets": list(inputs.sets),
+                         "seed": ctx.seed, "quick": ctx.quick, "wordnet": use_wordnet,
+                         "wordnet_instances": opts.instances, "wordnet_missing": opts.missing,
+                         "mwe": opts.mwe, "case": opts.case,
+                         "embedding_solver": opts.embedding_solver,
+                         "senses": list(opts.senses)}
 
 
 def plot_table3(rows: list[dict], folder):

@@ -39,6 +39,9 @@ import scipy.sparse as sp
 
 from wordgames.oddmanout.embedding_solver import Solution, factorize_words, pick
 from wordgames.oddmanout.puzzles import PuzzleSet
+from wordgames.params import Params
+
+MISSING_POLICIES = ("least-specific", "abstain")
 
 
 def ancestor_closure(n_vertices: int, child: np.ndarray, parent: np.ndarray) -> sp.csr_matrix:
@@ -216,22 +219,33 @@ class Taxonomy:
         return vertex, best, tied
 
 
-class TaxonomySolver:
+class TaxonomySolver(Params):
     """Odd-Man-Out solver from a taxonomy (paper section 4).
 
     Parameters
     ----------
-    taxonomy : :class:`Taxonomy` (e.g. :func:`wordgames.oddmanout.wordnet.wordnet_taxonomy`)
-    missing : "least-specific" (default: a word without explanation gets specificity 0, as
-        the published code does) or "abstain" (the literal reading: abstain on the puzzle)
+    taxonomy : Taxonomy
+        E.g. :func:`wordgames.oddmanout.wordnet.wordnet_taxonomy`.
+    missing : {"least-specific", "abstain"}
+        "least-specific" (default): a word without explanation gets specificity 0, as the
+        published code does; "abstain": the literal reading, abstain on the puzzle.
 
     The solution's ``extra["explanation"]`` holds the name of the chosen word's explanation
     vertex (``None`` where the solver abstained) and ``extra["explanation_vertex"]`` the
     explanation vertex of every word (-1: none).
+
+    Examples
+    --------
+    >>> names = ["thing", "fruit", "plant", "apple", "pear", "cherry", "plum", "grass"]
+    >>> t = Taxonomy(8, [1, 2, 3, 4, 5, 6, 7], [0, 0, 1, 1, 1, 1, 2], names, range(8))
+    >>> ps = PuzzleSet.from_odd_first("t", [["grass", "apple", "pear", "cherry", "plum"]])
+    >>> sol = TaxonomySolver(t).solve(ps)
+    >>> sol.chosen_words(ps).tolist(), sol.extra["explanation"].tolist()
+    (['grass'], ['fruit'])
     """
 
     def __init__(self, taxonomy: Taxonomy, *, missing: str = "least-specific"):
-        if missing not in ("least-specific", "abstain"):
+        if missing not in MISSING_POLICIES:  # checked here too: a typo fails at once
             raise ValueError(f"missing must be 'least-specific' or 'abstain', got {missing!r}")
         self.taxonomy = taxonomy
         self.missing = missing
@@ -240,11 +254,15 @@ class TaxonomySolver:
     def name(self) -> str:
         return self.taxonomy.name
 
-    def get_params(self) -> dict:
+    def describe(self) -> dict:
+        """The configuration as JSON-ready values (the taxonomy by name and size)."""
         return {"taxonomy": self.taxonomy.name, "n_vertices": self.taxonomy.n_vertices,
                 "missing": self.missing}
 
     def solve(self, puzzles: PuzzleSet) -> Solution:
+        """Answer every puzzle of ``puzzles`` (see the class docstring for the rules)."""
+        if self.missing not in MISSING_POLICIES:  # set_params bypasses the constructor's check
+            raise ValueError(f"missing must be 'least-specific' or 'abstain', got {self.missing!r}")
         P, n = puzzles.words.shape
         vocab, codes = factorize_words(puzzles.words)
         cov = self.taxonomy.coverage(vocab.tolist())
@@ -264,7 +282,7 @@ class TaxonomySolver:
         explanation = np.asarray([self.taxonomy.vertex_name(v) if v >= 0 else None
                                   for v in chosen_vertex.tolist()], dtype=object)
         oov_words = vocab[~in_tax].tolist()
-        return Solution(self.name, choice, reason, spec, parameters=self.get_params(),
+        return Solution(self.name, choice, reason, spec, parameters=self.describe(),
                         oov={"distinct_words": len(vocab), "oov_words": len(oov_words),
                              "oov_examples": oov_words[:20],
                              "puzzles_with_oov": int(oov.any(axis=1).sum())},

@@ -1,11 +1,17 @@
-"""Read a results folder: every stored result, the run record, the skipped measures.
+"""Read a results folder: every stored result with its Score rows, the run record, the skips.
 
-A folder written by ``wordgames run --out DIR`` holds the results store
-(``DIR/records/<emb>/<measure>/<version>-<params>.json``), the last run's record
-(``DIR/results.json``) and plots (``DIR/plots/<embedding>/<measure>/*.png``). The report is
-built from the **store**, so results of several runs merged into one folder show together; a
-folder with no store (an older layout, or a copied ``results.json``) falls back to the
-``results`` list of ``results.json``.
+A folder written by ``wordgames run --out DIR`` (or ``wordgames.evaluate(..., store=DIR)``)
+holds the results store (``DIR/records/<emb>/<measure>/<version>-<params>.json``), the last
+run's record (``DIR/results.json``) and plots (``DIR/plots/<embedding>/<measure>/*.png``). The
+report is built from the **store**, so results of several runs merged into one folder show
+together; a folder with no store (a copied ``results.json``) falls back to the ``results`` list
+of ``results.json``.
+
+Every result is read as typed :class:`~wordgames.measure.Score` rows (``result["scores"]``).
+Store entries and run records of an older schema (before typed scores) are ignored with a
+note: their flat metric names are never guessed apart. A measure that returns only the flat
+``metrics`` dict (a plug-in of ``$WORDGAMES_EXTRA_MEASURES``) is shown through
+:func:`result_scores`, the one fallback.
 
 When the store holds several results for one (embedding, measure) -- another version of the
 measure or other parameters, e.g. a ``--quick`` run and a full run -- all of them are kept in
@@ -16,11 +22,85 @@ most recently written. :attr:`Collection.notes` says so.
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 from wordgames.errors import DataFormatError, WordgamesError
+from wordgames.measure import HIGHER, LOWER, Measure, Score
+from wordgames.results import SCHEMA_VERSION
+
+# Used only for plug-in measures without Score rows (see result_scores): words in the last part
+# of a flat metric name that say which way is better.
+_LOWER_HINTS = ("mean_rank", "median_rank", "turns", "failure_rate", "pct_wrong", "loss", "error",
+                "distance")
+_HIGHER_HINTS = ("spearman", "pearson", "mrr", "hits@", "accuracy", "pct_correct", "score",
+                 "coverage", "topsim", "precision", "recall")
+_HIGHER_NAMES = ("map", "cbm", "f1")
+
+
+def guess_direction(metric: str) -> str | None:
+    """Which way is better for a flat metric name of a measure that declares none.
+
+    Only :func:`result_scores` uses it (plug-in measures without Score rows); declared metrics
+    take their direction from the measure's :class:`~wordgames.measure.Metric`.
+
+    Examples
+    --------
+    >>> guess_direction("game/accuracy"), guess_direction("a.median_rank"), guess_direction("n_words")
+    ('higher', 'lower', None)
+    """
+    last = metric.replace(".", "/").rsplit("/", 1)[-1].lower()
+    if any(w in last for w in _LOWER_HINTS):
+        return LOWER
+    if last in _HIGHER_NAMES or any(w in last for w in _HIGHER_HINTS):
+        return HIGHER
+    return None
+
+
+def result_scores(result: Mapping, measure: str) -> list[Score]:
+    """The :class:`~wordgames.measure.Score` rows of a stored result (``MeasureResult.as_dict()``).
+
+    A result without Score rows (a plug-in measure returning only the flat ``metrics`` dict)
+    gives one row per numeric metric: data set and subject empty, the key as the metric, the
+    direction guessed from the name (:func:`guess_direction`, ``None`` when it cannot tell).
+
+    Examples
+    --------
+    >>> [(s.metric, s.value, s.direction) for s in result_scores({"metrics": {"turns": 3}}, "toy")]
+    [('turns', 3.0, 'lower')]
+    """
+    rows = result.get("scores") or ()
+    if rows:
+        return [Score.from_dict({**r, "measure": measure}) for r in rows]
+    emb = str(result.get("embedding", ""))
+    return [Score(emb, measure, "", "", str(k), float(v), direction=guess_direction(str(k)))
+            for k, v in (result.get("metrics") or {}).items()
+            if isinstance(v, int | float) and not isinstance(v, bool)]
+
+
+@cache
+def _builtin_spec(name: str) -> Measure | None:
+    from wordgames.registry import builtin_measures
+
+    return next((m for m in builtin_measures() if m.name == name), None)
+
+
+def measure_spec(name: str) -> Measure | None:
+    """The registry's declaration of measure ``name``, or ``None`` for a measure it does not know
+    (a plug-in that is not configured here: its stored Score rows carry their directions)."""
+    spec = _builtin_spec(name)
+    if spec is not None:
+        return spec
+    from wordgames.registry import extra_measures
+
+    try:
+        return next((m for m in extra_measures() if m.name == name), None)
+    except WordgamesError:  # a malformed $WORDGAMES_EXTRA_MEASURES does not stop a report
+        return None
 
 
 @dataclass
@@ -28,7 +108,8 @@ class Entry:
     """One measure's result on one embedding, with where it came from.
 
     ``label`` is the embedding's display name: its ``name``, with the first 8 hex digits of its
-    sha256 appended when two different embeddings share a name.
+    sha256 appended when two different embeddings share a name. ``scores`` are the result's
+    Score rows under that label (:func:`result_scores`).
     """
 
     embedding: dict  # Embedding.describe(): name, source, n_words, dim, sha256...
@@ -41,6 +122,7 @@ class Entry:
     written: float = 0.0  # modification time (newest wins among variants)
     label: str = ""
     selected: bool = True
+    scores: list[Score] = field(default_factory=list)
 
     @property
     def sha256(self) -> str:
@@ -53,6 +135,11 @@ class Entry:
     @property
     def quick(self) -> bool:
         return bool(self.params.get("quick", self.result.get("parameters", {}).get("quick", False)))
+
+    def value(self, dataset: str, subject: str, metric: str) -> Score | None:
+        """The Score row of (dataset, subject, metric), or ``None``."""
+        return next((s for s in self.scores
+                     if (s.dataset, s.subject, s.metric) == (dataset, subject, metric)), None)
 
 
 @dataclass
@@ -87,7 +174,7 @@ class Collection:
         return [d["label"] for d in self.embeddings()]
 
     def measures(self) -> list[str]:
-        """Measure names in the suite's order, then any others alphabetically."""
+        """Measure names in the registry's order, then any others alphabetically."""
         from wordgames.registry import builtin_measures
 
         have = {e.measure for e in self.entries}
@@ -115,24 +202,22 @@ def _read(path: Path) -> dict:
         raise DataFormatError(path, exc.lineno, f"not valid JSON ({exc.msg})") from exc
 
 
-def load_results(root: str | Path) -> Collection:
-    """Read the results folder ``root`` (see the module docstring).
+def _is_current(record: Mapping) -> bool:
+    return record.get("schema_version", 1) == SCHEMA_VERSION
 
-    Raises :class:`~wordgames.errors.WordgamesError` when the folder holds neither a store nor a
-    ``results.json``, and :class:`~wordgames.errors.DataFormatError` on a damaged JSON file.
-    """
-    root = Path(root)
-    if not root.is_dir():
-        raise WordgamesError(f"results folder {root} does not exist")
-    run_path = root / "results.json"
-    run = _read(run_path) if run_path.is_file() else None
-    entries: list[Entry] = []
-    store_files = sorted((root / "records").glob("*/*/*.json")) if (root / "records").is_dir() else []
-    for p in store_files:
+
+def _store_entries(root: Path) -> tuple[list[Entry], int]:
+    """The store's entries of the current schema, and how many older ones were left out."""
+    rec = root / "records"
+    entries, old = [], 0
+    for p in sorted(rec.glob("*/*/*.json")) if rec.is_dir() else ():
         d = _read(p)
         if not isinstance(d, dict) or "result" not in d:
             raise DataFormatError(p, None, "expected a store entry with 'key', 'embedding', "
                                            "'params' and 'result'")
+        if not _is_current(d):
+            old += 1
+            continue
         key = d.get("key", {})
         emb = dict(d.get("embedding") or {})
         emb.setdefault("sha256", key.get("embedding_sha256", ""))
@@ -142,26 +227,83 @@ def load_results(root: str | Path) -> Collection:
                              version=str(key.get("version", res.get("version", ""))),
                              params=d.get("params") or {}, params_sha256=key.get("params_sha256", ""),
                              result=res, source=str(p), written=p.stat().st_mtime))
-    coll = Collection(root=root, entries=entries, run=run, from_store=bool(entries))
+    return entries, old
+
+
+def _run_entries(run: dict, run_path: Path) -> list[Entry]:
+    """The results listed in ``results.json`` (a folder without a store)."""
+    by_name = {e.get("name"): e for e in run.get("embeddings", [])}
+    out = []
+    for res in run.get("results", []):
+        emb = dict(by_name.get(res.get("embedding"), {"name": res.get("embedding", "?")}))
+        out.append(Entry(embedding=emb, measure=res.get("measure", "?"),
+                         version=str(res.get("version", "")), params={}, params_sha256="",
+                         result=res, source=str(run_path), written=run_path.stat().st_mtime))
+    return out
+
+
+def _old_schema_note(n: int, where: str, root: Path) -> str:
+    return (f"{n} result(s) in {where} were written by an older wordgames (schema before "
+            f"{SCHEMA_VERSION}, no typed scores) and are ignored; recompute them with "
+            f"'wordgames run --out {root}'")
+
+
+def load_results(root: str | Path) -> Collection:
+    """Read the results folder ``root`` (see the module docstring).
+
+    Parameters
+    ----------
+    root : str or Path
+        A folder written by ``wordgames run --out`` or ``wordgames.evaluate(..., store=...)``.
+
+    Returns
+    -------
+    Collection
+
+    Raises
+    ------
+    WordgamesError
+        When the folder holds neither a store nor a ``results.json``, or only results of an
+        older schema.
+    DataFormatError
+        On a damaged JSON file.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise WordgamesError(f"results folder {root} does not exist")
+    run_path = root / "results.json"
+    run = _read(run_path) if run_path.is_file() else None
+    entries, old = _store_entries(root)
+    notes = [_old_schema_note(old, f"the store {root / 'records'}", root)] if old else []
+    from_store = bool(entries)
     if not entries and run is not None:
-        by_name = {e.get("name"): e for e in run.get("embeddings", [])}
-        for res in run.get("results", []):
-            emb = dict(by_name.get(res.get("embedding"), {"name": res.get("embedding", "?")}))
-            entries.append(Entry(embedding=emb, measure=res.get("measure", "?"),
-                                 version=str(res.get("version", "")), params={}, params_sha256="",
-                                 result=res, source=str(run_path), written=run_path.stat().st_mtime))
-        coll.notes.append("no results store in this folder: the report is built from results.json")
-    if not entries and run is None:
+        if _is_current(run):
+            entries = _run_entries(run, run_path)
+            notes.append("no results store in this folder: the report is built from results.json")
+        else:
+            old += len(run.get("results", []))
+            notes.append(_old_schema_note(len(run.get("results", [])), str(run_path), root))
+            run = None
+    if not entries:
+        if old:
+            raise WordgamesError(f"{root} holds only results of an older wordgames: {notes[0]}")
         raise WordgamesError(f"{root} holds no results: expected {root / 'records'} (the store "
                              f"written by 'wordgames run --out {root}') or {run_path}")
+    coll = Collection(root=root, entries=entries, run=run, from_store=from_store, notes=notes)
     if run is not None:
-        coll.skipped = [s for s in run.get("skipped", []) if isinstance(s, dict)]
-        # a measure skipped in the last run but stored from an earlier run is not "skipped"
-        have = {(e.embedding.get("name"), e.measure) for e in entries}
-        coll.skipped = [s for s in coll.skipped if (s.get("embedding"), s.get("measure")) not in have]
+        coll.skipped = _still_skipped(run, entries)
     _label(entries)
+    for e in entries:
+        e.scores = [replace(s, embedding=e.label) for s in result_scores(e.result, e.measure)]
     coll.notes.extend(_select(entries))
     return coll
+
+
+def _still_skipped(run: dict, entries: list[Entry]) -> list[dict]:
+    """The last run's skipped measures, less those stored from an earlier run."""
+    have = {(e.embedding.get("name"), e.measure) for e in entries}
+    return [s for s in run.get("skipped", []) if isinstance(s, dict)
+            and (s.get("embedding"), s.get("measure")) not in have]
 
 
 def _label(entries: list[Entry]) -> None:
@@ -198,3 +340,8 @@ def _select(entries: list[Entry]) -> list[str]:
             notes.append(f"{measure}: the embeddings' results come from different settings "
                          f"({', '.join(sorted(variants))}); compare them with care")
     return notes
+
+
+def finite(value) -> bool:
+    """A number that is neither missing nor NaN/infinite."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

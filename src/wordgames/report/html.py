@@ -7,8 +7,11 @@ results is escaped with :func:`html.escape`.
 
 Sections: summary (tool version, dates, embeddings with sha256 and vocabulary size,
 parameters, seeds, data set checksums, timings, skipped measures), leaderboard (with 95 %
-intervals, ranks and the OOV counts beside each value), the cross-measure correlation table,
-then one section per measure with its baselines, tables, OOV counts, notes and plots.
+intervals, ranks and the items skipped beside each value, all from the Score rows), the
+cross-measure correlation table, then one section per measure: every Score row (rows that are
+the same for every embedding, such as human or WordNet baselines, shown once beside the
+embeddings' rows), the result's tables, OOV records, notes and plots. Nothing is special-cased
+per measure.
 """
 
 from __future__ import annotations
@@ -21,17 +24,13 @@ import shutil
 import time
 from pathlib import Path
 
-from wordgames.report.collect import Collection, Entry, load_results
+from wordgames.measure import HIGHER, LOWER
+from wordgames.report.collect import Collection, Entry, finite, load_results, measure_spec
 from wordgames.report.leaderboard import (
-    HIGHER,
-    LOWER,
+    MeasureScores,
     correlation_table,
-    interval,
     leaderboard,
-    metric_direction,
-    oov_companions,
-    oov_index,
-    table_intervals,
+    score_label,
 )
 
 MAX_TABLE_ROWS = 2000  # larger tables are cut (the JSON in the results folder has them all)
@@ -161,24 +160,46 @@ def _direction_label(d: str | None) -> str:
     return {HIGHER: "↑ higher is better", LOWER: "↓ lower is better"}.get(d, "descriptive (not ranked)")
 
 
-def _oov_text(oov: dict | None) -> str:
-    if not oov:
+def _bounds_label(bounds: tuple[float | None, float | None]) -> str:
+    lo, hi = bounds if bounds else (None, None)
+    if lo is None and hi is None:
         return ""
-    return "OOV: " + ", ".join(f"{k} {format_number(v)}" for k, v in sorted(oov.items()))
+    return f"range [{format_number(lo) if lo is not None else '-∞'}, " \
+           f"{format_number(hi) if hi is not None else '∞'}]"
 
 
-def score_cell(value, lo, hi, rank=None, n_ranked=None, oov=None, best=False) -> Markup:
-    """A leaderboard cell: value, [CI], rank, and the OOV counts beside it."""
+def _ci_text(lo, hi) -> str:
+    return f"[{format_number(lo)}, {format_number(hi)}]" if finite(lo) and finite(hi) else ""
+
+
+def skipped_text(n_skipped, n=None, reason: str = "") -> str:
+    """What was left out of a value: ``skipped 3 of 100: pairs with an out-of-vocabulary word``.
+
+    >>> skipped_text(3, 97, "pairs with an OOV word"), skipped_text(0, 10)
+    ('skipped 3 of 100: pairs with an OOV word', '')
+    """
+    if not finite(n_skipped) or not n_skipped:
+        return ""
+    total = f" of {format_number(n + n_skipped)}" if finite(n) else ""
+    return f"skipped {format_number(n_skipped)}{total}" + (f": {reason}" if reason else "")
+
+
+def score_cell(value, lo, hi, rank=None, n_ranked=None, skipped: str = "", best=False) -> Markup:
+    """A leaderboard cell: value, [CI], rank, and the items skipped (with why) beside it."""
     parts = [f"<span class=\"v\">{esc(format_number(value))}</span>"]
-    if lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi):
-        parts.append(f'<span class="ci">[{esc(format_number(lo))}, {esc(format_number(hi))}]</span>')
+    if _ci_text(lo, hi):
+        parts.append(f'<span class="ci">{esc(_ci_text(lo, hi))}</span>')
     if rank is not None and math.isfinite(rank):
         parts.append(f'<span class="rank">rank {int(rank)}'
                      f'{f"/{n_ranked}" if n_ranked else ""}</span>')
-    if oov:
-        parts.append(f'<span class="oov">{esc(_oov_text(oov))}</span>')
+    if skipped:
+        parts.append(f'<span class="oov">{esc(skipped)}</span>')
     cls = "num best" if best else "num"
     return Markup(f'<td class="{cls}">' + "".join(parts) + "</td>")
+
+
+def _notes_list(notes, cls: str = "note") -> str:
+    return "<ul>" + "".join(f'<li class="{cls}">{esc(n)}</li>' for n in notes) + "</ul>"
 
 
 # --------------------------------------------------------------------------- images
@@ -222,12 +243,11 @@ class _Images:
         return dst.relative_to(self.out_path.parent).as_posix()
 
 
-# --------------------------------------------------------------------------- sections
-def _summary(coll: Collection) -> list[str]:
+# --------------------------------------------------------------------------- summary
+def _facts(coll: Collection) -> list[str]:
     from wordgames._version import __version__
 
     run = coll.run or {}
-    out = ["<h2 id=\"summary\">Summary</h2>"]
     facts = [
         ("report generated", time.strftime("%Y-%m-%d %H:%M:%S %Z")),
         ("wordgames version (report)", __version__),
@@ -238,19 +258,25 @@ def _summary(coll: Collection) -> list[str]:
          else "results.json"),
         ("stored results", f"{len(coll.entries):,} ({len(coll.selected):,} on the leaderboard)"),
     ]
-    for k, v in (run.get("environment") or {}).items():
-        facts.append((f"environment: {k}", v))
-    out.append(table(["item", "value"], facts))
-    out.append('<h3 id="embeddings">Embeddings</h3>')
+    facts += [(f"environment: {k}", v) for k, v in (run.get("environment") or {}).items()]
+    return ['<h2 id="summary">Summary</h2>', table(["item", "value"], facts)]
+
+
+def _embeddings(coll: Collection) -> list[str]:
     rows = []
     for d in coll.embeddings():
         measures = sorted({e.measure for e in coll.entries if e.label == d["label"]})
         rows.append([d["label"], d.get("source", ""), d.get("n_words"), d.get("dim"),
                      Markup(f"<code>{esc(d.get('sha256', ''))}</code>"), d.get("oov_policy", ""),
                      ", ".join(measures)])
-    out.append(table(["embedding", "source", "vocabulary size", "dimensions", "sha256",
-                      "OOV policy", "measures stored"], rows))
-    out.append('<h3 id="parameters">Parameters and seeds</h3>')
+    return ['<h3 id="embeddings">Embeddings</h3>',
+            table(["embedding", "source", "vocabulary size", "dimensions", "sha256",
+                   "OOV policy", "measures stored"], rows)]
+
+
+def _parameters(coll: Collection) -> list[str]:
+    run = coll.run or {}
+    out = ['<h3 id="parameters">Parameters and seeds</h3>']
     if run.get("parameters"):
         out.append(table(["parameter of the last run", "value"],
                          [[k, v] for k, v in run["parameters"].items()]))
@@ -263,31 +289,37 @@ def _summary(coll: Collection) -> list[str]:
                + table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows)
                + "</details>")
     if coll.notes:
-        out.append("<ul>" + "".join(f'<li class="warn">{esc(n)}</li>' for n in coll.notes) + "</ul>")
-    out.append('<h3 id="datasets">Data sets and checksums</h3>')
+        out.append(_notes_list(coll.notes, "warn"))
+    return out
+
+
+def _datasets(coll: Collection) -> list[str]:
+    out = ['<h3 id="datasets">Data sets and checksums</h3>']
     sums: dict[str, dict] = {}
     for e in coll.entries:
         for name, files in (e.result.get("datasets") or {}).items():
             sums.setdefault(name, {}).update(files or {})
-    if sums:
-        for name in sorted(sums):
-            files = sums[name]
-            out.append(f"<details><summary>{esc(name)}: {len(files)} file(s)</summary>"
-                       + table(["file", "sha256"], [[f, Markup(f"<code>{esc(s)}</code>")]
-                                                    for f, s in sorted(files.items())])
-                       + "</details>")
-    else:
-        out.append('<p class="note">The results record no data set checksums.</p>')
-    out.append('<h3 id="timings">Timings (seconds)</h3>')
-    labels, measures = coll.labels(), coll.measures()
-    trows = []
-    for lab in labels:
-        row = [lab]
-        for m in measures:
-            e = coll.entry(lab, m)
-            row.append((e.result.get("timings") or {}).get("total") if e else None)
-        trows.append(row)
-    out.append(table(["embedding", *measures], trows))
+    if not sums:
+        return [*out, '<p class="note">The results record no data set checksums.</p>']
+    for name in sorted(sums):
+        files = sums[name]
+        out.append(f"<details><summary>{esc(name)}: {len(files)} file(s)</summary>"
+                   + table(["file", "sha256"], [[f, Markup(f"<code>{esc(s)}</code>")]
+                                                for f, s in sorted(files.items())])
+                   + "</details>")
+    return out
+
+
+def _timings_and_skips(coll: Collection) -> list[str]:
+    run = coll.run or {}
+    out = ['<h3 id="timings">Timings (seconds)</h3>']
+    measures = coll.measures()
+    rows = []
+    for lab in coll.labels():
+        entries = [coll.entry(lab, m) for m in measures]
+        rows.append([lab, *((e.result.get("timings") or {}).get("total") if e else None
+                            for e in entries)])
+    out.append(table(["embedding", *measures], rows))
     if run.get("timings"):
         out.append(f"<details><summary>Timings of the last run</summary>"
                    f"{table(['step', 'seconds'], list(run['timings'].items()))}</details>")
@@ -301,55 +333,75 @@ def _summary(coll: Collection) -> list[str]:
     return out
 
 
+def _summary(coll: Collection) -> list[str]:
+    return [*_facts(coll), *_embeddings(coll), *_parameters(coll), *_datasets(coll),
+            *_timings_and_skips(coll)]
+
+
+# --------------------------------------------------------------------------- leaderboard
+class _Cells:
+    """The leaderboard's frames as arrays: a report has thousands of cells, and pandas' ``.at``
+    on a MultiIndex costs tens of microseconds each."""
+
+    def __init__(self, lb):
+        import numpy as np
+
+        self.row = {lab: i for i, lab in enumerate(lb.values.index)}
+        self.col = {c: j for j, c in enumerate(lb.columns)}
+        self.a = {k: getattr(lb, k).to_numpy() for k in
+                  ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")}
+        ranks = self.a["ranks"].astype(float)
+        self.n_ranked = [int(x) for x in (~np.isnan(ranks)).sum(axis=0)] if ranks.size else []
+
+    def cell(self, lab, col) -> Markup:
+        a, i, j = self.a, self.row[lab], self.col[col]
+        rank = float(a["ranks"][i, j])
+        return score_cell(a["values"][i, j], a["ci_low"][i, j], a["ci_high"][i, j], rank,
+                          self.n_ranked[j],
+                          skipped_text(a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j]),
+                          best=rank == 1)
+
+
+def _column_head(lb, col, name: str) -> Markup:
+    bounds = _bounds_label(lb.bounds.get(col))
+    return Markup(f"{esc(name)}<span class=\"dir\">{esc(_direction_label(lb.directions[col]))}"
+                  f"{'<br>' + esc(bounds) if bounds else ''}</span>")
+
+
+def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
+    prim = {m: MeasureScores.of(coll, m).primary() for m in coll.measures()}
+    prim = {m: (m, *k) for m, k in prim.items() if k is not None and (m, *k) in lb.directions}
+    if not prim:
+        return []
+    ranked_cols = [c for c in lb.columns if lb.directions[c] in (HIGHER, LOWER)]
+    mean_rank = lb.ranks[ranked_cols].mean(axis=1) if ranked_cols else None
+    heads = [Markup(f"{esc(m)}<span class=\"dir\">{esc(score_label(c[1:]))}<br>"
+                    f"{esc(_direction_label(lb.directions[c]))}</span>") for m, c in prim.items()]
+    rows = [[lab, *(cells.cell(lab, c) for c in prim.values()),
+             None if mean_rank is None else float(mean_rank[lab])] for lab in lb.values.index]
+    return ["<h3>Overview: each measure's headline score</h3>",
+            table(["embedding", *heads, Markup(
+                "mean rank<span class=\"dir\">over every ranked headline score<br>"
+                "↓ lower is better</span>")], rows)]
+
+
 def _leaderboard(coll: Collection) -> list[str]:
     lb = leaderboard(coll)
+    cells = _Cells(lb)
     labels = list(lb.values.index)
     out = ['<h2 id="leaderboard">Leaderboard</h2>',
            '<p class="note">Each cell: the value, its 95 % confidence interval in brackets where the '
            "measure gives one, the embedding's rank among the embeddings (1 = best, ties share a "
-           "rank; descriptive metrics are not ranked) and the out-of-vocabulary counts that affect "
-           "the value. The best value of each metric is highlighted.</p>"]
-    from wordgames.report.leaderboard import primary_metric
-
-    prim = {m: primary_metric(coll, m) for m in coll.measures()}
-    prim = {m: k for m, k in prim.items() if k is not None}
-    ranked_cols = [c for c in lb.columns if lb.directions[c] in (HIGHER, LOWER)]
-    mean_rank = lb.ranks[ranked_cols].mean(axis=1) if ranked_cols else None
-    if prim:
-        heads = [Markup(f"{esc(m)}<span class=\"dir\">{esc(k)}<br>"
-                        f"{esc(_direction_label(lb.directions[(m, k)]))}</span>")
-                 for m, k in prim.items()]
-        rows = []
-        for lab in labels:
-            row = [lab]
-            for m, k in prim.items():
-                rank = lb.ranks.at[lab, (m, k)]
-                row.append(score_cell(lb.values.at[lab, (m, k)], lb.ci_low.at[lab, (m, k)],
-                                      lb.ci_high.at[lab, (m, k)], rank,
-                                      int(lb.ranks[(m, k)].notna().sum()), lb.oov.at[lab, (m, k)],
-                                      best=rank == 1))
-            row.append(None if mean_rank is None else float(mean_rank[lab]))
-            rows.append(row)
-        out.append("<h3>Overview: each measure's headline metric</h3>")
-        out.append(table(["embedding", *heads, Markup(
-            "mean rank<span class=\"dir\">over every ranked headline metric<br>"
-            "↓ lower is better</span>")], rows))
+           "rank; descriptive metrics are not ranked) and the items left out of the value (e.g. "
+           "out-of-vocabulary words) with the reason. The best value of each score is "
+           "highlighted.</p>", *_overview(coll, lb, cells)]
     for m in coll.measures():
         cols = [c for c in lb.columns if c[0] == m]
         if not cols:
             continue
         out.append(f'<h3 id="lb-{esc(m)}">{esc(m)}</h3>')
-        rows = []
-        for c in cols:
-            n_ranked = int(lb.ranks[c].notna().sum())
-            row = [Markup(f"{esc(c[1])}<span class=\"dir\">{esc(_direction_label(lb.directions[c]))}"
-                          "</span>")]
-            for lab in labels:
-                rank = lb.ranks.at[lab, c]
-                row.append(score_cell(lb.values.at[lab, c], lb.ci_low.at[lab, c],
-                                      lb.ci_high.at[lab, c], rank, n_ranked, lb.oov.at[lab, c],
-                                      best=rank == 1))
-            rows.append(row)
+        rows = [[_column_head(lb, c, score_label(c[1:])), *(cells.cell(lab, c) for lab in labels)]
+                for c in cols]
         out.append(table(["metric", *labels], rows, cls="leaderboard"))
     return out
 
@@ -358,16 +410,16 @@ def _correlation(coll: Collection) -> list[str]:
     cor = correlation_table(coll)
     out = ['<h2 id="correlation">Cross-measure correlation</h2>',
            "<p class=\"note\">Do the measures rank the embeddings alike? Spearman's rank "
-           "correlation across embeddings between each measure's headline metric (oriented so "
-           "that higher is better), with the number of embeddings n that have both. With fewer "
+           "correlation across embeddings between each measure's primary headline score (oriented "
+           "so that higher is better), with the number of embeddings n that have both. With fewer "
            "than 3 embeddings no correlation is computed.</p>"]
     if not cor.primary:
-        out.append('<p class="note">No measure with a headline metric.</p>')
+        out.append('<p class="note">No measure with a headline score.</p>')
         return out
     ms = list(cor.primary)
     rows = []
     for a in ms:
-        row = [Markup(f"{esc(a)}<span class=\"dir\">{esc(cor.primary[a])}"
+        row = [Markup(f"{esc(a)}<span class=\"dir\">{esc(score_label(cor.primary[a]))}"
                       f"{' (negated)' if cor.oriented[a] else ''}</span>")]
         for b in ms:
             r, n = cor.matrix.at[a, b], int(cor.n.at[a, b])
@@ -379,144 +431,118 @@ def _correlation(coll: Collection) -> list[str]:
             for r in cor.pairs.itertuples()]
     out.append(table(["measure", "measure", "rho", "p-value", "n", "note"], prow))
     if cor.notes:
-        out.append("<ul>" + "".join(f'<li class="note">{esc(n)}</li>' for n in cor.notes) + "</ul>")
+        out.append(_notes_list(cor.notes))
     return out
 
 
-def _combined_tables(entries: list[Entry]) -> dict[str, tuple[list[dict], list[str]]]:
-    """Each table name -> (rows of every embedding, row classes). A row found identically in
-    every embedding's table (a baseline that does not depend on the embedding) is shown once."""
-    names: list[str] = []
-    for e in entries:
-        for t in e.result.get("tables") or {}:
-            if t not in names:
-                names.append(t)
-    out = {}
-    for t in names:
-        per = [(e, [r for r in (e.result.get("tables") or {}).get(t) or () if isinstance(r, dict)])
-               for e in entries]
-        keyed = [(e, [(json.dumps(r, sort_keys=True, default=str), r) for r in rows])
-                 for e, rows in per]
-        shared: set[str] = set()
-        if len(entries) > 1:
-            sets = [{k for k, _ in rows} for _, rows in keyed]
-            shared = set.intersection(*sets) if sets else set()
-        rows, classes, done = [], [], set()
-        for e, krows in keyed:
-            for k, r in krows:
-                if k in shared:
-                    if k in done:
-                        continue
-                    done.add(k)
-                    rows.append(r if "embedding" in r else {"embedding": "all (baseline)", **r})
-                    classes.append("baseline")
-                else:
-                    rows.append(r if "embedding" in r else {"embedding": e.label, **r})
-                    classes.append("")
-        out[t] = (rows, classes)
-    return out
+# --------------------------------------------------------------------------- measures
+def merge_rows(per_entry: list[tuple[str, list[dict]]]) -> tuple[list[dict], list[str]]:
+    """The rows of every embedding in one list with an ``embedding`` column, and row classes.
+
+    A row found identically for every embedding (a baseline that does not depend on it, e.g.
+    people's scores or the WordNet solver) is shown once as ``all (baseline)``.
+    """
+    keyed = [(label, [(json.dumps(r, sort_keys=True, default=str), r) for r in rows])
+             for label, rows in per_entry]
+    shared: set[str] = set()
+    if len(per_entry) > 1:
+        shared = set.intersection(*({k for k, _ in rows} for _, rows in keyed))
+    rows, classes, done = [], [], set()
+    for label, krows in keyed:
+        for k, r in krows:
+            if k in shared:
+                if k in done:
+                    continue
+                done.add(k)
+                rows.append(r if "embedding" in r else {"embedding": "all (baseline)", **r})
+                classes.append("baseline")
+            else:
+                rows.append(r if "embedding" in r else {"embedding": label, **r})
+                classes.append("")
+    return rows, classes
 
 
-def _wales_baselines(entries: list[Entry]) -> list[str]:
-    rows, classes = [], []
-    human = None
-    for e in entries:
-        m = e.result.get("metrics") or {}
-        lo, hi = interval(e, "wales/score")
-        rows.append([e.label, "edges", m.get("wales/score"),
-                     f"[{format_number(lo)}, {format_number(hi)}]",
-                     _oov_text(oov_companions(m, "wales/score", measure="wales"))])
-        nodes = next((r for r in (e.result.get("tables") or {}).get("distributions") or ()
-                      if r.get("task_set") == "human" and r.get("convention") == "nodes"), {})
-        ci = (f"[{format_number(nodes['ci_low'])}, {format_number(nodes['ci_high'])}]"
-              if _is_number(nodes.get("ci_low")) and _is_number(nodes.get("ci_high")) else "")
-        rows.append([e.label, "nodes", m.get("wales/score_nodes"), ci,
-                     _oov_text(oov_companions(m, "wales/score", measure="wales"))])
-        classes += ["", ""]
-        human = human or (e.result.get("tables") or {}).get("human_reference_wikigame")
-    for h in human or ():
-        for stat in ("best", "average", "median"):
-            half = h.get(f"{stat}_ci_half_width")
-            v = h.get(stat)
-            ci = (f"[{format_number(v - half)}, {format_number(v + half)}]"
-                  if _is_number(v) and _is_number(half) else "")
-            rows.append([f"people, The Wiki Game ({stat} player)", h.get("convention", ""), v, ci,
-                         f"{format_number(h.get('n_tasks'))} tasks, on the authors' graph"])
-            classes.append("baseline")
+def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
+    return [{"data set": s.dataset, "subject": s.subject, "metric": s.metric, "value": s.value,
+             "95 % CI": _ci_text(s.ci_low, s.ci_high), "n": s.n, "skipped": s.n_skipped,
+             "why skipped": s.skip_reason, "direction": _direction_label(view.row_direction(s))}
+            for s in entry.scores]
+
+
+def _scores_table(m: str, entries: list[Entry], view: MeasureScores) -> list[str]:
+    rows, classes = merge_rows([(e.label, _score_rows(view, e)) for e in entries])
     if not rows:
-        return []
-    return ["<h4>Agents beside the human baseline</h4>",
-            table(["player", "length convention", "score", "95 % CI", "OOV / note"], rows,
-                  row_classes=classes)]
+        return [f'<p class="note">{esc(m)} stored no scores.</p>']
+    note = (' <span class="note">(highlighted rows are the same for every embedding: baselines '
+            "that do not depend on it)</span>" if "baseline" in classes else "")
+    return [f"<h4>scores: {esc(m)}{note}</h4>",
+            dict_rows_table(rows, row_classes=classes, fold_title=f"every score of {m}")]
+
+
+def _result_tables(entries: list[Entry]) -> list[str]:
+    """Each table of the results, every embedding's rows together (baselines once)."""
+    names = list(dict.fromkeys(t for e in entries for t in e.result.get("tables") or {}))
+    out = []
+    for t in names:
+        per = [(e.label, [r for r in (e.result.get("tables") or {}).get(t) or ()
+                          if isinstance(r, dict)]) for e in entries]
+        rows, classes = merge_rows(per)
+        if not rows:
+            continue
+        note = (' <span class="note">(highlighted rows are the same for every embedding: '
+                "baselines that do not depend on it)</span>" if "baseline" in classes else "")
+        out.append(f"<h4>table: {esc(t)}{note}</h4>")
+        out.append(dict_rows_table(rows, row_classes=classes, fold_title=f"table {t}"))
+    return out
+
+
+def _entry_section(m: str, e: Entry, images: _Images, shared_notes: list[str]) -> list[str]:
+    out = [f'<h3 id="m-{esc(m)}-{esc(e.label)}">{esc(m)} on {esc(e.label)}</h3>']
+    oov = e.result.get("oov") or {}
+    if oov:
+        body = table(["out-of-vocabulary record", "counts"], [[k, v] for k, v in oov.items()])
+        out.append(f"<h4>OOV counts ({esc(m)}, {esc(e.label)})</h4>")
+        out.append(body if len(oov) <= FOLD_ROWS else
+                   f"<details><summary>{len(oov)} OOV records</summary>{body}</details>")
+    notes = [n for n in e.result.get("notes") or [] if n not in shared_notes]
+    if notes:
+        out.append(_notes_list(notes))
+    for plot in e.result.get("plots") or []:
+        src = images.src(plot, e)
+        name = Path(plot).name
+        if src is None:
+            out.append(f'<p class="warn">plot missing: {esc(plot)}</p>')
+            continue
+        out.append(f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for '
+                   f'{esc(e.label)}"><figcaption>{esc(name)}</figcaption></figure>')
+    return out
+
+
+def _measure_section(coll: Collection, m: str, images: _Images) -> list[str]:
+    order = {lab: i for i, lab in enumerate(coll.labels())}
+    entries = sorted((e for e in coll.selected if e.measure == m), key=lambda e: order[e.label])
+    view = MeasureScores.of(coll, m)
+    spec = measure_spec(m)
+    out = [f'<h2 id="m-{esc(m)}">{esc(m)}</h2>']
+    if spec is not None:
+        out.append(f'<p class="note">{esc(spec.description)}.'
+                   + (f" {esc(spec.citation)}" if spec.citation else "") + "</p>")
+    versions = sorted({e.variant for e in entries})
+    out.append(f'<p class="note">Version-parameters: {esc(", ".join(versions))}.</p>')
+    out += _scores_table(m, entries, view)
+    out += _result_tables(entries)
+    # notes about the data (repairs, sources) repeat for every embedding: show them once
+    shared = [n for n in (entries[0].result.get("notes") or []) if len(entries) > 1
+              and all(n in (x.result.get("notes") or []) for x in entries)] if entries else []
+    if shared:
+        out.append(f"<h4>Notes ({esc(m)}, every embedding)</h4>{_notes_list(shared)}")
+    for e in entries:
+        out += _entry_section(m, e, images, shared)
+    return out
 
 
 def _measure_sections(coll: Collection, images: _Images) -> list[str]:
-    from wordgames.registry import builtin_measures
-
-    desc = {m.name: m.description for m in builtin_measures()}
-    out = []
-    for m in coll.measures():
-        order = {lab: i for i, lab in enumerate(coll.labels())}
-        entries = sorted((e for e in coll.selected if e.measure == m), key=lambda e: order[e.label])
-        out.append(f'<h2 id="m-{esc(m)}">{esc(m)}</h2>')
-        if m in desc:
-            out.append(f'<p class="note">{esc(desc[m])}.</p>')
-        versions = sorted({e.variant for e in entries})
-        out.append(f'<p class="note">Version-parameters: {esc(", ".join(versions))}.</p>')
-        if m == "wales":
-            out.extend(_wales_baselines(entries))
-        combined = _combined_tables(entries)
-        baseline_tables = [t for t in combined if any(w in t for w in ("human", "baseline", "reference"))]
-        for t, (rows, classes) in combined.items():
-            if not rows:
-                continue
-            label = "baseline table" if t in baseline_tables else "table"
-            note = (' <span class="note">(highlighted rows are the same for every embedding: '
-                    "baselines that do not depend on it)</span>" if "baseline" in classes else "")
-            out.append(f"<h4>{esc(label)}: {esc(t)}{note}</h4>")
-            out.append(dict_rows_table(rows, row_classes=classes, fold_title=f"table {t}"))
-        # notes about the data (repairs, sources) repeat for every embedding: show them once
-        shared_notes = [n for n in (entries[0].result.get("notes") or [])
-                        if len(entries) > 1 and all(n in (x.result.get("notes") or []) for x in entries)]
-        if shared_notes:
-            out.append(f"<h4>Notes ({esc(m)}, every embedding)</h4><ul>"
-                       + "".join(f'<li class="note">{esc(n)}</li>' for n in shared_notes) + "</ul>")
-        for e in entries:
-            out.append(f'<h3 id="m-{esc(m)}-{esc(e.label)}">{esc(m)} on {esc(e.label)}</h3>')
-            metrics = e.result.get("metrics") or {}
-            tabs, idx = table_intervals(e), oov_index(metrics)
-            mrows = []
-            for k, v in metrics.items():
-                lo, hi = interval(e, k, tabs)
-                mrows.append([k, v, lo if math.isfinite(lo) else None,
-                              hi if math.isfinite(hi) else None,
-                              _oov_text(oov_companions(metrics, k, measure=m,
-                                                        oov=e.result.get("oov"), index=idx)),
-                              _direction_label(metric_direction(m, k))])
-            out.append(f"<details><summary>all {len(mrows):,} metrics</summary>"
-                       + table(["metric", "value", "ci_low", "ci_high", "OOV beside it",
-                                "direction"], mrows) + "</details>")
-            oov = e.result.get("oov") or {}
-            if oov:
-                orows = [[k, v] for k, v in oov.items()]
-                body = table(["out-of-vocabulary record", "counts"], orows)
-                out.append(f"<h4>OOV counts ({esc(m)}, {esc(e.label)})</h4>")
-                out.append(body if len(orows) <= FOLD_ROWS else
-                           f"<details><summary>{len(orows)} OOV records</summary>{body}</details>")
-            notes = [n for n in e.result.get("notes") or [] if n not in shared_notes]
-            if notes:
-                out.append("<ul>" + "".join(f'<li class="note">{esc(n)}</li>' for n in notes) + "</ul>")
-            figs = []
-            for plot in e.result.get("plots") or []:
-                src = images.src(plot, e)
-                name = Path(plot).name
-                if src is None:
-                    figs.append(f'<p class="warn">plot missing: {esc(plot)}</p>')
-                    continue
-                figs.append(f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for '
-                            f'{esc(e.label)}"><figcaption>{esc(name)}</figcaption></figure>')
-            out.extend(figs)
-    return out
+    return [x for m in coll.measures() for x in _measure_section(coll, m, images)]
 
 
 def render_report(coll: Collection, out_path: str | Path, *, images: str = "embed",

@@ -129,13 +129,40 @@ class ResultStore:
         return added
 
     def table(self):
-        """All metrics as a long pandas DataFrame: embedding, measure, metric, value."""
+        """Every Score row of the store as a long pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: embedding, embedding_sha256, measure, dataset, subject, metric, value,
+            ci_low, ci_high, n, n_skipped. Entries of an older schema are left out (see
+            :meth:`get`); a result without Score rows (a plug-in measure that returns only flat
+            ``metrics``) shows each metric with an empty data set and subject
+            (:func:`wordgames.report.collect.result_scores`).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = ResultStore(tempfile.mkdtemp())
+        >>> _ = store.put(ResultKey("e" * 64, "toy", "1", "p" * 64), {"metrics": {"a": 1.0}},
+        ...               embedding={"name": "e"}, params={})
+        >>> store.table()[["embedding", "measure", "metric", "value"]].values.tolist()
+        [['e', 'toy', 'a', 1.0]]
+        """
         import pandas as pd
 
+        from wordgames.report.collect import result_scores
+
+        cols = ["embedding", "embedding_sha256", "measure", "dataset", "subject", "metric",
+                "value", "ci_low", "ci_high", "n", "n_skipped"]
         rows = []
         for entry in self:
-            emb = entry["embedding"].get("name", entry["key"]["embedding_sha256"][:12])
-            for metric, value in entry["result"].get("metrics", {}).items():
-                rows.append({"embedding": emb, "embedding_sha256": entry["key"]["embedding_sha256"],
-                             "measure": entry["key"]["measure"], "metric": metric, "value": value})
-        return pd.DataFrame(rows, columns=["embedding", "embedding_sha256", "measure", "metric", "value"])
+            key = entry["key"]
+            emb = entry["embedding"].get("name", key["embedding_sha256"][:12])
+            for s in result_scores(entry["result"], key["measure"]):
+                rows.append({"embedding": emb, "embedding_sha256": key["embedding_sha256"],
+                             "measure": key["measure"], "dataset": s.dataset,
+                             "subject": s.subject, "metric": s.metric, "value": s.value,
+                             "ci_low": s.ci_low, "ci_high": s.ci_high, "n": s.n,
+                             "n_skipped": s.n_skipped})
+        return pd.DataFrame(rows, columns=cols)

@@ -9,4 +9,28 @@ Modules (imported on use, so ``import wordgames.similarity`` stays light):
   ``global-metrics`` measure;
 * :mod:`~wordgames.similarity.correlation` -- Spearman rank correlation across embeddings
   between WALES and every other metric (WALES Figure 1).
+
+The main functions are also reachable here, imported on first use:
+:func:`evaluate` and :func:`read_pairs_tsv` / :func:`load_benchmarks` (benchmarks),
+:class:`GlobalMetrics`, :func:`correlate` and :func:`correlation_study`.
 """
+
+_LAZY = {
+    "evaluate": "benchmarks",
+    "evaluate_benchmark": "benchmarks",
+    "load_benchmarks": "benchmarks",
+    "read_pairs_tsv": "benchmarks",
+    "GlobalMetrics": "global_metrics",
+    "correlate": "correlation",
+    "correlation_study": "correlation",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"wordgames.similarity.{_LAZY[name]}"), name)
+    raise AttributeError(f"module 'wordgames.similarity' has no attribute {name!r}")

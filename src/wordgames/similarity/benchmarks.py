@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordgames.errors import DataFormatError
+from wordgames.errors import DataFormatError, WordgamesError
 from wordgames.textio import decode_utf8
 
 DATASET = "word-similarity"
@@ -57,6 +57,13 @@ EXPECTED_ROWS: dict[str, int] = {
 }
 
 OOV_POLICIES = ("skip", "fixed")
+
+
+class UnknownBenchmarkError(WordgamesError, KeyError):
+    """A benchmark name that is not one of the shipped ones."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown similarity benchmark"
 
 
 @dataclass(frozen=True)
@@ -104,7 +111,30 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
     >>> os.unlink(fh.name)
     """
     path = Path(path)
-    name = name or path.stem
+    text, repairs = _read_text(path)
+    rows = _parse_rows(text, path, repairs)
+    raw1 = np.array(rows.w1, dtype=object)
+    raw2 = np.array(rows.w2, dtype=object)
+    if lowercase:
+        low1 = np.char.lower(raw1.astype(str)).astype(object)
+        low2 = np.char.lower(raw2.astype(str)).astype(object)
+        repairs["lowercased_rows"] = int(((low1 != raw1) | (low2 != raw2)).sum())
+    else:
+        low1, low2 = raw1, raw2
+    notes = list(_pair_notes(low1, low2))
+    if expected_rows is not None and len(rows.scores) != expected_rows:
+        notes.append(f"{len(rows.scores)} pairs where the benchmark's name says {expected_rows}: "
+                     "all kept")
+    return SimilarityBenchmark(
+        name=name or path.stem, word1=low1, word2=low2,
+        scores=np.asarray(rows.scores, dtype=np.float64), raw1=raw1, raw2=raw2, path=str(path),
+        lines=np.asarray(rows.lines, dtype=np.int64),
+        repairs={k: v for k, v in repairs.items() if v}, notes=tuple(notes),
+    )
+
+
+def _read_text(path: Path) -> tuple[str, dict[str, int]]:
+    """The file's text, and the repairs counted so far (line ends, BOM, final newline)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -117,9 +147,21 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
         repairs["bom_removed"] = 1
     if data and not data.endswith((b"\n", b"\r")):
         repairs["missing_final_newline"] = 1
-    text = decode_utf8(data, path)
+    return decode_utf8(data, path), repairs
 
-    w1, w2, scores, lines = [], [], [], []
+
+@dataclass
+class _Rows:
+    """The pairs read so far: words as spelled in the file, scores, line numbers."""
+
+    w1: list[str] = field(default_factory=list)
+    w2: list[str] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
+def _parse_rows(text: str, path: Path, repairs: dict[str, int]) -> _Rows:
+    rows = _Rows()
     # one pass over the file's lines while parsing: this is reading, not a hot path
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -128,49 +170,45 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
             continue
         if line.startswith("#"):
             continue
-        parts = line.split("\t")
-        if len(parts) != 3:
-            ws = line.split()
-            if len(ws) != 3:
-                raise DataFormatError(path, lineno, f"expected 3 tab-separated columns "
-                                      f"(word1, word2, score), found {len(parts)}: {raw[:60]!r}")
-            parts = ws
-            repairs["whitespace_separated_rows"] += 1
-        a, b, s = (p.strip() for p in parts)
-        try:
-            value = float(s)
-        except ValueError:
-            if not w1 and not repairs["header_skipped"]:
-                repairs["header_skipped"] = 1  # a header line before any pair
-                continue
-            raise DataFormatError(path, lineno, f"score must be a number, found {s!r}") from None
-        if not math.isfinite(value):
-            raise DataFormatError(path, lineno, f"score must be finite, found {s!r}")
-        if not a or not b:
-            raise DataFormatError(path, lineno, "empty word")
-        w1.append(a)
-        w2.append(b)
-        scores.append(value)
-        lines.append(lineno)
-    if not scores:
-        raise DataFormatError(path, None, "no word pairs found (expected word1<TAB>word2<TAB>score lines)")
+        parsed = _parse_line(line, raw, lineno, path, repairs, first=not rows.w1)
+        if parsed is None:
+            continue
+        a, b, value = parsed
+        rows.w1.append(a)
+        rows.w2.append(b)
+        rows.scores.append(value)
+        rows.lines.append(lineno)
+    if not rows.scores:
+        raise DataFormatError(path, None, "no word pairs found (expected "
+                                          "word1<TAB>word2<TAB>score lines)")
+    return rows
 
-    raw1 = np.array(w1, dtype=object)
-    raw2 = np.array(w2, dtype=object)
-    if lowercase:
-        low1 = np.char.lower(raw1.astype(str)).astype(object)
-        low2 = np.char.lower(raw2.astype(str)).astype(object)
-        repairs["lowercased_rows"] = int(((low1 != raw1) | (low2 != raw2)).sum())
-    else:
-        low1, low2 = raw1, raw2
-    notes = list(_pair_notes(low1, low2))
-    if expected_rows is not None and len(scores) != expected_rows:
-        notes.append(f"{len(scores)} pairs where the benchmark's name says {expected_rows}: all kept")
-    return SimilarityBenchmark(
-        name=name, word1=low1, word2=low2, scores=np.asarray(scores, dtype=np.float64),
-        raw1=raw1, raw2=raw2, path=str(path), lines=np.asarray(lines, dtype=np.int64),
-        repairs={k: v for k, v in repairs.items() if v}, notes=tuple(notes),
-    )
+
+def _parse_line(line: str, raw: str, lineno: int, path: Path, repairs: dict[str, int], *,
+                first: bool) -> tuple[str, str, float] | None:
+    """``(word1, word2, score)`` of one non-blank line; ``None`` for a header line before any
+    pair; :class:`DataFormatError` naming the line otherwise."""
+    parts = line.split("\t")
+    if len(parts) != 3:
+        ws = line.split()
+        if len(ws) != 3:
+            raise DataFormatError(path, lineno, f"expected 3 tab-separated columns "
+                                  f"(word1, word2, score), found {len(parts)}: {raw[:60]!r}")
+        parts = ws
+        repairs["whitespace_separated_rows"] += 1
+    a, b, s = (p.strip() for p in parts)
+    try:
+        value = float(s)
+    except ValueError:
+        if first and not repairs["header_skipped"]:
+            repairs["header_skipped"] = 1  # a header line before any pair
+            return None
+        raise DataFormatError(path, lineno, f"score must be a number, found {s!r}") from None
+    if not math.isfinite(value):
+        raise DataFormatError(path, lineno, f"score must be finite, found {s!r}")
+    if not a or not b:
+        raise DataFormatError(path, lineno, "empty word")
+    return a, b, value
 
 
 def _pair_notes(w1: np.ndarray, w2: np.ndarray):
@@ -189,7 +227,8 @@ def load_benchmark(name: str, root: str | Path | None = None) -> SimilarityBench
     from wordgames.datasets import dataset_file
 
     if name not in BENCHMARKS:
-        raise KeyError(f"unknown similarity benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
+        raise UnknownBenchmarkError(f"unknown similarity benchmark {name!r}; "
+                                    f"known: {', '.join(BENCHMARKS)}")
     path = dataset_file(DATASET, BENCHMARKS[name], root)
     return read_pairs_tsv(path, name=name, expected_rows=EXPECTED_ROWS[name])
 
@@ -316,6 +355,36 @@ def evaluate_benchmark(embedding, benchmark: SimilarityBenchmark, *, oov: str = 
 
 def evaluate(embedding, benchmarks: dict[str, SimilarityBenchmark] | list[SimilarityBenchmark], *,
              oov: str = "skip", oov_similarity: float = 0.0) -> list[BenchmarkScore]:
-    """Score an embedding on several benchmarks (one batched dot product each)."""
+    """Score an embedding on several benchmarks (one batched dot product each).
+
+    Parameters
+    ----------
+    embedding : Embedding
+        The word vectors.
+    benchmarks : dict or list of SimilarityBenchmark
+        E.g. :func:`load_benchmarks` (the shipped ones) or :func:`read_pairs_tsv` (yours).
+    oov : {"skip", "fixed"}
+        Leave pairs with an out-of-vocabulary word out, or score them ``oov_similarity``.
+    oov_similarity : float
+        The cosine given to OOV pairs under ``oov="fixed"``.
+
+    Returns
+    -------
+    list of BenchmarkScore
+        Spearman, Pearson (with p-values), pairs scored and OOV counts per benchmark.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from wordgames.embeddings import Embedding
+    >>> emb = Embedding(["car", "auto", "gem", "noon"],
+    ...                 np.array([[1, 0], [0.9, 0.1], [0, 1], [-1, 0.2]]))
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as fh:
+    ...     _ = fh.write("car\\tauto\\t9\\ncar\\tgem\\t3\\ncar\\tnoon\\t1\\ngem\\tjewel\\t9\\n")
+    >>> [s] = evaluate(emb, [read_pairs_tsv(fh.name, name="mine")])
+    >>> s.benchmark, s.spearman, s.n_scored, s.n_oov_pairs
+    ('mine', 1.0, 3, 1)
+    >>> os.unlink(fh.name)
+    """
     items = benchmarks.values() if isinstance(benchmarks, dict) else benchmarks
     return [evaluate_benchmark(embedding, b, oov=oov, oov_similarity=oov_similarity) for b in items]

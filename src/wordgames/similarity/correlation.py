@@ -195,104 +195,120 @@ class StudyResult:
         }
 
 
-def _load_measure(name: str) -> Callable:
-    from wordgames.suite import get_measure
+def require_embeddings(names: Sequence[str], min_embeddings: int = MIN_EMBEDDINGS) -> None:
+    """Refuse a study of fewer than ``min_embeddings`` embeddings before anything runs.
 
-    return get_measure(name).load()  # imports the measure's module only now (WALES lazily)
+    >>> require_embeddings(["a", "b"])
+    Traceback (most recent call last):
+    ...
+    wordgames.similarity.correlation.InsufficientEmbeddingsError: a correlation study needs at least 3 embeddings, got 2 (a, b)
+    """
+    if len(names) < min_embeddings:
+        raise InsufficientEmbeddingsError(
+            f"a correlation study needs at least {min_embeddings} embeddings, got {len(names)} "
+            f"({', '.join(map(str, names)) or 'none'})"
+        )
 
 
 def correlation_study(
-    embeddings: Sequence,
-    ctx,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    embeddings,
+    measures: Sequence = DEFAULT_MEASURES,
     *,
+    options: Mapping | None = None,
+    seed: int = 0,
+    quick: bool = False,
+    data_root=None,
+    store=None,
+    out_dir=None,
+    vocabulary=None,
     reference: str | None = REFERENCE,
     select: Mapping[str, str] | None = None,
     min_embeddings: int = MIN_EMBEDDINGS,
     plot: bool = True,
-    on_progress: Callable[[str], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> StudyResult:
-    """Run each measure on each embedding, build the score table and correlate it.
+    """Run each measure on each embedding (:func:`wordgames.evaluate`), build the score table
+    and correlate it.
 
     Parameters
     ----------
-    embeddings : the embeddings to compare (at least 3)
-    ctx : :class:`~wordgames.suite.SuiteContext` (seed, data root, quick mode, options, plots)
-    measures : measure names of :data:`wordgames.suite.MEASURES`
-    reference : the metric every other one is correlated with (``"wales/score"``)
-    select : measure -> regular expression of the metric names kept (default
-        :data:`DEFAULT_SELECT`: WALES score, erank/perank/edim, each benchmark's Spearman)
+    embeddings : list of names, paths or Embedding
+        The embeddings to compare (at least ``min_embeddings``).
+    measures : list of str or Measure
+        Measures of the registry (:func:`wordgames.list_measures`).
+    options, seed, quick, data_root, store, out_dir, vocabulary, progress
+        Passed to :func:`wordgames.evaluate` (a store makes the study resumable).
+    reference : str or None
+        The metric every other one is correlated with (``"wales/score"``).
+    select : mapping, optional
+        Measure -> regular expression of the metric names kept (default
+        :data:`DEFAULT_SELECT`: WALES score, erank/perank/edim, each benchmark's Spearman).
+    plot : bool
+        Write the two figures into ``<out_dir or store>/plots/correlation`` (none in memory).
+
+    Returns
+    -------
+    StudyResult
 
     A measure that cannot run (missing data, missing module, optional dependency) is recorded
     in ``skipped``; its cells stay empty. Raises :class:`InsufficientEmbeddingsError` before
-    running anything when fewer than ``min_embeddings`` embeddings are given.
+    running anything when fewer than ``min_embeddings`` embeddings are given, and
+    :class:`~wordgames.registry.UnknownMeasureError` for an unknown measure.
     """
+    from wordgames.evaluation import evaluate
+    from wordgames.registry import select_measures
+
+    specs = list(embeddings) if isinstance(embeddings, list | tuple) else [embeddings]
+    require_embeddings([getattr(e, "name", str(e)) for e in specs], min_embeddings)
+    chosen = select_measures(list(measures))
+    res = evaluate(specs, chosen, options=options, seed=seed, quick=quick, data_root=data_root,
+                   store=store, out_dir=out_dir, vocabulary=vocabulary, progress=progress)
+    folder = out_dir or store
+    plot_dir = Path(folder) / "plots" / "correlation" if plot and folder is not None else None
+    return study_from_results(res, reference=reference, select=select,
+                              min_embeddings=min_embeddings, plot_dir=plot_dir)
+
+
+def study_from_results(res, *, reference: str | None = REFERENCE,
+                       select: Mapping[str, str] | None = None,
+                       min_embeddings: int = MIN_EMBEDDINGS, plot_dir=None) -> StudyResult:
+    """The study of what :func:`wordgames.evaluate` returned (:class:`~wordgames.Results`):
+    the score table of every embedding's selected metrics, the OOV pairs behind the
+    similarity scores, the skipped units, and the correlation; figures in ``plot_dir``."""
     import pandas as pd
 
-    from wordgames.errors import DatasetMissingError, OptionalDependencyError
-    from wordgames.errors import SkipMeasure
-
-    names = [e.name for e in embeddings]
-    if len(embeddings) < min_embeddings:
-        raise InsufficientEmbeddingsError(
-            f"a correlation study needs at least {min_embeddings} embeddings, got {len(embeddings)} "
-            f"({', '.join(names) or 'none'})"
-        )
-    if len(set(names)) != len(names):
-        raise WordgamesError(f"embedding names must be unique in a correlation study: {names}")
-    from wordgames.suite import MEASURES
-
-    unknown = [m for m in measures if m not in {s.name for s in MEASURES}]
-    if unknown:
-        raise WordgamesError(f"unknown measure(s) {unknown}; known: {', '.join(s.name for s in MEASURES)}")
+    names = [e["name"] for e in res.embeddings]
+    require_embeddings(names, min_embeddings)
     scores: dict[str, dict[str, float]] = {n: {} for n in names}
     oov: dict[str, dict[str, float]] = {n: {} for n in names}
-    results, skipped = [], []
-    loaded: dict[str, Callable | Exception] = {}
-    for m in measures:
-        try:
-            loaded[m] = _load_measure(m)
-        except (ImportError, AttributeError) as exc:
-            loaded[m] = exc
-    for emb in embeddings:
-        for m in measures:
-            fn = loaded[m]
-            if isinstance(fn, Exception):
-                skipped.append({"embedding": emb.name, "measure": m,
-                                "reason": f"measure not available: {fn}"})
-                continue
-            if on_progress:
-                on_progress(f"{emb.name}: {m}")
-            try:
-                res = fn(emb, ctx)
-            except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
-                skipped.append({"embedding": emb.name, "measure": m, "reason": str(exc)})
-                continue
-            rec = res.as_dict()
-            rec["embedding"] = emb.name
-            results.append(rec)
-            scores[emb.name].update(select_metrics(m, res.metrics, select))
-            if m == "similarity":
-                oov[emb.name].update({k.rsplit("/", 1)[0]: v for k, v in res.metrics.items()
-                                      if k.endswith("/oov_pairs")})
+    for r in res.results:
+        scores[r.embedding].update(select_metrics(r.measure, r.metrics, select))
+        if r.measure == "similarity":
+            oov[r.embedding].update({k.rsplit("/", 1)[0]: v for k, v in r.metrics.items()
+                                     if k.endswith("/oov_pairs")})
+    skipped = [{"embedding": s.embedding, "measure": s.measure, "reason": s.reason}
+               for s in res.skipped]
     table = score_table(scores)
-    oov_table = pd.DataFrame.from_dict(oov, orient="index")
-    correlation = None
-    if reference is not None and (reference not in table.columns or table[reference].isna().all()):
-        reasons = "; ".join(sorted({s["reason"] for s in skipped if s["measure"] in _owner(reference)}))
-        raise WordgamesError(
-            f"the reference metric {reference!r} was not measured on any embedding"
-            + (f" ({reasons})" if reasons else "")
-            + "; choose another reference (e.g. 'men/spearman') or install what it needs"
-        )
-    correlation = correlate(table, reference, min_embeddings=min_embeddings)
-    study = StudyResult(correlation=correlation, table=table, results=results, skipped=skipped,
-                        oov=oov_table)
-    if plot:
-        out = Path(ctx.out_dir) / "plots" / "correlation"
-        out.mkdir(parents=True, exist_ok=True)
-        study.plots = [str(p) for p in plot_correlation(correlation, out)]
+    _require_reference(table, reference, skipped)
+    study = StudyResult(correlation=correlate(table, reference, min_embeddings=min_embeddings),
+                        table=table, results=[r.as_dict() for r in res.results],
+                        skipped=skipped, oov=pd.DataFrame.from_dict(oov, orient="index"))
+    if plot_dir is not None:
+        Path(plot_dir).mkdir(parents=True, exist_ok=True)
+        study.plots = [str(p) for p in plot_correlation(study.correlation, Path(plot_dir))]
     return study
+
+
+def _require_reference(table, reference: str | None, skipped: list[dict]) -> None:
+    """Say why the reference metric is missing everywhere (e.g. WALES was skipped)."""
+    if reference is None or (reference in table.columns and not table[reference].isna().all()):
+        return
+    reasons = "; ".join(sorted({s["reason"] for s in skipped if s["measure"] in _owner(reference)}))
+    raise WordgamesError(
+        f"the reference metric {reference!r} was not measured on any embedding"
+        + (f" ({reasons})" if reasons else "")
+        + "; choose another reference (e.g. 'men/spearman') or install what it needs"
+    )
 
 
 def _owner(metric: str) -> set[str]:

@@ -20,10 +20,9 @@ normalisation (switches ``center`` and ``rownorm``, recorded in every result).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from wordgames.params import Params
 from wordgames.results import MeasureResult, Timer
 
 VERSION = "1"
@@ -195,18 +194,23 @@ def edim(matrix: np.ndarray, p: float = EDIM_P, *, center: bool = False, rownorm
     return edim_from_singular_values(singular_values(matrix, center=center, rownorm=rownorm), p)
 
 
-@dataclass(frozen=True)
-class GlobalMetrics:
+class GlobalMetrics(Params):
     """Configuration of the three global metrics (scikit-learn style: constructor = config).
 
     Parameters
     ----------
-    perank_p : exponent of perank (WALES: 2.5)
-    edim_p : exponent of edim (WALES: 1.0)
-    center : subtract the column mean before the SVD
-    rownorm : l2-normalise rows before the SVD
-    top_n : use only the ``top_n`` most frequent words (None: every row)
-    perank_variant : "power" (default reading) or "renyi"
+    perank_p : float
+        Exponent of perank (WALES: 2.5).
+    edim_p : float
+        Exponent of edim (WALES: 1.0).
+    center : bool
+        Subtract the column mean before the SVD.
+    rownorm : bool
+        l2-normalise rows before the SVD.
+    top_n : int or None
+        Use only the ``top_n`` most frequent words (None: every row).
+    perank_variant : {"power", "renyi"}
+        The reading of perank (see :func:`perank_from_singular_values`).
 
     Examples
     --------
@@ -214,18 +218,18 @@ class GlobalMetrics:
     >>> emb = Embedding(["a", "b", "c"], np.diag([3.0, 2.0, 1.0]))
     >>> {k: round(v, 4) for k, v in GlobalMetrics().compute(emb).items()}
     {'erank': 2.7495, 'perank_p2.5': 2.0893, 'edim_p1.0': 2.5714}
+    >>> GlobalMetrics(center=True)
+    GlobalMetrics(center=True)
     """
 
-    perank_p: float = PERANK_P
-    edim_p: float = EDIM_P
-    center: bool = False
-    rownorm: bool = False
-    top_n: int | None = None
-    perank_variant: str = "power"
-
-    def get_params(self) -> dict:
-        return {"perank_p": self.perank_p, "edim_p": self.edim_p, "center": self.center,
-                "rownorm": self.rownorm, "top_n": self.top_n, "perank_variant": self.perank_variant}
+    def __init__(self, perank_p: float = PERANK_P, edim_p: float = EDIM_P, center: bool = False,
+                 rownorm: bool = False, top_n: int | None = None, perank_variant: str = "power"):
+        self.perank_p = perank_p
+        self.edim_p = edim_p
+        self.center = center
+        self.rownorm = rownorm
+        self.top_n = top_n
+        self.perank_variant = perank_variant
 
     def metric_names(self) -> tuple[str, str, str]:
         return "erank", f"perank_p{float(self.perank_p)}", f"edim_p{float(self.edim_p)}"

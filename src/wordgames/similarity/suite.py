@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wordgames.errors import WordgamesError
 from wordgames.results import MeasureResult, Timer
 from wordgames.similarity.benchmarks import (
     BENCHMARKS,
@@ -28,11 +29,15 @@ def run(embedding, ctx) -> MeasureResult:
     from wordgames.datasets import verify_dataset
 
     opts = ctx.options
-    names = list(opts.benchmarks or BENCHMARKS)
+    # None: every shipped benchmark; an empty list: only the users' files
+    names = list(BENCHMARKS if opts.benchmarks is None else opts.benchmarks)
+    if not names and not opts.extra:
+        raise WordgamesError("no similarity benchmark to run: name shipped benchmarks or give "
+                             "your own files (option 'extra')")
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
-        datasets = {DATASET: verify_dataset(DATASET, ctx.data_root)}
-        benches = load_benchmarks(names, ctx.data_root)
+        datasets = {DATASET: verify_dataset(DATASET, ctx.data_root)} if names else {}
+        benches = load_benchmarks(names, ctx.data_root) if names else {}
         for path in opts.extra:
             b = read_pairs_tsv(path)
             benches[b.name] = b

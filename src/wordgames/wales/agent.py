@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wordgames.params import Params
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.titles import NodeVectors
 
@@ -262,7 +263,66 @@ class _Pool:
         return float(s.max()) if s.size else -np.inf
 
 
-class GreedyAgent:
+@dataclass
+class _Move:
+    """The next node, the links ``m`` it takes, and (full rule only) the visited number of the
+    node before it and the BFS parents, to record the walk back through visited pages."""
+
+    node: int
+    m: int = 1
+    via: int = -1
+    parents: np.ndarray | None = None
+
+
+@dataclass
+class _Walk:
+    """Where one navigation stands."""
+
+    visited: list[int]
+    current: int
+    steps: int = 0
+    path: list[int] | None = None
+    n_general: int = 0
+    reason: str = "reached"
+
+
+@dataclass
+class _Resume:
+    """A task that left the batched runner: its walk so far and the target similarities."""
+
+    visited: list[int]
+    current: int
+    steps: int
+    sims: np.ndarray
+
+
+class _FullRule:
+    """The full rule over the revealed subgraph; its state (``_Revealed``) is built on the first
+    step that needs it and kept up to date, or rebuilt after many fast steps."""
+
+    def __init__(self, graph: DiGraph, sim_of, pos: np.ndarray, capacity: int):
+        self.graph, self.sim_of, self.pos, self.capacity = graph, sim_of, pos, capacity
+        self.state: _Revealed | None = None
+
+    def choose(self, walk: _Walk, target: int, gamma: float) -> _Move | None:
+        state = self.state
+        if state is not None and len(walk.visited) - state.k > _CATCH_UP:
+            state = None  # many fast steps since: rebuilding is cheaper
+        if state is None:
+            state = _Revealed.from_visited(self.graph, self.sim_of, self.pos, walk.visited,
+                                           self.capacity)
+        for v in walk.visited[state.k:]:  # nodes visited by fast steps since
+            state.add(v)
+        self.state = state
+        nxt, m, via, par = state.choose(walk.current, target, gamma, walk.path is not None)
+        return None if nxt < 0 else _Move(nxt, m, via, par)
+
+    def visited(self, node: int) -> None:
+        """Keep up after a full-rule step (fast steps are caught up in :meth:`choose`)."""
+        self.state.add(node)
+
+
+class GreedyAgent(Params):
     """The WALES agent with decision parameter ``gamma``.
 
     Parameters
@@ -291,39 +351,27 @@ class GreedyAgent:
     >>> nav = GreedyAgent(gamma=1.0).navigate(g, nv, 0, 3, record_path=True)
     >>> nav.path, nav.n_steps, nav.success
     ([0, 1, 3], 2, True)
+    >>> GreedyAgent(gamma=0.5).get_params()["gamma"]
+    0.5
     """
 
     def __init__(self, gamma: float = 1.0, max_steps: int = 100, oov_similarity: float = -1.0,
                  fast_path: bool = True, neighbour_first: bool = False):
-        if not 0.0 <= gamma <= 1.0:
-            raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
-        if max_steps < 1:
-            raise ValueError("max_steps must be at least 1")
-        if not -1.0 <= oov_similarity <= 1.0:
-            raise ValueError("oov_similarity must lie in [-1, 1]")
-        self.gamma = float(gamma)
-        self.max_steps = int(max_steps)
-        self.oov_similarity = float(oov_similarity)
-        self.fast_path = bool(fast_path)
-        self.neighbour_first = bool(neighbour_first)
-        self._pos: np.ndarray | None = None
-
-    def get_params(self) -> dict:
-        return {"gamma": self.gamma, "max_steps": self.max_steps,
-                "oov_similarity": self.oov_similarity, "fast_path": self.fast_path,
-                "neighbour_first": self.neighbour_first}
-
-    def __repr__(self) -> str:
-        return "GreedyAgent(" + ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()) + ")"
+        _check_params(gamma, max_steps, oov_similarity)  # fail at construction, set nothing
+        self.gamma = gamma
+        self.max_steps = max_steps
+        self.oov_similarity = oov_similarity
+        self.fast_path = fast_path
+        self.neighbour_first = neighbour_first
 
     def _similarity_function(self, graph: DiGraph, vectors: NodeVectors, target: int):
+        oov = float(self.oov_similarity)
         if graph.n_nodes * vectors.unit.shape[1] <= _FULL_SIMS_LIMIT:
-            return target_similarities(vectors, target, self.oov_similarity).__getitem__
+            return target_similarities(vectors, target, oov).__getitem__
         tr = int(vectors.rows[target])
         if tr < 0:
             raise ValueError(f"target node {target} has no vector: such tasks must be excluded")
         ut = vectors.unit[tr]
-        oov = self.oov_similarity
 
         def sim_of(nodes):
             r = vectors.rows[nodes]
@@ -335,7 +383,7 @@ class GreedyAgent:
         return sim_of
 
     def navigate(self, graph: DiGraph, vectors: NodeVectors, source: int, target: int,
-                 record_path: bool = False, *, _resume: tuple | None = None) -> Navigation:
+                 record_path: bool = False) -> Navigation:
         """Walk from ``source`` to ``target``.
 
         The fast path: the unvisited out-links of the current node are exactly the
@@ -356,98 +404,104 @@ class GreedyAgent:
         Otherwise the full rule runs on the revealed subgraph, whose visited-to-visited
         distances are kept up to date (see ``_Revealed``), so every ``m_i`` is one row lookup.
         """
+        _check_params(self.gamma, self.max_steps, self.oov_similarity)
         source, target = int(source), int(target)
-        if self._pos is None or self._pos.size != graph.n_nodes:
-            self._pos = np.full(graph.n_nodes, -1, dtype=np.int64)
-        pos = self._pos
-        if _resume is not None:
-            sim_of = _resume[3].__getitem__
-        else:
-            sim_of = self._similarity_function(graph, vectors, target)
-        gamma = self.gamma
-        two_gamma = 2.0 * gamma
-        indptr, indices = graph.indptr, graph.indices
-        use_fast = self.fast_path or self.neighbour_first
-        neighbour_first = self.neighbour_first and gamma == 1.0
+        sim_of = self._similarity_function(graph, vectors, target)
+        pos = np.full(graph.n_nodes, -1, dtype=np.int64)
+        walk = _Walk([source], source, path=[source] if record_path else None)
+        return self._walk(graph, sim_of, pos, target, walk)
 
-        if _resume is None:
-            visited, current, steps = [source], source, 0
-        else:
-            visited, current, steps = list(_resume[0]), int(_resume[1]), int(_resume[2])
-            record_path = False
-        pos[np.asarray(visited, dtype=np.int64)] = np.arange(len(visited))
-        # every node revealed by an earlier step, with its similarity (visited ones are
-        # masked out when the pool is read): bounds the cosine of any deeper candidate
+    def _walk(self, graph: DiGraph, sim_of, pos: np.ndarray, target: int,
+              walk: _Walk) -> Navigation:
+        """Go on with ``walk`` until the target, the step cap or a dead end. ``pos`` (node ->
+        visited number, -1 elsewhere) is scratch space, all -1 again on return."""
+        use_fast = self.fast_path or self.neighbour_first
+        rule = _FullRule(graph, sim_of, pos, int(self.max_steps) + 2)
+        pos[np.asarray(walk.visited, dtype=np.int64)] = np.arange(len(walk.visited))
+        pool = self._initial_pool(graph, sim_of, pos, walk.visited)
+        try:
+            while walk.current != target:
+                if walk.steps >= self.max_steps:
+                    walk.reason = "step-cap"
+                    break
+                move = self._fast_step(graph, sim_of, pos, pool, walk.current, target) \
+                    if use_fast else None
+                if move is None:
+                    walk.n_general += 1
+                    move = rule.choose(walk, target, float(self.gamma))
+                    pool.stale = True
+                    if move is None:
+                        walk.reason = "stuck"
+                        break
+                if not self._advance(walk, move, pos, rule):
+                    walk.reason = "step-cap"
+                    break
+        finally:
+            pos[np.asarray(walk.visited, dtype=np.int64)] = -1
+        return Navigation(walk.visited[0], target, walk.reason == "reached", walk.steps,
+                          walk.reason, walk.path, walk.n_general)
+
+    @staticmethod
+    def _initial_pool(graph: DiGraph, sim_of, pos: np.ndarray, visited: list[int]) -> _Pool:
+        """Every node revealed by an earlier step, with its similarity (visited ones are
+        masked out when the pool is read): bounds the cosine of any deeper candidate."""
         pool = _Pool()
         if len(visited) > 1:
             from wordgames.wales.graph import _gather
 
-            earlier = _gather(indptr, indices, np.asarray(visited[:-1], dtype=np.int64))
+            earlier = _gather(graph.indptr, graph.indices,
+                              np.asarray(visited[:-1], dtype=np.int64))
             earlier = earlier[pos[earlier] < 0]
             pool.add(earlier, sim_of(earlier))
             pool.refresh(pos)
-        path = [source] if record_path else None
-        state: _Revealed | None = None
-        n_general, reason = 0, "reached"
-        try:
-            while current != target:
-                if steps >= self.max_steps:
-                    reason = "step-cap"
-                    break
-                nxt = -1
-                if use_fast:
-                    nbrs = indices[indptr[current]:indptr[current + 1]]
-                    cand = nbrs[pos[nbrs] < 0]
-                    if cand.size:
-                        sims = sim_of(cand)
-                        j = int(sims.argmax())
-                        score = sims - gamma
-                        best = score[j]
-                        fast = neighbour_first or best > pool.value - two_gamma + 2 * TIE_TOL
-                        if not fast and pool.stale:  # retry with the exact bound
-                            pool.refresh(pos)
-                            fast = best > pool.value - two_gamma + 2 * TIE_TOL
-                        pool.add(cand, sims)
-                        # the node moved to (cosine >= c1 - TIE_TOL) may be the bound's node
-                        pool.stale |= bool(sims[j] + TIE_TOL >= pool.value)
-                        if fast:
-                            tie = score >= best - TIE_TOL
-                            if np.count_nonzero(tie) > 1:
-                                tied = cand[tie]
-                                nxt = target if (tied == target).any() else int(tied.min())
-                            else:
-                                nxt = int(cand[j])
-                            m, via = 1, -1
-                if nxt < 0:
-                    n_general += 1
-                    if state is not None and len(visited) - state.k > _CATCH_UP:
-                        state = None  # many fast steps since: rebuilding is cheaper
-                    if state is None:
-                        state = _Revealed.from_visited(graph, sim_of, pos, visited, self.max_steps + 2)
-                    for v in visited[state.k:]:  # nodes visited by fast steps since
-                        state.add(v)
-                    nxt, m, via, par = state.choose(current, target, gamma, record_path)
-                    pool.stale = True
-                    if nxt < 0:
-                        reason = "stuck"
-                        break
-                steps += m
-                if record_path:
-                    if via >= 0:
-                        hops = _Revealed.walk(par, int(pos[current]), via)[1:]
-                        path.extend(visited[i] for i in hops)
-                    path.append(nxt)
-                if steps > self.max_steps:
-                    reason = "step-cap"
-                    break
-                pos[nxt] = len(visited)
-                visited.append(nxt)
-                if state is not None and via >= 0:  # keep up after full-rule steps only
-                    state.add(nxt)
-                current = nxt
-        finally:
-            pos[np.asarray(visited, dtype=np.int64)] = -1
-        return Navigation(source, target, reason == "reached", steps, reason, path, n_general)
+        return pool
+
+    def _fast_step(self, graph: DiGraph, sim_of, pos: np.ndarray, pool: _Pool, current: int,
+                   target: int) -> _Move | None:
+        """The best unvisited out-link when it provably wins (see :meth:`navigate`), else
+        ``None``; the out-links join the pool either way."""
+        gamma = float(self.gamma)
+        neighbour_first = bool(self.neighbour_first) and gamma == 1.0
+        nbrs = graph.indices[graph.indptr[current]:graph.indptr[current + 1]]
+        cand = nbrs[pos[nbrs] < 0]
+        if not cand.size:
+            return None
+        sims = sim_of(cand)
+        j = int(sims.argmax())
+        score = sims - gamma
+        best = score[j]
+        two_gamma = 2.0 * gamma
+        fast = neighbour_first or best > pool.value - two_gamma + 2 * TIE_TOL
+        if not fast and pool.stale:  # retry with the exact bound
+            pool.refresh(pos)
+            fast = best > pool.value - two_gamma + 2 * TIE_TOL
+        pool.add(cand, sims)
+        # the node moved to (cosine >= c1 - TIE_TOL) may be the bound's node
+        pool.stale |= bool(sims[j] + TIE_TOL >= pool.value)
+        if not fast:
+            return None
+        tie = score >= best - TIE_TOL
+        if np.count_nonzero(tie) > 1:
+            tied = cand[tie]
+            return _Move(target if (tied == target).any() else int(tied.min()))
+        return _Move(int(cand[j]))
+
+    def _advance(self, walk: _Walk, move: _Move, pos: np.ndarray, rule: _FullRule) -> bool:
+        """Take ``move`` (its ``m`` links count); ``False`` when that passes the step cap."""
+        walk.steps += move.m
+        if walk.path is not None:
+            if move.via >= 0:
+                hops = _Revealed.walk(move.parents, int(pos[walk.current]), move.via)[1:]
+                walk.path.extend(walk.visited[i] for i in hops)
+            walk.path.append(move.node)
+        if walk.steps > self.max_steps:
+            return False
+        pos[move.node] = len(walk.visited)
+        walk.visited.append(move.node)
+        if move.via >= 0:
+            rule.visited(move.node)
+        walk.current = move.node
+        return True
 
     def run(self, graph: DiGraph, vectors: NodeVectors, sources, targets, *,
             lockstep: bool | None = None) -> dict:
@@ -458,129 +512,216 @@ class GreedyAgent:
         whose step needs the full rule leaves the batch and is finished alone from where it
         stands. The result is the same as navigating each task alone (tested).
         """
+        _check_params(self.gamma, self.max_steps, self.oov_similarity)
         sources = np.asarray(sources, dtype=np.int64)
         targets = np.asarray(targets, dtype=np.int64)
         n_tasks = sources.size
-        success = np.zeros(n_tasks, dtype=bool)
-        n_steps = np.zeros(n_tasks, dtype=np.int64)
-        reason = np.empty(n_tasks, dtype=object)
-        general = 0
+        out = {"success": np.zeros(n_tasks, dtype=bool),
+               "n_steps": np.zeros(n_tasks, dtype=np.int64),
+               "reason": np.empty(n_tasks, dtype=object)}
         if lockstep is None:
             lockstep = (self.fast_path and not self.neighbour_first
                         and graph.n_nodes * vectors.unit.shape[1] <= _FULL_SIMS_LIMIT)
-        resume: dict[int, tuple] = {}
-        if lockstep and n_tasks:
-            chunk = max(1, _LOCKSTEP_CELLS // max(1, graph.n_nodes))
-            for lo in range(0, n_tasks, chunk):
-                sl = slice(lo, lo + chunk)
-                done, st, rs, res = self._lockstep(graph, vectors, sources[sl], targets[sl])
-                idx = np.arange(lo, min(lo + chunk, n_tasks))
-                success[idx[done]] = st[done] == 0
-                n_steps[idx] = rs
-                reason[idx[done]] = np.where(st[done] == 0, "reached", "step-cap")
-                for i, state in res.items():
-                    resume[int(idx[i])] = state
-            todo = sorted(resume)
-        else:
-            todo = range(n_tasks)
+        resume = self._run_batched(graph, vectors, sources, targets, out) \
+            if lockstep and n_tasks else {}
+        todo = sorted(resume) if lockstep and n_tasks else range(n_tasks)
+        pos = np.full(graph.n_nodes, -1, dtype=np.int64)
+        general = 0
         for i in todo:
-            nav = self.navigate(graph, vectors, int(sources[i]), int(targets[i]),
-                                _resume=resume.get(i))
-            success[i], n_steps[i], reason[i] = nav.success, nav.n_steps, nav.reason
+            t = int(targets[i])
+            if i in resume:
+                r = resume[i]
+                nav = self._walk(graph, r.sims.__getitem__, pos, t,
+                                 _Walk(list(r.visited), r.current, r.steps))
+            else:
+                s = int(sources[i])
+                nav = self._walk(graph, self._similarity_function(graph, vectors, t), pos, t,
+                                 _Walk([s], s))
+            out["success"][i], out["n_steps"][i], out["reason"][i] = \
+                nav.success, nav.n_steps, nav.reason
             general += nav.n_general_steps
-        return {"success": success, "n_steps": n_steps, "reason": reason,
-                "n_general_steps": general, "n_left_batch": len(resume)}
+        return {**out, "n_general_steps": general, "n_left_batch": len(resume)}
 
-    def _lockstep(self, graph: DiGraph, vectors: NodeVectors, sources, targets):
+    def _run_batched(self, graph: DiGraph, vectors: NodeVectors, sources, targets,
+                     out: dict) -> dict[int, _Resume]:
+        """Fast-path steps of every task in chunks (filling ``out`` for the tasks finished);
+        returns the tasks that need the full rule."""
+        n_tasks = sources.size
+        resume: dict[int, _Resume] = {}
+        chunk = max(1, _LOCKSTEP_CELLS // max(1, graph.n_nodes))
+        for lo in range(0, n_tasks, chunk):
+            sl = slice(lo, lo + chunk)
+            batch = self._lockstep(graph, vectors, sources[sl], targets[sl])
+            idx = np.arange(lo, min(lo + chunk, n_tasks))
+            done, st = batch.status <= 1, batch.status
+            out["success"][idx[done]] = st[done] == 0
+            out["n_steps"][idx] = batch.steps
+            out["reason"][idx[done]] = np.where(st[done] == 0, "reached", "step-cap")
+            for i, state in batch.resume.items():
+                resume[int(idx[i])] = state
+        return resume
+
+    def _lockstep(self, graph: DiGraph, vectors: NodeVectors, sources, targets) -> _Batch:
         """Fast-path steps of many tasks at once.
 
-        Returns ``done`` (bool per task), ``status`` (0 reached, 1 step cap), ``steps`` and
-        ``resume``: {task: (visited list, current, steps, similarities)} for tasks that need
-        the full rule.
+        Returns the batch: ``status`` per task (0 reached, 1 step cap, 2 left the batch),
+        ``steps`` and ``resume`` (:class:`_Resume` of the tasks that need the full rule).
         """
-        b = sources.size
-        n = graph.n_nodes
-        gamma, two_gamma = self.gamma, 2.0 * self.gamma
-        # the scores cos - gamma of every node for every task, flat (task * n + node)
-        sims = np.empty((b, n), dtype=np.float64)
-        for i, t in enumerate(targets.tolist()):  # the same numbers navigate() uses
-            sims[i] = target_similarities(vectors, t, self.oov_similarity)
-        sim_flat = sims.ravel()
-        score_flat = (sims - gamma).ravel()
-        # per task: nodes revealed so far, and the best cosine among those not visited yet
-        # (a bound whose node has been visited is stale: still an upper bound, recomputed
-        # only when a task's test fails with it)
-        revealed = np.zeros(b * n, dtype=bool)
-        bound = np.full(b, -np.inf)
-        stale = np.zeros(b, dtype=bool)
-        visited = np.zeros(b * n, dtype=bool)
-        base = np.arange(b, dtype=np.int64) * n
-        order = np.full((b, self.max_steps + 1), -1, dtype=np.int64)
-        visited[base + sources] = True
-        order[:, 0] = sources
-        current = sources.copy()
-        steps = np.zeros(b, dtype=np.int64)
-        status = np.full(b, -1, dtype=np.int64)  # -1 running, 0 reached, 1 cap, 2 left batch
-        status[current == targets] = 0
-        resume = {}
-        indptr, indices = graph.indptr, graph.indices
-        active = np.flatnonzero(status < 0)
+        batch = _Batch.start(graph, vectors, sources, targets, float(self.gamma),
+                             float(self.oov_similarity), int(self.max_steps))
+        active = np.flatnonzero(batch.status < 0)
         while active.size:
-            capped = steps[active] >= self.max_steps
-            if capped.any():
-                status[active[capped]] = 1
-                active = active[~capped]
-                if active.size == 0:
-                    break
-            cur = current[active]
-            starts = indptr[cur]
-            lens = indptr[cur + 1] - starts
-            offsets = np.cumsum(lens) - lens
-            flat = np.repeat(starts - offsets, lens) + np.arange(int(offsets[-1] + lens[-1]))
-            owner = np.repeat(np.arange(active.size), lens)
-            cell = base[active][owner] + indices[flat]
-            keep = ~visited[cell]
-            cell, owner = cell[keep], owner[keep]
-            score = score_flat[cell]
-            best = np.full(active.size, -np.inf)
-            c1 = np.full(active.size, -np.inf)
-            if owner.size:
-                seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-                best[owner[seg]] = np.maximum.reduceat(score, seg)
-                c1[owner[seg]] = np.maximum.reduceat(sim_flat[cell], seg)
-            # the same test as navigate(); no unvisited out-link: best = -inf
-            ok = best > bound[active] - two_gamma + 2 * TIE_TOL
-            redo = np.flatnonzero(~ok & stale[active] & (best > -np.inf))
-            if redo.size:
-                rows = active[redo]
-                rv = revealed.reshape(b, n)[rows] & ~visited.reshape(b, n)[rows]
-                bound[rows] = np.where(rv, sims[rows], -np.inf).max(axis=1)
-                stale[rows] = False
-                ok[redo] = best[redo] > bound[rows] - two_gamma + 2 * TIE_TOL
-            revealed[cell] = True
-            bound[active] = np.maximum(bound[active], c1)
+            active = batch.cap(active)
+            if active.size == 0:
+                break
+            cand = batch.candidates(graph, active)
+            ok = batch.fast_test(active, cand)
+            batch.reveal(active, cand)
             if not ok.all():
-                leave = active[~ok]
-                status[leave] = 2
-                for t in leave.tolist():
-                    resume[t] = (order[t, :steps[t] + 1].tolist(), int(current[t]), int(steps[t]),
-                                 sims[t])
+                batch.leave(active[~ok])
                 if not ok.any():
                     break
-            sel = np.flatnonzero(ok[owner] & (score >= best[owner] - TIE_TOL))
-            o = owner[sel]
-            node = cell[sel] - base[active][o]
-            key = np.where(node == targets[active][o], -1, node)  # the target wins ties
-            seg = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
-            nxt = np.minimum.reduceat(key, seg)
-            moved = active[o[seg]]
-            nxt = np.where(nxt == -1, targets[moved], nxt)
-            steps[moved] += 1
-            current[moved] = nxt
-            visited[base[moved] + nxt] = True
-            order[moved, steps[moved]] = nxt
-            status[moved[nxt == targets[moved]]] = 0
-            active = moved[nxt != targets[moved]]
-            stale[moved[sims[moved, nxt] >= bound[moved]]] = True
-        done = status <= 1
-        return done, status, steps, resume
+            active = batch.move(active, cand, ok)
+        return batch
+
+
+def _check_params(gamma, max_steps, oov_similarity) -> None:
+    if not 0.0 <= gamma <= 1.0:
+        raise ValueError(f"gamma must lie in [0, 1], got {gamma}")
+    if max_steps < 1:
+        raise ValueError("max_steps must be at least 1")
+    if not -1.0 <= oov_similarity <= 1.0:
+        raise ValueError("oov_similarity must lie in [-1, 1]")
+
+
+@dataclass
+class _Candidates:
+    """The unvisited out-links of every active task's current node (flat cells) and, per
+    active task, the best score and the best cosine among them (-inf when none)."""
+
+    cell: np.ndarray
+    owner: np.ndarray
+    score: np.ndarray
+    best: np.ndarray
+    c1: np.ndarray
+
+
+@dataclass
+class _Batch:
+    """The state of the batched runner over ``b`` tasks of one graph of ``n`` nodes.
+
+    Flat arrays are indexed ``task * n + node``. Per task: nodes revealed so far, and
+    ``bound``, the best cosine among those not visited yet (a bound whose node has been
+    visited is ``stale``: still an upper bound, recomputed only when a task's test fails
+    with it).
+    """
+
+    n: int
+    gamma: float
+    max_steps: int
+    sims: np.ndarray  # b x n cosines to each task's target (what navigate() uses)
+    sim_flat: np.ndarray
+    score_flat: np.ndarray  # cos - gamma
+    targets: np.ndarray
+    revealed: np.ndarray
+    visited: np.ndarray
+    bound: np.ndarray
+    stale: np.ndarray
+    base: np.ndarray
+    order: np.ndarray  # b x (max_steps + 1): the nodes visited, in order
+    current: np.ndarray
+    steps: np.ndarray
+    status: np.ndarray  # -1 running, 0 reached, 1 cap, 2 left the batch
+    resume: dict[int, _Resume]
+
+    @classmethod
+    def start(cls, graph: DiGraph, vectors: NodeVectors, sources, targets, gamma: float,
+              oov_similarity: float, max_steps: int) -> _Batch:
+        b, n = sources.size, graph.n_nodes
+        sims = np.empty((b, n), dtype=np.float64)
+        for i, t in enumerate(targets.tolist()):  # the same numbers navigate() uses
+            sims[i] = target_similarities(vectors, t, oov_similarity)
+        base = np.arange(b, dtype=np.int64) * n
+        visited = np.zeros(b * n, dtype=bool)
+        visited[base + sources] = True
+        order = np.full((b, max_steps + 1), -1, dtype=np.int64)
+        order[:, 0] = sources
+        status = np.full(b, -1, dtype=np.int64)
+        status[sources == targets] = 0
+        return cls(n, gamma, max_steps, sims, sims.ravel(), (sims - gamma).ravel(), targets,
+                   np.zeros(b * n, dtype=bool), visited, np.full(b, -np.inf),
+                   np.zeros(b, dtype=bool), base, order, sources.copy(),
+                   np.zeros(b, dtype=np.int64), status, {})
+
+    def cap(self, active: np.ndarray) -> np.ndarray:
+        """Stop the tasks at the step cap; the others."""
+        capped = self.steps[active] >= self.max_steps
+        if capped.any():
+            self.status[active[capped]] = 1
+            active = active[~capped]
+        return active
+
+    def candidates(self, graph: DiGraph, active: np.ndarray) -> _Candidates:
+        indptr, indices = graph.indptr, graph.indices
+        cur = self.current[active]
+        starts = indptr[cur]
+        lens = indptr[cur + 1] - starts
+        offsets = np.cumsum(lens) - lens
+        flat = np.repeat(starts - offsets, lens) + np.arange(int(offsets[-1] + lens[-1]))
+        owner = np.repeat(np.arange(active.size), lens)
+        cell = self.base[active][owner] + indices[flat]
+        keep = ~self.visited[cell]
+        cell, owner = cell[keep], owner[keep]
+        score = self.score_flat[cell]
+        best = np.full(active.size, -np.inf)
+        c1 = np.full(active.size, -np.inf)
+        if owner.size:
+            seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+            best[owner[seg]] = np.maximum.reduceat(score, seg)
+            c1[owner[seg]] = np.maximum.reduceat(self.sim_flat[cell], seg)
+        return _Candidates(cell, owner, score, best, c1)
+
+    def fast_test(self, active: np.ndarray, cand: _Candidates) -> np.ndarray:
+        """The same test as navigate(), per task; no unvisited out-link: best = -inf."""
+        best, two_gamma = cand.best, 2.0 * self.gamma
+        ok = best > self.bound[active] - two_gamma + 2 * TIE_TOL
+        redo = np.flatnonzero(~ok & self.stale[active] & (best > -np.inf))
+        if redo.size:
+            rows = active[redo]
+            b = self.sims.shape[0]
+            rv = self.revealed.reshape(b, self.n)[rows] & ~self.visited.reshape(b, self.n)[rows]
+            self.bound[rows] = np.where(rv, self.sims[rows], -np.inf).max(axis=1)
+            self.stale[rows] = False
+            ok[redo] = best[redo] > self.bound[rows] - two_gamma + 2 * TIE_TOL
+        return ok
+
+    def reveal(self, active: np.ndarray, cand: _Candidates) -> None:
+        self.revealed[cand.cell] = True
+        self.bound[active] = np.maximum(self.bound[active], cand.c1)
+
+    def leave(self, tasks: np.ndarray) -> None:
+        """Tasks whose step needs the full rule leave the batch, to be finished alone."""
+        self.status[tasks] = 2
+        for t in tasks.tolist():
+            self.resume[t] = _Resume(self.order[t, :self.steps[t] + 1].tolist(),
+                                     int(self.current[t]), int(self.steps[t]), self.sims[t])
+
+    def move(self, active: np.ndarray, cand: _Candidates, ok: np.ndarray) -> np.ndarray:
+        """One fast step of the tasks that passed the test; the tasks still running."""
+        owner, cell = cand.owner, cand.cell
+        sel = np.flatnonzero(ok[owner] & (cand.score >= cand.best[owner] - TIE_TOL))
+        o = owner[sel]
+        node = cell[sel] - self.base[active][o]
+        key = np.where(node == self.targets[active][o], -1, node)  # the target wins ties
+        seg = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
+        nxt = np.minimum.reduceat(key, seg)
+        moved = active[o[seg]]
+        nxt = np.where(nxt == -1, self.targets[moved], nxt)
+        self.steps[moved] += 1
+        self.current[moved] = nxt
+        self.visited[self.base[moved] + nxt] = True
+        self.order[moved, self.steps[moved]] = nxt
+        arrived = nxt == self.targets[moved]
+        self.status[moved[arrived]] = 0
+        self.stale[moved[self.sims[moved, nxt] >= self.bound[moved]]] = True
+        return moved[~arrived]

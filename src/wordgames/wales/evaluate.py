@@ -96,6 +96,37 @@ def evaluate_tasks(graph: DiGraph, vectors: NodeVectors, tasks: TaskSet,
 
     Tasks whose target has no vector are excluded and counted (the agent would have nothing
     to steer by); so are tasks without a path and tasks with start == target.
+
+    Parameters
+    ----------
+    graph : DiGraph
+        The link graph.
+    vectors : NodeVectors
+        Each node's title vector (:func:`~wordgames.wales.titles.title_vectors`).
+    tasks : TaskSet
+        (start, target) pairs.
+    agent : GreedyAgent, optional
+        Default: ``GreedyAgent()`` (gamma = 1, 100 steps).
+    distance_method : str
+        How the shortest paths ``m(s, t)`` are found (see ``DiGraph.shortest_path_lengths``).
+    shortest : array, optional
+        Precomputed ``m(s, t)``.
+
+    Returns
+    -------
+    TaskResults
+        Per task: shortest path, links walked, success; ``summary()`` gives the score.
+
+    Examples
+    --------
+    >>> from wordgames.wales.agent import GreedyAgent
+    >>> from wordgames.wales.graph import DiGraph
+    >>> from wordgames.wales.titles import NodeVectors
+    >>> g = DiGraph.from_edges([0, 0, 1, 2, 3], [1, 2, 0, 3, 0])
+    >>> nv = NodeVectors(np.arange(4), np.array([[1, 0], [0.6, 0.8], [0.8, 0.6], [0, 1]]))
+    >>> res = evaluate_tasks(g, nv, TaskSet("toy", np.array([0, 2]), np.array([3, 3])))
+    >>> res.shortest.tolist(), res.n_steps.tolist(), res.scores().tolist()
+    ([2, 1], [4, 1], [0.5, 1.0])
     """
     agent = agent or GreedyAgent()
     s, t = tasks.sources, tasks.targets

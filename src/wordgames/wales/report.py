@@ -7,7 +7,9 @@ Figure 5 (scores against gamma on the power law a = 16), as tables (row dicts) a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import numpy as np
 
 from wordgames.stats import mean_ci
 from wordgames.wales.agent import GreedyAgent
+from wordgames.wales.baselines import w_path_baseline
 from wordgames.wales.evaluate import evaluate_tasks, task_scores
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.tasks import (
@@ -30,6 +33,8 @@ from wordgames.wales.titles import title_vectors
 DEFAULT_GAMMAS = (0.0, 0.1, 0.3, 0.5, 1.0)
 TABLE1_KS = (10, 50, 100, 500, 1000)
 SWEEP_EXPONENT = 16
+
+log = logging.getLogger("wordgames.wales")
 
 
 @dataclass
@@ -89,65 +94,145 @@ def table1(graph: DiGraph, vectors, agent: GreedyAgent, *, ks=TABLE1_KS, trials:
     return rows
 
 
+def load_setup(graph: str = "wikispeedia", *, names=None, challenges=None, data_root=None,
+               require_scc: bool = False) -> WalesSetup:
+    """The graph to navigate and its human-played tasks, from the measure's options.
+
+    Parameters
+    ----------
+    graph : str
+        ``"wikispeedia"`` (the largest SCC of the shared data set, with its 1000 human-played
+        pairs), an edge list (``.tsv``/``.txt``, SNAP ids or names) or the WALES authors'
+        networkx pickle (``.p``).
+    names : path, optional
+        Name table ``node_id<TAB>name`` for an edge list of ids or a pickle.
+    challenges : path, optional
+        Human-played pairs ``start<TAB>target`` on a custom graph.
+    data_root : path, optional
+        Data root (default: ``$WORDGAMES_DATA``).
+    require_scc : bool
+        Fail (:class:`~wordgames.wales.graph.GraphError`) when a custom graph is not strongly
+        connected; by default its largest SCC is used and a note says so.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "g.tsv").write_text("a\\tb\\nb\\ta\\nb\\tc\\n")
+    >>> setup = load_setup(str(d / "g.tsv"))
+    >>> setup.graph.n_nodes, setup.notes[0].endswith("(2 of 3 nodes)")
+    (2, True)
+    """
+    from wordgames.wales.loaders import (
+        read_challenges,
+        read_edge_list,
+        read_name_table,
+        read_networkx_pickle,
+    )
+
+    if graph == "wikispeedia":
+        return wikispeedia_setup(data_root)
+    path = Path(graph)
+    if path.suffix in (".p", ".pkl", ".pickle", ".gpickle"):
+        mapping = None
+        if names is not None:
+            ids, labels = read_name_table(names)
+            mapping = dict(zip(ids.tolist(), labels.tolist(), strict=True))
+        g = read_networkx_pickle(path, names=mapping)
+    else:
+        g, _ = read_edge_list(path, names_path=names)
+    notes = []
+    if require_scc:
+        g.require_strongly_connected(path)
+    elif not g.is_strongly_connected():
+        full = g.n_nodes
+        g, _ = g.largest_scc()
+        notes.append(f"{path}: not strongly connected; using its largest SCC "
+                     f"({g.n_nodes} of {full} nodes)")
+    human = None
+    if challenges is not None:
+        human = pair_tasks(g, read_challenges(challenges), "human", path=challenges)
+    return WalesSetup(g, human, {}, notes, {"graph": str(path), "n_nodes": g.n_nodes,
+                                            "n_edges": g.n_edges})
+
+
 def evaluate_embedding(setup: WalesSetup, embedding, *, k: int = 1000, seed: int = 0,
-                       gammas: Sequence[float] = DEFAULT_GAMMAS, exponents=POWER_LAW_EXPONENTS,
-                       percents=TOP_PERCENTS, table1_trials: int = 50, table1_pool: int = 5000,
-                       max_steps: int = 100, w_path_pairs: int = 1000, human_k: int | None = None,
-                       log: Callable[[str], None] | None = None) -> dict:
+                       gammas: Sequence[float] = DEFAULT_GAMMAS, exponents=None, percents=None,
+                       table1_trials: int = 50, table1_pool: int = 5000, max_steps: int = 100,
+                       w_path_pairs: int = 1000, human_k: int | None = None) -> dict:
     """Everything WALES measures for one embedding; returns tables (lists of row dicts),
     the title-coverage report and timings.
 
-    ``k`` tasks per sampled distribution; the human-played pairs are all used unless
-    ``human_k`` takes only the first ones.
+    ``k`` tasks per sampled distribution (power laws ``exponents`` and top-percent sets
+    ``percents``; ``None``: the paper's); the human-played pairs are all used unless
+    ``human_k`` takes only the first ones. Progress goes to the ``wordgames.wales`` logger.
     """
-    import time
-
-    from wordgames.wales.baselines import w_path_baseline
-
-    log = log or (lambda s: None)
-    name = embedding.name
     timings = {}
     t0 = time.perf_counter()
     vectors = title_vectors(setup.graph.names, embedding)
     timings["title_vectors"] = time.perf_counter() - t0
     agent = GreedyAgent(gamma=1.0, max_steps=max_steps)
-    sets = default_distributions(setup.graph, k, seed, exponents, percents)
-    if setup.human is not None:
-        human = setup.human
-        if human_k is not None and human_k < len(human):  # the first human_k pairs
-            human = TaskSet(human.name, human.sources[:human_k], human.targets[:human_k],
-                            {**human.params, "first": human_k})
-        sets = [human] + sets
-    rows = []
     t0 = time.perf_counter()
+    rows = _distribution_rows(setup, embedding.name, vectors, agent,
+                              _task_sets(setup, k, seed, exponents, percents, human_k))
+    timings["distributions"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sweep = gamma_sweep(setup.graph, vectors, embedding.name, gammas=gammas, k=k, seed=seed,
+                        max_steps=max_steps)
+    timings["gamma_sweep"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    t1 = [{"embedding": embedding.name, **r}
+          for r in table1(setup.graph, vectors, agent, trials=table1_trials,
+                          pool_size=table1_pool, seed=seed)]
+    timings["table1"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    wpath = {"embedding": embedding.name,
+             **w_path_baseline(setup.graph, vectors, w_path_pairs, seed)}
+    timings["w_path"] = time.perf_counter() - t0
+    return {"distributions": rows, "gamma_sweep": sweep, "table1": t1, "w_path": [wpath],
+            "coverage": vectors.report, "timings": timings, "agent": agent.get_params()}
+
+
+def _task_sets(setup: WalesSetup, k: int, seed: int, exponents, percents,
+               human_k: int | None) -> list[TaskSet]:
+    """The human-played pairs (the first ``human_k``), then the sampled distributions."""
+    sets = default_distributions(setup.graph, k, seed,
+                                 POWER_LAW_EXPONENTS if exponents is None else exponents,
+                                 TOP_PERCENTS if percents is None else percents)
+    if setup.human is None:
+        return sets
+    human = setup.human
+    if human_k is not None and human_k < len(human):
+        human = TaskSet(human.name, human.sources[:human_k], human.targets[:human_k],
+                        {**human.params, "first": human_k})
+    return [human] + sets
+
+
+def _distribution_rows(setup: WalesSetup, name: str, vectors, agent: GreedyAgent,
+                       sets: list[TaskSet]) -> list[dict]:
+    """One row per task set and length convention (edges, then nodes)."""
+    rows = []
     for ts in sets:
         res = evaluate_tasks(setup.graph, vectors, ts, agent)
         for conv in ("edges", "nodes"):
             row = {"embedding": name, **res.summary(conv)}
             row.update({f"param_{key}": v for key, v in ts.params.items() if key != "seed"})
             rows.append(row)
-        log(f"wales {name}: {ts.name}: {rows[-2]['score']:.4f}")
-    timings["distributions"] = time.perf_counter() - t0
+        log.info("%s: %s: %.4f", name, ts.name, rows[-2]["score"])
+    return rows
 
-    t0 = time.perf_counter()
-    sweep_set = power_law_tasks(setup.graph, SWEEP_EXPONENT, k, seed + 4242)
+
+def gamma_sweep(graph: DiGraph, vectors, name: str, *, gammas: Sequence[float] = DEFAULT_GAMMAS,
+                k: int = 1000, seed: int = 0, max_steps: int = 100) -> list[dict]:
+    """Scores against gamma on ``k`` tasks of the power law a = 16 (Figure 5), in edges."""
+    sweep_set = power_law_tasks(graph, SWEEP_EXPONENT, k, seed + 4242)
     sweep = []
     for gamma in gammas:
-        res = evaluate_tasks(setup.graph, vectors, sweep_set,
+        res = evaluate_tasks(graph, vectors, sweep_set,
                              GreedyAgent(gamma=gamma, max_steps=max_steps))
         sweep.append({"embedding": name, **res.summary("edges")})
-        log(f"wales {name}: gamma={gamma}: {sweep[-1]['score']:.4f}")
-    timings["gamma_sweep"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    t1 = [{"embedding": name, **r} for r in table1(setup.graph, vectors, agent, trials=table1_trials,
-                                                    pool_size=table1_pool, seed=seed)]
-    timings["table1"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    wpath = {"embedding": name, **w_path_baseline(setup.graph, vectors, w_path_pairs, seed)}
-    timings["w_path"] = time.perf_counter() - t0
-    return {"distributions": rows, "gamma_sweep": sweep, "table1": t1, "w_path": [wpath],
-            "coverage": vectors.report, "timings": timings, "agent": agent.get_params()}
+        log.info("%s: gamma=%s: %.4f", name, gamma, sweep[-1]["score"])
+    return sweep
 
 
 def rankings(rows: list[dict], convention: str = "edges") -> list[dict]:
@@ -230,23 +315,24 @@ def plot_figure5(sweep: list[dict], path: str | Path) -> Path:
     return path
 
 
-def wales_report(setup: WalesSetup, embeddings: Sequence, out_dir: str | Path, **kwargs) -> dict:
-    """Evaluate several embeddings, rank them and write Figure 4 / Figure 5 PNGs."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def merge_tables(results: Sequence) -> dict[str, list]:
+    """The tables of several embeddings' WALES results, one after the other, with the
+    rankings of the embeddings per task set and per gamma (Figure 4 and 5 discussions).
+
+    ``results`` are :class:`~wordgames.results.MeasureResult` of the ``wales`` measure (or
+    their ``tables`` dicts).
+    """
     tables: dict[str, list] = {"distributions": [], "gamma_sweep": [], "table1": [], "w_path": []}
-    coverage = {}
-    for emb in embeddings:
-        r = evaluate_embedding(setup, emb, **kwargs)
+    for r in results:
+        own = r if isinstance(r, dict) else r.tables
         for key in tables:
-            tables[key].extend(r[key])
-        coverage[emb.name] = r["coverage"]
+            tables[key].extend(own.get(key, []))
     tables["rankings"] = rankings(tables["distributions"])
-    tables["rankings_gamma"] = rankings([{**r, "task_set": f"gamma={r['gamma']}"} for r in tables["gamma_sweep"]])
-    plots = [str(plot_figure4(tables["distributions"], out_dir / "wales_figure4.png")),
-             str(plot_figure5(tables["gamma_sweep"], out_dir / "wales_figure5.png"))]
-    return {"tables": tables, "coverage": coverage, "plots": plots}
+    tables["rankings_gamma"] = rankings([{**r, "task_set": f"gamma={r['gamma']}"}
+                                         for r in tables["gamma_sweep"]])
+    return tables
 
 
-__all__ = ["DEFAULT_GAMMAS", "TABLE1_KS", "WalesSetup", "evaluate_embedding", "plot_figure4",
-           "plot_figure5", "rankings", "table1", "task_scores", "wales_report", "wikispeedia_setup"]
+__all__ = ["DEFAULT_GAMMAS", "TABLE1_KS", "WalesSetup", "evaluate_embedding", "gamma_sweep",
+           "load_setup", "merge_tables", "plot_figure4", "plot_figure5", "rankings", "table1",
+           "task_scores", "wikispeedia_setup"]

@@ -1,8 +1,10 @@
 """The declaration of the WALES measure (Giesen et al., IJCAI 2022): read by the registry.
 
 Scores: ``dataset`` is the task distribution (``human``: the 1000 human-played Wikispeedia
-pairs; ``power-a<k>``, ``top-<p>%``, ``uniform``...), ``subject`` the agent (``greedy`` at
-gamma = 1, ``greedy(gamma=<g>)`` in the sweep, ``w-path`` for the baseline).
+pairs; ``powerlaw-a<a>``, ``top-b<b>``), ``subject`` the agent (``greedy`` at gamma = 1,
+``greedy(gamma=<g>)`` in the sweep, on ``powerlaw-a16``). The w-path baseline (subject
+``w-path``) and the title coverage (subject ``""``) are per graph: their ``dataset`` is the
+graph's name (``wikispeedia-lscc``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,18 @@ class WalesOptions:
         Steps before an agent gives up.
     w_path_pairs : int
         Node pairs of the w-path baseline.
+    graph : str
+        ``"wikispeedia"`` (the largest SCC of the shared data set), an edge list
+        (``.tsv``/``.txt``, SNAP ids or names) or the WALES authors' networkx pickle (``.p``).
+    names : str or None
+        Name table ``node_id<TAB>name`` for an edge list of ids or a pickle.
+    challenges : str or None
+        Human-played pairs ``start<TAB>target`` on a custom graph (the ``human`` task set).
+    require_scc : bool
+        Fail when a custom graph is not strongly connected (default: use its largest SCC).
+
+    Under ``quick``, the options left at their defaults take smaller values
+    (:data:`QUICK`).
     """
 
     k: int = 1000
@@ -45,6 +59,15 @@ class WalesOptions:
     table1_pool: int = 5000
     max_steps: int = 100
     w_path_pairs: int = 1000
+    graph: str = "wikispeedia"
+    names: str | None = None
+    challenges: str | None = None
+    require_scc: bool = False
+
+
+#: The smaller settings of a quick run (for the options left at their defaults).
+QUICK: dict = {"k": 100, "human_k": 100, "gammas": (0.0, 1.0), "exponents": (1.0, 32.0),
+               "percents": (10.0,), "table1_trials": 3, "table1_pool": 300, "w_path_pairs": 300}
 
 
 MEASURE = Measure(

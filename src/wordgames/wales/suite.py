@@ -1,14 +1,23 @@
-"""``wordgames run`` entry point of WALES: ``run(embedding, ctx) -> MeasureResult``.
+"""The compute function of the WALES measure (declared in :mod:`wordgames.wales.spec`).
 
-Headline ``wales/score``: mean task score (gamma = 1, lengths in edges) on the default
-distribution, the 1000 human-played pairs of Wikispeedia's largest strongly connected
-component. Per-distribution keys ``wales/<task set>/score`` (and ``.../ci_half_width``,
-``.../failure_rate``, ``.../n_excluded_target_no_vector``), the gamma sweep
-``wales/gamma=<g>/score``, ``wales/score_nodes`` (the authors' node-count convention) and
-the w-path baseline ``wales/w-path``.
+Options: :class:`~wordgames.wales.spec.WalesOptions`. Scores (``dataset``, ``subject``,
+``metric``): per task distribution (``human``, ``powerlaw-a<a>``, ``top-b<b>``) the
+``greedy`` agent's ``score`` (gamma = 1, lengths in edges, with its 95 % CI),
+``score_nodes`` (the authors' node convention) and ``failure_rate``; the gamma sweep on
+``powerlaw-a16`` as subjects ``greedy(gamma=<g>)``; per graph the ``w-path`` baseline
+(``w_path``) and the ``title_coverage``. ``n`` counts the tasks scored, ``n_skipped`` those
+left out (targets without a vector) with the reason in words.
+
+The flat ``metrics`` of earlier versions are kept: headline ``wales/score`` (the human-played
+pairs), per distribution ``wales/<task set>/score`` (and ``.../ci_half_width``,
+``.../failure_rate``, ``.../n_excluded_target_no_vector``, ``.../score_nodes``), the gamma
+sweep ``wales/gamma=<g>/score``, ``wales/score_nodes``, ``wales/w-path`` and
+``wales/title_coverage``.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from wordgames.results import MeasureResult, Timer
 
@@ -16,37 +25,73 @@ VERSION = "1"
 DEFAULT_TASK_SET = "human"
 
 
-def _options(ctx) -> dict:
-    opts = dict(ctx.options.get("wales", {})) if isinstance(ctx.options, dict) else {}
-    if ctx.quick:
-        base = {"k": 100, "human_k": 100, "gammas": (0.0, 1.0), "exponents": (1, 32),
-                "percents": (10,), "table1_trials": 3, "table1_pool": 300, "w_path_pairs": 300}
-    else:
-        base = {}
-    base.update(opts)
-    return base
+def effective_options(options, quick: bool):
+    """The options of a run: under ``quick``, the smaller values of
+    :data:`~wordgames.wales.spec.QUICK` for every option left at its default.
+
+    Examples
+    --------
+    >>> from wordgames.wales.spec import WalesOptions
+    >>> opts = effective_options(WalesOptions(k=60), quick=True)
+    >>> opts.k, opts.human_k, opts.gammas
+    (60, 100, (0.0, 1.0))
+    >>> effective_options(WalesOptions(), quick=False) == WalesOptions()
+    True
+    """
+    from wordgames.wales.spec import QUICK, WalesOptions
+
+    options = options if options is not None else WalesOptions()
+    if not quick:
+        return options
+    defaults = WalesOptions()
+    small = {k: v for k, v in QUICK.items() if getattr(options, k) == getattr(defaults, k)}
+    return dataclasses.replace(options, **small)
 
 
 def run(embedding, ctx) -> MeasureResult:
-    from wordgames.datasets import is_available, verify_dataset
-    from wordgames.wales.baselines import human_baseline
-    from wordgames.wales.loaders import read_human_results
-    from wordgames.wales.report import (
-        SWEEP_EXPONENT,
-        evaluate_embedding,
-        plot_figure4,
-        plot_figure5,
-        wikispeedia_setup,
-    )
+    """WALES of one embedding (``ctx.options``: :class:`~wordgames.wales.spec.WalesOptions`)."""
+    from wordgames.wales.report import evaluate_embedding, load_setup
 
+    opts = effective_options(ctx.options, ctx.quick)
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
-        setup = wikispeedia_setup(ctx.data_root)
-    opts = _options(ctx)
+        setup = load_setup(opts.graph, names=opts.names, challenges=opts.challenges,
+                           data_root=ctx.data_root, require_scc=opts.require_scc)
     with Timer(timings, "evaluate"):
-        rep = evaluate_embedding(setup, embedding, seed=ctx.seed, log=ctx.log, **opts)
+        rep = evaluate_embedding(setup, embedding, seed=ctx.seed, **_measure_kwargs(opts))
     timings.update({f"evaluate/{k}": round(v, 4) for k, v in rep["timings"].items()})
+    result = MeasureResult("wales", VERSION, metrics=legacy_metrics(rep), timings=timings,
+                           tables={k: rep[k] for k in ("distributions", "gamma_sweep", "table1",
+                                                        "w_path")},
+                           notes=list(setup.notes), datasets=dict(setup.datasets))
+    add_scores(result, rep, setup.graph.name)
+    if opts.graph == "wikispeedia":
+        _add_human_reference(result, ctx.data_root)
+    if ctx.quick:
+        result.notes.append(f"quick mode: {_changed(opts, ctx.options)}")
+    result.oov = _oov_record(rep)
+    result.parameters = _parameters(rep, setup, opts, ctx)
+    _plot(result, rep, ctx.plot_dir("wales", embedding.name))
+    return result
 
+
+def _measure_kwargs(opts) -> dict:
+    """The options :func:`~wordgames.wales.report.evaluate_embedding` takes."""
+    names = ("k", "human_k", "gammas", "exponents", "percents", "table1_trials", "table1_pool",
+             "max_steps", "w_path_pairs")
+    return {name: getattr(opts, name) for name in names}
+
+
+def _changed(opts, given) -> dict:
+    from wordgames.wales.spec import WalesOptions
+
+    given = given if given is not None else WalesOptions()
+    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
+            if getattr(opts, f.name) != getattr(given, f.name)}
+
+
+def legacy_metrics(rep: dict) -> dict[str, float]:
+    """The flat ``{"wales/...": value}`` view of earlier versions (see the module docstring)."""
     metrics: dict[str, float] = {}
     for row in rep["distributions"]:
         key = f"wales/{row['task_set']}"
@@ -57,47 +102,84 @@ def run(embedding, ctx) -> MeasureResult:
         metrics[f"{key}/ci_half_width"] = row["ci_half_width"]
         metrics[f"{key}/failure_rate"] = row["failure_rate"]
         metrics[f"{key}/n_excluded_target_no_vector"] = row["n_excluded_target_no_vector"]
-    head = next(r for r in rep["distributions"]
-                if r["task_set"] == DEFAULT_TASK_SET and r["convention"] == "edges")
-    head_nodes = next(r for r in rep["distributions"]
-                      if r["task_set"] == DEFAULT_TASK_SET and r["convention"] == "nodes")
-    metrics["wales/score"] = head["score"]
-    metrics["wales/score_nodes"] = head_nodes["score"]
-    metrics["wales/ci_half_width"] = head["ci_half_width"]
-    metrics["wales/n_excluded_target_no_vector"] = head["n_excluded_target_no_vector"]
+    head = _row(rep, DEFAULT_TASK_SET, "edges")
+    if head is not None:  # a custom graph may come without human-played pairs
+        metrics["wales/score"] = head["score"]
+        metrics["wales/score_nodes"] = _row(rep, DEFAULT_TASK_SET, "nodes")["score"]
+        metrics["wales/ci_half_width"] = head["ci_half_width"]
+        metrics["wales/n_excluded_target_no_vector"] = head["n_excluded_target_no_vector"]
     for row in rep["gamma_sweep"]:
         metrics[f"wales/gamma={row['gamma']:g}/score"] = row["score"]
     metrics["wales/w-path"] = rep["w_path"][0]["w_path"]
     metrics["wales/title_coverage"] = rep["coverage"]["coverage"]
+    return metrics
 
-    tables = {k: rep[k] for k in ("distributions", "gamma_sweep", "table1", "w_path")}
-    notes = list(setup.notes)
-    datasets = dict(setup.datasets)
-    if is_available("wales", ctx.data_root):
-        root = ctx.data_root
-        from wordgames.datasets import dataset_file
 
-        df = read_human_results(dataset_file("wales", "human_results_wales.tsv", root))
+def _row(rep: dict, task_set: str, convention: str) -> dict | None:
+    return next((r for r in rep["distributions"]
+                 if r["task_set"] == task_set and r["convention"] == convention), None)
+
+
+def _excluded(row: dict) -> tuple[int, str]:
+    """Tasks left out of a score and why, in words."""
+    causes = (("n_excluded_target_no_vector", "target page without a vector"),
+              ("n_excluded_unreachable", "target not reachable"),
+              ("n_excluded_start_is_target", "start page is the target"))
+    counts = [(row.get(key, 0), why) for key, why in causes]
+    return (sum(n for n, _ in counts),
+            "; ".join(f"{n} task{'s' if n != 1 else ''}: {why}" for n, why in counts if n))
+
+
+def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
+    """The Score rows of one embedding's report (see the module docstring)."""
+    for row in rep["distributions"]:
+        skipped, why = _excluded(row)
+        kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
+        if row["convention"] == "nodes":
+            result.score(row["task_set"], "greedy", "score_nodes", row["score"],
+                         ci=(row["ci_low"], row["ci_high"]), **kw)
+            continue
+        result.score(row["task_set"], "greedy", "score", row["score"],
+                     ci=(row["ci_low"], row["ci_high"]), **kw)
+        result.score(row["task_set"], "greedy", "failure_rate", row["failure_rate"], **kw)
+    for row in rep["gamma_sweep"]:
+        skipped, why = _excluded(row)
+        kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
+        subject = f"greedy(gamma={row['gamma']:g})"
+        result.score(row["task_set"], subject, "score", row["score"],
+                     ci=(row["ci_low"], row["ci_high"]), **kw)
+        result.score(row["task_set"], subject, "failure_rate", row["failure_rate"], **kw)
+    wp = rep["w_path"][0]
+    result.score(graph_name, "w-path", "w_path", wp["w_path"], n=wp["n_pairs"],
+                 n_skipped=wp["n_no_path"],
+                 skip_reason="node pairs without a path" if wp["n_no_path"] else "")
+    cov = rep["coverage"]
+    result.score(graph_name, "", "title_coverage", cov["coverage"], n=cov["n_nodes"])
+
+
+def _add_human_reference(result: MeasureResult, data_root) -> None:
+    """The WALES authors' The Wiki Game results (another graph: a loose reference only)."""
+    from wordgames.datasets import dataset_file, is_available, verify_dataset
+    from wordgames.wales.baselines import human_baseline
+    from wordgames.wales.loaders import read_human_results
+
+    if is_available("wales", data_root):
+        df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
         hb = human_baseline(df, "nodes")
-        tables["human_reference_wikigame"] = [hb, human_baseline(df, "edges")]
-        datasets["wales"] = verify_dataset("wales", root)
-        notes.append(
+        result.tables["human_reference_wikigame"] = [hb, human_baseline(df, "edges")]
+        result.datasets["wales"] = verify_dataset("wales", data_root)
+        result.notes.append(
             f"Human reference (The Wiki Game, authors' graph, lengths in nodes): best "
             f"{hb['best']:.4f}, average {hb['average']:.4f}, median {hb['median']:.4f}; it is "
             "on another graph and in the node convention: compare with wales/score_nodes only "
             "loosely.")
-    notes.append("Wikispeedia human success rate unavailable: paths_finished.tsv is missing "
-                 "from the shared data (see its PROVENANCE.md).")
-    if ctx.quick:
-        notes.append(f"quick mode: {opts}")
+    result.notes.append("Wikispeedia human success rate unavailable: paths_finished.tsv is "
+                        "missing from the shared data (see its PROVENANCE.md).")
 
-    plots = []
-    pdir = ctx.plot_dir("wales", embedding.name)
-    plots.append(str(plot_figure4(rep["distributions"], pdir / "figure4_distributions.png")))
-    plots.append(str(plot_figure5(rep["gamma_sweep"], pdir / "figure5_gamma.png")))
 
+def _oov_record(rep: dict) -> dict:
     cov = rep["coverage"]
-    oov = {
+    return {
         "title_rule": cov["rule"],
         "n_nodes": cov["n_nodes"],
         "n_nodes_without_vector": cov["n_no_vector"],
@@ -108,10 +190,26 @@ def run(embedding, ctx) -> MeasureResult:
             r["task_set"]: r["n_excluded_target_no_vector"]
             for r in rep["distributions"] if r["convention"] == "edges"},
     }
-    params = {"graph": setup.info, "agent": rep["agent"], "default_task_set": DEFAULT_TASK_SET,
-              "convention": "edges (m/n); *_nodes: (m+1)/(n+1)", "seed": ctx.seed,
-              "sweep_exponent": SWEEP_EXPONENT, "quick": ctx.quick,
-              "options": {k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}}
-    return MeasureResult("wales", VERSION, metrics=metrics, tables=tables, oov=oov,
-                         parameters=params, datasets=datasets, plots=plots, timings=timings,
-                         notes=notes)
+
+
+def _parameters(rep: dict, setup, opts, ctx) -> dict:
+    from wordgames.measure import options_dict
+    from wordgames.wales.report import SWEEP_EXPONENT
+
+    return {"graph": setup.info, "agent": rep["agent"], "default_task_set": DEFAULT_TASK_SET,
+            "convention": "edges (m/n); *_nodes: (m+1)/(n+1)", "seed": ctx.seed,
+            "sweep_exponent": SWEEP_EXPONENT, "quick": ctx.quick,
+            "options": {k: list(v) if isinstance(v, tuple) else v
+                        for k, v in options_dict(opts).items()}}
+
+
+def _plot(result: MeasureResult, rep: dict, folder) -> None:
+    """Figures 4 and 5 of this embedding (none in memory)."""
+    if folder is None:
+        return
+    from wordgames.wales.report import plot_figure4, plot_figure5
+
+    with Timer(result.timings, "plot"):
+        result.plots.append(str(plot_figure4(rep["distributions"],
+                                             folder / "figure4_distributions.png")))
+        result.plots.append(str(plot_figure5(rep["gamma_sweep"], folder / "figure5_gamma.png")))

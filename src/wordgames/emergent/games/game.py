@@ -12,10 +12,12 @@ Only numpy is needed here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from wordgames.emergent.games.worlds import World, make_world
+from wordgames.params import Params
 
 __all__ = ["ReferentialGame", "Turns"]
 
@@ -70,12 +72,13 @@ class Turns:
         return np.einsum("tc,tc...->t...", w, np.asarray(features, dtype=np.float32))
 
 
-class ReferentialGame:
+class ReferentialGame(Params):
     """Generator of multi-target referential-game turns.
 
     Parameters
     ----------
-    world : a :class:`World` or its name (``"thing"``, ``"shape"``)
+    world : a :class:`World` or its name (``"thing"``, ``"shape"``); the world itself is
+        ``world_`` (built on first use)
     rule_length : number ``l`` of concepts in each conjunctive rule (at most the number of
         attributes)
     n_targets, n_distractors : candidates per turn that obey / do not obey the rule (the paper's
@@ -97,49 +100,57 @@ class ReferentialGame:
     def __init__(self, world: str | World = "thing", rule_length: int = 1, n_targets: int = 20,
                  n_distractors: int = 20, p_violate: float | None = None,
                  world_params: dict | None = None):
-        self.world = make_world(world, **(world_params or {}))
-        if not 1 <= rule_length <= self.world.n_attributes:
-            raise ValueError(f"rule_length must be between 1 and {self.world.n_attributes} "
-                             f"for the {self.world.name} world, got {rule_length}")
-        if n_targets < 1 or n_distractors < 1:
-            raise ValueError("a turn needs at least one target and one distractor")
-        if p_violate is not None and not 0.0 < p_violate <= 1.0:
-            raise ValueError("p_violate must be in (0, 1]")
-        self.rule_length = int(rule_length)
-        self.n_targets = int(n_targets)
-        self.n_distractors = int(n_distractors)
+        self.world = world
+        self.rule_length = rule_length
+        self.n_targets = n_targets
+        self.n_distractors = n_distractors
         self.p_violate = p_violate
+        self.world_params = world_params
+        self._check(self._make_world())  # a bad configuration fails here, not at the first turn
+
+    def _make_world(self) -> World:
+        return make_world(self.world, **(self.world_params or {}))
+
+    def _check(self, world: World) -> None:
+        if not 1 <= self.rule_length <= world.n_attributes:
+            raise ValueError(f"rule_length must be between 1 and {world.n_attributes} "
+                             f"for the {world.name} world, got {self.rule_length}")
+        if self.n_targets < 1 or self.n_distractors < 1:
+            raise ValueError("a turn needs at least one target and one distractor")
+        if self.p_violate is not None and not 0.0 < self.p_violate <= 1.0:
+            raise ValueError("p_violate must be in (0, 1]")
+
+    @cached_property
+    def world_(self) -> World:
+        """The world of the turns (``world`` itself, or built from its name and
+        ``world_params`` on first use)."""
+        return self._make_world()
 
     @property
     def n_candidates(self) -> int:
         return self.n_targets + self.n_distractors
 
-    def get_params(self) -> dict:
-        return {"world": self.world.get_params(), "rule_length": self.rule_length,
-                "n_targets": self.n_targets, "n_distractors": self.n_distractors,
-                "p_violate": self.p_violate}
-
     def n_rules(self) -> int:
         """Number of distinct rules of this length (distinct NL phrases)."""
         from itertools import combinations
 
-        card = self.world.cardinalities
+        card = self.world_.cardinalities
         return int(sum(np.prod(card[list(c)])
-                       for c in combinations(range(self.world.n_attributes), self.rule_length)))
+                       for c in combinations(range(self.world_.n_attributes), self.rule_length)))
 
     def sample_rules(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``n`` rules drawn uniformly over attribute subsets and then values."""
-        attrs = np.argsort(rng.random((n, self.world.n_attributes)), axis=1)[:, :self.rule_length]
+        attrs = np.argsort(rng.random((n, self.world_.n_attributes)), axis=1)[:, :self.rule_length]
         attrs = np.sort(attrs, axis=1)
-        values = np.floor(rng.random(attrs.shape) * self.world.cardinalities[attrs])
+        values = np.floor(rng.random(attrs.shape) * self.world_.cardinalities[attrs])
         return attrs, values.astype(np.int64)
 
     def sample_turns(self, n_turns: int, rng: np.random.Generator) -> Turns:
         """Draw ``n_turns`` turns (rules, targets, distractors, shuffled)."""
         attrs, values = self.sample_rules(n_turns, rng)
-        card = self.world.cardinalities[attrs]                       # (T, l)
+        card = self.world_.cardinalities[attrs]                       # (T, l)
         nt, nd, ln = self.n_targets, self.n_distractors, self.rule_length
-        objects = self.world.sample_objects((n_turns, nt + nd), rng)  # (T, C, A)
+        objects = self.world_.sample_objects((n_turns, nt + nd), rng)  # (T, C, A)
 
         # which rule concepts each distractor violates: never none
         p = (card - 1) / card if self.p_violate is None else np.full(card.shape, self.p_violate)
@@ -163,4 +174,4 @@ class ReferentialGame:
         order = np.argsort(rng.random(labels.shape), axis=1)
         objects = np.take_along_axis(objects, order[:, :, None], axis=1)
         labels = np.take_along_axis(labels, order, axis=1)
-        return Turns(self.world, objects, labels, attrs, values)
+        return Turns(self.world_, objects, labels, attrs, values)

@@ -1,7 +1,7 @@
 """Training and evaluation of sender and receiver in the multi-target referential game. Needs torch.
 
-:class:`GameTrainer` holds the whole configuration (scikit-learn style: constructor =
-configuration, :meth:`GameTrainer.get_params`); :meth:`GameTrainer.fit` trains both agents
+:class:`GameTrainer` holds the whole configuration (scikit-learn style, a
+:class:`~wordgames.params.Params`: constructor = configuration, ``get_params``); :meth:`GameTrainer.fit` trains both agents
 jointly with binary cross-entropy on identifying the targets, on freshly drawn turns at every
 step; :meth:`GameTrainer.evaluate` plays held-out turns with discrete messages and measures the
 language with :func:`wordgames.emergent.measures.evaluate_language`.
@@ -19,6 +19,7 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ import numpy as np
 
 from wordgames.emergent.games.game import ReferentialGame, Turns
 from wordgames.errors import require
+from wordgames.params import Params
 
 __all__ = ["GameEvaluation", "GameTrainer", "PlayResult"]
 
@@ -78,7 +80,7 @@ class GameEvaluation:
                 "language": self.report.as_dict()}
 
 
-class GameTrainer:
+class GameTrainer(Params):
     """Sender and receiver of the multi-target referential game, with their training.
 
     Parameters
@@ -140,28 +142,38 @@ class GameTrainer:
         self.world_params = world_params
         self.n_threads = n_threads
         self.random_state = random_state
-        self.game = ReferentialGame(world, rule_length, n_targets, n_distractors, p_violate,
-                                    world_params)
-        if str(channel).lower() not in ("gs", "qt"):
-            raise ValueError(f"unknown channel {channel!r}; choose 'gs' or 'qt'")
-        if (max_len is not None and max_len < 1) or batch_size < 1 or steps < 0 or eval_every < 1:
-            raise ValueError("max_len, batch_size and eval_every must be positive, steps >= 0")
+        self._check()  # a bad configuration fails here, not after minutes of training
 
     # -- configuration --------------------------------------------------------------------------
-    def get_params(self) -> dict:
-        names = ("world", "channel", "rule_length", "n_targets", "n_distractors", "max_len",
-                 "vocab_size", "word_dim", "temperature", "hidden", "embed", "batch_size", "lr",
-                 "steps", "eval_every", "eval_turns", "target_accuracy", "time_limit",
-                 "p_violate", "world_params", "n_threads", "random_state")
-        return {n: getattr(self, n) for n in names}
+    def _make_game(self) -> ReferentialGame:
+        return ReferentialGame(self.world, self.rule_length, self.n_targets, self.n_distractors,
+                               self.p_violate, self.world_params)
+
+    def _check(self) -> None:
+        self._make_game()  # checks the world and the rule
+        if str(self.channel).lower() not in ("gs", "qt"):
+            raise ValueError(f"unknown channel {self.channel!r}; choose 'gs' or 'qt'")
+        if ((self.max_len is not None and self.max_len < 1) or self.batch_size < 1
+                or self.steps < 0 or self.eval_every < 1):
+            raise ValueError("max_len, batch_size and eval_every must be positive, steps >= 0")
+
+    @cached_property
+    def game_(self) -> ReferentialGame:
+        """The turn generator of this configuration (built on first use)."""
+        return self._make_game()
+
+    @property
+    def game(self) -> ReferentialGame:
+        """The turn generator (:attr:`game_`)."""
+        return self.game_
 
     def resolved_params(self) -> dict:
         """:meth:`get_params` with the defaults that depend on the world filled in."""
         p = self.get_params()
-        p["world"] = self.game.world.name
+        p["world"] = self.game.world_.name
         p["channel"] = str(self.channel).lower()
-        p["vocab_size"] = self.vocab_size or self.game.world.n_concepts
-        p["word_dim"] = self.word_dim or math.ceil(math.log2(self.game.world.n_concepts))
+        p["vocab_size"] = self.vocab_size or self.game.world_.n_concepts
+        p["word_dim"] = self.word_dim or math.ceil(math.log2(self.game.world_.n_concepts))
         p["max_len"] = self.max_len or (4 if p["channel"] == "qt" else 1)
         return p
 
@@ -171,7 +183,7 @@ class GameTrainer:
         from wordgames.emergent.games.channels import make_channel
 
         p = self.resolved_params()
-        shape = self.game.world.feature_shape
+        shape = self.game.world_.feature_shape
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.random_state)
             channel = make_channel(p["channel"], vocab_size=p["vocab_size"],
@@ -185,7 +197,7 @@ class GameTrainer:
     def _tensors(self, turns: Turns, rng: np.random.Generator):
         import torch
 
-        feats = torch.from_numpy(self.game.world.features(turns.objects, rng))
+        feats = torch.from_numpy(self.game.world_.features(turns.objects, rng))
         return feats, torch.from_numpy(turns.labels)
 
     def fit(self, out_dir: str | Path | None = None, callback=None) -> GameTrainer:

@@ -14,32 +14,48 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from wordgames.params import Params
+
 __all__ = ["World", "ThingWorld", "ShapeWorld", "make_world", "WORLDS"]
 
 
-class World:
+class World(Params):
     """A finite world: named attributes, each with a finite list of named values.
 
     Parameters
     ----------
-    attributes : attribute names, e.g. ``("shape", "color")``
-    values : for each attribute, its value names
-    name : short name of the world (goes into result records)
+    attributes : sequence of str
+        Attribute names, e.g. ``("shape", "color")``.
+    values : sequence of sequences of str
+        For each attribute, its value names.
+    name : str
+        Short name of the world (goes into result records).
+
+    Examples
+    --------
+    >>> w = World(["size", "color"], [["small", "big"], ["red", "green", "blue"]], name="toy")
+    >>> w.n_concepts, w.concepts[:3], w.cardinalities.tolist()
+    (5, ['size=small', 'size=big', 'color=red'], [2, 3])
     """
 
-    def __init__(self, attributes: Sequence[str], values: Sequence[Sequence[str]], name: str):
-        if len(attributes) != len(values):
-            raise ValueError("one list of values is needed per attribute")
-        if any(len(v) < 2 for v in values):
-            raise ValueError("every attribute needs at least two values")
+    def __init__(self, attributes: Sequence[str], values: Sequence[Sequence[str]],
+                 name: str = "world"):
+        self.attributes = attributes
+        self.values = values
         self.name = name
-        self.attributes = tuple(str(a) for a in attributes)
-        self.values = tuple(tuple(str(x) for x in v) for v in values)
-        self.cardinalities = np.array([len(v) for v in self.values], dtype=np.int64)
-        # index of the first concept of each attribute in the flat concept list
-        self.offsets = np.concatenate([[0], np.cumsum(self.cardinalities)[:-1]]).astype(np.int64)
+        _check_world(attributes, values)
 
     # -- description -------------------------------------------------------------------------
+    @property
+    def cardinalities(self) -> np.ndarray:
+        """Number of values of each attribute (int64)."""
+        return np.array([len(v) for v in self.values], dtype=np.int64)
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Index of the first concept of each attribute in the flat concept list."""
+        return np.concatenate([[0], np.cumsum(self.cardinalities)[:-1]]).astype(np.int64)
+
     @property
     def n_attributes(self) -> int:
         return len(self.attributes)
@@ -64,14 +80,15 @@ class World:
         attributes = np.asarray(attributes, dtype=np.int64)
         return self.offsets[attributes] + np.asarray(values, dtype=np.int64)
 
+    def summary(self) -> dict:
+        """The world for records: name, attributes, cardinalities."""
+        return {"name": self.name, "attributes": [str(a) for a in self.attributes],
+                "cardinalities": self.cardinalities.tolist()}
+
     def describe(self, obj: Sequence[int]) -> list[str]:
         """Concept names of one object, e.g. ``["shape=circle", "color=red", ...]``."""
         return [f"{a}={self.values[i][int(v)]}" for i, (a, v) in
                 enumerate(zip(self.attributes, obj, strict=True))]
-
-    def get_params(self) -> dict:
-        return {"name": self.name, "attributes": list(self.attributes),
-                "cardinalities": self.cardinalities.tolist()}
 
     # -- objects ------------------------------------------------------------------------------
     def sample_objects(self, shape: int | tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
@@ -101,9 +118,12 @@ class World:
         """What the agents perceive of each object (default: the concatenated one-hots)."""
         return self.concept_vectors(objects)
 
-    def __repr__(self) -> str:
-        return (f"{type(self).__name__}({self.n_attributes} attributes, "
-                f"{self.n_concepts} concepts, {self.n_objects} objects)")
+
+def _check_world(attributes, values) -> None:
+    if len(attributes) != len(values):
+        raise ValueError("one list of values is needed per attribute")
+    if any(len(v) < 2 for v in values):
+        raise ValueError("every attribute needs at least two values")
 
 
 class ThingWorld(World):
@@ -122,13 +142,22 @@ class ThingWorld(World):
     [0, 11, 22, 33, 44]
     """
 
-    def __init__(self, n_attributes: int = 5, n_values: int = 10):
-        self.n_values = int(n_values)
-        super().__init__([f"f{i}" for i in range(n_attributes)],
-                         [[f"v{j}" for j in range(n_values)]] * n_attributes, name="thing")
+    name = "thing"
+    # a parameter here, a property of the other worlds: this plain class attribute shadows it
+    n_attributes: int = 5
 
-    def get_params(self) -> dict:
-        return {**super().get_params(), "n_values": self.n_values}
+    def __init__(self, n_attributes: int = 5, n_values: int = 10):
+        self.n_attributes = n_attributes
+        self.n_values = n_values
+        _check_world(self.attributes, self.values)
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        return tuple(f"f{i}" for i in range(self.n_attributes))
+
+    @property
+    def values(self) -> tuple[tuple[str, ...], ...]:
+        return (tuple(f"v{j}" for j in range(self.n_values)),) * self.n_attributes
 
 
 SHAPES = ("circle", "square", "triangle", "cross", "semicircle")
@@ -136,6 +165,7 @@ COLORS = {"red": (1.0, 0.0, 0.0), "green": (0.0, 1.0, 0.0), "blue": (0.0, 0.0, 1
           "yellow": (1.0, 1.0, 0.0), "magenta": (1.0, 0.0, 1.0), "cyan": (0.0, 1.0, 1.0)}
 HORIZONTAL = ("left", "center", "right")
 VERTICAL = ("top", "middle", "bottom")
+_RGB = np.array(list(COLORS.values()), dtype=np.float32)
 
 
 class ShapeWorld(World):
@@ -158,23 +188,20 @@ class ShapeWorld(World):
     ((1, 3, 24, 24), 0.0, True)
     """
 
+    name = "shape"
+    attributes = ("shape", "color", "horizontal", "vertical")
+    values = (SHAPES, tuple(COLORS), HORIZONTAL, VERTICAL)
+
     def __init__(self, image_size: int = 32, jitter: int = 1, size_jitter: float = 0.15):
+        self.image_size = image_size
+        self.jitter = jitter
+        self.size_jitter = size_jitter
         if image_size < 12:
             raise ValueError("image_size must be at least 12 pixels")
-        self.image_size = int(image_size)
-        self.jitter = int(jitter)
-        self.size_jitter = float(size_jitter)
-        super().__init__(["shape", "color", "horizontal", "vertical"],
-                         [SHAPES, tuple(COLORS), HORIZONTAL, VERTICAL], name="shape")
-        self._rgb = np.array(list(COLORS.values()), dtype=np.float32)
-
-    def get_params(self) -> dict:
-        return {**super().get_params(), "image_size": self.image_size, "jitter": self.jitter,
-                "size_jitter": self.size_jitter}
 
     @property
     def feature_shape(self) -> tuple[int, ...]:
-        return (3, self.image_size, self.image_size)
+        return (3, int(self.image_size), int(self.image_size))
 
     def features(self, objects: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
         """Render objects as float32 images ``objects.shape[:-1] + (3, S, S)`` in [0, 1]."""
@@ -185,14 +212,15 @@ class ShapeWorld(World):
             raise ValueError("an attribute value is out of range for the Shape world")
         lead = objects.shape[:-1]
         flat = objects.reshape(-1, self.n_attributes)
-        n, size = len(flat), self.image_size
+        n, size = len(flat), int(self.image_size)
         cell = size / 3.0
         cx = (flat[:, 2] + 0.5) * cell
         cy = (flat[:, 3] + 0.5) * cell
         radius = np.full(n, 0.42 * cell)
         if rng is not None and (self.jitter > 0 or self.size_jitter > 0):
-            cx = cx + rng.integers(-self.jitter, self.jitter + 1, n)
-            cy = cy + rng.integers(-self.jitter, self.jitter + 1, n)
+            jitter = int(self.jitter)
+            cx = cx + rng.integers(-jitter, jitter + 1, n)
+            cy = cy + rng.integers(-jitter, jitter + 1, n)
             radius = radius * (1.0 + self.size_jitter * (2.0 * rng.random(n) - 1.0))
         grid = np.arange(size, dtype=np.float64) + 0.5
         # u: right, w: down, both in units of the shape's radius
@@ -208,7 +236,7 @@ class ShapeWorld(World):
             disc & (w <= 0.15),                                           # semicircle, flat below
         ])
         mask = masks[flat[:, 0], np.arange(n)]
-        images = mask[:, None, :, :] * self._rgb[flat[:, 1]][:, :, None, None]
+        images = mask[:, None, :, :] * _RGB[flat[:, 1]][:, :, None, None]
         return images.astype(np.float32).reshape(lead + self.feature_shape)
 
 

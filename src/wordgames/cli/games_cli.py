@@ -1,4 +1,6 @@
-"""`wordgames cbm train` and `wordgames cbm table`. torch is imported inside the command bodies."""
+"""`wordgames cbm train` and `wordgames cbm table`: the games that produce emergent languages
+(:mod:`wordgames.emergent.games`). torch is imported inside the command bodies; ``cbm_cli``
+mounts these commands with :func:`register`."""
 
 from __future__ import annotations
 

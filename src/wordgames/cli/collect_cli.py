@@ -1,0 +1,127 @@
+"""`wordgames collect`: the data a study collected (``wordgames serve``), as files and measures.
+
+Heavy imports stay inside the command bodies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(help="Export and score the human play collected by 'wordgames serve'.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+
+DbOption = Annotated[str, typer.Option(
+    "--db", help="Database URL: sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DB.")]
+StudyOption = Annotated[list[str] | None, typer.Option(
+    "--study", "-s", metavar="SLUG", help="Only this study (repeatable). Default: all.")]
+
+
+def _fail_on_errors(func):
+    from wordgames.cli import fail
+    from wordgames.errors import WordgamesError
+
+    try:
+        return func()
+    except (WordgamesError, ValueError, OSError) as exc:
+        fail(str(exc))
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] == "sqlalchemy":
+            fail(f"database error: {exc}")
+        raise
+
+
+@app.command("export")
+def export_cmd(
+    db: DbOption,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write.")],
+    study: StudyOption = None,
+    include_flagged: Annotated[bool, typer.Option(
+        help="Keep participants who failed an attention check.")] = False,
+    completed_only: Annotated[bool, typer.Option(
+        help="Only participants who reached the completion code.")] = False,
+):
+    """Write the collected answers in the documented user formats: codenames.jsonl (for
+    'wordgames codenames evaluate --file'), wiki_paths_finished/unfinished.tsv (Wikispeedia
+    layout), oddmanout_answers.jsonl / oddmanout_validated.jsonl / oddmanout_crowd_puzzles.jsonl
+    (for '--puzzles'), oddmanout_seeds.jsonl, participants.tsv and manifest.json."""
+    from rich.markup import escape
+
+    from wordgames.cli.common import console
+
+    def run():
+        from wordgames.serve.db import Database, require_current
+        from wordgames.serve.export import export
+
+        database = Database(db)
+        try:
+            require_current(database)
+            return export(database, out, study or None, include_flagged=include_flagged,
+                          completed_only=completed_only)
+        finally:
+            database.dispose()
+
+    rep = _fail_on_errors(run)
+    con = console()
+    for name, n in rep.counts.items():
+        con.print(f"{escape(str(out / name))}: {n}", highlight=False)
+    for why, n in rep.left_out.items():
+        con.print(f"[dim]left out: {n} answer(s): {escape(why)}[/]", highlight=False)
+
+
+@app.command("migrate")
+def migrate_cmd(db: DbOption):
+    """Create or upgrade the database schema (Alembic); 'wordgames serve' does it at start-up."""
+    from wordgames.cli.common import console
+
+    def run():
+        from wordgames.serve.db import Database, migrate
+
+        database = Database(db)
+        try:
+            return migrate(database)
+        finally:
+            database.dispose()
+
+    console().print(f"schema revision {_fail_on_errors(run)}", highlight=False)
+
+
+@app.command("measures")
+def measures_cmd(
+    db: DbOption,
+    study: Annotated[str, typer.Option("--study", "-s", help="The study's slug.")],
+    embedding: Annotated[str | None, typer.Option(
+        "-e", "--embedding", help="Embedding of the agents (default: the study's).")] = None,
+    keep: Annotated[Path | None, typer.Option(
+        help="Keep the exported files in this folder.")] = None,
+):
+    """The measures on the data collected so far (what the admin page shows): the families'
+    own code on the exported files, e.g. wordgames.evaluate for Codenames."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from wordgames.cli.common import console
+
+    def run():
+        from wordgames.serve.db import Database
+        from wordgames.serve.live import evaluate_study
+
+        database = Database(db)
+        try:
+            return evaluate_study(database, study, embedding, out_dir=keep)
+        finally:
+            database.dispose()
+
+    res = _fail_on_errors(run)
+    table = Table("dataset", "subject", "metric", "value", "n")
+    for r in res["rows"]:
+        v = r["value"]
+        table.add_row(escape(str(r["dataset"])), escape(str(r["subject"])),
+                      escape(str(r["metric"])), "—" if v is None else f"{v:.4g}", str(r["n"]))
+    con = console()
+    con.print(f"{res['n_records']} record(s)", highlight=False)
+    con.print(table)
+    for note in res["notes"]:
+        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)

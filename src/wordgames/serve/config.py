@@ -1,0 +1,264 @@
+"""A study's configuration: one TOML (or JSON) file, or the options of ``wordgames serve``.
+
+A study is one game played by many participants. Its file says which game, how many trials,
+which agents or conditions are balanced across participants, where the words, graph or puzzles
+come from, the texts shown (consent, instructions), the attention checks and the completion
+code. Everything that decides *what* a participant sees (the design) is hashed: a study already
+in the database may change its texts but not its design (start a new study with a new slug).
+
+Example (``docs/serve.md`` lists every key)::
+
+    slug = "cn-receiver"
+    game = "codenames-receiver"
+    trials = 8
+    seed = 0
+    completion_code = "C1A2B3"
+
+    [codenames]
+    agents = ["cluster", "exhaustive:avg_blue_dist"]
+    n_blue = 6
+    n_red = 6
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from wordgames.errors import WordgamesError
+
+GAMES = ("codenames-receiver", "codenames-sender", "wiki", "oddmanout", "oddmanout-crowd")
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+MAX_TRIALS = 200
+
+
+class StudyConfigError(WordgamesError, ValueError):
+    """A study file or option is invalid (the message names the key and what was expected)."""
+
+
+DEFAULT_TEXTS = {
+    "title": "A word game",
+    "consent": (
+        "This is a research study on how people associate words. You will play a short word "
+        "game with a computer partner. Taking part is voluntary: you may stop at any time by "
+        "closing this page. We store your answers and the time you took; if you came from a "
+        "recruitment platform we store your platform id only as a salted one-way hash. No other "
+        "personal data is collected."),
+    "instructions": "Read each screen, then answer. There are no trick questions.",
+    "done": "Thank you! Your answers are saved.",
+}
+
+GAME_INSTRUCTIONS = {
+    "codenames-receiver": (
+        "A computer partner sees which words on the board are its team's. It gives you one clue "
+        "word and a number. Pick that many board words that you think the clue points to, the "
+        "best match first."),
+    "codenames-sender": (
+        "You see a board: the blue words are your team's, the red ones are to avoid. Give a "
+        "one-word clue (not a board word) that links as many blue words as you can, say which "
+        "blue words you meant, and the number of them."),
+    "wiki": (
+        "Get from the start article to the target article by following links only. Each page "
+        "lists the articles it links to. Use 'Back' to return; 'Give up' ends the round."),
+    "oddmanout": (
+        "Five words are shown. Four of them belong together; pick the one that does not. If no "
+        "single word stands out, choose 'none fits'. You may name what the four have in common."),
+    "oddmanout-crowd": (
+        "You see a word and one of its meanings (a category). Give more examples of that "
+        "category: words that belong with it but are different from the word shown."),
+}
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """Attention checks: ``positions`` (0-based trial positions where a check is inserted),
+    ``action`` (``"flag"``: the participant finishes and is flagged; ``"end"``: the study ends
+    without completion code), and ``items`` (game-specific checks; empty: the built-in one)."""
+
+    positions: tuple[int, ...] = ()
+    action: str = "flag"
+    items: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """One study. See the module docstring and ``docs/serve.md``.
+
+    Parameters
+    ----------
+    slug : str
+        URL name of the study (``/s/<slug>/``): lower-case letters, digits, ``-``.
+    game : str
+        One of :data:`GAMES`.
+    trials : int
+        Trials per participant (attention checks come on top).
+    pool_size : int
+        Items generated per condition; each participant gets a seeded sample of ``trials``.
+    seed : int
+        Seed of every random choice (boards, samples, orders).
+    completion_code, completion_url : str
+        Shown at the end; the URL (``{code}`` is replaced) is offered as a link and followed.
+    require_pid : bool
+        Only accept participants who come with ``PROLIFIC_PID``.
+    texts : dict
+        ``title``, ``consent``, ``instructions``, ``done`` (plain text, escaped when shown).
+    attention : AttentionConfig
+    codenames, wiki, oddmanout : dict
+        Game options (see ``docs/serve.md``).
+    """
+
+    slug: str
+    game: str
+    trials: int = 10
+    pool_size: int = 40
+    seed: int = 0
+    completion_code: str = ""
+    completion_url: str = ""
+    require_pid: bool = False
+    texts: dict = field(default_factory=dict)
+    attention: AttentionConfig = field(default_factory=AttentionConfig)
+    codenames: dict = field(default_factory=dict)
+    wiki: dict = field(default_factory=dict)
+    oddmanout: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        _check(SLUG_RE.match(str(self.slug)) is not None, "slug",
+               f"lower-case letters, digits and '-', at most 40 characters; got {self.slug!r}")
+        _check(self.game in GAMES, "game", f"one of {', '.join(GAMES)}; got {self.game!r}")
+        for key in ("trials", "pool_size", "seed"):
+            _check(isinstance(getattr(self, key), int) and not isinstance(getattr(self, key), bool),
+                   key, f"an integer; got {getattr(self, key)!r}")
+        _check(1 <= self.trials <= MAX_TRIALS, "trials", f"between 1 and {MAX_TRIALS}")
+        _check(self.pool_size >= self.trials, "pool_size", f"at least trials ({self.trials})")
+        _check(self.pool_size <= 5000, "pool_size", "at most 5000")
+        _check(re.fullmatch(r"[A-Za-z0-9_-]{0,64}", self.completion_code) is not None,
+               "completion_code", "letters, digits, '_' or '-' (at most 64)")
+        _check(self.completion_url == "" or self.completion_url.startswith(("https://", "http://")),
+               "completion_url", "an http(s) URL")
+        unknown = set(self.texts) - set(DEFAULT_TEXTS)
+        _check(not unknown, "texts", f"keys among {', '.join(DEFAULT_TEXTS)}; got {sorted(unknown)}")
+        att = self.attention
+        _check(att.action in ("flag", "end"), "attention.action", "'flag' or 'end'")
+        _check(all(isinstance(p, int) and 0 <= p <= self.trials for p in att.positions),
+               "attention.positions", f"positions between 0 and {self.trials}")
+
+    # ------------------------------------------------------------------ views
+    def text(self, key: str) -> str:
+        """A text of the study: its own, else the game's instructions / the default."""
+        if key in self.texts:
+            return str(self.texts[key])
+        if key == "instructions":
+            return GAME_INSTRUCTIONS[self.game]
+        return DEFAULT_TEXTS[key]
+
+    def option(self, section: str, key: str, default: Any = None) -> Any:
+        """A game option (``section`` is ``codenames``, ``wiki`` or ``oddmanout``)."""
+        return getattr(self, section).get(key, default)
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        """Conditions balanced across participants: the Codenames agents of a
+        ``codenames-receiver`` study (and the feedback receivers of a ``codenames-sender``
+        study), else one condition, ``"default"``."""
+        if self.game == "codenames-receiver":
+            return tuple(self.option("codenames", "agents", ("cluster",)))
+        if self.game == "codenames-sender":
+            return tuple(self.option("codenames", "feedback_agents", ("nearest",))) or ("none",)
+        return ("default",)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["attention"] = {k: list(v) for k, v in d["attention"].items() if k != "action"} | {
+            "action": self.attention.action}
+        return d
+
+    def design_sha(self) -> str:
+        """sha256 of everything but the texts and the completion code/URL: what a running
+        study may not change."""
+        d = self.to_dict()
+        for k in ("texts", "completion_code", "completion_url"):
+            d.pop(k)
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()
+
+
+def _check(ok: bool, key: str, expected: str) -> None:
+    if not ok:
+        raise StudyConfigError(f"study option '{key}': expected {expected}")
+
+
+_SECTION_KEYS = {
+    "codenames": {"agents", "feedback_agents", "embedding", "vocab_size", "n_blue", "n_red",
+                  "word_list", "no_shared_stem", "no_substring", "clue_in_vocabulary",
+                  "n_restarts"},
+    "wiki": {"graph", "names", "pairs", "max_clicks", "min_distance", "max_distance",
+             "max_links_shown"},
+    "oddmanout": {"puzzles", "ask_category", "seeds", "n_examples", "min_examples",
+                  "embedding"},
+}
+
+
+def study_from_dict(data: dict, *, source: str = "<options>") -> StudyConfig:
+    """Build a :class:`StudyConfig` from parsed TOML/JSON; unknown keys are errors.
+
+    Raises
+    ------
+    StudyConfigError : naming ``source``, the key and what was expected
+    """
+    if not isinstance(data, dict):
+        raise StudyConfigError(f"{source}: expected a table of study options")
+    known = {f.name for f in fields(StudyConfig)}
+    unknown = set(data) - known
+    if unknown:
+        raise StudyConfigError(f"{source}: unknown study option(s) {', '.join(sorted(unknown))}; "
+                               f"known: {', '.join(sorted(known))}")
+    kw = dict(data)
+    att = kw.pop("attention", {}) or {}
+    if not isinstance(att, dict) or set(att) - {"positions", "action", "items"}:
+        raise StudyConfigError(f"{source}: [attention] takes positions, action, items")
+    kw["attention"] = AttentionConfig(tuple(att.get("positions", ())), att.get("action", "flag"),
+                                      tuple(att.get("items", ())))
+    for section, keys in _SECTION_KEYS.items():
+        sec = kw.get(section, {}) or {}
+        if not isinstance(sec, dict) or set(sec) - keys:
+            raise StudyConfigError(f"{source}: [{section}] takes {', '.join(sorted(keys))}; got "
+                                   f"{sorted(set(sec) - keys) if isinstance(sec, dict) else sec!r}")
+        kw[section] = sec
+    try:
+        return StudyConfig(**kw)
+    except StudyConfigError as exc:
+        raise StudyConfigError(f"{source}: {exc}") from None
+    except TypeError as exc:
+        raise StudyConfigError(f"{source}: {exc}") from None
+
+
+def load_study_file(path: str | Path) -> StudyConfig:
+    """Read a study file (``.toml`` or ``.json``).
+
+    Raises
+    ------
+    StudyConfigError : unreadable file, bad syntax or invalid option
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StudyConfigError(f"{path}: no such study file")
+    text = path.read_text(encoding="utf-8")
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            import tomllib
+
+            data = tomllib.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise StudyConfigError(f"{path}: cannot parse: {exc}") from None
+    return study_from_dict(data, source=str(path))
+
+
+def builtin_studies() -> list[Path]:
+    """The demo studies shipped with the package (one per game)."""
+    folder = Path(__file__).parent / "studies"
+    return sorted(folder.glob("*.toml"))

@@ -1,0 +1,127 @@
+"""What the games are built from, loaded once per process and cached: embeddings, Codenames
+agents, word lists, link graphs, puzzle sets. Everything goes through the public entry points
+of the families (``wordgames.embeddings.load_embedding``, ``codenames.agents.default_senders``,
+``wales.report.wikispeedia_setup``, ``oddmanout.data.load_dataset``...)."""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from pathlib import Path
+
+from wordgames.serve.config import StudyConfigError
+
+log = logging.getLogger("wordgames.serve")
+DEFAULT_EMBEDDING = "glove-6b-50d"
+
+
+@lru_cache(maxsize=4)
+def embedding(name: str = DEFAULT_EMBEDDING):
+    """An embedding by built-in name or path (cached)."""
+    from wordgames.embeddings import load_embedding
+
+    return load_embedding(name)
+
+
+@lru_cache(maxsize=16)
+def senders(emb_name: str, seed: int, vocab_size: int | None, n_restarts: int | None,
+            no_shared_stem: bool, no_substring: bool) -> dict:
+    """The paper's senders on an embedding, by name (``cluster``, ``exhaustive:<tie-break>``,
+    ``random-sender``), with the study's clue rules."""
+    from wordgames.codenames.agents import default_senders
+    from wordgames.codenames.board import ClueRules
+
+    emb = embedding(emb_name)
+    rules = ClueRules(no_substring=no_substring, no_shared_stem=no_shared_stem)
+    out = {}
+    for agent in default_senders(emb, random_state=seed, vocab_size=vocab_size,
+                                 n_restarts=n_restarts):
+        if "rules" in agent.get_params():
+            agent.set_params(rules=rules)
+        out[agent.name] = agent
+    return out
+
+
+@lru_cache(maxsize=8)
+def receivers(emb_name: str, seed: int) -> dict:
+    """The paper's receivers (``nearest``, ``random-receiver``) by name."""
+    from wordgames.codenames.agents import default_receivers
+
+    return {r.name: r for r in default_receivers(embedding(emb_name), random_state=seed)}
+
+
+def agent(kind: str, name: str, cfg) -> object:
+    """The sender (``kind="sender"``) or receiver named ``name`` for a study."""
+    cn = cfg.codenames
+    emb = cn.get("embedding", DEFAULT_EMBEDDING)
+    if kind == "sender":
+        pool = senders(emb, cfg.seed, cn.get("vocab_size", 50000), cn.get("n_restarts"),
+                       bool(cn.get("no_shared_stem", False)), bool(cn.get("no_substring", False)))
+    else:
+        pool = receivers(emb, cfg.seed)
+    if name not in pool:
+        raise StudyConfigError(f"study {cfg.slug}: unknown {kind} {name!r}; known: "
+                               f"{', '.join(pool)}")
+    return pool[name]
+
+
+@lru_cache(maxsize=8)
+def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
+    """Board words: ``"codenames"`` (the 400-word list of the ``codenames-pilot`` data set) or a
+    text file with one word a line; words the embedding does not know are left out (logged)."""
+    from wordgames.codenames.board import codenames_word_list
+
+    if spec == "codenames":
+        words = codenames_word_list()
+    else:
+        path = Path(spec)
+        if not path.is_file():
+            raise StudyConfigError(f"word list {spec!r}: no such file (or use 'codenames')")
+        words = [w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines()
+                 if w.strip() and not w.startswith("#")]
+    words = list(dict.fromkeys(words))
+    look = embedding(emb_name).lookup(words)
+    known = tuple(w for w, i in zip(words, look.indices.tolist(), strict=True) if i >= 0)
+    if len(known) < len(words):
+        log.info("word list %s: %d of %d words have no vector in %s and are left out",
+                 spec, len(words) - len(known), len(words), emb_name)
+    return known
+
+
+@lru_cache(maxsize=4)
+def graph(spec: str, names: str | None = None):
+    """A link graph: ``"wikispeedia"`` (the largest strongly connected component of
+    Wikispeedia, as WALES uses it) or an edge-list file (optionally with a name table)."""
+    if spec == "wikispeedia":
+        from wordgames.wales.report import wikispeedia_setup
+
+        return wikispeedia_setup(verify=False).graph
+    from wordgames.wales.loaders import read_edge_list
+
+    return read_edge_list(spec, names_path=names)[0]
+
+
+@lru_cache(maxsize=2)
+def wikispeedia_human_pairs() -> tuple[tuple[str, str], ...]:
+    """The 1000 human-played Wikispeedia (start, target) pairs of the WALES suite."""
+    from wordgames.wales.report import wikispeedia_setup
+
+    setup = wikispeedia_setup(verify=False)
+    names = setup.graph.names
+    return tuple((str(names[s]), str(names[t]))
+                 for s, t in zip(setup.human.sources.tolist(), setup.human.targets.tolist(),
+                                 strict=True))
+
+
+@lru_cache(maxsize=8)
+def puzzles(spec: str, seed: int):
+    """An Odd-Man-Out puzzle set: a published set's name or a TSV/JSONL file."""
+    from wordgames.oddmanout.data import FILES, load_dataset
+    from wordgames.oddmanout.puzzles import read_puzzles
+
+    if spec in FILES:
+        return load_dataset(spec, seed=seed)
+    if not Path(spec).is_file():
+        raise StudyConfigError(f"puzzles {spec!r}: neither a published set ({', '.join(FILES)}) "
+                               "nor a file")
+    return read_puzzles(spec, seed=seed)

@@ -1,0 +1,127 @@
+"""One path: ``wordgames codenames evaluate`` and ``wordgames.evaluate`` compute the same
+numbers, and the command's output folder is a results store that the report reads."""
+
+from __future__ import annotations
+
+import math
+
+from tests.conftest import require_dataset
+
+
+def _rows(scores) -> dict:
+    """Score rows by key, NaN made comparable."""
+    out = {}
+    for s in scores:
+        d = s.as_dict()
+        for k in ("value", "ci_low", "ci_high"):
+            d[k] = "nan" if math.isnan(d[k]) else d[k]
+        out[s.key] = d
+    assert len(out) == len(scores), "two rows share a key"
+    return out
+
+
+def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
+    require_dataset("codenames-pilot")
+    from typer.testing import CliRunner
+
+    import wordgames
+    from wordgames.cli import app
+    from wordgames.measure import Score
+    from wordgames.registry import get_measure
+    from wordgames.report import load_results
+
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["codenames", "evaluate", "-d", "codenames-pilot",
+                                 "--max-records", "40", "-o", str(out),
+                                 "--data-root", str(data_root)])
+    assert r.exit_code == 0, r.output
+
+    res = wordgames.evaluate("glove-6b-50d", ["codenames"], datasets=["codenames-pilot"],
+                             options={"codenames": {"max_records": 40}}, seed=0,
+                             data_root=data_root)
+    api = _rows(res.scores)
+
+    coll = load_results(out)
+    (entry,) = coll.entries
+    assert entry.measure == "codenames" and coll.from_store
+    cli = _rows([Score.from_dict(d) for d in entry.result["scores"]])
+    assert cli == api  # every Score row, number for number
+
+    # what the rows hold: 6 senders x 8 statistics and 2 receivers' MAP on the pilot's
+    # receiver data, every metric declared by the measure, n + skipped = the 40 records
+    measure = get_measure("codenames")
+    assert len(api) == 6 * 8 + 2
+    assert {s.metric for s in res.scores} <= {m.name for m in measure.metrics}
+    nearest = next(s for s in res.scores if s.subject == "nearest"
+                   and s.metric == "human_receiver.map")
+    assert nearest.dataset == "codenames-pilot" and nearest.direction == "higher"
+    assert nearest.ci_low < nearest.value < nearest.ci_high
+    assert res.result("codenames").parameters["n_records"]["codenames-pilot"] == {
+        "human_receiver": 40, "human_sender": 0}
+    for s in res.scores:
+        assert s.n + s.n_skipped == 40, s
+        assert bool(s.skip_reason) == (s.n_skipped > 0)
+    # the legacy flat metrics are the same numbers
+    flat = res.result("codenames").metrics
+    assert flat["codenames-pilot/nearest/human_receiver.map"] == nearest.value
+    assert (out / "results.json").is_file()
+
+
+def _toy_file(tmp_path):
+    import numpy as np
+
+    from wordgames.codenames.human_data import write_user_jsonl
+    from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, LoadedHumanData
+    from wordgames.embeddings import Embedding
+
+    words = ["a0", "a1", "r", "c", "far", "r2"]
+    vec = np.array([[1.0, 0.0], [0.9848, 0.1736], [-1.0, 0.0], [0.9962, 0.0872], [0.0, 1.0],
+                    [-0.9, -0.3]])
+    data = LoadedHumanData("mine")
+    data.receiver.append(HumanReceiverRecord("mine", "1", ("a0", "a1", "r", "r2"), "c",
+                                             ("a0", "a1"), clue_source="me"))
+    data.receiver.append(HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz",
+                                             ("a0",), clue_source="me"))
+    data.sender.append(HumanSenderRecord("mine", "3", blue=("a0", "a1"), red=("r", "r2"),
+                                         clue="c", targets=("a0", "a1")))
+    return Embedding(words, vec, name="toy"), write_user_jsonl(data, tmp_path / "mine.jsonl")
+
+
+def test_users_own_file_through_the_python_api_in_memory(tmp_path):
+    """``files`` reads a user's data through the measure; in memory nothing is written."""
+    import wordgames
+
+    emb, path = _toy_file(tmp_path)
+    res = wordgames.evaluate(emb, ["codenames"], options={"codenames": {"files": [str(path)]}})
+    (result,) = res.results
+    assert result.plots == [] and not list(tmp_path.rglob("*.png"))
+    rows = {(s.subject, s.metric): s for s in res.scores}
+    assert {s.dataset for s in res.scores} == {"user:mine.jsonl"}
+    rank = rows[("exhaustive:avg_blue_dist", "human_receiver.mean_rank")]
+    # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
+    # record 2: its clue is not in the vocabulary -> skipped, counted and said why
+    assert (rank.value, rank.n, rank.n_skipped) == (1.0, 1, 1)
+    assert rank.skip_reason == "clue not in vocabulary"
+    assert rows[("nearest", "human_receiver.map")].value == 1.0
+    assert rows[("nearest", "human_sender.guess_score")].value == 1.0
+    assert rows[("cluster", "human_sender.mean_rank")].direction == "lower"
+    # both kinds of data: every metric emitted is declared, with its direction
+    from wordgames.registry import get_measure
+
+    declared = {m.name: m.direction for m in get_measure("codenames").metrics}
+    assert {s.metric for s in res.scores} == set(declared)
+    assert all(s.direction == declared[s.metric] for s in res.scores)
+
+
+def test_unknown_data_set_or_bad_option_is_an_error_before_any_work():
+    import pytest
+
+    import wordgames
+    from wordgames.measure import OptionError
+
+    with pytest.raises(OptionError, match="'nope' is not a human Codenames data set"):
+        wordgames.evaluate("glove-6b-50d", ["codenames"],
+                           options={"codenames": {"datasets": ["nope"]}})
+    with pytest.raises(OptionError, match="max_records must be at least 0"):
+        wordgames.evaluate("glove-6b-50d", ["codenames"],
+                           options={"codenames": {"max_records": -1}})
