@@ -151,9 +151,9 @@ def test_results_merge_and_table(tmp_path, toys):
 
 
 def test_family_names_resolve(tmp_path):
+    from wordgames.cli import resolve_specs
     from wordgames.embeddings import load_embedding
     from wordgames.embeddings.family import FAMILY_NAMES
-    from wordgames.cli import resolve_specs
 
     emb = load_embedding("glove-6b-50d-top10k")
     assert len(emb) == 10_000 and emb.dim == 50

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from wordgames._version import __version__
+from wordgames.cli.common import resolve_specs  # noqa: F401  (part of the CLI's Python surface)
 
 app = typer.Typer(
     name="wordgames",
@@ -164,16 +165,6 @@ def run(
     print_skipped(con, res)
     if res.failed:
         raise typer.Exit(1)
-
-
-def resolve_specs(specs, *, family: bool = False) -> list[str]:
-    """The embedding specs to load: those given, then (``family``) the built-in family."""
-    out = [str(s) for s in (specs or [])]
-    if family:
-        from wordgames.embeddings.family import FAMILY_NAMES
-
-        out += [n for n in FAMILY_NAMES if n not in out]
-    return out
 
 
 @app.command("measures")

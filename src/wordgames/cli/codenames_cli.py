@@ -38,8 +38,7 @@ def evaluate(
 ):
     """Every sender and receiver on every record of every available human data set: tables,
     a results store, plots. The numbers come from wordgames.evaluate (measure "codenames")."""
-    from wordgames.cli import fail
-    from wordgames.cli.common import console, print_skipped, run_evaluation
+    from wordgames.cli.common import console, fail, print_skipped, run_evaluation
     from wordgames.embeddings.sets import VocabularyPolicy
 
     if distance not in ("cosine", "euclidean"):
@@ -119,7 +118,7 @@ def datasets(
     from rich.markup import escape
     from rich.table import Table
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data, read_user_file
     from wordgames.errors import DatasetMissingError, WordgamesError
 
@@ -175,7 +174,7 @@ def selfplay(
     from rich.markup import escape
     from rich.table import Table
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.codenames.agents import (
         TIE_BREAKS,
         EmbeddingNearestReceiver,
@@ -235,7 +234,7 @@ def play(
     data_root: DataRoot = None,
 ):
     """Play Codenames at the terminal with an embedding agent."""
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.codenames.agents import (
         ClusterSender,
         EmbeddingNearestReceiver,

@@ -28,7 +28,7 @@ def datasets(
     from rich.markup import escape
     from rich.table import Table
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.codenames.human_data import (
         HUMAN_DATASETS,
         available_human_datasets,

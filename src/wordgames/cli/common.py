@@ -104,3 +104,13 @@ def print_skipped(con, res) -> None:
         else:
             con.print(f"[yellow]skipped[/] {escape(s.measure)} for {escape(s.embedding)}: "
                       f"{escape(s.reason)}", highlight=False)
+
+
+def resolve_specs(specs, *, family: bool = False) -> list[str]:
+    """The embedding specs to load: those given, then (``family``) the built-in family."""
+    out = [str(s) for s in (specs or [])]
+    if family:
+        from wordgames.embeddings.family import FAMILY_NAMES
+
+        out += [n for n in FAMILY_NAMES if n not in out]
+    return out

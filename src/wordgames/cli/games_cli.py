@@ -51,7 +51,7 @@ def train(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.errors import OptionalDependencyError, WordgamesError
 
     console = Console()
@@ -97,7 +97,7 @@ def table(
     """Assemble the runs' evaluations into the layout of the paper's Table 1."""
     from rich.console import Console
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.emergent.games.runs import read_table1_rows, write_table1
     from wordgames.errors import WordgamesError
 

@@ -28,7 +28,7 @@ Out = Annotated[Path, typer.Option("--out", "-o", help="Output puzzle file (.tsv
 
 
 def _fail(msg: str):
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
 
     fail(msg)
 

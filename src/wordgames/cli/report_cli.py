@@ -26,7 +26,7 @@ def report(
     baselines. Opens offline."""
     from rich.console import Console
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
 
     if images not in ("embed", "copy"):

@@ -19,7 +19,7 @@ def merge(
         help="Replace results the target already holds (default: keep the target's).")] = False,
 ):
     """Copy every result of SOURCES into the store INTO (same key = same numbers: kept once)."""
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.results.store import ResultStore
 
     target = ResultStore(into)
@@ -44,7 +44,7 @@ def table(
 ):
     """Every stored score of every embedding and measure, as one table: embedding, measure,
     data set, subject, metric, value, 95 % interval (ci_low, ci_high), n and items skipped."""
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.results.store import ResultStore
 
     if fmt not in ("rich", "csv", "markdown"):

@@ -244,7 +244,7 @@ def correlate(
         if table is not None:
             result, plots, payload = _correlate_table(table, reference, out)
         else:
-            from wordgames.cli import resolve_specs
+            from wordgames.cli.common import resolve_specs
 
             specs = resolve_specs(embedding or [], family=family)
             if not specs:
@@ -286,7 +286,7 @@ def benchmarks_list(data_root: DataRoot = None):
     from rich.console import Console
     from rich.table import Table
 
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
     from wordgames.similarity.benchmarks import BENCHMARKS, load_benchmarks
 

@@ -12,7 +12,7 @@ def _fmt(v) -> str:
 
 
 def headline_rows(res) -> list[tuple]:
-    """``(embedding, measure, what, value, skipped)`` for every headline score of ``res``
+    """``(embedding, measure, what, value, n, skipped)`` for every headline score of ``res``
     (for a measure without declared headlines: its numeric metrics)."""
     from wordgames.registry import get_measure
 
@@ -27,13 +27,13 @@ def headline_rows(res) -> list[tuple]:
                 if spec.headline_of(s) is None:
                     continue
                 what = "/".join(p for p in (s.dataset, s.subject, s.metric) if p)
-                skipped = f"{s.n_skipped} of {s.n_skipped + (s.n or 0)}: {s.skip_reason}" \
-                    if s.n_skipped else ""
-                rows.append((r.embedding, r.measure, what, _fmt(s.value), skipped))
+                skipped = f"{s.n_skipped}: {s.skip_reason}" if s.n_skipped else ""
+                rows.append((r.embedding, r.measure, what, _fmt(s.value),
+                             "" if s.n is None else f"{s.n:,}", skipped))
             continue
         for key, value in r.metrics.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
-                rows.append((r.embedding, r.measure, key, _fmt(value), ""))
+                rows.append((r.embedding, r.measure, key, _fmt(value), "", ""))
     return rows
 
 
@@ -44,7 +44,7 @@ def print_summary(con, res, *, out, vocabulary: str) -> None:
     from rich.table import Table
 
     table = Table(title=f"wordgames results (vocabulary: {escape(vocabulary)})")
-    for col in ("embedding", "measure", "score", "value", "skipped (OOV)"):
+    for col in ("embedding", "measure", "score", "value", "n", "skipped or OOV"):
         table.add_column(col, overflow="fold")
     rows = headline_rows(res)
     for row in rows:

@@ -171,7 +171,7 @@ def navigate(
     data_root: DataRoot = None,
 ):
     """Show the path the agent takes from SOURCE to TARGET, with each page's cosine to the target."""
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
     from wordgames.wales.agent import GreedyAgent
     from wordgames.wales.titles import title_vectors
@@ -205,7 +205,7 @@ def baselines(
     data_root: DataRoot = None,
 ):
     """Human baselines (The Wiki Game results of the WALES authors; Wikispeedia games) and w-path."""
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.datasets import dataset_file, is_available
     from wordgames.errors import WordgamesError
     from wordgames.wales.baselines import human_baseline, human_success_rate, w_path_baseline

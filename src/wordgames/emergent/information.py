@@ -167,13 +167,6 @@ def concept_attributes(concepts: EncodedConcepts) -> tuple[np.ndarray, list[str]
     return m.toarray().astype(np.int64), names
 
 
-def _entropy_bits(counts: np.ndarray, axis=None) -> np.ndarray:
-    total = counts.sum(axis=axis, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(counts > 0, counts / total, 0.0)
-        return -np.sum(np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0), axis=axis)
-
-
 def _gap_score(sample: np.ndarray, variable: np.ndarray, level: np.ndarray, n_variables: int,
                n_samples: int, attributes: np.ndarray) -> float:
     """Mean normalised MI gap over message variables.

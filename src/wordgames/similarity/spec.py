@@ -15,7 +15,8 @@ class SimilarityOptions:
     Parameters
     ----------
     benchmarks : tuple of str or None
-        Short names of the shipped benchmarks (default: all 13).
+        Short names of the shipped benchmarks (default ``None``: all 13; ``()``: none, only
+        the ``extra`` files, and the shipped data set is then not read).
     extra : tuple of str
         Paths of users' own ``word1<TAB>word2<TAB>score`` files (named by file stem).
     oov : {"skip", "fixed"}
