@@ -208,32 +208,26 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
         Restrict the measures to these declared data sets.
     options : dict, optional
         ``{measure name: {option: value}}`` (or the measure's options dataclass).
-    seed : int
-        Base seed of every random choice.
-    quick : bool
-        Smaller settings for a smoke run.
+    seed, quick : int, bool
+        Base seed of every random choice; smaller settings for a smoke run.
     vocabulary : VocabularyPolicy, optional
         Restriction applied to the embeddings (top-N, lower-case alphabetic, intersection).
     store : path or ResultStore, optional
-        A results store: stored results are reused, new ones written. Default: in memory.
+        A results store: stored results are reused, new ones written (default: in memory).
     out_dir : path, optional
         Folder for plots (default: the store's folder; none in memory).
     executor : str or executor, optional
-        ``"serial"`` (default, in this process), ``"process"``, ``"ray"`` or an executor
-        object from :mod:`wordgames.executors`; the last two need a store.
+        ``"serial"`` (default), ``"process"``, ``"ray"`` or an executor object of
+        :mod:`wordgames.executors`; the last two need a store.
     data_root : path, optional
         Data root (default: ``$WORDGAMES_DATA``).
-    overwrite : bool
-        Recompute results already in the store.
-    dry_run : bool
-        Only plan: ``Results.missing`` lists the units that would be computed.
+    overwrite, dry_run : bool
+        Recompute stored results; only plan (``Results.missing`` lists what would run).
     transformer_vocab : int, path or list of str, optional
         Vocabulary of ``transformer:MODEL`` embeddings.
-    progress : callable, optional
-        ``progress(label, done, total)`` after each unit (the CLI passes a progress bar).
-    on_plan : callable, optional
-        Called with the (not yet computed) :class:`Results` once the units are planned:
-        ``missing`` lists those to compute.
+    progress, on_plan : callable, optional
+        ``progress(label, done, total)`` after each unit; ``on_plan(results)`` once the units
+        are planned (``results.missing`` lists those to compute). The CLI shows both.
 
     Returns
     -------
@@ -248,18 +242,13 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
     """
     from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
     from wordgames.registry import select_measures
-    from wordgames.results.store import ResultStore
 
     t0 = time.perf_counter()
     policy = vocabulary or VocabularyPolicy()
     chosen = select_measures(measures)
     typed = resolve_options(chosen, options, datasets)
     runner = _executor(executor)
-    store = ResultStore(store) if store is not None and not isinstance(store, ResultStore) else store
-    if runner.needs_files and store is None:
-        raise WordgamesError(f"the {runner.name} executor writes results to files: give a store")
-    if store is not None:
-        store.check_writable()
+    store = _open_store(store, runner)
     embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
     out_dir = out_dir or (store.root if store is not None else None)
     timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
@@ -281,6 +270,19 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
     return res
+
+
+def _open_store(store, runner):
+    """The results store (checked writable before any work), or ``None`` in memory."""
+    from wordgames.results.store import ResultStore
+
+    if store is not None and not isinstance(store, ResultStore):
+        store = ResultStore(store)
+    if runner.needs_files and store is None:
+        raise WordgamesError(f"the {runner.name} executor writes results to files: give a store")
+    if store is not None:
+        store.check_writable()
+    return store
 
 
 def _run_parameters(embs, chosen, typed, policy, runner, plan: Plan, *, seed, quick, overwrite,

@@ -143,16 +143,8 @@ def run(
         options["cbm"] = {"logs": [str(p) for p in cbm_log], "eos_id": cbm_eos_id,
                           "pad_id": cbm_pad_id}
     specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
-    vocab = None
-    if transformer_vocab is not None:
-        vocab = int(transformer_vocab) if transformer_vocab.isdigit() else Path(transformer_vocab)
-    from wordgames.executors import make_executor
-
-    try:
-        runner = make_executor(executor, workers=workers, address=address,
-                               blas_threads=blas_threads)
-    except Exception as exc:
-        fail(str(exc))
+    vocab = _transformer_vocab(transformer_vocab)
+    runner = _executor(executor, workers, address, blas_threads)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
     res = run_evaluation(con, specs, measure or None, store=out, show_missing=only_missing,
@@ -165,6 +157,22 @@ def run(
     print_skipped(con, res)
     if res.failed:
         raise typer.Exit(1)
+
+
+def _transformer_vocab(value: str | None):
+    if value is None:
+        return None
+    return int(value) if value.isdigit() else Path(value)
+
+
+def _executor(kind: str, workers: int, address: str | None, blas_threads: int | None):
+    from wordgames.errors import WordgamesError
+    from wordgames.executors import make_executor
+
+    try:
+        return make_executor(kind, workers=workers, address=address, blas_threads=blas_threads)
+    except (WordgamesError, ValueError) as exc:
+        fail(str(exc))
 
 
 @app.command("measures")
