@@ -78,8 +78,10 @@ def blas_env(threads: int = 1) -> dict[str, str]:
 
 
 def limit_threads(threads: int = 1) -> None:
-    """Cap BLAS threads in this process: env vars for libraries not loaded yet, threadpoolctl
-    for those already loaded."""
+    """Cap BLAS threads in this process.
+
+    Env vars for libraries not loaded yet, threadpoolctl for those already loaded.
+    """
     os.environ.update(blas_env(threads))
     try:
         from threadpoolctl import threadpool_limits
@@ -94,8 +96,11 @@ def _init_worker(threads: int) -> None:
 
 # --------------------------------------------------------------------------- embeddings on disk
 def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingRef:
-    """Write ``emb`` once as ``vectors.npy`` + ``words.txt`` (keyed by its sha256) and return
-    a reference workers can memory-map. A folder already written is reused."""
+    """Write ``emb`` once and return a reference workers can memory-map.
+
+    The folder holds ``vectors.npy`` + ``words.txt`` and is keyed by its sha256. A folder already
+    written is reused.
+    """
     from wordgames.embeddings.loaders import cache_dir, write_vector_folder
 
     sha = emb.fingerprint()
@@ -108,8 +113,10 @@ def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingR
 
 @lru_cache(maxsize=2)
 def open_embedding(folder: str, name: str, source: str):
-    """The memory-mapped embedding of a materialised folder (memoised per worker process, so
-    a worker running several measures of one embedding builds its index and unit matrix once)."""
+    """The memory-mapped embedding of a materialised folder, memoised per worker process.
+
+    A worker running several measures of one embedding builds its index and unit matrix once.
+    """
     from wordgames.embeddings.loaders import read_vector_folder
 
     emb = read_vector_folder(folder, name=name, source=source, fmt="suite-cache")

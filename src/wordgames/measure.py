@@ -318,8 +318,10 @@ class Measure:
 
 
 def check_type(where: str, value: Any, hint: Any) -> Any:
-    """``value`` checked against a type hint (and lists turned into tuples where a tuple is
-    expected); :class:`OptionError` names ``where`` when it does not fit.
+    """``value`` checked against a type hint.
+
+    Lists are turned into tuples where a tuple is expected; :class:`OptionError` names ``where``
+    when it does not fit.
 
     >>> check_type("x", [1, 2], tuple[int, ...])
     (1, 2)

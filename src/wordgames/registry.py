@@ -127,8 +127,9 @@ def select_measures(names=None) -> list[Measure]:
 
 
 def list_measures():
-    """The registry as a pandas DataFrame: name, family, version, description, data sets,
-    headlines, options.
+    """The registry as a pandas DataFrame.
+
+    Columns: name, family, version, description, data sets, headlines, options.
 
     Examples
     --------

@@ -8,10 +8,11 @@ from wordgames.errors import DataFormatError
 
 
 def decode_utf8(data: bytes, path: str | Path | None, *, hint: str = "") -> str:
-    """``data`` decoded as UTF-8, or :class:`DataFormatError` naming the line of the bad byte
-    (LF, CRLF and CR-only line ends all count as line ends).
+    r"""``data`` decoded as UTF-8, or :class:`DataFormatError` naming the line of the bad byte.
 
-    >>> decode_utf8(b"a\\rb\\xff", "f.txt")
+    LF, CRLF and CR-only line ends all count as line ends.
+
+    >>> decode_utf8(b"a\rb\xff", "f.txt")
     Traceback (most recent call last):
     ...
     wordgames.errors.DataFormatError: f.txt, line 2: not valid UTF-8 (invalid start byte)

@@ -70,6 +70,7 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def version_callback(value: bool):
+    """Typer callback of ``--version``: print the version and exit when it is given."""
     if value:
         typer.echo(f"wordgames {__version__}")
         raise typer.Exit()
@@ -254,6 +255,7 @@ _add_family_apps()
 
 
 def main() -> None:  # console-script entry point
+    """Run the ``wordgames`` command line."""
     # sub-apps are converted to click only when named: keeps `wordgames --help` fast
     from wordgames.cli._lazy import lazy_command
 

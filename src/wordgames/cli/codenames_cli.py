@@ -36,8 +36,11 @@ def evaluate(
         "--file", help="Your own human data (JSONL/CSV, see docs/codenames-data.md); repeatable. "
                        "With --file only, no declared data set is read.")] = None,
 ):
-    """Every sender and receiver on every record of every available human data set: tables,
-    a results store, plots. The numbers come from wordgames.evaluate (measure "codenames")."""
+    """Every sender and receiver on every record of every available human data set.
+
+    Writes tables, a results store and plots. The numbers come from wordgames.evaluate (measure
+    "codenames").
+    """
     from wordgames.cli.common import console, fail, print_skipped, run_evaluation
     from wordgames.embeddings.sets import VocabularyPolicy
 

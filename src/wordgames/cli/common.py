@@ -1,6 +1,9 @@
-"""What every command that evaluates shares: loading options, a progress bar, log lines on the
-console, one call of :func:`wordgames.evaluate`, errors as messages. The CLI only parses and
-prints: every number comes from :func:`wordgames.evaluate`."""
+"""What every command that evaluates shares.
+
+Loading options, a progress bar, log lines on the console, one call of :func:`wordgames.evaluate`,
+errors as messages. The CLI only parses and prints: every number comes from
+:func:`wordgames.evaluate`.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def console():
+    """A rich ``Console`` on stdout (rich is imported only when a command prints)."""
     from rich.console import Console
 
     return Console()
@@ -51,8 +55,11 @@ def console_logging(con, level=logging.INFO):
 
 def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool = False,
                    **kwargs):
-    """:func:`wordgames.evaluate` with a progress bar and the log on ``con``; errors of the
-    user's making become ``error:`` messages. Writes ``results.json`` into the store's folder."""
+    """:func:`wordgames.evaluate` with a progress bar and the log on ``con``.
+
+    Errors of the user's making become ``error:`` messages. Writes ``results.json`` into the store's
+    folder.
+    """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from wordgames.errors import WordgamesError

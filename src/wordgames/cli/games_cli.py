@@ -1,6 +1,8 @@
-"""`wordgames cbm train` and `wordgames cbm table`: the games that produce emergent languages
-(:mod:`wordgames.emergent.games`). torch is imported inside the command bodies; ``cbm_cli``
-mounts these commands with :func:`register`."""
+"""`wordgames cbm train` and `wordgames cbm table`: the games that produce emergent languages.
+
+The games are in :mod:`wordgames.emergent.games`; torch is imported inside the command bodies;
+``cbm_cli`` mounts these commands with :func:`register`.
+"""
 
 from __future__ import annotations
 

@@ -57,8 +57,10 @@ def _wordnet_solver(root, instances: bool, missing: str):
 def evaluate_options(*, dataset, puzzles, senses, embedding_given: bool, wordnet: bool,
                      wordnet_only: bool, wordnet_root, instances: bool, missing: str,
                      mwe: str) -> dict:
-    """The measure's options (:class:`~wordgames.oddmanout.spec.OddManOutOptions`) of the
-    ``evaluate`` command's options."""
+    """The measure's options, from the ``evaluate`` command's options.
+
+    A dict of :class:`~wordgames.oddmanout.spec.OddManOutOptions` fields.
+    """
     return {
         # --puzzles alone: only the user's files; nothing given: the default sets
         "sets": list(dataset) if dataset else ([] if puzzles else None),
@@ -86,8 +88,10 @@ def _check_results(con, res) -> None:
 
 
 def table3_rows(res) -> list[dict]:
-    """The Table-3 rows of every result; rows that do not depend on the embedding (WordNet,
-    sense embeddings) once."""
+    """The Table-3 rows of every result.
+
+    Rows that do not depend on the embedding (WordNet, sense embeddings) come once.
+    """
     rows, seen = [], set()
     for r in res.results:
         for row in r.tables.get("table3", []):
@@ -215,8 +219,11 @@ def senses(
     seed: int = 0,
     data_root: DataRoot = None,
 ):
-    """Sense vectors from a contextual encoder (paper 5.3): cluster each word's contextual
-    vectors in CORPUS into K senses. Needs: pip install 'wordgames[contextual]'."""
+    """Sense vectors from a contextual encoder (paper 5.3).
+
+    Cluster each word's contextual vectors in CORPUS into K senses. Needs: pip install
+    'wordgames[contextual]'.
+    """
     from wordgames.errors import WordgamesError
     from wordgames.oddmanout.contextual import contextual_senses
     from wordgames.oddmanout.data import load_dataset

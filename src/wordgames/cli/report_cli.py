@@ -1,5 +1,7 @@
-"""`wordgames report RESULTS_DIR`: rebuild the HTML report (and leaderboard files) of a results
-folder. Heavy imports stay inside the command body."""
+"""`wordgames report RESULTS_DIR`: rebuild a results folder's HTML report and leaderboard files.
+
+Heavy imports stay inside the command body.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +23,11 @@ def report(
         help="Also write leaderboard.csv, metrics_long.csv (every Score row) and correlation.csv "
              "beside the HTML.")] = True,
 ):
-    """Build the static HTML report: leaderboard of the measures' headline scores with CIs and
-    skipped (OOV) counts, cross-measure correlation, each measure's scores, tables, plots and
-    baselines. Opens offline."""
+    """Build the static HTML report.
+
+    Leaderboard of the measures' headline scores with CIs and skipped (OOV) counts, cross-measure
+    correlation, each measure's scores, tables, plots and baselines. Opens offline.
+    """
     from rich.console import Console
 
     from wordgames.cli.common import fail

@@ -42,8 +42,11 @@ def table(
         help="One row per score (measure, data set, subject, metric), one column per embedding.")] = False,
     output: Annotated[Path | None, typer.Option("--output", help="Write the table to this file.")] = None,
 ):
-    """Every stored score of every embedding and measure, as one table: embedding, measure,
-    data set, subject, metric, value, 95 % interval (ci_low, ci_high), n and items skipped."""
+    """Every stored score of every embedding and measure, as one table.
+
+    Columns: embedding, measure, data set, subject, metric, value, 95 % interval (ci_low, ci_high),
+    n and items skipped.
+    """
     from wordgames.cli.common import fail
     from wordgames.results.store import ResultStore
 

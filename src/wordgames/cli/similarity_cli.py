@@ -42,8 +42,10 @@ def _check_results(res) -> None:
 
 
 def similarity_options(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similarity: float) -> dict:
-    """The measure's options (:class:`~wordgames.similarity.spec.SimilarityOptions`) of the
-    ``evaluate`` command's options."""
+    """The measure's options, from the ``evaluate`` command's options.
+
+    A dict of :class:`~wordgames.similarity.spec.SimilarityOptions` fields.
+    """
     return {"benchmarks": [] if only_tsv else (list(benchmark) if benchmark else None),
             "extra": [str(p) for p in tsv or ()], "oov": oov, "oov_similarity": oov_similarity}
 
@@ -131,7 +133,7 @@ def global_metrics(
     out: Out = None,
     json_out: JsonOut = None,
 ):
-    """erank (Roy-Vetterli), perank(p) and edim(p) (the last two reconstructed, see docs).
+    """The erank (Roy-Vetterli), perank(p) and edim(p) (the last two reconstructed, see docs).
 
     Computed by the 'global-metrics' measure of 'wordgames run'.
     """

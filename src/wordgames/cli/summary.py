@@ -12,8 +12,10 @@ def _fmt(v) -> str:
 
 
 def headline_rows(res) -> list[tuple]:
-    """``(embedding, measure, what, value, n, skipped)`` for every headline score of ``res``
-    (for a measure without declared headlines: its numeric metrics)."""
+    """``(embedding, measure, what, value, n, skipped)`` for every headline score of ``res``.
+
+    For a measure without declared headlines: its numeric metrics.
+    """
     from wordgames.registry import get_measure
 
     rows = []
@@ -38,8 +40,10 @@ def headline_rows(res) -> list[tuple]:
 
 
 def print_summary(con, res, *, out, vocabulary: str) -> None:
-    """The headline table; the rest (often hundreds of numbers) is in results.json and in
-    ``wordgames report``."""
+    """Print the headline table.
+
+    The rest (often hundreds of numbers) is in results.json and in ``wordgames report``.
+    """
     from rich.markup import escape
     from rich.table import Table
 

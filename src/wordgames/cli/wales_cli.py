@@ -38,9 +38,11 @@ def evaluate_options(*, graph: str, names: Path | None, challenges: Path | None,
                      gamma: list[float] | None, exponent: list[float] | None,
                      percent: list[float] | None, max_steps: int | None, trials: int | None,
                      table1_pool: int | None, w_path_pairs: int | None) -> dict:
-    """The measure's options (:class:`~wordgames.wales.spec.WalesOptions`) of the
-    ``evaluate`` command's options; options not given keep the measure's defaults (and take
-    the quick values under ``--quick``)."""
+    """The measure's options, from the ``evaluate`` command's options.
+
+    A dict of :class:`~wordgames.wales.spec.WalesOptions` fields; options not given keep the
+    measure's defaults (and take the quick values under ``--quick``).
+    """
     given = {"k": k, "human_k": human_k, "gammas": gamma, "exponents": exponent,
              "percents": percent, "max_steps": max_steps, "table1_trials": trials,
              "table1_pool": table1_pool, "w_path_pairs": w_path_pairs,
@@ -88,8 +90,11 @@ def print_tables(con, tables: dict) -> None:
 
 
 def write_report(out: Path, res, tables: dict) -> list[Path]:
-    """``wales_report.json`` (every embedding's tables, rankings, coverage) and Figures 4-5
-    with one line per embedding, beside the results store in ``out``."""
+    """Write ``wales_report.json`` and Figures 4-5 beside the results store in ``out``.
+
+    The JSON holds every embedding's tables, rankings and coverage; the figures have one line per
+    embedding.
+    """
     from wordgames.results import write_json_atomic
     from wordgames.wales.report import plot_figure4, plot_figure5
 
@@ -125,8 +130,9 @@ def evaluate(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: the results store (read by 'wordgames report'), wales_report.json and Figures 4-5.")] = Path("wales-results"),
     data_root: DataRoot = None,
 ):
-    """Score embeddings with WALES on every task distribution, sweep gamma, write Table 1 and
-    Figures 4-5 (PNG) and a JSON of every table.
+    """Score embeddings with WALES on every task distribution and sweep gamma.
+
+    Writes Table 1, Figures 4-5 (PNG) and a JSON of every table.
 
     Computed by the 'wales' measure of 'wordgames run' (the same numbers for the same
     options); stored results in OUT are reused.

@@ -1,5 +1,6 @@
-"""Codenames measures (Solomon & Ben Zion): embedding agents that play Codenames, scored against
-human play.
+"""Codenames measures (Solomon & Ben Zion).
+
+Embedding agents that play Codenames, scored against human play.
 
 Modules (nothing heavy is imported here; the names below load on first use):
 

@@ -68,9 +68,11 @@ class Receiver(Protocol):
 
 @runtime_checkable
 class CountingSender(Sender, Protocol):
-    """A sender that the measures rank by counting (the fast path): senders with the same
-    ``embedding``, ``distance`` and ``n_vocab`` share one similarity matrix per batch (an
-    optional ``needs_similarities = False`` skips the matrix product)."""
+    """A sender that the measures rank by counting (the fast path).
+
+    Senders with the same ``embedding``, ``distance`` and ``n_vocab`` share one similarity matrix
+    per batch (an optional ``needs_similarities = False`` skips the matrix product).
+    """
 
     embedding: Any
     distance: str
@@ -104,12 +106,17 @@ def _check_choice(what: str, value, choices: Sequence) -> None:
 
 
 class Agent(Params):
-    """Base of the Codenames agents: scikit-learn style configuration, and a JSON-safe record
-    of it for result records."""
+    """Base of the Codenames agents: scikit-learn style configuration.
+
+    It also gives a JSON-safe record of the configuration for result records.
+    """
 
     def describe(self) -> dict:
-        """``{"agent": class name, parameter: value}`` with the embedding by name and nested
-        configurations (clue rules) as dicts: what result records hold."""
+        """The agent's configuration, as result records hold it.
+
+        ``{"agent": class name, parameter: value}`` with the embedding by name and nested
+        configurations (clue rules) as dicts.
+        """
         return {"agent": type(self).__name__,
                 **{k: _plain(v) for k, v in self.get_params().items()}}
 
@@ -125,8 +132,10 @@ def _plain(value):
 
 
 def agent_params(agent) -> dict:
-    """The configuration record of any agent: :meth:`Agent.describe`, else ``get_params()``
-    of a duck-typed agent, else ``{}``."""
+    """The configuration record of any agent.
+
+    :meth:`Agent.describe`, else ``get_params()`` of a duck-typed agent, else ``{}``.
+    """
     if isinstance(agent, Agent):
         return agent.describe()
     get = getattr(agent, "get_params", None)
@@ -181,8 +190,10 @@ class VocabSims:
 
 
 def _rows(row: dict, words: Sequence[str]) -> list[int]:
-    """Row of each word; words are normalised only when not found as given (the measures
-    pass normalised words, and normalising them again costs more than the lookup)."""
+    """Row of each word; words are normalised only when not found as given.
+
+    The measures pass normalised words, and normalising them again costs more than the lookup.
+    """
     out = []
     for w in words:
         r = row.get(w)
@@ -213,8 +224,11 @@ _BLAS_CONTROLLER = None
 
 
 def single_threaded_blas():
-    """Context in which BLAS runs on one thread: k-means multiplies tiny matrices, where
-    OpenBLAS's threads cost 10 to 30 times the product itself."""
+    """Context in which BLAS runs on one thread.
+
+    k-means multiplies tiny matrices, where OpenBLAS's threads cost 10 to 30 times the product
+    itself.
+    """
     global _BLAS_CONTROLLER
     try:
         if _BLAS_CONTROLLER is None:
@@ -242,8 +256,10 @@ def _sqnorms(embedding) -> np.ndarray:
 
 
 class BoardGeometry:
-    """Per-(blue, red) quantities over the clue vocabulary, computed once and shared by every
-    ExhaustiveSearchSender tie-break (each row pass is vectorised over the vocabulary).
+    """Per-(blue, red) quantities over the clue vocabulary, computed once.
+
+    They are shared by every ExhaustiveSearchSender tie-break (each row pass is vectorised over the
+    vocabulary).
 
     For clue word ``w``: ``m`` = closeness of the nearest red word; the *targets* of ``w`` are
     the blue words strictly nearer than every red word, ``count`` their number.
@@ -272,8 +288,10 @@ class BoardGeometry:
         return [self.sims.words[r] for r in self.red_rows]
 
     def memo(self, owner, key, compute: Callable[[], Any]):
-        """``compute()`` once per (``owner``, ``key``) for this geometry: the one place where
-        agents keep per-board values (their sort keys, their tie-break scores)."""
+        """``compute()`` once per (``owner``, ``key``) for this geometry.
+
+        The one place where agents keep per-board values (their sort keys, their tie-break scores).
+        """
         full = ("agent", id(owner), key)
         hit = self.cache.get(full)
         if hit is None:
@@ -325,8 +343,11 @@ class BoardGeometry:
         return c
 
     def count_split(self, c: int) -> tuple[int, np.ndarray]:
-        """Number of (non-excluded) columns with more targets than ``c``, and the columns with
-        exactly ``c`` (sorted). Cached: every tie-break and every clue shares it."""
+        """Columns with more targets than ``c`` (counted) and with exactly ``c`` (listed).
+
+        Excluded columns are in neither; the list is sorted. Cached: every tie-break and every clue
+        shares it.
+        """
         key = ("count_split", c)
         hit = self.cache.get(key)
         if hit is None:
@@ -335,8 +356,10 @@ class BoardGeometry:
         return hit
 
     def m_at(self, idx: np.ndarray) -> np.ndarray:
-        """``m[idx]``, gathered once per index array (tie-breaks and target statistics of
-        one count share it)."""
+        """``m[idx]``, gathered once per index array.
+
+        The tie-breaks and target statistics of one count share it.
+        """
         key = ("m_at", id(idx))
         hit = self.cache.get(key)
         if hit is None or hit[0] is not idx:
@@ -344,9 +367,11 @@ class BoardGeometry:
         return hit[1]
 
     def targets_stats(self, idx: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and minimum closeness of the targets of columns ``idx``, which all have ``c``
-        targets (``c == 0``: the nearest blue word stands in). Rows are accumulated in a fixed
-        order so that a column gets the same value whichever subset it is computed in."""
+        """Mean and minimum target closeness of columns ``idx``, which all have ``c`` targets.
+
+        With ``c == 0`` the nearest blue word stands in. Rows are accumulated in a fixed order so
+        that a column gets the same value whichever subset it is computed in.
+        """
         key = ("targets", c, id(idx))
         hit = self.cache.get(key)
         if hit is not None and hit[0] is idx:
@@ -370,9 +395,11 @@ class BoardGeometry:
 
 def count_beating(keys: Sequence[np.ndarray], values: Sequence, excluded: np.ndarray | None = None,
                   own: int | None = None) -> tuple[int, int]:
-    """How many rows have keys lexicographically smaller than ``values`` and how many equal,
-    ignoring ``excluded`` rows and row ``own`` (one comparison pass per key, no sort; the few
-    ignored rows are subtracted afterwards rather than masked)."""
+    """How many rows have keys lexicographically smaller than ``values`` and how many equal.
+
+    Rows ``excluded`` and row ``own`` are ignored (one comparison pass per key, no sort; the few
+    ignored rows are subtracted afterwards rather than masked).
+    """
     if len(keys) == 1:
         k, v = keys[0], values[0]
         less, eq = k < v, k == v
@@ -394,10 +421,11 @@ def count_beating(keys: Sequence[np.ndarray], values: Sequence, excluded: np.nda
 
 def rank_by_counting(keys: Sequence[np.ndarray], target: int,
                      excluded: np.ndarray | None = None) -> tuple[int, int]:
-    """Best and worst 1-based rank of row ``target`` when rows are sorted by ``keys``
-    (lexicographic, ascending), ignoring ``excluded`` rows. Rows with the same keys as
-    ``target`` are ties: best counts none of them before it, worst all of them; the mean rank
-    is ``(best + worst) / 2``.
+    """Best and worst 1-based rank of row ``target`` when rows are sorted by ``keys``.
+
+    The order is lexicographic and ascending, ignoring ``excluded`` rows. Rows with the same keys as
+    ``target`` are ties: best counts none of them before it, worst all of them; the mean rank is
+    ``(best + worst) / 2``.
 
     >>> rank_by_counting([np.array([3., 1., 2., 1.])], 2)
     (3, 3)
@@ -481,8 +509,10 @@ class _EmbeddingSender(Agent):
         return BoardGeometry(sims, blue, red)
 
     def ranked_forward(self, blue: Sequence[str], red: Sequence[str]) -> list[str]:
-        """The whole clue vocabulary, best clue first (board words and illegal clues removed);
-        exact ties in vocabulary (frequency) order."""
+        """The whole clue vocabulary, best clue first (board words and illegal clues removed).
+
+        Exact ties come in vocabulary (frequency) order.
+        """
         geom = self._geometry(blue, red)
         keys = self.clue_keys(geom)
         order = np.lexsort((np.arange(self.n_vocab), *reversed(keys)))
@@ -502,8 +532,9 @@ class _EmbeddingSender(Agent):
 
 
 class ExhaustiveSearchSender(_EmbeddingSender):
-    """For every vocabulary word, count the blue words nearer to it than every red word; the
-    clue maximises the count (the paper's Algorithm 2 says argmin: a typo), ties broken by
+    """For every vocabulary word, count the blue words nearer to it than every red word.
+
+    The clue maximises the count (the paper's Algorithm 2 says argmin: a typo), ties broken by
     ``tie_break``.
 
     Parameters
@@ -539,8 +570,10 @@ class ExhaustiveSearchSender(_EmbeddingSender):
 
     def tie_scores(self, geometry: BoardGeometry, idx: np.ndarray, c: int) -> np.ndarray:
         """Tie-break score (lower is better) of columns ``idx``, which all have ``c`` targets.
-        Scores are in closeness terms (higher closeness = nearer), so "minimise a distance"
-        is "maximise a closeness"."""
+
+        Scores are in closeness terms (higher closeness = nearer), so "minimise a distance" is
+        "maximise a closeness".
+        """
         g = geometry
         if self.tie_break == "frequency":
             return g.sims.col_rows[idx]
@@ -566,9 +599,11 @@ class ExhaustiveSearchSender(_EmbeddingSender):
         return c, float(self.tie_scores(geometry, np.array([col]), c)[0])
 
     def count_rank(self, geometry: BoardGeometry, values: tuple, own: int | None) -> tuple[int, int]:
-        """Columns of this slice that beat the clue, and ties: more targets beat it; among
-        columns with as many targets only the tie-break decides (computed on those alone,
-        once per slice and count for every clue)."""
+        """Columns of this slice that beat the clue, and ties.
+
+        More targets beat it; among columns with as many targets only the tie-break decides
+        (computed on those alone, once per slice and count for every clue).
+        """
         c, sv = values
         more, idx = geometry.count_split(c)
         if idx.size == 0:
@@ -587,9 +622,11 @@ class ExhaustiveSearchSender(_EmbeddingSender):
 
 
 class ClusterSender(_EmbeddingSender):
-    """k-means on the board words (random initial points, several k, several restarts);
-    the largest cluster holding only blue words gives the clue: the vocabulary word nearest its
-    centroid, with the cluster's size as the number (Algorithm 1).
+    """k-means on the board words; the largest cluster holding only blue words gives the clue.
+
+    k-means runs from random initial points, with several k and several restarts. The clue is the
+    vocabulary word nearest the cluster's centroid, with the cluster's size as the number
+    (Algorithm 1).
 
     Parameters
     ----------
@@ -633,8 +670,11 @@ class ClusterSender(_EmbeddingSender):
         return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
 
     def cluster_for(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
-        """:meth:`choose_cluster`, remembered per board split (in ``clusters_``, the agent's
-        own fitted state: every vocabulary slice and ``clue_number`` ask again)."""
+        """:meth:`choose_cluster`, remembered per board split.
+
+        It is kept in ``clusters_``, the agent's own fitted state: every vocabulary slice and
+        ``clue_number`` ask again.
+        """
         cache = self.__dict__.setdefault("clusters_", {})
         key = (tuple(sorted(blue)), tuple(sorted(red)))
         cluster = cache.get(key)
@@ -645,8 +685,10 @@ class ClusterSender(_EmbeddingSender):
         return cluster
 
     def _kmeans_setup(self, blue, red):
-        """The board for k-means, a list ``[words (sorted), vectors, blue mask, seeded
-        generator, ks]``, or the answer itself (a tuple) when it needs no k-means."""
+        """The board for k-means, or the answer itself (a tuple) when it needs no k-means.
+
+        The board is a list ``[words (sorted), vectors, blue mask, seeded generator, ks]``.
+        """
         blue = [_norm(w) for w in blue]
         red = [_norm(w) for w in red]
         words = sorted(blue + red)
@@ -686,9 +728,11 @@ class ClusterSender(_EmbeddingSender):
 
 def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
                    rng: np.random.Generator, max_iter: int = 50):
-    """Lloyd's k-means for every k in ``ks`` and ``n_restarts`` random initial points each,
-    all runs in one array (two matrix products per iteration for all runs together).
-    Returns ``(labels (runs, n), d2 (runs, n, kmax), k (runs,))``."""
+    """Lloyd's k-means for every k in ``ks`` and ``n_restarts`` random initial points each.
+
+    All runs are in one array (two matrix products per iteration for all runs together). Returns
+    ``(labels (runs, n), d2 (runs, n, kmax), k (runs,))``.
+    """
     n, d = x.shape
     ks = [k for k in ks if 1 <= k <= n]
     kmax = max(ks)
@@ -717,8 +761,10 @@ def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
 
 
 def _distinct_rows(mask: np.ndarray) -> np.ndarray:
-    """Distinct rows of a boolean matrix (in the order of ``np.unique(mask, axis=0)``): each
-    row is coded as one integer, which is much faster than ``np.unique`` on rows."""
+    """Distinct rows of a boolean matrix (in the order of ``np.unique(mask, axis=0)``).
+
+    Each row is coded as one integer, which is much faster than ``np.unique`` on rows.
+    """
     n = mask.shape[1]
     if n > 62:
         return np.unique(mask, axis=0)
@@ -737,11 +783,13 @@ def _cluster_words(words, x, is_blue, member) -> tuple[str, ...]:
 
 
 def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
-    """Membership mask of the chosen cluster: the largest all-blue cluster of any run; among
-    distinct clusters of that size the tightest (mean squared distance to its centre), then the
-    one whose centre is farthest from every red word, then the first in board order. Each
-    distinct cluster is scored by the same computation, so the choice does not depend on
-    rounding inside the runs."""
+    """Membership mask of the chosen cluster: the largest all-blue cluster of any run.
+
+    Among distinct clusters of that size the tightest (mean squared distance to its centre), then
+    the one whose centre is farthest from every red word, then the first in board order. Each
+    distinct cluster is scored by the same computation, so the choice does not depend on rounding
+    inside the runs.
+    """
     kmax = int(labels.max()) + 1
     onehot = labels[:, :, None] == np.arange(kmax)  # (runs, n, kmax)
     size = onehot.sum(1)
@@ -763,9 +811,10 @@ def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
 
 
 class RandomSender(_EmbeddingSender):
-    """Ranks the clue vocabulary in a random order (a uniform random key per word), seeded by
-    ``random_state`` and the board; the number is drawn from 1..|blue|. The sanity baseline:
-    the rank of any clue is uniform, so its mean rank is about (|V| + 1) / 2.
+    """Ranks the clue vocabulary in a random order (a uniform random key per word).
+
+    Seeded by ``random_state`` and the board; the number is drawn from 1..|blue|. The sanity
+    baseline: the rank of any clue is uniform, so its mean rank is about (|V| + 1) / 2.
 
     The measures use :meth:`draw_rank`: the position of a given clue in a uniformly random
     order of ``n`` candidates is uniform on 1..n, so it is drawn directly (exact in
@@ -791,8 +840,10 @@ class RandomSender(_EmbeddingSender):
         return int(rng.integers(1, n_candidates + 1))
 
     def board_draws(self, blue: Sequence[str], red: Sequence[str]) -> tuple[int, int]:
-        """The clue number and the seed of the vocabulary's keys for a board split, drawn from
-        ``random_state`` and the split (remembered in ``draws_``, the agent's own state)."""
+        """The clue number and the seed of the vocabulary's keys for a board split.
+
+        Drawn from ``random_state`` and the split (remembered in ``draws_``, the agent's own state).
+        """
         cache = self.__dict__.setdefault("draws_", {})
         blue, red = sorted(blue), sorted(red)
         key = (tuple(blue), tuple(red))
@@ -915,8 +966,10 @@ class RandomReceiver(Agent):
 def default_senders(embedding, *, quick: bool = False, random_state: int = 0,
                     distance: str = "cosine", vocab_size: int | None = None,
                     n_restarts: int | None = None) -> list:
-    """The paper's sender line-up: ClusterSender, ExhaustiveSearchSender x4, RandomSender
-    (``quick``: 3 k-means restarts instead of 10)."""
+    """The paper's sender line-up: ClusterSender, ExhaustiveSearchSender x4, RandomSender.
+
+    ``quick``: 3 k-means restarts instead of 10.
+    """
     kw = {"distance": distance, "vocab_size": vocab_size}
     restarts = n_restarts if n_restarts is not None else (3 if quick else 10)
     return [

@@ -122,8 +122,11 @@ def _stemmer():
 
 
 def _same_stem_rows(vocabulary: np.ndarray, words: Sequence[str]) -> set[int]:
-    """Rows whose stem equals a board word's stem. Only words sharing the first 3 letters with
-    the stem can share it, so the vocabulary is filtered by prefix with a vectorised test first."""
+    """Rows whose stem equals a board word's stem.
+
+    Only words sharing the first 3 letters with the stem can share it, so the vocabulary is filtered
+    by prefix with a vectorised test first.
+    """
     arr = _unicode_vocab(vocabulary)
     stem = _stemmer().stem
     rows: set[int] = set()

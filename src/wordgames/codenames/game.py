@@ -1,5 +1,6 @@
-"""Playing Codenames: a :class:`Game` that agents and people drive, self-play
-(:func:`game_metric`, the paper's Table 1) and the sender x receiver cross matrix.
+"""Playing Codenames: a :class:`Game` that agents and people drive, and self-play.
+
+Self-play gives :func:`game_metric` (the paper's Table 1) and the sender x receiver cross matrix.
 
 Turn rules (the paper's simplified two-colour game): the sender gives ``(clue, number)``; the
 receiver guesses up to ``number`` board words, revealed one at a time; a blue word is taken
@@ -25,8 +26,9 @@ class IllegalGuessError(ValueError):
 
 
 class CallableSender(Agent):
-    """A sender whose clues come from a function ``ask(board) -> (clue, number)``: a person at
-    a terminal, a web form, a script. It has no ranking.
+    """A sender whose clues come from a function ``ask(board) -> (clue, number)``.
+
+    The function may be a person at a terminal, a web form or a script. It has no ranking.
 
     Parameters
     ----------
@@ -93,6 +95,20 @@ class Turn:
 
 @dataclass
 class GameResult:
+    """The outcome of a :class:`Game`, from :meth:`Game.result`.
+
+    Parameters
+    ----------
+    turns : int
+        Turns played.
+    solved : bool
+        Whether every blue word was found.
+    blue_left : int
+        Blue words still on the board.
+    history : list of Turn
+        Every turn, in order.
+    """
+
     turns: int
     solved: bool
     blue_left: int
@@ -100,8 +116,9 @@ class GameResult:
 
 
 class Game:
-    """One game between a sender and a receiver (agents, or people through
-    :class:`CallableSender`/:class:`CallableReceiver`).
+    """One game between a sender and a receiver.
+
+    They are agents, or people through :class:`CallableSender`/:class:`CallableReceiver`.
 
     Drive it turn by turn (``give_clue`` then ``guess``, or ``play_turn``) or to the end
     (``play``).
@@ -133,8 +150,11 @@ class Game:
         return not self.board.blue
 
     def give_clue(self, clue: str | None = None, number: int | None = None) -> tuple[str, int]:
-        """The sender's clue for the current board (or the given one), checked against the
-        board's rules; raises :class:`IllegalClueError` for an illegal clue."""
+        """The sender's clue for the current board (or the given one).
+
+        It is checked against the board's rules; raises :class:`IllegalClueError` for an illegal
+        clue.
+        """
         if self.done:
             raise RuntimeError("the game is over")
         if clue is None:
@@ -150,7 +170,8 @@ class Game:
         """Reveal the receiver's guesses (or the given ones) for the pending clue.
 
         Guesses beyond the clue's number are ignored; a word not on the board raises
-        :class:`IllegalGuessError` before anything is revealed."""
+        :class:`IllegalGuessError` before anything is revealed.
+        """
         if self._pending is None:
             raise RuntimeError("give a clue first")
         clue, number = self._pending
@@ -191,8 +212,10 @@ class Game:
 
 def random_boards(words: Sequence[str], n_boards: int, n_blue: int, n_red: int,
                   seed: int = 0, embeddings: Sequence = ()) -> list[Board]:
-    """``n_boards`` seeded random boards from ``words``, restricted to words every embedding
-    knows (so that no agent meets an out-of-vocabulary board word)."""
+    """``n_boards`` seeded random boards from ``words``, restricted to words every embedding knows.
+
+    This way no agent meets an out-of-vocabulary board word.
+    """
     pool = sorted({_norm(w) for w in words})
     for emb in embeddings:
         pool = [w for w in pool if w in emb]

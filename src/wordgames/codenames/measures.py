@@ -53,6 +53,7 @@ def _weight(record) -> int:
 
 
 def agent_name(agent) -> str:
+    """The agent's ``name``, else its class name: the key of its results."""
     return getattr(agent, "name", type(agent).__name__)
 
 
@@ -135,7 +136,7 @@ def groups_of(result) -> list[str]:
 # --------------------------------------------------------------------------- senders
 @dataclass(frozen=True)
 class RankProblem:
-    """One ranking question: where does ``clue`` come in the sender's ranking for (blue, red)?"""
+    """One ranking question: where ``clue`` comes in the sender's ranking for (blue, red)."""
 
     record_id: str
     blue: tuple[str, ...]
@@ -298,8 +299,10 @@ def _n_jobs(n_jobs: int | None) -> int:
 
 @dataclass
 class _SenderGroup:
-    """Counting senders that share one embedding, distance and clue vocabulary: one matrix
-    product per batch of records and vocabulary slice serves them all."""
+    """Counting senders that share one embedding, distance and clue vocabulary.
+
+    One matrix product per batch of records and vocabulary slice serves them all.
+    """
 
     senders: list
     names: list[str]
@@ -313,8 +316,10 @@ class _SenderGroup:
         return self.senders[0].n_vocab
 
     def sims(self, words: list[str], cols: slice):
-        """Closeness of the vocabulary slice ``cols`` to ``words`` (none when no sender of
-        the group needs similarities)."""
+        """Closeness of the vocabulary slice ``cols`` to ``words``.
+
+        None when no sender of the group needs similarities.
+        """
         if any(getattr(s, "needs_similarities", True) for s in self.senders):
             return VocabSims(self.embedding, words, self.senders[0].distance, self.n_vocab,
                              cols=cols)
@@ -364,8 +369,10 @@ def _batches(valid: list, batch_words: int) -> list[list]:
 
 def _prepare_batch(g: _SenderGroup, records: list, chunk_bytes: int,
                    excl_cache: dict[tuple, np.ndarray]) -> _Batch:
-    """The batch's words, vocabulary slices, (blue, red) splits and excluded rows per sender
-    (shared by senders with the same clue rules, and across batches)."""
+    """The batch's words, vocabulary slices, (blue, red) splits and excluded rows per sender.
+
+    Excluded rows are shared by senders with the same clue rules, and across batches.
+    """
     words = sorted({w for p, _ in records for w in p.blue + p.red})
     step = max(1, chunk_bytes // (4 * len(words)))
     chunks = [slice(a, min(a + step, g.n_vocab)) for a in range(0, g.n_vocab, step)]
@@ -429,9 +436,11 @@ def _count_split(g: _SenderGroup, batch: _Batch, target: dict, job) -> list:
 
 
 def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool) -> dict:
-    """Pass 2: count, slice by slice, the words that beat each clue and the ties; the splits
-    of a slice are independent, so they run on a pool of threads (numpy releases the GIL
-    inside its loops). Returns ``{(blue, red, sender index, record index): [beats, ties]}``."""
+    """Pass 2: count, slice by slice, the words that beat each clue and the ties.
+
+    The splits of a slice are independent, so they run on a pool of threads (numpy releases the GIL
+    inside its loops). Returns ``{(blue, red, sender index, record index): [beats, ties]}``.
+    """
     from functools import partial
 
     count = partial(_count_split, g, batch, target)
@@ -449,8 +458,10 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
 
 
 def _record_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> None:
-    """Each record's best and worst rank into its sender's result (a clue that may not be
-    given for its board is counted as ``clue_illegal``)."""
+    """Each record's best and worst rank into its sender's result.
+
+    A clue that may not be given for its board is counted as ``clue_illegal``.
+    """
     ex_sets: dict[int, set] = {}
     for (blue, red), items in batch.splits.items():
         for si, name in enumerate(g.names):
@@ -479,8 +490,10 @@ def sender_ranks_sender_data(senders, records: Iterable[HumanSenderRecord], **kw
 
 # --------------------------------------------------------------------------- receivers
 def average_precision(ranking: Sequence[str], relevant: Iterable[str]) -> float:
-    """Standard average precision: the mean over relevant items of the precision at their
-    position in ``ranking`` (relevant items missing from the ranking count as precision 0).
+    """Standard average precision.
+
+    The mean over relevant items of the precision at their position in ``ranking`` (relevant items
+    missing from the ranking count as precision 0).
 
     >>> average_precision(["a", "b", "c", "d"], {"a", "c"})  # (1/1 + 2/3) / 2
     0.8333333333333333
@@ -497,9 +510,11 @@ def average_precision(ranking: Sequence[str], relevant: Iterable[str]) -> float:
 
 
 def expected_random_ap(n: int, n_relevant: int) -> float:
-    """Expected AP of a uniformly random ranking of ``n`` items with ``n_relevant`` relevant:
-    ``(H_n + (R - 1)/(n - 1) * (n - H_n)) / n`` (sum over positions of P(relevant) times the
-    expected precision there)."""
+    """Expected AP of a uniformly random ranking of ``n`` items with ``n_relevant`` relevant.
+
+    It is ``(H_n + (R - 1)/(n - 1) * (n - H_n)) / n`` (sum over positions of P(relevant) times the
+    expected precision there).
+    """
     h = float(np.sum(1.0 / np.arange(1, n + 1)))
     if n == 1:
         return 1.0
@@ -521,8 +536,9 @@ def _receiver_oov(receiver, words: Sequence[str]) -> list[str]:
 
 
 def receiver_map(receivers: Sequence, records: Iterable[HumanReceiverRecord]) -> dict[str, ReceiverScores]:
-    """Algorithm 5: average precision of ``receiver.ranked_forward(board, clue)`` with the
-    person's picks as the relevant words; the mean over records is the MAP.
+    """Algorithm 5: average precision of ``receiver.ranked_forward(board, clue)``.
+
+    The person's picks are the relevant words; the mean over records is the MAP.
 
     Parameters
     ----------
@@ -606,8 +622,10 @@ def number_for(record: HumanSenderRecord) -> tuple[int | None, tuple[str, ...]]:
 def receiver_guess_score(receivers: Sequence, records: Iterable[HumanSenderRecord], *,
                          target_score: float = 1.0, blue_score: float = 0.0,
                          red_score: float = -1.0) -> dict[str, ReceiverScores]:
-    """Algorithm 7: ``receiver.guess(board, clue, tau)`` scored per guessed word (target,
-    other blue, non-blue), the row's sum divided once by ``tau``; the mean over records.
+    """Algorithm 7: ``receiver.guess(board, clue, tau)`` scored per guessed word.
+
+    Each guess scores by kind (target, other blue, non-blue), the row's sum is divided once by
+    ``tau``, and the result is the mean over records.
 
     The board is shown to the receiver in alphabetical order so that no colour comes first.
     """

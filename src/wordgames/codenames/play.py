@@ -31,9 +31,12 @@ def _show_board(console, board: Board, colours: bool) -> None:
 
 def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, console=None,
                   ask=None) -> object:
-    """Play one game at the terminal. ``role`` is the person's role: ``"sender"`` (the agent
-    guesses) or ``"receiver"`` (the agent gives clues). ``ask(prompt) -> str`` reads a line
-    (default: rich's ``Prompt.ask``). Returns the :class:`~wordgames.codenames.game.GameResult`."""
+    """Play one game at the terminal.
+
+    ``role`` is the person's role: ``"sender"`` (the agent guesses) or ``"receiver"`` (the agent
+    gives clues). ``ask(prompt) -> str`` reads a line (default: rich's ``Prompt.ask``). Returns the
+    :class:`~wordgames.codenames.game.GameResult`.
+    """
     from rich.console import Console
     from rich.markup import escape
     from rich.prompt import Prompt

@@ -38,8 +38,10 @@ def _bars(ax, rows, x, hue, y, *, log=False, err=None, title="", ylabel=None, le
 def grouped_bars(rows: Sequence[dict], x: str, hue: str, y: str, path: str | Path, *,
                  title: str = "", ylabel: str | None = None, log: bool = False,
                  err: tuple[str, str] | None = None) -> Path:
-    """One bar per (x, hue) pair of ``rows`` (dicts), grouped by ``x``; ``err`` names the
-    low/high columns of an interval drawn as error bars."""
+    """One bar per (x, hue) pair of ``rows`` (dicts), grouped by ``x``.
+
+    ``err`` names the low/high columns of an interval drawn as error bars.
+    """
     return panels({"": rows}, x, hue, y, path, title=title, ylabel=ylabel, log=log, err=err)
 
 
@@ -83,7 +85,7 @@ def _safe(name: str) -> str:
 
 def plot_evaluation(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
                     out_dir: str | Path) -> list[Path]:
-    """Figures for one embedding (rows as produced by :func:`wordgames.codenames.suite.tables`):
+    """Figures for one embedding (rows as produced by :func:`wordgames.codenames.suite.tables`).
 
     * ``sender_rank_by_source.png``: on human-receiver data, the mean rank of the given clue by
       agent and clue source ("initial model"), one panel per data set (the paper's figure 2);
@@ -126,8 +128,11 @@ def plot_evaluation(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
 
 def plot_by_embedding(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
                       out_dir: str | Path) -> list[Path]:
-    """Figures comparing embeddings (rows carry an ``embedding`` column): sender mean rank by
-    agent and embedding (figs. 3 and 7) and receiver scores by embedding (figs. 5 and 8)."""
+    """Figures comparing embeddings (rows carry an ``embedding`` column).
+
+    Sender mean rank by agent and embedding (figs. 3 and 7) and receiver scores by embedding
+    (figs. 5 and 8).
+    """
     out_dir = Path(out_dir)
     paths = []
     for data in ("human_receiver", "human_sender"):

@@ -128,8 +128,10 @@ class LoadedHumanData:
     flagged: dict[str, int] = field(default_factory=dict)
 
     def count(self, kind: str, key: str, n: int = 1) -> None:
-        """Count a repair (``kind="repairs"``), an unrepairable dropped row (``"dropped"``)
-        or a kept but marked row (``"flagged"``)."""
+        """Count a repair, an unrepairable dropped row or a kept but marked row, by ``kind``.
+
+        ``kind`` is ``"repairs"``, ``"dropped"`` or ``"flagged"`` respectively.
+        """
         d = getattr(self, kind)
         d[key] = d.get(key, 0) + n
 

@@ -1,5 +1,6 @@
-"""The compute function of the Codenames measure (declared in :mod:`wordgames.codenames.spec`):
-every sender and receiver on every chosen human data set (paper section 4), with tables, OOV
+"""The compute function of the Codenames measure (declared in :mod:`wordgames.codenames.spec`).
+
+It runs every sender and receiver on every chosen human data set (paper section 4), with tables, OOV
 counts, timings and plots. ``wordgames run``, ``wordgames codenames evaluate`` and
 ``wordgames.evaluate(..., measures=["codenames"])`` all compute it here.
 
@@ -173,8 +174,10 @@ def _oov_record(res) -> dict:
 
 
 def metrics_and_oov(evaluations: Sequence[DatasetEvaluation]) -> tuple[dict, dict]:
-    """The flat metrics (``"<dataset>/<agent>/<data>.<statistic>"``) and the OOV record of
-    each (data set, agent, kind of data)."""
+    """The flat metrics and the OOV record of each (data set, agent, kind of data).
+
+    Metric names are ``"<dataset>/<agent>/<data>.<statistic>"``.
+    """
     metrics, oov = {}, {}
     for ev in evaluations:
         for data, results in ev.sender_results():
@@ -208,9 +211,11 @@ def skip_reason(skipped) -> str:
 
 
 def scores_of(result: MeasureResult, evaluations: Sequence[DatasetEvaluation]) -> None:
-    """Append the :class:`~wordgames.measure.Score` rows (all clue sources together): every
-    sender statistic (the mean rank with its 95 % interval) and every receiver score (with
-    its interval), with ``n``, the skipped records and why."""
+    """Append the :class:`~wordgames.measure.Score` rows (all clue sources together).
+
+    Every sender statistic (the mean rank with its 95 % interval) and every receiver score (with its
+    interval), with ``n``, the skipped records and why.
+    """
     for ev in evaluations:
         for data, results in ev.sender_results():
             for agent, res in results.items():
@@ -258,8 +263,11 @@ def load_available(root=None, names: Sequence[str] | None = None,
 
 
 def load_chosen(opts, data_root=None, problems: list | None = None) -> dict:
-    """The data sets of the options: the named (or, without ``files``, every available) human
-    data sets, then the users' own files (``files``)."""
+    """The data sets of the options.
+
+    The named (or, without ``files``, every available) human data sets, then the users' own files
+    (``files``).
+    """
     from wordgames.codenames.human_data import read_user_file
 
     datasets = {}
@@ -287,8 +295,9 @@ def max_records_of(opts, quick: bool) -> int | None:
 
 
 def run(embedding, ctx) -> MeasureResult:
-    """All agents on every chosen human data set (``ctx.options``:
-    :class:`~wordgames.codenames.spec.CodenamesOptions`).
+    """All agents on every chosen human data set.
+
+    ``ctx.options`` is a :class:`~wordgames.codenames.spec.CodenamesOptions`.
 
     Default: a seeded sample of at most 200 records of each kind per data set; quick runs: at
     most 30 records and 3 k-means restarts. The sample size is recorded in ``parameters``.
@@ -346,8 +355,10 @@ def _parameters(senders, receivers, max_records, ctx, evaluations) -> dict:
 
 
 def _plots(result: MeasureResult, srows, rrows, folder) -> None:
-    """The figures of one embedding, when the run writes files (a plot never costs the
-    numbers: a failure is a note)."""
+    """The figures of one embedding, when the run writes files.
+
+    A plot never costs the numbers: a failure is a note.
+    """
     if folder is None:
         return
     from wordgames.codenames.plots import plot_evaluation

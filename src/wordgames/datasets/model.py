@@ -1,6 +1,8 @@
-"""The records that declare a data set (:class:`DatasetSpec`, :class:`DataFile`) and the table
-they are registered in. The declarations (``wordgames.datasets.declarations``) import this
-module; the registry functions (:mod:`wordgames.datasets.registry`) import both.
+"""The records that declare a data set and the table they are registered in.
+
+The records are :class:`DatasetSpec` and :class:`DataFile`. The declarations
+(``wordgames.datasets.declarations``) import this module; the registry functions
+(:mod:`wordgames.datasets.registry`) import both.
 """
 
 from __future__ import annotations
@@ -83,6 +85,11 @@ _REGISTRY: dict[str, DatasetSpec] = {}
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
+    """Add ``spec`` to the table of declared data sets; returns it.
+
+    Declaring the same spec again is harmless; another spec under the same name is a
+    ``ValueError``.
+    """
     if spec.name in _REGISTRY and _REGISTRY[spec.name] != spec:
         raise ValueError(f"data set {spec.name!r} is declared twice")
     _REGISTRY[spec.name] = spec

@@ -98,8 +98,11 @@ def sha256_file(path: str | Path) -> str:
 
 
 def verify_dataset(name: str, root: str | Path | None = None, *, strict: bool = True) -> dict[str, str]:
-    """sha256 of every file of ``name``; raises :class:`ChecksumMismatchError` on a mismatch
-    when ``strict``. The returned mapping goes into result records."""
+    """sha256 of every file of ``name``.
+
+    Raises :class:`ChecksumMismatchError` on a mismatch when ``strict``. The returned mapping goes
+    into result records.
+    """
     spec = get_dataset(name)
     base = dataset_dir(name, root)
     sums, bad = {}, []

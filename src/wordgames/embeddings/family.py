@@ -72,6 +72,7 @@ def family_members() -> tuple[FamilyMember, ...]:
 
 
 def is_family_member(name: str) -> bool:
+    """Whether ``name`` is a member of the built-in family."""
     return name in FAMILY_NAMES
 
 

@@ -39,6 +39,7 @@ FORMATS = ("word2vec", "word2vec-binary", "glove", "fasttext", "npy", "gensim", 
 
 
 def cache_dir() -> Path:
+    """The cache folder: ``$WORDGAMES_CACHE``, else ``~/.cache/wordgames``."""
     return Path(os.environ.get("WORDGAMES_CACHE", Path.home() / ".cache" / "wordgames"))
 
 
@@ -274,10 +275,13 @@ def _cache_key(path: Path, fmt: str) -> str:
 
 def write_vector_folder(folder: str | Path, words, vectors, *, report: LoadReport | None = None,
                         meta: dict | None = None, done: str = "ok") -> Path:
-    """Write a memory-mappable embedding folder: ``vectors.npy`` + ``words.txt`` (one word a
-    line), optionally ``report.json`` / ``meta.json``, and last a ``done`` marker, so a reader
-    never takes a half-written folder (every file goes through a temporary name and a rename).
-    Shared by the text/binary cache, the transformer encoder and the executors."""
+    """Write a memory-mappable embedding folder.
+
+    It holds ``vectors.npy`` + ``words.txt`` (one word a line), optionally ``report.json`` /
+    ``meta.json``, and last a ``done`` marker, so a reader never takes a half-written folder (every
+    file goes through a temporary name and a rename). Shared by the text/binary cache, the
+    transformer encoder and the executors.
+    """
     folder = Path(folder)
     words = list(words)
     if any("\n" in w for w in words):
@@ -305,8 +309,10 @@ def write_vector_folder(folder: str | Path, words, vectors, *, report: LoadRepor
 
 
 def read_vector_folder(folder: str | Path, *, name: str, source: str, fmt: str) -> Embedding | None:
-    """The memory-mapped embedding of a folder written by :func:`write_vector_folder`, or
-    ``None`` when it is absent or unfinished."""
+    """The memory-mapped embedding of a folder written by :func:`write_vector_folder`.
+
+    ``None`` when it is absent or unfinished.
+    """
     folder = Path(folder)
     if not (folder / "done").exists():
         return None
@@ -346,6 +352,10 @@ def from_gensim(kv, *, name: str | None = None) -> Embedding:
 
 
 def load_gensim(path: str | Path, *, name: str | None = None) -> Embedding:
+    """Load a gensim ``KeyedVectors`` file, memory-mapped (needs the ``gensim`` extra).
+
+    The name defaults to the file's stem.
+    """
     gensim_models = require("gensim.models", "gensim", "Loading a gensim KeyedVectors file")
     kv = gensim_models.KeyedVectors.load(str(path), mmap="r")
     emb = from_gensim(kv, name=name or Path(path).stem)
@@ -355,6 +365,12 @@ def load_gensim(path: str | Path, *, name: str | None = None) -> Embedding:
 
 # --------------------------------------------------------------------------- entry point
 def detect_format(path: Path) -> str:
+    """The format of an embedding file, from its suffix, else from its first line.
+
+    ``.npy``, ``.bin`` (word2vec binary), ``.kv``/``.model``/``.kvmodel`` (gensim) and ``.vec``
+    (fasttext) go by suffix. Otherwise an ``n_words dim`` header means word2vec, no header means
+    GloVe, and a first line that is not UTF-8 means word2vec binary.
+    """
     suffix = path.suffix.lower()
     if suffix == ".npy":
         return "npy"

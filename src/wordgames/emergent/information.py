@@ -55,7 +55,7 @@ def adjusted_mutual_information(messages: EncodedMessages, concepts: EncodedConc
 
 
 def adjusted_mutual_info(labels_true, labels_pred, *, average_method: str = "max") -> float:
-    """sklearn's ``adjusted_mutual_info_score`` with a grouped expected mutual information."""
+    """Scikit-learn's ``adjusted_mutual_info_score`` with a grouped expected mutual information."""
     from sklearn.metrics import mutual_info_score
     from sklearn.metrics.cluster import contingency_matrix
 

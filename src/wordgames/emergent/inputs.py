@@ -174,7 +174,7 @@ def row_ids(rows: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _to_numpy(x):
-    """numpy view of a torch tensor (duck-typed) or array-like."""
+    """NumPy view of a torch tensor (duck-typed) or array-like."""
     if hasattr(x, "detach") and hasattr(x, "cpu"):
         x = x.detach().cpu().numpy()
     return x

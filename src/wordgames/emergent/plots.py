@@ -152,8 +152,11 @@ def plot_best_match_graph(result: CBMResult, path, *, max_edges: int = 300, max_
 
 
 def plot_sensitivity(rows: list[dict], path, *, title: str | None = None) -> Path:
-    """CBM against evaluation-set size (the paper's Figure 4): accumulated (solid) and
-    per-segment (dashed) scores from :func:`wordgames.emergent.cbm.cbm_sensitivity`."""
+    """CBM against evaluation-set size (the paper's Figure 4).
+
+    Accumulated (solid) and per-segment (dashed) scores from
+    :func:`wordgames.emergent.cbm.cbm_sensitivity`.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)

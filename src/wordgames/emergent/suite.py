@@ -18,8 +18,10 @@ QUICK_SENSITIVITY_SAMPLES = 500
 
 
 def measure_kwargs(opts, seed: int, quick: bool) -> dict:
-    """Keyword arguments of :func:`~wordgames.emergent.measures.evaluate_language` from the
-    options; smoke runs use fewer TopSim pairs and sensitivity steps."""
+    """Keyword arguments of :func:`~wordgames.emergent.measures.evaluate_language`.
+
+    Taken from the options; smoke runs use fewer TopSim pairs and sensitivity steps.
+    """
     kwargs = {"eos_id": opts.eos_id, "pad_id": opts.pad_id, "random_state": seed,
               "topsim_max_pairs": opts.topsim_max_pairs}
     if quick:
@@ -29,8 +31,10 @@ def measure_kwargs(opts, seed: int, quick: bool) -> dict:
 
 
 def add_scores(result, dataset: str, report) -> None:
-    """Score rows of one log's :class:`~wordgames.emergent.measures.LanguageReport`: every
-    number of ``report.metrics()``, with what each was computed on."""
+    """Score rows of one log's :class:`~wordgames.emergent.measures.LanguageReport`.
+
+    Every number of ``report.metrics()``, with what each was computed on.
+    """
     n = report.n_samples
     no_words = int(report.counts.get("messages_without_words", 0))
     all_pairs = n * (n - 1) // 2

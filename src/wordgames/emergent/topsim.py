@@ -1,4 +1,4 @@
-"""Topographic similarity: do similar objects get similar messages?
+"""Topographic similarity: whether similar objects get similar messages.
 
 TopSim (Brighton and Kirby 2006; paper appendix A) is the Spearman correlation, over pairs of
 samples, between the Levenshtein distance of their messages (sequences of words, EOS and padding
@@ -173,8 +173,9 @@ def _grid(x: np.ndarray, val_bits: int) -> np.ndarray:
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
-    """Average (1-based) ranks of finite values, values tied on the grid of :func:`_grid`
-    sharing their mean rank.
+    """Average (1-based) ranks of finite values.
+
+    Values tied on the grid of :func:`_grid` share their mean rank.
 
     numpy sorts integers several times faster than it argsorts floats: the grid values get the
     index in their low bits and one integer sort gives the order.

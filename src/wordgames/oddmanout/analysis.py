@@ -106,12 +106,13 @@ def substitution_experiment(solver, odd: str, others: Sequence[str], target: str
 def sister_substitutions(solver, puzzles: PuzzleSet, wn, *, per_kind: int = 3, seed: int = 0,
                          max_puzzles: int = 200, polysemous_min: int = 3,
                          vocabulary: Callable[[str], bool] | None = None) -> dict:
-    """The substitution experiment, automatic: for puzzles the solver gets right, replace one
-    non-answer word (chosen at random) by WordNet sister terms (other hyponyms of its first
-    noun sense's hypernyms), ``per_kind`` monosemous (1 synset) and ``per_kind`` polysemous
-    (``>= polysemous_min`` synsets) ones, and count how often the solver then picks the
-    replacement. Seeded by ``seed``; ``vocabulary(word)`` may restrict the alternatives (to
-    an embedding's vocabulary, say).
+    """The substitution experiment, automatic.
+
+    For puzzles the solver gets right, replace one non-answer word (chosen at random) by WordNet
+    sister terms (other hyponyms of its first noun sense's hypernyms), ``per_kind`` monosemous
+    (1 synset) and ``per_kind`` polysemous (``>= polysemous_min`` synsets) ones, and count how
+    often the solver then picks the replacement. Seeded by ``seed``; ``vocabulary(word)`` may
+    restrict the alternatives (to an embedding's vocabulary, say).
     """
     rng = np.random.default_rng(seed)
     base = solver.solve(puzzles)

@@ -36,9 +36,10 @@ def read_corpus(path: str | Path) -> list[str]:
 def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
                      max_per_word: int | None = None, seed: int = 0
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Occurrences of ``words`` (case-insensitive, whole words; a phrase's spaces match any
-    whitespace): arrays (word id, sentence id, char start, char end), at most ``max_per_word``
-    per word (a seeded random subset).
+    """Occurrences of ``words``: arrays (word id, sentence id, char start, char end).
+
+    Matching is case-insensitive and on whole words; a phrase's spaces match any whitespace. At most
+    ``max_per_word`` per word (a seeded random subset).
 
     >>> w, s, a, b = find_occurrences(["A bat flew.", "Bats and a bat"], ["bat"])
     >>> s.tolist(), a.tolist(), b.tolist()
@@ -73,8 +74,10 @@ def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
 def occurrence_vectors(sentences: Sequence[str], sent_id: np.ndarray, start: np.ndarray,
                        end: np.ndarray, tokenizer, encoder, *, batch_size: int = 32,
                        max_length: int = 128) -> tuple[np.ndarray, np.ndarray]:
-    """Mean last-layer vector of the tokens covering each occurrence; returns (vectors, ok)
-    where ``ok`` is False for occurrences cut off by ``max_length``."""
+    """Mean last-layer vector of the tokens covering each occurrence.
+
+    Returns (vectors, ok) where ``ok`` is False for occurrences cut off by ``max_length``.
+    """
     import torch
 
     used = np.unique(sent_id)

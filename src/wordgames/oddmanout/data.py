@@ -90,8 +90,10 @@ class _Records:
 
 
 def _well_formed(raw_lines: list[str]) -> tuple[_Records, np.ndarray, np.ndarray]:
-    """The lines with exactly six fields, split at once; returns them, the blank-line mask and
-    the mask of the other (odd) lines."""
+    """The lines with exactly six fields, split at once.
+
+    Returns them, the blank-line mask and the mask of the other (odd) lines.
+    """
     n_tabs = np.fromiter(map(methodcaller("count", "\t"), raw_lines), dtype=np.int64,
                          count=len(raw_lines))
     lengths = np.fromiter(map(len, raw_lines), dtype=np.int64, count=len(raw_lines))
@@ -115,8 +117,10 @@ def _well_formed(raw_lines: list[str]) -> tuple[_Records, np.ndarray, np.ndarray
 
 
 def _repair_odd_lines(records: _Records, raw_lines: list[str], odd: np.ndarray) -> _Records:
-    """Split glued records among the odd lines (else count them as malformed); all records in
-    line order."""
+    """Split glued records among the odd lines (else count them as malformed).
+
+    Returns all records in line order.
+    """
     good_cats = set(records.rec[:, 0].tolist())
     recs, lines = [records.rec], [records.line_no]
     for i in np.flatnonzero(odd).tolist():
@@ -138,9 +142,12 @@ def _repair_odd_lines(records: _Records, raw_lines: list[str], odd: np.ndarray) 
 
 def _drop_duplicates_and_repeats(records: _Records, dedupe: bool, drop_repeated: bool
                                  ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
-    """Integer codes of every field (duplicates and repeats are then found with int
-    arithmetic); returns the kept codes, the distinct strings, the duplicates dropped and the
-    mask of puzzles with a repeated word (over the deduplicated records)."""
+    """Integer codes of every field.
+
+    Duplicates and repeats are then found with int arithmetic. Returns the kept codes, the distinct
+    strings, the duplicates dropped and the mask of puzzles with a repeated word (over the
+    deduplicated records).
+    """
     import pandas as pd
 
     codes, uniques = pd.factorize(records.rec.ravel())
@@ -232,6 +239,10 @@ def load_dataset(name: str, root: str | Path | None = None, *, seed: int | None 
 
 
 def available_sets(root: str | Path | None = None, names=None) -> list[str]:
+    """The puzzle sets among ``names`` (default: every known one) whose files are present.
+
+    They are looked for under ``root`` (default: ``$WORDGAMES_DATA``).
+    """
     from wordgames.datasets import is_available
 
     names = list(FILES) if names is None else list(names)

@@ -144,8 +144,10 @@ def sense_leave_one_out_cohesion(vectors: np.ndarray, mask: np.ndarray, *,
 
 
 def factorize_words(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct words and the code of every entry (hash-based: no string sort, no copy to a
-    fixed-width array)."""
+    """Distinct words and the code of every entry.
+
+    Hash-based: no string sort, no copy to a fixed-width array.
+    """
     import pandas as pd
 
     codes, uniques = pd.factorize(np.asarray(words, dtype=object).ravel())
@@ -211,8 +213,11 @@ class EmbeddingSolver(Params):
         self.batch_puzzles = batch_puzzles
 
     def describe(self) -> dict:
-        """The configuration as JSON-ready values (the embedding by name), recorded with every
-        :class:`Solution` and result (``get_params`` holds the embedding object itself)."""
+        """The configuration as JSON-ready values (the embedding by name).
+
+        Recorded with every :class:`Solution` and result (``get_params`` holds the embedding object
+        itself).
+        """
         emb = self.embedding
         return {"embedding": emb.name, "senses": isinstance(emb, SenseEmbedding),
                 "mwe": self.mwe, "case": self.case, "max_combinations": self.max_combinations}

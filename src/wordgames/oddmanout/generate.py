@@ -1,5 +1,7 @@
-"""Puzzle generation: the crowdsourcing protocol's automatic stage (paper section 3.2) and
-HYPERNYMS500 / COLORS500-style sets (sections 5.2 and 6).
+"""Puzzle generation: the crowdsourcing protocol's automatic stage, and sampled sets.
+
+The protocol is that of paper section 3.2; the sampled sets are HYPERNYMS500 / COLORS500-style
+(sections 5.2 and 6).
 
 Protocol
 --------
@@ -49,8 +51,11 @@ def protocol_count(sizes: Sequence[int]) -> int:
 
 def _clean_categories(categories: dict[str, Sequence[str]], exclude: Sequence[str] = ()
                       ) -> tuple[dict[str, list[str]], dict]:
-    """Strip and deduplicate the lists; drop words listed in several categories (they would
-    make ambiguous puzzles) and the excluded words. Both are counted."""
+    """Strip and deduplicate the lists.
+
+    Drop words listed in several categories (they would make ambiguous puzzles) and the excluded
+    words. Both are counted.
+    """
     excl = {w.strip().lower() for w in exclude}
     lists = {c.strip(): list(dict.fromkeys(w.strip() for w in ws if w.strip()))
              for c, ws in categories.items()}
@@ -145,6 +150,7 @@ def read_categories(path: str | Path) -> dict[str, list[str]]:
 
 
 def write_categories(categories: dict[str, Sequence[str]], path: str | Path) -> Path:
+    """Write ``categories`` as a file that :func:`read_categories` reads; returns its path."""
     path = Path(path)
     path.write_text("".join("\t".join([c, *ws]) + "\n" for c, ws in categories.items()),
                     encoding="utf-8")

@@ -58,8 +58,11 @@ def table3_row(solver: str, dataset: str, s: dict) -> dict:
 
 
 def format_table3(rows: list[dict]) -> str:
-    """Text table in the layout of the paper's Table 3: one line per solver, for each data set
-    ``%correct / %wrong / %abstained`` and, in brackets, the accuracy over answered puzzles."""
+    """Text table in the layout of the paper's Table 3: one line per solver.
+
+    For each data set ``%correct / %wrong / %abstained`` and, in brackets, the accuracy over
+    answered puzzles.
+    """
     solvers = list(dict.fromkeys(r["solver"] for r in rows))
     sets = list(dict.fromkeys(r["dataset"] for r in rows))
     cell = {(r["solver"], r["dataset"]): r for r in rows}

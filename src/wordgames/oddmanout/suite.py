@@ -107,8 +107,10 @@ def wanted_sets(opts, quick: bool) -> list[str]:
 
 
 def load_inputs(opts, root: str | None, seed: int, quick: bool) -> Inputs:
-    """Load the available published sets and the user's puzzle files (words shuffled by
-    ``seed``); :class:`~wordgames.errors.DatasetMissingError` when there is nothing to solve."""
+    """Load the available published sets and the user's puzzle files (words shuffled by ``seed``).
+
+    Raises :class:`~wordgames.errors.DatasetMissingError` when there is nothing to solve.
+    """
     from wordgames.datasets import verify_dataset
     from wordgames.errors import DatasetMissingError
     from wordgames.oddmanout.data import FILES, available_sets
@@ -244,8 +246,10 @@ def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
 
 # --------------------------------------------------------------------------- run
 def run(embedding, ctx) -> MeasureResult:
-    """Every solver on every puzzle set (``ctx.options``:
-    :class:`~wordgames.oddmanout.spec.OddManOutOptions`)."""
+    """Every solver on every puzzle set.
+
+    ``ctx.options`` is a :class:`~wordgames.oddmanout.spec.OddManOutOptions`.
+    """
     from wordgames.errors import SkipMeasure
     from wordgames.oddmanout.embedding_solver import EmbeddingSolver
     from wordgames.oddmanout.metrics import format_table3
@@ -282,8 +286,10 @@ def run(embedding, ctx) -> MeasureResult:
 
 
 def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, root, seed):
-    """WordNet rows and, with the embedding solver on the published sets, the error analysis;
-    a note instead when WordNet is not available."""
+    """WordNet rows and, with the embedding solver on the published sets, the error analysis.
+
+    A note instead when WordNet is not available.
+    """
     from wordgames.errors import DatasetMissingError
 
     try:

@@ -54,10 +54,10 @@ _OPTIONAL_FILES = ("cntlist.rev", "index.sense", "LICENSE", "README", "citation.
 
 
 def lexnames_text() -> str:
-    """The content of WordNet's ``lexnames`` file: ``NN<tab>name<tab>category`` lines.
+    r"""The content of WordNet's ``lexnames`` file: ``NN<tab>name<tab>category`` lines.
 
     >>> lexnames_text().splitlines()[5]
-    '05\\tnoun.animal\\t1'
+    '05\tnoun.animal\t1'
     """
     return "".join(f"{i:02d}\t{name}\t{_SYNTACTIC_CATEGORY[name.split('.')[0]]}\n"
                    for i, name in enumerate(LEXNAMES))
@@ -69,8 +69,10 @@ def _cache_dir() -> Path:
 
 def ensure_lexnames(root: str | Path = DEBIAN_ROOT, *, in_place: bool = False,
                     cache: str | Path | None = None) -> Path:
-    """A WordNet folder that nltk can read: ``root`` itself when it has ``lexnames`` (or
-    ``in_place`` and it is writable), else a private copy with ``lexnames`` added.
+    """A WordNet folder that nltk can read.
+
+    ``root`` itself when it has ``lexnames`` (or ``in_place`` and it is writable), else a private
+    copy with ``lexnames`` added.
 
     Returns the folder to give :func:`load_wordnet`.
     """
@@ -106,9 +108,11 @@ def _reader_class():
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
     class PlainWordNetReader(WordNetCorpusReader):
-        """nltk's reader without the WordNet-3.0 sense-key remapping (it needs ``index.sense``
-        from nltk's own download, which a system WordNet lacks; only multilingual OMW data
-        uses it)."""
+        """nltk's reader without the WordNet-3.0 sense-key remapping.
+
+        The remapping needs ``index.sense`` from nltk's own download, which a system WordNet lacks;
+        only multilingual OMW data uses it.
+        """
 
         def map_wn(self, version="wordnet"):
             return None

@@ -90,8 +90,11 @@ def _builtin_spec(name: str) -> Measure | None:
 
 
 def measure_spec(name: str) -> Measure | None:
-    """The registry's declaration of measure ``name``, or ``None`` for a measure it does not know
-    (a plug-in that is not configured here: its stored Score rows carry their directions)."""
+    """The registry's declaration of measure ``name``, or ``None`` for a measure it does not know.
+
+    Such a measure is a plug-in that is not configured here: its stored Score rows carry their
+    directions.
+    """
     spec = _builtin_spec(name)
     if spec is not None:
         return spec

@@ -79,8 +79,9 @@ def esc(value) -> str:
 
 
 def format_number(value) -> str:
-    """How numbers are shown: integers with thousands separators, others to 4 significant
-    digits, missing ones as ``n/a``.
+    """How numbers are shown.
+
+    Integers with thousands separators, others to 4 significant digits, missing ones as ``n/a``.
 
     >>> format_number(1234.0), format_number(0.123456), format_number(None), format_number(12)
     ('1,234', '0.1235', 'n/a', '12')
@@ -340,8 +341,11 @@ def _summary(coll: Collection) -> list[str]:
 
 # --------------------------------------------------------------------------- leaderboard
 class _Cells:
-    """The leaderboard's frames as arrays: a report has thousands of cells, and pandas' ``.at``
-    on a MultiIndex costs tens of microseconds each."""
+    """The leaderboard's frames as arrays.
+
+    A report has thousands of cells, and pandas' ``.at`` on a MultiIndex costs tens of microseconds
+    each.
+    """
 
     def __init__(self, lb):
         import numpy as np

@@ -40,6 +40,7 @@ ScoreKey = tuple[str, str, str]
 
 
 def score_key(score: Score) -> ScoreKey:
+    """The ``(dataset, subject, metric)`` key of a score within its measure."""
     return (score.dataset, score.subject, score.metric)
 
 
@@ -125,8 +126,10 @@ class MeasureScores:
         return out
 
     def primary(self) -> ScoreKey | None:
-        """The first primary headline score present for the most embeddings (without
-        headlines: the first column with a direction)."""
+        """The first primary headline score present for the most embeddings.
+
+        Without headlines: the first column with a direction.
+        """
         index, counts = self.headline_index(), self.counts()
         if index:
             heads = self.spec.headlines

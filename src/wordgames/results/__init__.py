@@ -59,8 +59,10 @@ class MeasureResult:
 
     def score(self, dataset: str, subject: str, metric: str, value, *, ci=None, n=None,
               n_skipped: int = 0, skip_reason: str = ""):
-        """Append one :class:`~wordgames.measure.Score` row (embedding and direction are
-        filled in by :func:`wordgames.evaluation.compute_unit`); returns it."""
+        """Append one :class:`~wordgames.measure.Score` row; returns it.
+
+        Embedding and direction are filled in by :func:`wordgames.evaluation.compute_unit`.
+        """
         import math
 
         from wordgames.measure import Score
@@ -124,6 +126,7 @@ class RunRecord:
 
 
 def environment() -> dict[str, str]:
+    """Versions of Python, the platform, numpy and scipy, recorded with every run."""
     import numpy
     import scipy
 
@@ -168,6 +171,7 @@ def write_json_atomic(path: str | Path, data: dict) -> Path:
 
 
 def read_json(path: str | Path) -> dict:
+    """The JSON content of the file at ``path`` (UTF-8)."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 

@@ -65,8 +65,10 @@ class ResultStore:
         return self.get(key) is not None
 
     def get(self, key: ResultKey) -> dict | None:
-        """The stored entry, or ``None`` when absent or written by an older schema (whose
-        results lack typed scores: they are recomputed, never misread)."""
+        """The stored entry, or ``None`` when absent or written by an older schema.
+
+        Results of an older schema lack typed scores: they are recomputed, never misread.
+        """
         p = self.path(key)
         if not p.is_file():
             return None

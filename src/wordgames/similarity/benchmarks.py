@@ -95,7 +95,7 @@ class SimilarityBenchmark:
 
 def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: int | None = None,
                    lowercase: bool = True) -> SimilarityBenchmark:
-    """Read a ``word1<TAB>word2<TAB>score`` file (see the module docstring for the format).
+    r"""Read a ``word1<TAB>word2<TAB>score`` file (see the module docstring for the format).
 
     Raises :class:`~wordgames.errors.DataFormatError` (file, line, what was expected) for a
     line without three columns, a score that is not a finite number, or a file with no pairs.
@@ -104,7 +104,7 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
     --------
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".tsv", delete=False) as fh:
-    ...     _ = fh.write(b"Tiger\\tcat\\t7.35\\r\\nbook\\tpaper\\t7.46")
+    ...     _ = fh.write(b"Tiger\tcat\t7.35\r\nbook\tpaper\t7.46")
     >>> b = read_pairs_tsv(fh.name)
     >>> b.word1.tolist(), b.scores.tolist(), b.repairs["lowercased_rows"], b.repairs["crlf_lines"]
     (['tiger', 'book'], [7.35, 7.46], 1, 1)
@@ -186,8 +186,10 @@ def _parse_rows(text: str, path: Path, repairs: dict[str, int]) -> _Rows:
 
 def _parse_line(line: str, raw: str, lineno: int, path: Path, repairs: dict[str, int], *,
                 first: bool) -> tuple[str, str, float] | None:
-    """``(word1, word2, score)`` of one non-blank line; ``None`` for a header line before any
-    pair; :class:`DataFormatError` naming the line otherwise."""
+    """``(word1, word2, score)`` of one non-blank line.
+
+    ``None`` for a header line before any pair; :class:`DataFormatError` naming the line otherwise.
+    """
     parts = line.split("\t")
     if len(parts) != 3:
         ws = line.split()
@@ -355,7 +357,7 @@ def evaluate_benchmark(embedding, benchmark: SimilarityBenchmark, *, oov: str = 
 
 def evaluate(embedding, benchmarks: dict[str, SimilarityBenchmark] | list[SimilarityBenchmark], *,
              oov: str = "skip", oov_similarity: float = 0.0) -> list[BenchmarkScore]:
-    """Score an embedding on several benchmarks (one batched dot product each).
+    r"""Score an embedding on several benchmarks (one batched dot product each).
 
     Parameters
     ----------
@@ -380,7 +382,7 @@ def evaluate(embedding, benchmarks: dict[str, SimilarityBenchmark] | list[Simila
     >>> emb = Embedding(["car", "auto", "gem", "noon"],
     ...                 np.array([[1, 0], [0.9, 0.1], [0, 1], [-1, 0.2]]))
     >>> with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as fh:
-    ...     _ = fh.write("car\\tauto\\t9\\ncar\\tgem\\t3\\ncar\\tnoon\\t1\\ngem\\tjewel\\t9\\n")
+    ...     _ = fh.write("car\tauto\t9\ncar\tgem\t3\ncar\tnoon\t1\ngem\tjewel\t9\n")
     >>> [s] = evaluate(emb, [read_pairs_tsv(fh.name, name="mine")])
     >>> s.benchmark, s.spearman, s.n_scored, s.n_oov_pairs
     ('mine', 1.0, 3, 1)

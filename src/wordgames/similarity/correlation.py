@@ -1,4 +1,4 @@
-"""The correlation study of WALES Figure 1: which metrics rank a set of embeddings alike?
+"""The correlation study of WALES Figure 1: which metrics rank a set of embeddings alike.
 
 Every embedding is scored by every metric (WALES, the global metrics, the word-similarity
 benchmarks); the result is a table with one row per embedding and one column per metric. The
@@ -227,8 +227,9 @@ def correlation_study(
     plot: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> StudyResult:
-    """Run each measure on each embedding (:func:`wordgames.evaluate`), build the score table
-    and correlate it.
+    """Run each measure on each embedding, build the score table and correlate it.
+
+    The measures run through :func:`wordgames.evaluate`.
 
     Parameters
     ----------
@@ -272,9 +273,11 @@ def correlation_study(
 def study_from_results(res, *, reference: str | None = REFERENCE,
                        select: Mapping[str, str] | None = None,
                        min_embeddings: int = MIN_EMBEDDINGS, plot_dir=None) -> StudyResult:
-    """The study of what :func:`wordgames.evaluate` returned (:class:`~wordgames.Results`):
-    the score table of every embedding's selected metrics, the OOV pairs behind the
-    similarity scores, the skipped units, and the correlation; figures in ``plot_dir``."""
+    """The study of what :func:`wordgames.evaluate` returned (:class:`~wordgames.Results`).
+
+    The score table of every embedding's selected metrics, the OOV pairs behind the similarity
+    scores, the skipped units, and the correlation; figures in ``plot_dir``.
+    """
     import pandas as pd
 
     names = [e["name"] for e in res.embeddings]

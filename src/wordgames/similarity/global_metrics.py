@@ -37,7 +37,7 @@ _GRAM_MIN_RATIO = 1e-4
 
 
 def _entropy_rank(w: np.ndarray) -> float:
-    """exp of the Shannon entropy of ``w / w.sum()`` (zero weights contribute 0)."""
+    """Exponential of the Shannon entropy of ``w / w.sum()`` (zero weights contribute 0)."""
     q = w / w.sum()
     q = q[q > 0]
     return float(np.exp(-(q * np.log(q)).sum()))
@@ -141,8 +141,11 @@ def erank_from_singular_values(s: np.ndarray) -> float:
 
 
 def perank_from_singular_values(s: np.ndarray, p: float = PERANK_P, *, variant: str = "power") -> float:
-    """Reconstructed perank: effective rank of ``s**p`` (``variant="power"``, the default) or
-    the exponential of the order-``p`` Renyi entropy of ``s / sum(s)`` (``variant="renyi"``)."""
+    """Reconstructed perank.
+
+    Effective rank of ``s**p`` (``variant="power"``, the default) or the exponential of the
+    order-``p`` Renyi entropy of ``s / sum(s)`` (``variant="renyi"``).
+    """
     s = np.asarray(s, dtype=np.float64)
     if s.size == 0 or not np.isfinite(s).all():
         return float("nan")

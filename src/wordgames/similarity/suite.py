@@ -24,8 +24,10 @@ VERSION = "1"
 
 
 def run(embedding, ctx) -> MeasureResult:
-    """Every benchmark's correlation with the embedding's cosines (``ctx.options``:
-    :class:`~wordgames.similarity.spec.SimilarityOptions`)."""
+    """Every benchmark's correlation with the embedding's cosines.
+
+    ``ctx.options`` is a :class:`~wordgames.similarity.spec.SimilarityOptions`.
+    """
     from wordgames.datasets import verify_dataset
 
     opts = ctx.options

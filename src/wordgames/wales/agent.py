@@ -138,9 +138,11 @@ class _Revealed:
 
     def distances(self, start: int, need: np.ndarray | None = None, parents: bool = False,
                   max_depth: int | None = None):
-        """BFS over the visited nodes from visited number ``start``; stops early once every
-        visited number in ``need`` is reached, or after ``max_depth`` levels. Unreached:
-        ``_INF``."""
+        """BFS over the visited nodes from visited number ``start``.
+
+        Stops early once every visited number in ``need`` is reached, or after ``max_depth`` levels.
+        Unreached: ``_INF``.
+        """
         k = self.k
         a = self.adj[:k, :k]
         d = np.full(k, _INF, dtype=np.int64)
@@ -170,8 +172,9 @@ class _Revealed:
         return out[::-1]
 
     def choose(self, current: int, target: int, gamma: float, parents: bool = False):
-        """Best candidate as (node, m, visited number of the node before it, BFS parents),
-        or (-1, 0, -1, None) when no unvisited node is reachable in the revealed subgraph.
+        """Best candidate as (node, m, visited number of the node before it, BFS parents).
+
+        Or (-1, 0, -1, None) when no unvisited node is reachable in the revealed subgraph.
 
         Only edges whose end has a similarity of at least ``c1 - TIE_TOL`` are scored, where
         ``c1`` is the best similarity among the unvisited out-links: the best out-link scores
@@ -212,9 +215,11 @@ class _Revealed:
 
 
 def target_similarities(vectors: NodeVectors, target: int, oov_similarity: float) -> np.ndarray:
-    """cos(f(v), f(target)) for every node v, float64, clipped to [-1, 1]; ``oov_similarity``
-    for nodes without a vector; exactly 1 for the target. (The one definition every code
-    path uses, so fast and full paths compare identical numbers.)"""
+    """cos(f(v), f(target)) for every node v, float64, clipped to [-1, 1].
+
+    ``oov_similarity`` for nodes without a vector; exactly 1 for the target. (The one definition
+    every code path uses, so fast and full paths compare identical numbers.)
+    """
     tr = int(vectors.rows[target])
     if tr < 0:
         raise ValueError(f"target node {target} has no vector: such tasks must be excluded")
@@ -225,9 +230,11 @@ def target_similarities(vectors: NodeVectors, target: int, oov_similarity: float
 
 
 class _Pool:
-    """Nodes revealed so far and their similarities (a growing buffer), with ``value``: an
-    upper bound of the similarity of the revealed nodes not visited yet -- exact unless
-    ``stale`` (its node may have been visited since; then it is still an upper bound)."""
+    """Nodes revealed so far and their similarities (a growing buffer), with ``value``.
+
+    ``value`` is an upper bound of the similarity of the revealed nodes not visited yet -- exact
+    unless ``stale`` (its node may have been visited since; then it is still an upper bound).
+    """
 
     def __init__(self):
         self.nodes = np.empty(1024, dtype=np.int64)
@@ -265,8 +272,11 @@ class _Pool:
 
 @dataclass
 class _Move:
-    """The next node, the links ``m`` it takes, and (full rule only) the visited number of the
-    node before it and the BFS parents, to record the walk back through visited pages."""
+    """The next node and the links ``m`` it takes.
+
+    With the full rule only, also the visited number of the node before it and the BFS parents, to
+    record the walk back through visited pages.
+    """
 
     node: int
     m: int = 1
@@ -297,8 +307,11 @@ class _Resume:
 
 
 class _FullRule:
-    """The full rule over the revealed subgraph; its state (``_Revealed``) is built on the first
-    step that needs it and kept up to date, or rebuilt after many fast steps."""
+    """The full rule over the revealed subgraph.
+
+    Its state (``_Revealed``) is built on the first step that needs it and kept up to date, or
+    rebuilt after many fast steps.
+    """
 
     def __init__(self, graph: DiGraph, sim_of, pos: np.ndarray, capacity: int):
         self.graph, self.sim_of, self.pos, self.capacity = graph, sim_of, pos, capacity
@@ -413,8 +426,10 @@ class GreedyAgent(Params):
 
     def _walk(self, graph: DiGraph, sim_of, pos: np.ndarray, target: int,
               walk: _Walk) -> Navigation:
-        """Go on with ``walk`` until the target, the step cap or a dead end. ``pos`` (node ->
-        visited number, -1 elsewhere) is scratch space, all -1 again on return."""
+        """Go on with ``walk`` until the target, the step cap or a dead end.
+
+        ``pos`` (node -> visited number, -1 elsewhere) is scratch space, all -1 again on return.
+        """
         use_fast = self.fast_path or self.neighbour_first
         rule = _FullRule(graph, sim_of, pos, int(self.max_steps) + 2)
         pos[np.asarray(walk.visited, dtype=np.int64)] = np.arange(len(walk.visited))
@@ -443,8 +458,11 @@ class GreedyAgent(Params):
 
     @staticmethod
     def _initial_pool(graph: DiGraph, sim_of, pos: np.ndarray, visited: list[int]) -> _Pool:
-        """Every node revealed by an earlier step, with its similarity (visited ones are
-        masked out when the pool is read): bounds the cosine of any deeper candidate."""
+        """Every node revealed by an earlier step, with its similarity.
+
+        Visited ones are masked out when the pool is read. It bounds the cosine of any deeper
+        candidate.
+        """
         pool = _Pool()
         if len(visited) > 1:
             from wordgames.wales.graph import _gather
@@ -458,8 +476,10 @@ class GreedyAgent(Params):
 
     def _fast_step(self, graph: DiGraph, sim_of, pos: np.ndarray, pool: _Pool, current: int,
                    target: int) -> _Move | None:
-        """The best unvisited out-link when it provably wins (see :meth:`navigate`), else
-        ``None``; the out-links join the pool either way."""
+        """The best unvisited out-link when it provably wins (see :meth:`navigate`), else ``None``.
+
+        The out-links join the pool either way.
+        """
         gamma = float(self.gamma)
         neighbour_first = bool(self.neighbour_first) and gamma == 1.0
         nbrs = graph.indices[graph.indptr[current]:graph.indptr[current + 1]]
@@ -544,8 +564,10 @@ class GreedyAgent(Params):
 
     def _run_batched(self, graph: DiGraph, vectors: NodeVectors, sources, targets,
                      out: dict) -> dict[int, _Resume]:
-        """Fast-path steps of every task in chunks (filling ``out`` for the tasks finished);
-        returns the tasks that need the full rule."""
+        """Fast-path steps of every task in chunks, filling ``out`` for the tasks finished.
+
+        Returns the tasks that need the full rule.
+        """
         n_tasks = sources.size
         resume: dict[int, _Resume] = {}
         chunk = max(1, _LOCKSTEP_CELLS // max(1, graph.n_nodes))
@@ -596,8 +618,10 @@ def _check_params(gamma, max_steps, oov_similarity) -> None:
 
 @dataclass
 class _Candidates:
-    """The unvisited out-links of every active task's current node (flat cells) and, per
-    active task, the best score and the best cosine among them (-inf when none)."""
+    """The unvisited out-links of every active task's current node (flat cells).
+
+    Also, per active task, the best score and the best cosine among them (-inf when none).
+    """
 
     cell: np.ndarray
     owner: np.ndarray

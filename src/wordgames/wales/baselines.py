@@ -47,8 +47,10 @@ def human_baseline(results, convention: str = "nodes") -> dict:
 
 
 def path_length_stats(records: list[dict]):
-    """Per (start, target): number of successful paths, best/average/median length in nodes,
-    from ``wikigame_human_paths.jsonl`` records (``{"start", "target", "paths"}``)."""
+    """Per (start, target): number of successful paths, best/average/median length in nodes.
+
+    From ``wikigame_human_paths.jsonl`` records (``{"start", "target", "paths"}``).
+    """
     import pandas as pd
 
     rows = []
@@ -63,8 +65,10 @@ def path_length_stats(records: list[dict]):
 
 
 def wikispeedia_human_table(graph: DiGraph, finished: HumanPaths):
-    """Per (start, target) of finished Wikispeedia games: number of games, best/average/median
-    clicks (edges; back clicks count as clicks) and the shortest path ``m`` in edges.
+    """Per (start, target) of finished Wikispeedia games: number of games and clicks.
+
+    Best/average/median clicks (edges; back clicks count as clicks) and the shortest path ``m`` in
+    edges.
 
     Games whose start or target is not a node of ``graph`` are counted in
     ``table.attrs["n_games_outside_graph"]`` and left out.
@@ -123,8 +127,11 @@ def human_success_rate(unfinished: HumanPaths, finished: HumanPaths | None = Non
 
 
 def w_path_baseline(graph: DiGraph, vectors: NodeVectors, n_pairs: int = 1000, seed: int = 0) -> dict:
-    """Spearman correlation of ``-m(i, j)`` with ``cos(f(w_i), f(w_j))`` over random pairs of
-    distinct nodes that both have vectors (pairs without a path are redrawn: none in an SCC)."""
+    """Spearman correlation of ``-m(i, j)`` with ``cos(f(w_i), f(w_j))`` over random node pairs.
+
+    The pairs are of distinct nodes that both have vectors (pairs without a path are redrawn: none
+    in an SCC).
+    """
     from scipy.stats import spearmanr
 
     rng = np.random.default_rng(seed)

@@ -148,9 +148,11 @@ class DiGraph:
         return cls(indptr, dst.astype(np.int32), names, name=name), report
 
     def save(self, path: str | Path, *, with_reverse: bool = False) -> None:
-        """Write the CSR arrays (and names) to an ``.npz`` file; ``with_reverse`` also stores
-        the transposed graph, so that loading skips building it (a few seconds per 100M
-        edges: it is a scattered write over the whole edge array)."""
+        """Write the CSR arrays (and names) to an ``.npz`` file.
+
+        ``with_reverse`` also stores the transposed graph, so that loading skips building it (a few
+        seconds per 100M edges: it is a scattered write over the whole edge array).
+        """
         arrays = {"indptr": self.indptr, "indices": self.indices}
         if self._names is not None:
             arrays["names"] = self._names.astype(str)
@@ -211,8 +213,11 @@ class DiGraph:
 
     def node_ids(self, names: Iterable[str], *, path: str | Path | None = None,
                  lines: Sequence[int] | None = None) -> np.ndarray:
-        """Ids of many names; an unknown name raises :class:`DataFormatError` naming the
-        file and line when ``path`` (and ``lines``, 1-based per name) are given."""
+        """Ids of many names.
+
+        An unknown name raises :class:`DataFormatError` naming the file and line when ``path`` (and
+        ``lines``, 1-based per name) are given.
+        """
         names = list(names)
         get = self.node_index.get
         ids = np.fromiter((get(n, -1) for n in names), dtype=np.int64, count=len(names))
@@ -246,8 +251,11 @@ class DiGraph:
         return total
 
     def to_scipy(self):
-        """The adjacency as a ``scipy.sparse.csr_array`` (1-byte data; int32 index arrays
-        while the edge count allows, so scipy does not widen the edge array)."""
+        """The adjacency as a ``scipy.sparse.csr_array``.
+
+        1-byte data; int32 index arrays while the edge count allows, so scipy does not widen the
+        edge array.
+        """
         from scipy import sparse
 
         data = np.ones(self.n_edges, dtype=np.int8)

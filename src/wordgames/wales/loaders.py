@@ -30,8 +30,10 @@ from wordgames.wales.graph import DiGraph
 
 
 def _data_lines(path: Path, comment: str | None = "#"):
-    """(1-based line number, text) of non-empty, non-comment lines (used on error paths
-    and for small files)."""
+    """(1-based line number, text) of non-empty, non-comment lines.
+
+    Used on error paths and for small files.
+    """
     with open(path, encoding="utf-8") as fh:
         for no, line in enumerate(fh, 1):
             line = line.rstrip("\r\n")
@@ -88,7 +90,7 @@ def _unquote_all(values) -> np.ndarray:
 
 def read_edge_list(path: str | Path, *, names_path: str | Path | None = None, name: str | None = None,
                    url_decode: bool = False) -> tuple[DiGraph, dict]:
-    """Read a directed edge list (two tab- or space-separated columns, ``#`` comments).
+    r"""Read a directed edge list (two tab- or space-separated columns, ``#`` comments).
 
     If every field is an integer the columns are node ids (SNAP style); a name table
     (``node_id<TAB>name``, optional header) then names them, and ids are renumbered to
@@ -97,7 +99,7 @@ def read_edge_list(path: str | Path, *, names_path: str | Path | None = None, na
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "e.tsv")
-    >>> _ = open(p, "w").write("# demo\\n0\\t1\\n1\\t0\\n")
+    >>> _ = open(p, "w").write("# demo\n0\t1\n1\t0\n")
     >>> g, rep = read_edge_list(p)
     >>> g.n_nodes, g.n_edges
     (2, 2)
@@ -178,6 +180,16 @@ def read_name_table(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass
 class WikispeediaGraph:
+    """The Wikispeedia graph, as :func:`load_wikispeedia` returns it.
+
+    Parameters
+    ----------
+    graph : DiGraph
+        Every article and link.
+    report : dict
+        What loading counted: articles, links read, duplicate links merged.
+    """
+
     graph: DiGraph  # every article; names are decoded titles (underscores kept)
     report: dict = field(default_factory=dict)
 
@@ -222,8 +234,9 @@ class HumanPaths:
 
 
 def resolve_back_clicks(tokens: list[str]) -> tuple[list[str], int]:
-    """Replace every ``<`` by the page it returns to; returns the page sequence and the
-    number of back clicks.
+    """Replace every ``<`` by the page it returns to.
+
+    Returns the page sequence and the number of back clicks.
 
     >>> resolve_back_clicks(["A", "B", "C", "<", "<", "D"])
     (['A', 'B', 'C', 'B', 'A', 'D'], 2)
@@ -245,8 +258,10 @@ def resolve_back_clicks(tokens: list[str]) -> tuple[list[str], int]:
 
 
 def read_wikispeedia_paths(path: str | Path, *, finished: bool | None = None) -> HumanPaths:
-    """Read ``paths_finished.tsv`` (5 columns: ip, timestamp, duration, path, rating) or
-    ``paths_unfinished.tsv`` (6 columns: ip, timestamp, duration, path, target, type).
+    """Read ``paths_finished.tsv`` or ``paths_unfinished.tsv``.
+
+    The first has 5 columns (ip, timestamp, duration, path, rating), the second 6 (ip, timestamp,
+    duration, path, target, type).
 
     In a finished path the target is the last page. Back clicks (``<``) are resolved; a path
     whose back click has nothing to go back to raises a DataFormatError with its line.
@@ -289,9 +304,12 @@ def read_wales_nodes(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_challenges(path: str | Path, known_names=None) -> list[tuple[str, str]]:
-    """``start<TAB>target`` pairs (``challenges.txt``, no header; or with a ``start target``
-    header as in ``challenges_1000_seed0.tsv``). With ``known_names``, an unknown name raises
-    a DataFormatError giving its line."""
+    """``start<TAB>target`` pairs.
+
+    From ``challenges.txt`` (no header), or with a ``start target`` header as in
+    ``challenges_1000_seed0.tsv``. With ``known_names``, an unknown name raises a DataFormatError
+    giving its line.
+    """
     path = Path(path)
     df = _read_table(path, 2, header=["start", "target"], comment=None)
     pairs = list(zip(df[0].tolist(), df[1].tolist(), strict=True))

@@ -49,8 +49,10 @@ class WalesSetup:
 
 
 def wikispeedia_setup(root=None, *, verify: bool = True) -> WalesSetup:
-    """The largest SCC of Wikispeedia (4,051 nodes, 111,900 links) and its 1000 human-played
-    pairs (``challenges_1000_seed0.tsv``)."""
+    """The largest SCC of Wikispeedia and its 1000 human-played pairs.
+
+    The SCC has 4,051 nodes and 111,900 links; the pairs are ``challenges_1000_seed0.tsv``.
+    """
     from wordgames.datasets import dataset_dir, verify_dataset
     from wordgames.wales.loaders import load_wikispeedia, read_challenges
 
@@ -96,7 +98,7 @@ def table1(graph: DiGraph, vectors, agent: GreedyAgent, *, ks=TABLE1_KS, trials:
 
 def load_setup(graph: str = "wikispeedia", *, names=None, challenges=None, data_root=None,
                require_scc: bool = False) -> WalesSetup:
-    """The graph to navigate and its human-played tasks, from the measure's options.
+    r"""The graph to navigate and its human-played tasks, from the measure's options.
 
     Parameters
     ----------
@@ -118,7 +120,7 @@ def load_setup(graph: str = "wikispeedia", *, names=None, challenges=None, data_
     --------
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "g.tsv").write_text("a\\tb\\nb\\ta\\nb\\tc\\n")
+    >>> _ = (d / "g.tsv").write_text("a\tb\nb\ta\nb\tc\n")
     >>> setup = load_setup(str(d / "g.tsv"))
     >>> setup.graph.n_nodes, setup.notes[0].endswith("(2 of 3 nodes)")
     (2, True)
@@ -160,8 +162,9 @@ def evaluate_embedding(setup: WalesSetup, embedding, *, k: int = 1000, seed: int
                        gammas: Sequence[float] = DEFAULT_GAMMAS, exponents=None, percents=None,
                        table1_trials: int = 50, table1_pool: int = 5000, max_steps: int = 100,
                        w_path_pairs: int = 1000, human_k: int | None = None) -> dict:
-    """Everything WALES measures for one embedding; returns tables (lists of row dicts),
-    the title-coverage report and timings.
+    """Everything WALES measures for one embedding.
+
+    Returns tables (lists of row dicts), the title-coverage report and timings.
 
     ``k`` tasks per sampled distribution (power laws ``exponents`` and top-percent sets
     ``percents``; ``None``: the paper's); the human-played pairs are all used unless
@@ -262,8 +265,10 @@ def _series(rows, prefix, param):
 
 
 def plot_figure4(rows: list[dict], path: str | Path) -> Path:
-    """Left: score against top-b% (uniform over the b% nodes of most in-links); right: score
-    against the power-law exponent a. One line per embedding, 95% CI bars."""
+    """Score against top-b% (left) and against the power-law exponent a (right).
+
+    Top-b% is uniform over the b% nodes of most in-links. One line per embedding, 95% CI bars.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -316,8 +321,10 @@ def plot_figure5(sweep: list[dict], path: str | Path) -> Path:
 
 
 def merge_tables(results: Sequence) -> dict[str, list]:
-    """The tables of several embeddings' WALES results, one after the other, with the
-    rankings of the embeddings per task set and per gamma (Figure 4 and 5 discussions).
+    """The tables of several embeddings' WALES results, one after the other.
+
+    They come with the rankings of the embeddings per task set and per gamma (Figure 4 and 5
+    discussions).
 
     ``results`` are :class:`~wordgames.results.MeasureResult` of the ``wales`` measure (or
     their ``tables`` dicts).

@@ -26,8 +26,10 @@ DEFAULT_TASK_SET = "human"
 
 
 def effective_options(options, quick: bool):
-    """The options of a run: under ``quick``, the smaller values of
-    :data:`~wordgames.wales.spec.QUICK` for every option left at its default.
+    """The options of a run.
+
+    Under ``quick``, the smaller values of :data:`~wordgames.wales.spec.QUICK` for every option left
+    at its default.
 
     Examples
     --------

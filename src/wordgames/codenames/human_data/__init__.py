@@ -37,8 +37,10 @@ HUMAN_DATASETS: dict[str, str] = {
 
 
 def available_human_datasets(root: str | Path | None = None) -> list[str]:
-    """Names of the declared human data sets whose files are all present under ``root``
-    (``None``: ``$WORDGAMES_DATA``; an unset variable gives an empty list)."""
+    """Names of the declared human data sets whose files are all present under ``root``.
+
+    ``root=None`` means ``$WORDGAMES_DATA``; an unset variable gives an empty list.
+    """
     from wordgames.datasets import is_available
     from wordgames.errors import DatasetMissingError
 

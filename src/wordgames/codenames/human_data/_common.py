@@ -21,8 +21,11 @@ def norm_all(words: Iterable) -> tuple[str, ...]:
 
 
 def read_csv_rows(path: Path, *, delimiter: str = ",") -> list[tuple[int, list[str]]]:
-    """``(physical line, fields)`` of every row of a CSV file, read with Python's tolerant
-    ``csv`` module (the files here are not clean enough for a strict parser)."""
+    """``(physical line, fields)`` of every row of a CSV file.
+
+    Read with Python's tolerant ``csv`` module (the files here are not clean enough for a strict
+    parser).
+    """
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             reader = csv.reader(fh, delimiter=delimiter)

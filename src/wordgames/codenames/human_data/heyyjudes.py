@@ -1,5 +1,7 @@
-"""Loader of Shen, Hofer, Felbo & Levy (2018), "Comparing Models of Associative Meaning"
-(heyyjudes/codenames-language-game), Experiment 1, rebuilt as ``derived/shen2018_ex1_scenarios.json``.
+"""Loader of Shen, Hofer, Felbo & Levy (2018), "Comparing Models of Associative Meaning".
+
+From heyyjudes/codenames-language-game: Experiment 1, rebuilt as
+``derived/shen2018_ex1_scenarios.json``.
 
 A simplified, multiple-choice Codenames: boards of 5 nouns, 2 of them targets. A **speaker**
 chose one adjective from 8 candidates to describe the targets; a **listener** saw the board and
@@ -44,6 +46,10 @@ def _emit(records: list, record, count: int, expand: bool) -> None:
 
 
 def load(base: Path, data: LoadedHumanData, *, expand_counts: bool = False) -> None:
+    """Fill ``data`` with Experiment 1's sender and receiver records (see the module docstring).
+
+    ``expand_counts`` gives one record per person (count 1) instead of one per distinct decision.
+    """
     path = base / FILE
     items = read_json(path)
     if not isinstance(items, list):

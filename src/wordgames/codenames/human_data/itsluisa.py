@@ -245,5 +245,6 @@ def _load_study(base: Path, data: LoadedHumanData) -> None:
 
 
 def load(base: Path, data: LoadedHumanData) -> None:
+    """Fill ``data`` with the records of the games and of the study (see the module docstring)."""
     _load_games(base, data)
     _load_study(base, data)

@@ -1,5 +1,6 @@
-"""Loader of Mills, Prescott & Phillips, "Strategy and structure in Codenames: comparing human
-and GPT-4 gameplay" (NoahPrescott/Codenames).
+"""Loader of Mills, Prescott & Phillips (NoahPrescott/Codenames).
+
+The paper: "Strategy and structure in Codenames: comparing human and GPT-4 gameplay".
 
 400 boards of 12 words without team colours. On each board a human clue giver chose 3 words
 and gave a clue (``human_clue``, ``human_intended_words``); GPT-4 did the same (``GPT_clue``,
@@ -41,6 +42,10 @@ def _signature(words, clue, intended, responses) -> tuple:
 
 
 def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> None:
+    """Fill ``data`` with the sender and receiver records (see the module docstring).
+
+    ``check_copies`` checks that the two other JSON files agree with ``combined-data.json``.
+    """
     path = base / COMBINED
     combined = read_json(path)
     if not isinstance(combined, dict):

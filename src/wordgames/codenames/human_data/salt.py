@@ -41,8 +41,11 @@ TASKS = {
 
 
 def _word_lists(s: pd.Series) -> pd.Series:
-    """``"'a', 'Ice cream'"`` -> ``('a', 'ice cream')`` for a whole column at once (the quoted
-    items of a Python list literal; an item may hold an apostrophe inside double quotes)."""
+    """``"'a', 'Ice cream'"`` -> ``('a', 'ice cream')`` for a whole column at once.
+
+    Parses the quoted items of a Python list literal; an item may hold an apostrophe inside double
+    quotes.
+    """
     inner = s.str.strip().str.lower().str[1:-1]  # drop the first and last quote
     parts = inner.str.split(r"['\"]\s*,\s*['\"]", regex=True)
     return parts.map(lambda items: tuple(w for w in (x.strip() for x in items) if w))
@@ -75,6 +78,7 @@ def read_task(path: Path, task: str) -> pd.DataFrame:
 
 
 def load(base: Path, data: LoadedHumanData) -> None:
+    """Fill ``data`` with a sender and a receiver record per turn (see the module docstring)."""
     for split in SPLITS:
         ts = read_task(base / "target_selection_task" / f"{split}.csv", "target_selection_task")
         cg = read_task(base / "clue_generation_task" / f"{split}.csv", "clue_generation_task")

@@ -1,5 +1,6 @@
-"""Loader of the DreamTeam Codenames task set (Zhou, Valentine & Bernstein, CHI 2018;
-StanfordHCI/dreamteam-task-set, MIT licence).
+"""Loader of the DreamTeam Codenames task set (Zhou, Valentine & Bernstein, CHI 2018).
+
+From StanfordHCI/dreamteam-task-set, MIT licence.
 
 ``codenames.json`` is ``{"data": [board, ...]}``, each board a dict ``clue -> [answer words]``:
 11 boards with 3 researcher-authored clues each (33 clues, 77 words), every word belonging to
@@ -21,6 +22,7 @@ FILE = "codenames.json"
 
 
 def load(base: Path, data: LoadedHumanData) -> None:
+    """Fill ``data`` with the researchers' sender records (see the module docstring)."""
     path = base / FILE
     doc = read_json(path)
     boards = doc.get("data") if isinstance(doc, dict) else None

@@ -36,9 +36,10 @@ LIST_SEP = "|"
 
 
 def read_user_file(path: str | Path, *, dataset: str | None = None) -> LoadedHumanData:
-    """Read a user's human-play file: the JSONL/CSV format above, or one of the paper's table
-    layouts (recognised from the CSV/TSV header: ``Initial model`` for Table 2, ``BWord1`` for
-    Table 3).
+    """Read a user's human-play file: the JSONL/CSV format above, or a paper table's layout.
+
+    A paper table is recognised from the CSV/TSV header: ``Initial model`` for Table 2, ``BWord1``
+    for Table 3.
 
     Parameters
     ----------
@@ -169,8 +170,10 @@ def _read_csv(path: Path, header: list[str], rows, data: LoadedHumanData) -> Non
 
 
 def write_user_jsonl(data: LoadedHumanData, path: str | Path) -> Path:
-    """Write the records of ``data`` in the user JSONL format (the inverse of
-    :func:`read_user_file`; ``meta`` values must be JSON-serialisable)."""
+    """Write the records of ``data`` in the user JSONL format.
+
+    The inverse of :func:`read_user_file`; ``meta`` values must be JSON-serialisable.
+    """
     path = Path(path)
     with open(path, "w", encoding="utf-8") as fh:
         for r in data.receiver:

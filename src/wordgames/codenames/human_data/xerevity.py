@@ -1,5 +1,6 @@
-"""Loader of Cserháti, Kollath, Kicsi & Berend (2022), "Codenames as a Game of Co-occurrence
-Counting" (xerevity/CodeNamesAgent, English evaluation data).
+"""Loader of Cserháti, Kollath, Kicsi & Berend (2022), English evaluation data.
+
+"Codenames as a Game of Co-occurrence Counting" (xerevity/CodeNamesAgent).
 
 Human Receiver data on model clues only: volunteers saw a 20-word board (10 good, 10 bad words;
 no neutral or assassin) and one agent clue with its number, and clicked words in order.
@@ -87,6 +88,7 @@ def _configs(base: Path) -> dict[tuple[int, str, int], list[str]]:
 
 
 def load(base: Path, data: LoadedHumanData) -> None:
+    """Fill ``data`` with the human receiver records (see the module docstring)."""
     boards, good = _boards(base)
     clues = _clues(base)
     configs = _configs(base)

@@ -122,8 +122,10 @@ class ReferentialGame(Params):
 
     @cached_property
     def world_(self) -> World:
-        """The world of the turns (``world`` itself, or built from its name and
-        ``world_params`` on first use)."""
+        """The world of the turns.
+
+        ``world`` itself, or built from its name and ``world_params`` on first use.
+        """
         return self._make_world()
 
     @property
