@@ -27,8 +27,10 @@ def thing_language(n: int, label_len: int, seed: int = 0, noise: float = 0.2, ms
     attr = rng.integers(0, 10, (n, 5))
     feats = np.argsort(rng.random((n, 5)), axis=1)[:, :label_len]
     vals = attr[np.arange(n)[:, None], feats]
-    labels = [[f"f{f}=v{v}" for f, v in zip(fr, vr, strict=True)] for fr, vr in zip(feats, vals,
-                                                                                    strict=True)]
+    labels = [
+        [f"f{f}=v{v}" for f, v in zip(fr, vr, strict=True)]
+        for fr, vr in zip(feats, vals, strict=True)
+    ]
     words = feats * 10 + vals + 1
     words = np.where(rng.random(words.shape) < noise, rng.integers(1, 64, words.shape), words)
     msgs = np.zeros((n, msg_len), dtype=np.int64)
@@ -93,9 +95,11 @@ def naive_cbm_ami(msgs, labels, eos=0):
             else:
                 para += 1
         unm += sum(1 for x in lab if x not in matched_c)
-    ami = adjusted_mutual_info_score([" ".join(sorted(lab)) for _, lab, _ in sets],
-                                     [" ".join(map(str, ws)) for _, _, ws in sets],
-                                     average_method="max")
+    ami = adjusted_mutual_info_score(
+        [" ".join(sorted(lab)) for _, lab, _ in sets],
+        [" ".join(map(str, ws)) for _, _, ws in sets],
+        average_method="max",
+    )
     return good / q, amb / q, para / q, unm / q, ami
 
 
@@ -128,8 +132,9 @@ def egg_topsim(msgs, objects):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--quick", action="store_true",
-                    help="run the naive baselines on a subset and extrapolate")
+    ap.add_argument(
+        "--quick", action="store_true", help="run the naive baselines on a subset and extrapolate"
+    )
     args = ap.parse_args(argv)
 
     from wordgames.emergent.inputs import encode_messages
@@ -147,8 +152,7 @@ def main(argv=None):
         msgs, labels, _ = thing_language(100_000, label_len, seed=label_len)
 
         def ours(msgs=msgs, labels=labels):
-            return evaluate_language(msgs, labels, eos_id=0,
-                                     measures=("cbm", "sensitivity", "ami"))
+            return evaluate_language(msgs, labels, eos_id=0, measures=("cbm", "sensitivity", "ami"))
 
         t = time.perf_counter()
         ours()
@@ -168,20 +172,26 @@ def main(argv=None):
             naive = time.perf_counter() - t
             naive_note = "full"
             assert abs(ref[0] - rep.cbm) < 1e-12 and abs(ref[4] - rep.ami) < 1e-9, (ref, rep.cbm)
-        print(f"l={label_len}: ours {warm:.3f} s wall, {cpu:.3f} s CPU (cold {cold:.2f} s) | "
-              f"{rep.n_unique_messages} "
-              f"messages, {rep.n_unique_phrases} phrases, CBM {rep.cbm:.3f}, AMI {rep.ami:.3f} | "
-              f"phases {rep.timings} | naive Python {naive:.2f} s ({naive_note}) -> "
-              f"x{naive / warm:.1f} | target (wall) {'met' if warm < 2 else 'MISSED'}")
+        print(
+            f"l={label_len}: ours {warm:.3f} s wall, {cpu:.3f} s CPU (cold {cold:.2f} s) | "
+            f"{rep.n_unique_messages} "
+            f"messages, {rep.n_unique_phrases} phrases, CBM {rep.cbm:.3f}, AMI {rep.ami:.3f} | "
+            f"phases {rep.timings} | naive Python {naive:.2f} s ({naive_note}) -> "
+            f"x{naive / warm:.1f} | target (wall) {'met' if warm < 2 else 'MISSED'}"
+        )
 
-    print("\n== TopSim, 2,000 messages, all 1,999,000 pairs (target < 0.5 s; EGG-style 5.6 s quoted) ==")
+    print(
+        "\n== TopSim, 2,000 messages, all 1,999,000 pairs (target < 0.5 s; EGG-style 5.6 s quoted) =="
+    )
     rng = np.random.default_rng(0)
     cases = {
         # messages repeat (63 distinct), objects are one-hot attribute vectors
         "Thing l=1 language": thing_language(2000, 1, seed=7)[0::2],
         # worst case: every message distinct, every object distinct
-        "random distinct messages L=6 V=9": (rng.integers(1, 10, (2000, 6)),
-                                             rng.random((2000, 20))),
+        "random distinct messages L=6 V=9": (
+            rng.integers(1, 10, (2000, 6)),
+            rng.random((2000, 20)),
+        ),
     }
     for name, (msgs, objects) in cases.items():
         m = encode_messages(msgs, eos_id=0)
@@ -197,10 +207,12 @@ def main(argv=None):
         naive = (time.perf_counter() - t) * (2000 * 1999) / (n_eval * (n_eval - 1))
         if not args.quick:
             assert abs(ref - ts) < 1e-3, (ref, ts)
-        print(f"{name}: ours {warm:.3f} s wall, {cpu:.3f} s CPU, TopSim {ts:.4f} over {n_pairs} "
-              f"pairs | EGG-style "
-              f"{naive:.2f} s{' (extrapolated from 400)' if args.quick else ''} -> "
-              f"x{naive / warm:.1f} | target (wall) {'met' if warm < 0.5 else 'MISSED'}")
+        print(
+            f"{name}: ours {warm:.3f} s wall, {cpu:.3f} s CPU, TopSim {ts:.4f} over {n_pairs} "
+            f"pairs | EGG-style "
+            f"{naive:.2f} s{' (extrapolated from 400)' if args.quick else ''} -> "
+            f"x{naive / warm:.1f} | target (wall) {'met' if warm < 0.5 else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

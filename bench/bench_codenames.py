@@ -28,9 +28,13 @@ import time
 import numpy as np
 
 PUBLISHED = {  # seconds, the authors' code on the pilot with the full vocabulary
-    "receiver MAP (nearest)": 136, "random receiver": 114, "random sender": 213,
-    "ClusterSender": 401, "exhaustive:avg_blue_dist": (513 + 694) / 2,
-    "exhaustive:max_blue_dist": (513 + 694) / 2, "exhaustive:max_radius": (513 + 694) / 2,
+    "receiver MAP (nearest)": 136,
+    "random receiver": 114,
+    "random sender": 213,
+    "ClusterSender": 401,
+    "exhaustive:avg_blue_dist": (513 + 694) / 2,
+    "exhaustive:max_blue_dist": (513 + 694) / 2,
+    "exhaustive:max_radius": (513 + 694) / 2,
     "exhaustive:red_blue_diff": (513 + 694) / 2,
 }
 PUBLISHED_TOTAL = 50 * 60
@@ -67,8 +71,16 @@ def pilot_records(emb, n=197, seed=0):
             board = [str(w) for w in rng.choice(pool, 20, replace=False)]
             k = int(rng.integers(1, 5))
             clue = str(emb.words[int(rng.integers(100, 20000))])
-            recs.append(HumanReceiverRecord("synthetic", str(i), tuple(board), clue,
-                                            tuple(board[:k]), clue_source=f"m{i % 4}"))
+            recs.append(
+                HumanReceiverRecord(
+                    "synthetic",
+                    str(i),
+                    tuple(board),
+                    clue,
+                    tuple(board[:k]),
+                    clue_source=f"m{i % 4}",
+                )
+            )
         return recs, f"197 synthetic boards ({exc.__class__.__name__}: no pilot data)"
 
 
@@ -96,7 +108,9 @@ def naive_cluster_seconds(emb, problems, n, n_restarts=10, max_clusters=10):
                     lab = KMeans(k, n_init=1, init="random", random_state=r).fit(x).labels_
                     for j in range(k):
                         m = lab == j
-                        if m[: len(p.blue)].sum() == m.sum() and (best is None or m.sum() > best.sum()):
+                        if m[: len(p.blue)].sum() == m.sum() and (
+                            best is None or m.sum() > best.sum()
+                        ):
                             best = m
             cent = x[best].mean(0)
             order = np.argsort(-(u @ cent))
@@ -106,8 +120,11 @@ def naive_cluster_seconds(emb, problems, n, n_restarts=10, max_clusters=10):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--all-datasets", action="store_true",
-                    help="also time every sender and receiver on every available human data set")
+    ap.add_argument(
+        "--all-datasets",
+        action="store_true",
+        help="also time every sender and receiver on every available human data set",
+    )
     ap.add_argument("--naive", type=int, default=3, help="records for the naive baseline")
     args = ap.parse_args()
 
@@ -140,11 +157,15 @@ def main():
     senders = {
         "random sender": RandomSender(emb, random_state=0),
         "ClusterSender": ClusterSender(emb, random_state=0),
-        **{f"exhaustive:{tb}": ExhaustiveSearchSender(emb, tb)
-           for tb in ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff")},
+        **{
+            f"exhaustive:{tb}": ExhaustiveSearchSender(emb, tb)
+            for tb in ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff")
+        },
     }
-    receivers = {"receiver MAP (nearest)": EmbeddingNearestReceiver(emb),
-                 "random receiver": RandomReceiver(random_state=0)}
+    receivers = {
+        "receiver MAP (nearest)": EmbeddingNearestReceiver(emb),
+        "random receiver": RandomReceiver(random_state=0),
+    }
 
     rows = []
     for name, r in receivers.items():
@@ -156,23 +177,31 @@ def main():
             res = sender_ranks_receiver_data([s], records)[s.name].summary()
         rows.append((name, c.wall, c.cpu, f"mean rank {res['mean_rank']:.0f} (n={res['n']})"))
 
-    print(f"{'measure':28s} {'wall s':>8s} {'cpu s':>8s} {'published s':>12s} {'speed-up':>9s}  result")
+    print(
+        f"{'measure':28s} {'wall s':>8s} {'cpu s':>8s} {'published s':>12s} {'speed-up':>9s}  result"
+    )
     for name, w, cpu, txt in rows:
         pub = PUBLISHED[name]
         print(f"{name:28s} {w:8.2f} {cpu:8.2f} {pub:12.0f} {pub / w:8.0f}x  {txt}")
     alone = sum(r[1] for r in rows)
-    print(f"{'eight, each alone':28s} {alone:8.2f} {sum(r[2] for r in rows):8.2f} "
-          f"{PUBLISHED_TOTAL:12.0f} {PUBLISHED_TOTAL / alone:8.0f}x")
+    print(
+        f"{'eight, each alone':28s} {alone:8.2f} {sum(r[2] for r in rows):8.2f} "
+        f"{PUBLISHED_TOTAL:12.0f} {PUBLISHED_TOTAL / alone:8.0f}x"
+    )
 
     with Clock() as c:
         receiver_map(list(receivers.values()), records)
         sender_ranks_receiver_data(list(senders.values()), records)
-    print(f"{'eight together (one pass)':28s} {c.wall:8.2f} {c.cpu:8.2f} {PUBLISHED_TOTAL:12.0f} "
-          f"{PUBLISHED_TOTAL / c.wall:8.0f}x   target: < 10 s")
+    print(
+        f"{'eight together (one pass)':28s} {c.wall:8.2f} {c.cpu:8.2f} {PUBLISHED_TOTAL:12.0f} "
+        f"{PUBLISHED_TOTAL / c.wall:8.0f}x   target: < 10 s"
+    )
 
     # naive baseline: full sort per record, extrapolated to all records
-    print(f"\nnaive baseline (full sort of the vocabulary per record, {args.naive} records, "
-          f"extrapolated to {len(problems)}):")
+    print(
+        f"\nnaive baseline (full sort of the vocabulary per record, {args.naive} records, "
+        f"extrapolated to {len(problems)}):"
+    )
     naive = {}
     for name in ("exhaustive:avg_blue_dist", "random sender"):
         naive[name] = naive_sender_seconds(senders[name], problems, args.naive)
@@ -180,7 +209,9 @@ def main():
     ours = {r[0]: r[1] for r in rows}
     for name, (w, _cpu) in naive.items():
         total = w * len(problems)
-        print(f"  {name:28s} naive {total:8.1f} s   ours {ours[name]:6.2f} s   ratio {total / ours[name]:6.0f}x")
+        print(
+            f"  {name:28s} naive {total:8.1f} s   ours {ours[name]:6.2f} s   ratio {total / ours[name]:6.0f}x"
+        )
 
     if args.all_datasets:
         from wordgames.codenames.agents import default_receivers, default_senders
@@ -196,8 +227,10 @@ def main():
                 evaluate_human_data(data, ss, rr)
             tw += c.wall
             tc += c.cpu
-            print(f"  {name:32s} {len(data.receiver):5d} + {len(data.sender):4d} records "
-                  f"{c.wall:7.1f} s wall {c.cpu:7.1f} s cpu")
+            print(
+                f"  {name:32s} {len(data.receiver):5d} + {len(data.sender):4d} records "
+                f"{c.wall:7.1f} s wall {c.cpu:7.1f} s cpu"
+            )
         print(f"  {'total':32s} {'':19s} {tw:7.1f} s wall {tc:7.1f} s cpu   (target < 60 s)")
 
 

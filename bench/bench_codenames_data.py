@@ -28,7 +28,7 @@ def naive_salt(base: Path) -> int:
                     text = row["base_text"]
                     for part in text.split("], "):
                         if "[" in part:
-                            lst = ast.literal_eval(part[part.index("["):].rstrip("]") + "]")
+                            lst = ast.literal_eval(part[part.index("[") :].rstrip("]") + "]")
                             n += len([str(w).strip().lower() for w in lst])
     return n
 
@@ -75,8 +75,10 @@ def main() -> None:
         t0 = time.perf_counter()
         naive_salt(base)
         naive = time.perf_counter() - t0
-        print(f"salt: vectorised parse+join {ours:.3f} s; naive list parsing alone {naive:.3f} s "
-              f"(ratio {naive / ours:.1f}x)")
+        print(
+            f"salt: vectorised parse+join {ours:.3f} s; naive list parsing alone {naive:.3f} s "
+            f"(ratio {naive / ours:.1f}x)"
+        )
 
 
 if __name__ == "__main__":

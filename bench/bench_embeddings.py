@@ -40,7 +40,9 @@ print(f"{time.perf_counter() - t:.3f}")
 
 
 def fresh_process(code: str, env: dict) -> list[float]:
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     return [float(x) for x in out.stdout.split()]
 
 
@@ -53,10 +55,14 @@ def main() -> None:
     naive = min(fresh_process(NAIVE, env)[0] for _ in range(2))
     print("built-in glove-6b-50d, fresh Python process, imports included")
     print(f"  first load (parquet read, word cache written): {cold[0]:.3f} s")
-    print(f"  load (matrix memory-mapped, words from cache):  {warm[0]:.3f} s   target < 0.5 s "
-          f"{'OK' if warm[0] < 0.5 else 'MISSED'}")
+    print(
+        f"  load (matrix memory-mapped, words from cache):  {warm[0]:.3f} s   target < 0.5 s "
+        f"{'OK' if warm[0] < 0.5 else 'MISSED'}"
+    )
     print(f"  load + word index dict:                         {warm[1]:.3f} s")
-    print(f"  naive (pandas + np.load + dict + normalise):     {naive:.3f} s   ratio {naive / warm[0]:.1f}x")
+    print(
+        f"  naive (pandas + np.load + dict + normalise):     {naive:.3f} s   ratio {naive / warm[0]:.1f}x"
+    )
 
     from wordgames.embeddings import load_embedding
 
@@ -75,8 +81,10 @@ def main() -> None:
         t = time.perf_counter()
         load_embedding(path)
         second = time.perf_counter() - t
-    print(f"GloVe text file, {n:,} words x 50: first load (parse + cache) {first:.2f} s, "
-          f"cached load {second:.3f} s ({first / second:.0f}x)")
+    print(
+        f"GloVe text file, {n:,} words x 50: first load (parse + cache) {first:.2f} s, "
+        f"cached load {second:.3f} s ({first / second:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

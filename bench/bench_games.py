@@ -61,8 +61,12 @@ def main(argv=None) -> int:
     ap.add_argument("--test-turns", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=None, help="keep the run folders here")
-    ap.add_argument("--threads", type=int, default=1,
-                    help="torch threads for training (the step timing below compares 1 and 2)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="torch threads for training (the step timing below compares 1 and 2)",
+    )
     args = ap.parse_args(argv)
 
     import tempfile
@@ -75,33 +79,45 @@ def main(argv=None) -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-games-"))
     print(f"torch {torch.__version__}, load average before {os.getloadavg()}")
     for threads in (1, 2):
-        print(f"one training step (batch 32 turns x 40 candidates) with {threads} thread(s): "
-              f"{step_seconds(threads):.4f} s")
+        print(
+            f"one training step (batch 32 turns x 40 candidates) with {threads} thread(s): "
+            f"{step_seconds(threads):.4f} s"
+        )
     rows = []
     for channel in args.channels.split(","):
-        trainer = GameTrainer(world="thing", channel=channel, rule_length=1,
-                              steps=args.steps, time_limit=args.time_limit,
-                              n_threads=args.threads,
-                              random_state=args.seed)
+        trainer = GameTrainer(
+            world="thing",
+            channel=channel,
+            rule_length=1,
+            steps=args.steps,
+            time_limit=args.time_limit,
+            n_threads=args.threads,
+            random_state=args.seed,
+        )
         t0 = time.perf_counter()
         ev = train_and_evaluate(trainer, out / f"thing-{channel}-l1", test_turns=args.test_turns)
         total = time.perf_counter() - t0
         reached = next((h for h in trainer.history_ if h["val_accuracy"] >= TARGET_ACC), None)
-        print(f"\n[{channel}] {trainer.n_steps_} steps in {trainer.train_seconds_:.1f} s "
-              f"({trainer.stopped_because_}); evaluation+writing {total - trainer.train_seconds_:.1f} s")
+        print(
+            f"\n[{channel}] {trainer.n_steps_} steps in {trainer.train_seconds_:.1f} s "
+            f"({trainer.stopped_because_}); evaluation+writing {total - trainer.train_seconds_:.1f} s"
+        )
         if reached:
-            print(f"[{channel}] validation accuracy {reached['val_accuracy']:.3f} >= {TARGET_ACC} "
-                  f"at step {reached['step']}, {reached['elapsed_s']:.1f} s "
-                  f"({reached['elapsed_s'] / TARGET_S:.3f} of the {TARGET_S:.0f} s target)")
+            print(
+                f"[{channel}] validation accuracy {reached['val_accuracy']:.3f} >= {TARGET_ACC} "
+                f"at step {reached['step']}, {reached['elapsed_s']:.1f} s "
+                f"({reached['elapsed_s'] / TARGET_S:.3f} of the {TARGET_S:.0f} s target)"
+            )
         else:
             print(f"[{channel}] validation accuracy never reached {TARGET_ACC}")
         # the target: 0.8 reached within 600 s of training (validation turns), confirmed on
         # the held-out test turns after the whole run
-        ok = (reached is not None and reached["elapsed_s"] <= TARGET_S
-              and ev.accuracy >= TARGET_ACC)
-        print(f"[{channel}] TEST accuracy {ev.accuracy:.3f} on {args.test_turns} held-out turns "
-              f"after {trainer.train_seconds_:.1f} s of training -> target "
-              f"{'MET' if ok else 'NOT met'}; load average {os.getloadavg()}")
+        ok = reached is not None and reached["elapsed_s"] <= TARGET_S and ev.accuracy >= TARGET_ACC
+        print(
+            f"[{channel}] TEST accuracy {ev.accuracy:.3f} on {args.test_turns} held-out turns "
+            f"after {trainer.train_seconds_:.1f} s of training -> target "
+            f"{'MET' if ok else 'NOT met'}; load average {os.getloadavg()}"
+        )
         rows.append(ev.table1_row())
     print("\n" + format_table1(rows))
     print(f"run folders: {out}")

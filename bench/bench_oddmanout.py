@@ -123,8 +123,10 @@ def main():
     # ------------------------------------------------------------------ WordNet
     t_wn, wn = _t(load_wordnet)
     t_tax, tax = _t(wordnet_taxonomy)
-    print(f"\nWordNet: nltk reader {t_wn:.2f} s, taxonomy + closure {t_tax:.2f} s "
-          f"({tax.n_vertices:,} synsets, closure nnz {tax.closure.nnz:,}) -- one-off per process")
+    print(
+        f"\nWordNet: nltk reader {t_wn:.2f} s, taxonomy + closure {t_tax:.2f} s "
+        f"({tax.n_vertices:,} synsets, closure nnz {tax.closure.nnz:,}) -- one-off per process"
+    )
     ps = load_dataset("anomia-common-test")
     solver = TaxonomySolver(tax)
     t_first, _ = _t(lambda: solver.solve(ps))
@@ -133,18 +135,25 @@ def main():
     rows = ps.words[:n_naive].tolist()
     t_naive, _ = _t(lambda: naive_wordnet(wn, rows))
     naive_full = t_naive / n_naive * len(ps)
-    print(f"WordNet solver, {len(ps)} puzzles (anomia-common-test): first call {t_first:.3f} s, "
-          f"warm {t_warm:.3f} s   [target < 2 s]")
+    print(
+        f"WordNet solver, {len(ps)} puzzles (anomia-common-test): first call {t_first:.3f} s, "
+        f"warm {t_warm:.3f} s   [target < 2 s]"
+    )
     extra = "" if n_naive == len(ps) else f" -> ~{naive_full:.1f} s for {len(ps)} (extrapolated)"
-    print(f"  naive per-puzzle loop (nltk objects, memoised descendant recursion): {t_naive:.2f} s "
-          f"for {n_naive} puzzles{extra}; ratio {naive_full / t_first:.0f}x (first call), "
-          f"{naive_full / t_warm:.0f}x (warm)")
-    print("  published solver (issue 4): 17-40 s per Anomia file here; ratio "
-          f"{17 / t_first:.0f}-{40 / t_first:.0f}x")
+    print(
+        f"  naive per-puzzle loop (nltk objects, memoised descendant recursion): {t_naive:.2f} s "
+        f"for {n_naive} puzzles{extra}; ratio {naive_full / t_first:.0f}x (first call), "
+        f"{naive_full / t_warm:.0f}x (warm)"
+    )
+    print(
+        "  published solver (issue 4): 17-40 s per Anomia file here; ratio "
+        f"{17 / t_first:.0f}-{40 / t_first:.0f}x"
+    )
 
     # ------------------------------------------------------------------ embedding, 322,602
-    t_load, big = _t(lambda: load_dataset("crowdsourced-unfiltered", dedupe=False,
-                                          drop_repeated=False))
+    t_load, big = _t(
+        lambda: load_dataset("crowdsourced-unfiltered", dedupe=False, drop_repeated=False)
+    )
     esolver = EmbeddingSolver(glove)
     t_solve, sol = _t(lambda: esolver.solve(big), repeat=2)
     n_naive = 2000 if args.quick else 10000
@@ -152,11 +161,15 @@ def main():
     t_naive, naive = _t(lambda: naive_embedding(unit_of, big.words[sample].tolist()))
     agree = np.mean(np.asarray(naive) == np.where(sol.choice[sample] >= 0, sol.choice[sample], -1))
     naive_full = t_naive / n_naive * len(big)
-    print(f"\nEmbedding solver (GloVe 6B 50d), {len(big):,} unfiltered puzzles: {t_solve:.2f} s "
-          f"(file load {t_load:.2f} s, not counted)   [target < 5 s]")
-    print(f"  naive per-puzzle loop: {t_naive:.2f} s for {n_naive:,} -> ~{naive_full:.0f} s for "
-          f"all (extrapolated, random sample); ratio {naive_full / t_solve:.0f}x; answers agree on "
-          f"{100 * agree:.1f} % of the sample")
+    print(
+        f"\nEmbedding solver (GloVe 6B 50d), {len(big):,} unfiltered puzzles: {t_solve:.2f} s "
+        f"(file load {t_load:.2f} s, not counted)   [target < 5 s]"
+    )
+    print(
+        f"  naive per-puzzle loop: {t_naive:.2f} s for {n_naive:,} -> ~{naive_full:.0f} s for "
+        f"all (extrapolated, random sample); ratio {naive_full / t_solve:.0f}x; answers agree on "
+        f"{100 * agree:.1f} % of the sample"
+    )
 
     # ------------------------------------------------------------------ senses, K = 5
     test = load_dataset("crowdsourced-filtered")
@@ -177,11 +190,15 @@ def main():
 
     t_naive, naive = _t(lambda: naive_senses(senses_of, test.words[ok].tolist()))
     naive_full = t_naive / n_naive * len(test)
-    print(f"\nSense solver (K = {K}, exact search, synthetic senses), {len(test)} crowdsourced test "
-          f"puzzles: first call {t_first:.3f} s, warm {t_sense:.3f} s   [target < 2 s]")
-    print(f"  naive per-puzzle loop: {t_naive:.2f} s for {n_naive} -> ~{naive_full:.0f} s for "
-          f"{len(test)} (extrapolated); ratio {naive_full / t_first:.0f}x; answers agree: "
-          f"{bool((np.asarray(naive) == ssol.choice[ok]).all())}")
+    print(
+        f"\nSense solver (K = {K}, exact search, synthetic senses), {len(test)} crowdsourced test "
+        f"puzzles: first call {t_first:.3f} s, warm {t_sense:.3f} s   [target < 2 s]"
+    )
+    print(
+        f"  naive per-puzzle loop: {t_naive:.2f} s for {n_naive} -> ~{naive_full:.0f} s for "
+        f"{len(test)} (extrapolated); ratio {naive_full / t_first:.0f}x; answers agree: "
+        f"{bool((np.asarray(naive) == ssol.choice[ok]).all())}"
+    )
     print(f"\nload average at the end: {os.getloadavg()}")
 
 

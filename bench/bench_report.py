@@ -27,8 +27,19 @@ def _row(rng, emb: str, measure: str, dataset: str, subject: str, metric: str) -
     from wordgames.measure import Score
 
     v = float(rng.random())
-    return Score(emb, measure, dataset, subject, metric, v, v - 0.05, v + 0.05, 100,
-                 int(rng.integers(0, 5)), "word not in vocabulary").as_dict()
+    return Score(
+        emb,
+        measure,
+        dataset,
+        subject,
+        metric,
+        v,
+        v - 0.05,
+        v + 0.05,
+        100,
+        int(rng.integers(0, 5)),
+        "word not in vocabulary",
+    ).as_dict()
 
 
 def _codenames(rng, name: str, plot: Path) -> dict:
@@ -37,13 +48,28 @@ def _codenames(rng, name: str, plot: Path) -> dict:
         for ag in range(9):
             for data in ("human_receiver", "human_sender"):
                 for st in ("mean_rank", "median_rank", "mrr", "hits@10", "hits@100", "map"):
-                    scores.append(_row(rng, name, "codenames", f"cn-{ds}", f"agent{ag}",
-                                       f"{data}.{st}"))
-                rows.append({"dataset": f"cn-{ds}", "agent": f"agent{ag}", "data": data,
-                             "clue_source": "all", "mean_rank": 1.0, "ci_low": 0.5, "ci_high": 1.5})
-    return {"measure": "codenames", "version": "1", "scores": scores,
-            "tables": {"senders": rows * 3}, "plots": [str(plot)],
-            "oov": {f"k{j}": {"skipped": {"oov": j}} for j in range(88)}}
+                    scores.append(
+                        _row(rng, name, "codenames", f"cn-{ds}", f"agent{ag}", f"{data}.{st}")
+                    )
+                rows.append(
+                    {
+                        "dataset": f"cn-{ds}",
+                        "agent": f"agent{ag}",
+                        "data": data,
+                        "clue_source": "all",
+                        "mean_rank": 1.0,
+                        "ci_low": 0.5,
+                        "ci_high": 1.5,
+                    }
+                )
+    return {
+        "measure": "codenames",
+        "version": "1",
+        "scores": scores,
+        "tables": {"senders": rows * 3},
+        "plots": [str(plot)],
+        "oov": {f"k{j}": {"skipped": {"oov": j}} for j in range(88)},
+    }
 
 
 def make(root: Path, n_emb: int, seed: int = 0) -> None:
@@ -61,16 +87,28 @@ def make(root: Path, n_emb: int, seed: int = 0) -> None:
         plot.write_bytes(b"\x89PNG\r\n\x1a\n" + png)
         results = {
             "codenames": _codenames(rng, name, plot),
-            "similarity": {"measure": "similarity", "version": "1", "scores": [
-                _row(rng, name, "similarity", f"b{b}", "", s) for b in range(15)
-                for s in ("spearman", "pearson", "coverage")]},
-            "wales": {"measure": "wales", "version": "1",
-                      "scores": [_row(rng, name, "wales", "human", "greedy", "score")]},
+            "similarity": {
+                "measure": "similarity",
+                "version": "1",
+                "scores": [
+                    _row(rng, name, "similarity", f"b{b}", "", s)
+                    for b in range(15)
+                    for s in ("spearman", "pearson", "coverage")
+                ],
+            },
+            "wales": {
+                "measure": "wales",
+                "version": "1",
+                "scores": [_row(rng, name, "wales", "human", "greedy", "score")],
+            },
         }
         for m, res in results.items():
-            store.put(ResultKey(sha, m, "1", params_hash(params)), res,
-                      embedding={"name": name, "sha256": sha, "n_words": 1000, "dim": 50},
-                      params=params)
+            store.put(
+                ResultKey(sha, m, "1", params_hash(params)),
+                res,
+                embedding={"name": name, "sha256": sha, "n_words": 1000, "dim": 50},
+                params=params,
+            )
 
 
 def _timed(fn):
@@ -97,9 +135,11 @@ def main() -> None:
         out, t_html = _timed(lambda: write_html(coll, root / "report.html"))
         size = out.stat().st_size
 
-    print(f"report of {args.embeddings} embeddings x 3 measures ({len(coll.entries)} results, "
-          f"{len(lt)} Score rows, {len(lb.columns)} leaderboard columns); "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"report of {args.embeddings} embeddings x 3 measures ({len(coll.entries)} results, "
+        f"{len(lt)} Score rows, {len(lb.columns)} leaderboard columns); "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"  load results      {t_load:7.3f} s")
     print(f"  leaderboard       {t_lb:7.3f} s")
     print(f"  correlation       {t_cor:7.3f} s")

@@ -66,41 +66,70 @@ def main() -> None:
     ours = {s.benchmark: s.spearman for s in evaluate(emb, benches)}
     ref = naive_scores(emb, benches)
     diff = max(abs(ours[k] - ref[k]) for k in ours)
-    print(f"13 benchmarks, vectorised: {fast * 1000:.1f} ms; naive per-pair loop: {slow * 1000:.1f} ms; "
-          f"ratio {slow / fast:.1f}x (max |rho difference| {diff:.1e})")
+    print(
+        f"13 benchmarks, vectorised: {fast * 1000:.1f} ms; naive per-pair loop: {slow * 1000:.1f} ms; "
+        f"ratio {slow / fast:.1f}x (max |rho difference| {diff:.1e})"
+    )
 
     # where the vectorised time goes: word lookup (one dict access per word, inside
     # Embedding.lookup), the batched cosines, and scipy's spearmanr + pearsonr
     from wordgames.similarity.benchmarks import _correlations, _indices, pair_cosines
 
-    idx = {n: (_indices(emb, b.word1, b.raw1)[0], _indices(emb, b.word2, b.raw2)[0])
-           for n, b in benches.items()}
-    look = median_time(lambda: [(_indices(emb, b.word1, b.raw1), _indices(emb, b.word2, b.raw2))
-                                for b in benches.values()])
+    idx = {
+        n: (_indices(emb, b.word1, b.raw1)[0], _indices(emb, b.word2, b.raw2)[0])
+        for n, b in benches.items()
+    }
+    look = median_time(
+        lambda: [
+            (_indices(emb, b.word1, b.raw1), _indices(emb, b.word2, b.raw2))
+            for b in benches.values()
+        ]
+    )
     found = {n: (i1 >= 0) & (i2 >= 0) for n, (i1, i2) in idx.items()}
-    cos = median_time(lambda: [pair_cosines(emb.unit, i1[found[n]], i2[found[n]])
-                               for n, (i1, i2) in idx.items()])
+    cos = median_time(
+        lambda: [pair_cosines(emb.unit, i1[found[n]], i2[found[n]]) for n, (i1, i2) in idx.items()]
+    )
     cosines = {n: pair_cosines(emb.unit, i1[found[n]], i2[found[n]]) for n, (i1, i2) in idx.items()}
-    corr = median_time(lambda: [_correlations(cosines[n], b.scores[found[n]]) for n, b in benches.items()])
-    print(f"  of which: word lookup {look * 1000:.1f} ms, batched cosines {cos * 1000:.1f} ms, "
-          f"scipy spearmanr+pearsonr {corr * 1000:.1f} ms")
-    loop_cos = median_time(lambda: [
-        [float(emb.vectors[emb.word_index[a]] @ emb.vectors[emb.word_index[c]]
-               / (np.linalg.norm(emb.vectors[emb.word_index[a]])
-                  * np.linalg.norm(emb.vectors[emb.word_index[c]])))
-         for a, c, ok in zip(b.word1, b.word2, found[n], strict=True) if ok]
-        for n, b in benches.items()], repeats=3)
-    print(f"  cosines alone: batched {cos * 1000:.1f} ms vs per-pair loop {loop_cos * 1000:.1f} ms, "
-          f"ratio {loop_cos / cos:.0f}x")
+    corr = median_time(
+        lambda: [_correlations(cosines[n], b.scores[found[n]]) for n, b in benches.items()]
+    )
+    print(
+        f"  of which: word lookup {look * 1000:.1f} ms, batched cosines {cos * 1000:.1f} ms, "
+        f"scipy spearmanr+pearsonr {corr * 1000:.1f} ms"
+    )
+    loop_cos = median_time(
+        lambda: [
+            [
+                float(
+                    emb.vectors[emb.word_index[a]]
+                    @ emb.vectors[emb.word_index[c]]
+                    / (
+                        np.linalg.norm(emb.vectors[emb.word_index[a]])
+                        * np.linalg.norm(emb.vectors[emb.word_index[c]])
+                    )
+                )
+                for a, c, ok in zip(b.word1, b.word2, found[n], strict=True)
+                if ok
+            ]
+            for n, b in benches.items()
+        ],
+        repeats=3,
+    )
+    print(
+        f"  cosines alone: batched {cos * 1000:.1f} ms vs per-pair loop {loop_cos * 1000:.1f} ms, "
+        f"ratio {loop_cos / cos:.0f}x"
+    )
 
     x = emb.vectors
     gram = median_time(lambda: singular_values(x, method="gram"))
     svd = median_time(lambda: singular_values(x, method="svd"), repeats=2)
     full = median_time(lambda: GlobalMetrics().compute(emb))
     s_g, s_s = singular_values(x, method="gram"), singular_values(x, method="svd")
-    print(f"global metrics on 400,000 x 50: Gram route {gram * 1000:.0f} ms, full SVD {svd * 1000:.0f} ms, "
-          f"ratio {svd / gram:.1f}x (max relative singular-value difference "
-          f"{np.max(np.abs(s_g - s_s) / s_s):.1e}); erank+perank+edim together {full * 1000:.0f} ms")
+    print(
+        f"global metrics on 400,000 x 50: Gram route {gram * 1000:.0f} ms, full SVD {svd * 1000:.0f} ms, "
+        f"ratio {svd / gram:.1f}x (max relative singular-value difference "
+        f"{np.max(np.abs(s_g - s_s) / s_s):.1e}); erank+perank+edim together {full * 1000:.0f} ms"
+    )
     print(f"load average at end: {os.getloadavg()}")
 
 

@@ -42,8 +42,21 @@ from pathlib import Path
 HELP_TARGET_S = 0.3
 SUITE_TARGET_S = 300.0
 MEMORY_TARGET_GB = 4.0
-HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "sklearn", "torch", "transformers", "ray",
-         "pyarrow", "nltk", "networkx", "sentence_transformers", "gensim")
+HEAVY = (
+    "numpy",
+    "pandas",
+    "scipy",
+    "matplotlib",
+    "sklearn",
+    "torch",
+    "transformers",
+    "ray",
+    "pyarrow",
+    "nltk",
+    "networkx",
+    "sentence_transformers",
+    "gensim",
+)
 
 
 def _timed(cmd, env=None, cpu=None) -> float:
@@ -69,18 +82,34 @@ def bench_startup() -> None:
     cpu = []
     bare_s = statistics.median(_timed([sys.executable, "-c", "pass"], cpu=cpu) for _ in range(3))
     verdict = "OK" if help_s < HELP_TARGET_S else "OVER TARGET"
-    print(f"wordgames --help           {help_s:6.3f} s wall, {help_cpu:.3f} s CPU  "
-          f"(target < {HELP_TARGET_S} s: {verdict}; bare python {bare_s:.3f} s wall, "
-          f"{statistics.median(cpu):.3f} s CPU)")
-    print(f"naive: import the stack    {naive_s:6.3f} s  (ratio naive / ours: {naive_s / help_s:.1f}x)")
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import wordgames.cli"],
-                         capture_output=True, text=True, check=True).stderr
+    print(
+        f"wordgames --help           {help_s:6.3f} s wall, {help_cpu:.3f} s CPU  "
+        f"(target < {HELP_TARGET_S} s: {verdict}; bare python {bare_s:.3f} s wall, "
+        f"{statistics.median(cpu):.3f} s CPU)"
+    )
+    print(
+        f"naive: import the stack    {naive_s:6.3f} s  (ratio naive / ours: {naive_s / help_s:.1f}x)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import wordgames.cli"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
     mods = {ln.split("|")[-1].strip().split(".")[0] for ln in out.splitlines() if "|" in ln}
     heavy = sorted(m for m in HEAVY if m in mods)
-    total_us = max((int(ln.split("|")[1]) for ln in out.splitlines()
-                    if ln.split("|")[-1].strip() == "wordgames.cli"), default=0)
-    print(f"import wordgames.cli       {total_us / 1e6:6.3f} s cumulative; heavy modules imported: "
-          f"{', '.join(heavy) or 'none'}")
+    total_us = max(
+        (
+            int(ln.split("|")[1])
+            for ln in out.splitlines()
+            if ln.split("|")[-1].strip() == "wordgames.cli"
+        ),
+        default=0,
+    )
+    print(
+        f"import wordgames.cli       {total_us / 1e6:6.3f} s cumulative; heavy modules imported: "
+        f"{', '.join(heavy) or 'none'}"
+    )
 
 
 class TreeMemory:
@@ -107,7 +136,7 @@ class TreeMemory:
                 continue
             try:
                 stat = Path(f"/proc/{d}/stat").read_text()
-                fields = stat[stat.rindex(")") + 2:].split()
+                fields = stat[stat.rindex(")") + 2 :].split()
                 children.setdefault(int(fields[1]), []).append(int(d))
                 rss[int(d)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
             except (OSError, ValueError, IndexError):
@@ -126,8 +155,19 @@ class TreeMemory:
 
 
 def run_suite(out: Path, workers: int, extra=()) -> dict:
-    cmd = [sys.executable, "-c", "from wordgames.cli import main; main()", "run", "-e",
-           "glove-6b-50d", "-o", str(out), "--workers", str(workers), *extra]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from wordgames.cli import main; main()",
+        "run",
+        "-e",
+        "glove-6b-50d",
+        "-o",
+        str(out),
+        "--workers",
+        str(workers),
+        *extra,
+    ]
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -139,14 +179,21 @@ def run_suite(out: Path, workers: int, extra=()) -> dict:
         raise SystemExit(f"the suite failed (exit {proc.returncode})")
     max_child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     record = json.loads((out / "results.json").read_text())
-    return {"wall": wall, "tree_peak": mem.peak, "max_process": max_child,
-            "max_process_grew": max_child > before * 1024, "record": record}
+    return {
+        "wall": wall,
+        "tree_peak": mem.peak,
+        "max_process": max_child,
+        "max_process_grew": max_child > before * 1024,
+        "record": record,
+    }
 
 
 def bench_suite(workers_list) -> None:
     data = os.environ.get("WORDGAMES_DATA")
-    print(f"\nwhole suite on glove-6b-50d (WORDGAMES_DATA={data}), load average "
-          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"\nwhole suite on glove-6b-50d (WORDGAMES_DATA={data}), load average "
+        f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+    )
     walls = {}
     with tempfile.TemporaryDirectory() as tmp:
         for workers in workers_list:
@@ -156,22 +203,37 @@ def bench_suite(workers_list) -> None:
             rec = r["record"]
             ok = "OK" if r["wall"] < SUITE_TARGET_S else "OVER TARGET"
             mem_gb = r["tree_peak"] / 1e9
-            print(f"--workers {workers}: {r['wall']:6.1f} s (target < {SUITE_TARGET_S:.0f} s: {ok}); "
-                  f"peak memory {mem_gb:.2f} GB for the process tree "
-                  f"(target < {MEMORY_TARGET_GB} GB: {'OK' if mem_gb < MEMORY_TARGET_GB else 'OVER'}), "
-                  f"largest single process {r['max_process'] / 1e9:.2f} GB; "
-                  f"load average now {os.getloadavg()[0]:.2f}")
+            print(
+                f"--workers {workers}: {r['wall']:6.1f} s (target < {SUITE_TARGET_S:.0f} s: {ok}); "
+                f"peak memory {mem_gb:.2f} GB for the process tree "
+                f"(target < {MEMORY_TARGET_GB} GB: {'OK' if mem_gb < MEMORY_TARGET_GB else 'OVER'}), "
+                f"largest single process {r['max_process'] / 1e9:.2f} GB; "
+                f"load average now {os.getloadavg()[0]:.2f}"
+            )
             for key, secs in rec["timings"].items():
                 print(f"    {key:40s} {secs:8.2f} s")
             for s in rec["skipped"]:
                 print(f"    skipped {s['measure']}: {s['reason'][:100]}")
             if workers == workers_list[-1]:
                 t = time.perf_counter()
-                subprocess.run([sys.executable, "-c", "from wordgames.cli import main; main()",
-                                "run", "-e", "glove-6b-50d", "-o", str(out)], check=True,
-                               stdout=subprocess.DEVNULL)
-                print(f"resume with every result stored: {time.perf_counter() - t:.2f} s "
-                      "(load, hash and look up; nothing recomputed)")
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        "from wordgames.cli import main; main()",
+                        "run",
+                        "-e",
+                        "glove-6b-50d",
+                        "-o",
+                        str(out),
+                    ],
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                )
+                print(
+                    f"resume with every result stored: {time.perf_counter() - t:.2f} s "
+                    "(load, hash and look up; nothing recomputed)"
+                )
     if len(walls) > 1:
         base = walls[min(walls)]
         for w, s in walls.items():
@@ -200,19 +262,30 @@ def bench_transformer(n_words: int) -> None:
         transformer_embedding(vocab=words, encoder=("unused", "unused"))
         hit_s = time.perf_counter() - t
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"\ntransformer encoder (all-MiniLM-L6-v2, CPU): model load {load_s:.2f} s; "
-          f"{len(emb):,} words encoded in {enc_s:.2f} s ({len(emb) / enc_s:,.0f} words/s); "
-          f"cached reload {hit_s * 1000:.0f} ms ({enc_s / hit_s:,.0f}x faster); "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"\ntransformer encoder (all-MiniLM-L6-v2, CPU): model load {load_s:.2f} s; "
+        f"{len(emb):,} words encoded in {enc_s:.2f} s ({len(emb) / enc_s:,.0f} words/s); "
+        f"cached reload {hit_s * 1000:.0f} ms ({enc_s / hit_s:,.0f}x faster); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-suite", action="store_true", help="only the start-up figures")
-    ap.add_argument("--workers", type=int, action="append",
-                    help="suite runs to time (repeatable; default: 1 and 2)")
-    ap.add_argument("--transformer", type=int, metavar="N", default=0,
-                    help="also time encoding N words with the transformer encoder")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        action="append",
+        help="suite runs to time (repeatable; default: 1 and 2)",
+    )
+    ap.add_argument(
+        "--transformer",
+        type=int,
+        metavar="N",
+        default=0,
+        help="also time encoding N words with the transformer encoder",
+    )
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     bench_startup()

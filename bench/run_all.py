@@ -34,7 +34,9 @@ SCRIPTS = [
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--with-training", action="store_true", help="also the game-training benchmark")
     ap.add_argument("--with-scale", action="store_true", help="also the 4M-node WALES graph")
     ap.add_argument("--only", action="append", help="run only scripts whose name contains this")

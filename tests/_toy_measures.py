@@ -34,13 +34,19 @@ def _measure(name: str):
         u = embedding.unit
         rng = np.random.default_rng(ctx.seed)
         pairs = rng.integers(0, len(embedding), size=(50, 2))
-        metrics = {"mean_norm": float(np.linalg.norm(v, axis=1).mean()),
-                   "n_words": float(len(embedding)),
-                   "gram_trace": float(np.trace(v.T @ v)),
-                   "mean_pair_cosine": float((u[pairs[:, 0]] * u[pairs[:, 1]]).sum(1).mean())}
-        return MeasureResult(measure=name, version="1", metrics=metrics,
-                             parameters={"seed": ctx.seed, "blas_threads": _blas_threads(),
-                                         "pid": os.getpid()})
+        metrics = {
+            "mean_norm": float(np.linalg.norm(v, axis=1).mean()),
+            "n_words": float(len(embedding)),
+            "gram_trace": float(np.trace(v.T @ v)),
+            "mean_pair_cosine": float((u[pairs[:, 0]] * u[pairs[:, 1]]).sum(1).mean()),
+        }
+        return MeasureResult(
+            measure=name,
+            version="1",
+            metrics=metrics,
+            parameters={"seed": ctx.seed, "blas_threads": _blas_threads(), "pid": os.getpid()},
+        )
+
     run.__name__ = name
     return run
 

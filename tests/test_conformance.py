@@ -21,8 +21,9 @@ from wordgames.embeddings import Embedding
 from wordgames.params import Params
 
 RNG = np.random.default_rng(0)
-EMB = Embedding([f"w{i}" for i in range(40)], RNG.normal(size=(40, 4)).astype("float32"),
-                name="toy")
+EMB = Embedding(
+    [f"w{i}" for i in range(40)], RNG.normal(size=(40, 4)).astype("float32"), name="toy"
+)
 BLUE, RED = ["w1", "w2", "w3"], ["w4", "w5"]
 BOARD = BLUE + RED
 
@@ -64,9 +65,13 @@ def _taxonomy_output(solver):
 def _taxonomy():
     from wordgames.oddmanout.taxonomy import Taxonomy
 
-    return Taxonomy(8, [1, 2, 3, 4, 5, 6, 7], [0, 0, 1, 1, 1, 1, 2],
-                    ["thing", "fruit", "plant", "apple", "pear", "cherry", "plum", "grass"],
-                    range(8))
+    return Taxonomy(
+        8,
+        [1, 2, 3, 4, 5, 6, 7],
+        [0, 0, 1, 1, 1, 1, 2],
+        ["thing", "fruit", "plant", "apple", "pear", "cherry", "plum", "grass"],
+        range(8),
+    )
 
 
 def _wales_output(agent):
@@ -74,7 +79,7 @@ def _wales_output(agent):
     from wordgames.wales.titles import NodeVectors
 
     g = DiGraph.from_edges([0, 0, 1, 2], [1, 2, 3, 3])
-    nv = NodeVectors(np.arange(4), np.array([[1, 0], [.6, .8], [.8, .6], [0, 1]], float))
+    nv = NodeVectors(np.arange(4), np.array([[1, 0], [0.6, 0.8], [0.8, 0.6], [0, 1]], float))
     res = agent.navigate(g, nv, 0, 3, record_path=True)
     path = list(res.path)
     assert path[0] == 0 and path[-1] == 3, "a finished path runs from source to target"
@@ -127,11 +132,15 @@ def _cases():
 
     return {
         ClusterSender: (lambda: ClusterSender(EMB, n_restarts=2, random_state=3), _sender_output),
-        ExhaustiveSearchSender: (lambda: ExhaustiveSearchSender(EMB, "max_radius", vocab_size=20),
-                                 _sender_output),
+        ExhaustiveSearchSender: (
+            lambda: ExhaustiveSearchSender(EMB, "max_radius", vocab_size=20),
+            _sender_output,
+        ),
         RandomSender: (lambda: RandomSender(EMB, random_state=5), _sender_output),
-        EmbeddingNearestReceiver: (lambda: EmbeddingNearestReceiver(EMB, distance="euclidean"),
-                                   _receiver_output),
+        EmbeddingNearestReceiver: (
+            lambda: EmbeddingNearestReceiver(EMB, distance="euclidean"),
+            _receiver_output,
+        ),
         RandomReceiver: (lambda: RandomReceiver(random_state=7), _receiver_output),
         CallableSender: (lambda: CallableSender(_ask_sender), _callable_output),
         CallableReceiver: (lambda: CallableReceiver(_ask_receiver), _callable_output),
@@ -139,14 +148,20 @@ def _cases():
         TaxonomySolver: (lambda: TaxonomySolver(_taxonomy()), _taxonomy_output),
         GreedyAgent: (lambda: GreedyAgent(gamma=0.5, max_steps=20), _wales_output),
         GlobalMetrics: (lambda: GlobalMetrics(perank_p=2.0, center=True), _metrics_output),
-        World: (lambda: World(["size", "color"], [["small", "big"], ["red", "blue"]], name="toy"),
-                _world_output),
+        World: (
+            lambda: World(["size", "color"], [["small", "big"], ["red", "blue"]], name="toy"),
+            _world_output,
+        ),
         ThingWorld: (lambda: ThingWorld(3, 4), _world_output),
         ShapeWorld: (lambda: ShapeWorld(image_size=16), _world_output),
-        ReferentialGame: (lambda: ReferentialGame("thing", rule_length=2, n_targets=3,
-                                                  n_distractors=3), _game_output),
-        GameTrainer: (lambda: GameTrainer(world="thing", channel="qt", steps=5, hidden=8,
-                                          embed=4), _trainer_output),
+        ReferentialGame: (
+            lambda: ReferentialGame("thing", rule_length=2, n_targets=3, n_distractors=3),
+            _game_output,
+        ),
+        GameTrainer: (
+            lambda: GameTrainer(world="thing", channel="qt", steps=5, hidden=8, embed=4),
+            _trainer_output,
+        ),
     }
 
 
@@ -168,9 +183,13 @@ def _concrete_params_classes() -> set[type]:
             yield s
             yield from subclasses(s)
 
-    return {c for c in subclasses(Params)
-            if c.__module__.startswith("wordgames.") and not c.__name__.startswith("_")
-            and "__init__" in vars(c)}
+    return {
+        c
+        for c in subclasses(Params)
+        if c.__module__.startswith("wordgames.")
+        and not c.__name__.startswith("_")
+        and "__init__" in vars(c)
+    }
 
 
 def test_every_agent_and_solver_is_checked():
@@ -186,7 +205,9 @@ CASES = pytest.mark.parametrize("cls", list(_cases()), ids=lambda c: c.__name__)
 def test_init_sets_only_its_parameters(cls):
     obj = _cases()[cls][0]()
     params = set(obj.get_params())
-    assert set(vars(obj)) <= params, f"__init__ sets more than its parameters: {set(vars(obj)) - params}"
+    assert set(vars(obj)) <= params, (
+        f"__init__ sets more than its parameters: {set(vars(obj)) - params}"
+    )
     assert params == set(inspect.signature(cls.__init__).parameters) - {"self"}
 
 

@@ -22,8 +22,16 @@ SHA = "0" * 64
 
 
 def _spec(**kw):
-    base = dict(name="toy-set", folder="toy", family="test", title="Toy", upstream="https://example.org@abc",
-                citation="Nobody 2024", licence="MIT", files=(DataFile("a.txt", SHA),))
+    base = dict(
+        name="toy-set",
+        folder="toy",
+        family="test",
+        title="Toy",
+        upstream="https://example.org@abc",
+        citation="Nobody 2024",
+        licence="MIT",
+        files=(DataFile("a.txt", SHA),),
+    )
     base.update(kw)
     return DatasetSpec(**base)
 

@@ -21,9 +21,11 @@ def _eye(name="eye", n=4):
 
 
 def test_import_is_light_and_exports_the_api():
-    probe = ("import sys, wordgames; "
-             "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', 'rich') "
-             "if m in sys.modules))")
+    probe = (
+        "import sys, wordgames; "
+        "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', 'rich') "
+        "if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert {"evaluate", "list_measures", "load_embeddings", "Score"} <= set(wordgames.__all__)
@@ -60,8 +62,11 @@ def test_evaluate_accepts_the_embedding_protocol():
 def test_similarity_scores_carry_n_and_oov(tmp_path):
     bench = tmp_path / "tiny.tsv"
     bench.write_text("w0\tw1\t1.0\nw0\tw2\t2.0\nw1\tw3\t3.0\nw0\tzzz\t4.0\n", encoding="utf-8")
-    res = wordgames.evaluate(_eye(), measures=["similarity"],
-                             options={"similarity": {"benchmarks": ["mc30"], "extra": [str(bench)]}})
+    res = wordgames.evaluate(
+        _eye(),
+        measures=["similarity"],
+        options={"similarity": {"benchmarks": ["mc30"], "extra": [str(bench)]}},
+    )
     rows = {s.metric: s for s in res.scores if s.dataset == "tiny"}
     assert rows["spearman"].n == 3 and rows["spearman"].n_skipped == 1
     assert "out-of-vocabulary" in rows["spearman"].skip_reason
@@ -70,8 +75,11 @@ def test_similarity_scores_carry_n_and_oov(tmp_path):
 
 
 def test_unknown_option_names_the_key_and_the_known_ones():
-    with pytest.raises(OptionError, match=r"no option 'ovv' \(did you mean 'oov'\?\); known: "
-                                          r"benchmarks, extra, oov, oov_similarity"):
+    with pytest.raises(
+        OptionError,
+        match=r"no option 'ovv' \(did you mean 'oov'\?\); known: "
+        r"benchmarks, extra, oov, oov_similarity",
+    ):
         wordgames.evaluate(_eye(), measures=["similarity"], options={"similarity": {"ovv": 1}})
     with pytest.raises(OptionError, match="expected one of 'skip', 'fixed'"):
         get_measure("similarity").make_options({"oov": "drop"})
@@ -100,8 +108,14 @@ def test_options_for_a_measure_not_selected_is_an_error():
 
 def test_registry_lists_every_measure_with_its_declaration():
     df = list_measures()
-    assert df["name"].tolist() == ["codenames", "similarity", "global-metrics", "wales",
-                                   "oddmanout", "cbm"]
+    assert df["name"].tolist() == [
+        "codenames",
+        "similarity",
+        "global-metrics",
+        "wales",
+        "oddmanout",
+        "cbm",
+    ]
     assert df["name"].is_unique
     for m in (get_measure(n) for n in df["name"]):
         assert m.description and m.version and m.headlines
@@ -153,10 +167,16 @@ def test_cli_run_and_evaluate_agree(tmp_path):
     from wordgames.cli import app
 
     vec = tmp_path / "eye.txt"
-    vec.write_text("".join(f"w{i} " + " ".join("1.1" if j == i else "0.1" for j in range(4)) + "\n"
-                           for i in range(4)), encoding="utf-8")
-    r = CliRunner().invoke(app, ["run", "-e", str(vec), "-m", "global-metrics", "-o",
-                                 str(tmp_path / "out")])
+    vec.write_text(
+        "".join(
+            f"w{i} " + " ".join("1.1" if j == i else "0.1" for j in range(4)) + "\n"
+            for i in range(4)
+        ),
+        encoding="utf-8",
+    )
+    r = CliRunner().invoke(
+        app, ["run", "-e", str(vec), "-m", "global-metrics", "-o", str(tmp_path / "out")]
+    )
     assert r.exit_code == 0, r.output
     record = json.loads((tmp_path / "out" / "results.json").read_text())
     stored = [Score.from_dict(d) for d in record["results"][0]["scores"]]

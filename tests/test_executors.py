@@ -31,8 +31,12 @@ def _run(tmp_path, out, *, executor="serial", workers=1, unit_timeout_s=None):
 
 
 def _metrics(out):
-    return {(e["key"]["embedding_sha256"], e["key"]["measure"], e["key"]["params_sha256"]):
-            e["result"]["metrics"] for e in ResultStore(out)}
+    return {
+        (e["key"]["embedding_sha256"], e["key"]["measure"], e["key"]["params_sha256"]): e["result"][
+            "metrics"
+        ]
+        for e in ResultStore(out)
+    }
 
 
 def test_materialized_embedding_is_memory_mapped(tmp_path):
@@ -62,7 +66,9 @@ def test_process_pool_matches_serial(tmp_path, toys):
     assert os.getpid() not in pids  # really computed in worker processes
     assert {r.parameters["pid"] for r in serial.results if "pid" in r.parameters} == {os.getpid()}
     # every worker capped its BLAS to one thread
-    assert {r.parameters["blas_threads"] for r in pool.results if "blas_threads" in r.parameters} == {1}
+    assert {
+        r.parameters["blas_threads"] for r in pool.results if "blas_threads" in r.parameters
+    } == {1}
     # plots of a worker land in the run's folder
     assert all(Path(p).is_file() for r in pool.results for p in r.plots)
 
@@ -73,25 +79,44 @@ def test_ray_matches_serial(tmp_path, toys, monkeypatch):
 
     # workers import the test measures from the checkout
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
-             _node_ip_address="127.0.0.1")
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _node_ip_address="127.0.0.1",
+    )
     try:
         serial = _run(tmp_path, tmp_path / "serial", executor="serial")
         record = _run(tmp_path, tmp_path / "ray", executor="ray", unit_timeout_s=120)
         assert record.parameters["executor"]["executor"] == "ray"
         assert _metrics(tmp_path / "serial") == _metrics(tmp_path / "ray")
-        assert os.getpid() not in {r.parameters["pid"] for r in record.results
-                                   if "pid" in r.parameters}
-        assert {r.parameters["blas_threads"] for r in record.results
-                if "blas_threads" in r.parameters} == {1}
+        assert os.getpid() not in {
+            r.parameters["pid"] for r in record.results if "pid" in r.parameters
+        }
+        assert {
+            r.parameters["blas_threads"] for r in record.results if "blas_threads" in r.parameters
+        } == {1}
         assert len(serial.results) == len(record.results) == 6
         # the CLI path: `wordgames run --executor ray` on the cluster already running
         from typer.testing import CliRunner
 
         from wordgames.cli import app
 
-        res = CliRunner().invoke(app, ["run", "-e", str(tmp_path / "a.txt"), "-m", "toy3",
-                                       "-o", str(tmp_path / "ray"), "--executor", "ray"])
+        res = CliRunner().invoke(
+            app,
+            [
+                "run",
+                "-e",
+                str(tmp_path / "a.txt"),
+                "-m",
+                "toy3",
+                "-o",
+                str(tmp_path / "ray"),
+                "--executor",
+                "ray",
+            ],
+        )
         assert res.exit_code == 0, res.output
         assert "1 of 1 result(s) missing" in res.output and len(ResultStore(tmp_path / "ray")) == 7
         # the executor leaves a cluster it did not start running

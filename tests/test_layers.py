@@ -20,9 +20,12 @@ def _modules() -> dict[str, Path]:
 
 def _imports(path: Path, name: str, known: dict) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    hidden = {id(n) for node in ast.walk(tree)
-              if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-              for n in ast.walk(node)}
+    hidden = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for n in ast.walk(node)
+    }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
     for node in ast.walk(tree):
@@ -89,9 +92,20 @@ def test_cycle_finder_finds_a_cycle():
 
 def test_lower_layers_import_no_family():
     graph = _graph()
-    lower = [m for m in graph if m.startswith(("wordgames.embeddings", "wordgames.datasets",
-                                               "wordgames.measure", "wordgames.registry",
-                                               "wordgames.results", "wordgames.params"))]
+    lower = [
+        m
+        for m in graph
+        if m.startswith(
+            (
+                "wordgames.embeddings",
+                "wordgames.datasets",
+                "wordgames.measure",
+                "wordgames.registry",
+                "wordgames.results",
+                "wordgames.params",
+            )
+        )
+    ]
     bad = {m: sorted(d for d in graph[m] if d.split(".")[1] in FAMILIES) for m in lower}
     # the registry reads each family's light declaration module, nothing else of it
     bad = {m: [d for d in ds if not d.endswith(".spec")] for m, ds in bad.items()}

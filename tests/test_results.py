@@ -13,9 +13,16 @@ from wordgames.stats import mean_ci, rank_summary
 
 
 def test_measure_result_is_json_safe(tmp_path):
-    res = MeasureResult("m", "1", metrics={"a": np.float32(0.5), "b": float("nan")},
-                        tables={"t": [{"x": np.int64(3)}]}, datasets={"d": {"f": "abc"}})
-    rec = RunRecord(embeddings=[], results=[res.as_dict()], skipped=[], parameters={"seed": 0}, timings={})
+    res = MeasureResult(
+        "m",
+        "1",
+        metrics={"a": np.float32(0.5), "b": float("nan")},
+        tables={"t": [{"x": np.int64(3)}]},
+        datasets={"d": {"f": "abc"}},
+    )
+    rec = RunRecord(
+        embeddings=[], results=[res.as_dict()], skipped=[], parameters={"seed": 0}, timings={}
+    )
     path = write_json_atomic(tmp_path / "r.json", rec.as_dict())
     data = json.loads(path.read_text())
     assert data["results"][0]["metrics"] == {"a": 0.5, "b": None}

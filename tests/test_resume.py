@@ -28,9 +28,13 @@ def _cmd(out, embs, extra=()):
 
 def _env(tmp_path, log, sleep):
     env = dict(os.environ)
-    env.update(WORDGAMES_EXTRA_MEASURES=ENTRIES, WORDGAMES_TOY_LOG=str(log),
-               WORDGAMES_TOY_SLEEP=str(sleep), WORDGAMES_CACHE=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]))
+    env.update(
+        WORDGAMES_EXTRA_MEASURES=ENTRIES,
+        WORDGAMES_TOY_LOG=str(log),
+        WORDGAMES_TOY_SLEEP=str(sleep),
+        WORDGAMES_CACHE=str(tmp_path / "cache"),
+        PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]),
+    )
     return env
 
 
@@ -45,9 +49,13 @@ def test_sigkill_then_resume(tmp_path, extra):
     records = out / "records"
     log1, log2 = tmp_path / "run1.log", tmp_path / "run2.log"
     n_units = len(embs) * len(MEASURES)
-    proc = subprocess.Popen(_cmd(out, embs, extra), env=_env(tmp_path, log1, 0.8),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        _cmd(out, embs, extra),
+        env=_env(tmp_path, log1, 0.8),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 90
     try:
         while time.monotonic() < deadline and proc.poll() is None:
@@ -67,8 +75,13 @@ def test_sigkill_then_resume(tmp_path, extra):
     assert not (out / "results.json").exists()
 
     # run again: only the missing units are computed
-    done = subprocess.run(_cmd(out, embs, extra), env=_env(tmp_path, log2, 0), capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        _cmd(out, embs, extra),
+        env=_env(tmp_path, log2, 0),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     assert f"{n_units - len(kept)} of {n_units} result(s) missing" in done.stdout
     every = {(m, e.stem) for m in MEASURES for e in embs}

@@ -44,11 +44,16 @@ def test_run_writes_json_and_store(tmp_path, toys):
     assert set(by_measure) == {"toy1", "global-metrics"}
     # the numbers are those of the file's vectors
     assert by_measure["toy1"]["metrics"]["mean_norm"] == pytest.approx(
-        np.linalg.norm(vecs, axis=1).mean(), rel=1e-5)
+        np.linalg.norm(vecs, axis=1).mean(), rel=1e-5
+    )
     assert by_measure["toy1"]["metrics"]["n_words"] == 40
     assert by_measure["global-metrics"]["metrics"]["rank"] == 6
     assert record["embeddings"][0]["n_words"] == 40 and record["embeddings"][0]["dim"] == 6
-    assert record["parameters"]["vocabulary"] == {"top_n": None, "lower_alpha": False, "intersect": False}
+    assert record["parameters"]["vocabulary"] == {
+        "top_n": None,
+        "lower_alpha": False,
+        "intersect": False,
+    }
     assert record["parameters"]["computed"] == 2 and record["parameters"]["reused"] == 0
     store = ResultStore(out)
     entries = list(store)
@@ -85,8 +90,10 @@ def test_only_missing_and_overwrite(tmp_path, toys, monkeypatch):
     assert [ln.split()[0] for ln in log.read_text().splitlines()][2:] == ["toy1", "toy2"]
     assert len(ResultStore(out)) == 2
     toy1_path = next(p for p in (out / "records").rglob("*.json") if p.parent.name == "toy1")
-    assert json.loads(toy1_path.read_text())["result"]["metrics"] == \
-        json.loads(first)["result"]["metrics"]
+    assert (
+        json.loads(toy1_path.read_text())["result"]["metrics"]
+        == json.loads(first)["result"]["metrics"]
+    )
     res = cli.invoke(app, ["run", "-e", str(emb), "-o", str(out), "--overwrite", "--only-missing"])
     assert res.exit_code == 2 and "contradict" in res.output
 
@@ -98,7 +105,11 @@ def test_vocabulary_policy_changes_key_and_is_recorded(tmp_path, toys):
     run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out, "--intersect", "--top-n", "35")
     record = json.loads((out / "results.json").read_text())
     assert [r["metrics"]["n_words"] for r in record["results"]] == [30, 30]
-    assert record["parameters"]["vocabulary"] == {"top_n": 35, "lower_alpha": False, "intersect": True}
+    assert record["parameters"]["vocabulary"] == {
+        "top_n": 35,
+        "lower_alpha": False,
+        "intersect": True,
+    }
     for entry in ResultStore(out):
         assert entry["params"]["vocabulary"]["intersect"] is True
         assert entry["embedding"]["n_words"] == 30
@@ -108,8 +119,9 @@ def test_vocabulary_policy_changes_key_and_is_recorded(tmp_path, toys):
 
 
 def test_failing_measure_is_reported_and_others_stored(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORDGAMES_EXTRA_MEASURES",
-                       ENTRIES + ",broken=tests._toy_measures:does_not_exist")
+    monkeypatch.setenv(
+        "WORDGAMES_EXTRA_MEASURES", ENTRIES + ",broken=tests._toy_measures:does_not_exist"
+    )
     emb, _ = write_tiny(tmp_path / "tiny.txt")
     out = tmp_path / "out"
     res = cli.invoke(app, ["run", "-e", str(emb), "-m", "toy1", "-m", "broken", "-o", str(out)])
@@ -130,19 +142,31 @@ def test_results_merge_and_table(tmp_path, toys):
     b, _ = write_tiny(tmp_path / "b.txt", seed=2)
     run_cli("-e", a, "-m", "toy1", "-m", "toy2", "-o", tmp_path / "run-a")
     run_cli("-e", b, "-e", a, "-m", "toy1", "-o", tmp_path / "run-b")  # a/toy1 again
-    res = cli.invoke(app, ["results", "merge", str(tmp_path / "run-a"), str(tmp_path / "run-b"),
-                           "--into", str(tmp_path / "all")])
+    res = cli.invoke(
+        app,
+        [
+            "results",
+            "merge",
+            str(tmp_path / "run-a"),
+            str(tmp_path / "run-b"),
+            "--into",
+            str(tmp_path / "all"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "run-a: 2 of 2 result(s) added" in res.output
     assert "run-b: 1 of 2 result(s) added" in res.output  # a/toy1 is the same key: kept once
     assert len(ResultStore(tmp_path / "all")) == 3
-    res = cli.invoke(app, ["results", "table", str(tmp_path / "all"), "--format", "csv",
-                           "--wide", "-m", "toy1"])
+    res = cli.invoke(
+        app, ["results", "table", str(tmp_path / "all"), "--format", "csv", "--wide", "-m", "toy1"]
+    )
     assert res.exit_code == 0, res.output
     lines = res.output.strip().splitlines()
     assert lines[0] == "measure,dataset,subject,metric,a,b" and len(lines) == 5  # 4 toy metrics
-    rows = {ln.split(",")[3]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
-            for ln in lines[1:]}
+    rows = {
+        ln.split(",")[3]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
+        for ln in lines[1:]
+    }
     assert set(rows) == {"mean_norm", "n_words", "gram_trace", "mean_pair_cosine"}
     assert float(rows["n_words"]["a"]) == float(rows["n_words"]["b"]) == 40.0
     assert float(rows["mean_norm"]["a"]) != float(rows["mean_norm"]["b"])  # two different files
@@ -217,17 +241,28 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     out = subprocess.run(main + ["--help"], capture_output=True, text=True, check=True).stdout
     names = [g.name for g in typer_app.registered_groups] + ["run"]
     assert all(f"  {n} " in out for n in names), out
-    probe = ("import sys, wordgames.cli; "
-             "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', 'ray') "
-             "if m in sys.modules))")
-    heavy = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    probe = (
+        "import sys, wordgames.cli; "
+        "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', 'ray') "
+        "if m in sys.modules))"
+    )
+    heavy = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
     assert heavy.stdout.strip() == "[]"
     emb, _ = write_tiny(tmp_path / "tiny.txt")
     run_cli("-e", emb, "-m", "toy1", "-o", tmp_path / "out")
-    table = subprocess.run(main + ["results", "table", str(tmp_path / "out"), "--format", "csv"],
-                           capture_output=True, text=True, check=True).stdout
-    assert table.splitlines()[0] == ("embedding,measure,dataset,subject,metric,value,ci_low,ci_high,"
-                                     "n,n_skipped") and len(table.splitlines()) == 5
+    table = subprocess.run(
+        main + ["results", "table", str(tmp_path / "out"), "--format", "csv"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert (
+        table.splitlines()[0]
+        == ("embedding,measure,dataset,subject,metric,value,ci_low,ci_high,n,n_skipped")
+        and len(table.splitlines()) == 5
+    )
     bad = subprocess.run(main + ["no-such-command"], capture_output=True, text=True)
     assert bad.returncode == 2 and "No such command" in bad.stderr
 

@@ -37,14 +37,40 @@ def test_merge(tmp_path):
 
 def test_table_shows_score_rows(tmp_path):
     store = ResultStore(tmp_path)
-    score = {"embedding": "A", "measure": "m", "dataset": "men", "subject": "", "metric": "spearman",
-             "value": 0.7, "ci_low": 0.6, "ci_high": 0.8, "n": 97, "n_skipped": 3,
-             "skip_reason": "OOV", "direction": "higher"}
-    store.put(_key(), {"scores": [score], "metrics": {"men/spearman": 0.7}},
-              embedding={"name": "A"}, params={"seed": 0})
+    score = {
+        "embedding": "A",
+        "measure": "m",
+        "dataset": "men",
+        "subject": "",
+        "metric": "spearman",
+        "value": 0.7,
+        "ci_low": 0.6,
+        "ci_high": 0.8,
+        "n": 97,
+        "n_skipped": 3,
+        "skip_reason": "OOV",
+        "direction": "higher",
+    }
+    store.put(
+        _key(),
+        {"scores": [score], "metrics": {"men/spearman": 0.7}},
+        embedding={"name": "A"},
+        params={"seed": 0},
+    )
     df = store.table()
-    assert list(df.columns) == ["embedding", "embedding_sha256", "measure", "dataset", "subject",
-                                "metric", "value", "ci_low", "ci_high", "n", "n_skipped"]
+    assert list(df.columns) == [
+        "embedding",
+        "embedding_sha256",
+        "measure",
+        "dataset",
+        "subject",
+        "metric",
+        "value",
+        "ci_low",
+        "ci_high",
+        "n",
+        "n_skipped",
+    ]
     row = df.iloc[0]
     assert len(df) == 1 and (row.dataset, row.metric, row.value) == ("men", "spearman", 0.7)
     assert (row.ci_low, row.ci_high, row.n, row.n_skipped) == (0.6, 0.8, 97, 3)
@@ -56,10 +82,19 @@ def test_old_schema_entries_are_not_read(tmp_path):
     store = ResultStore(tmp_path)
     store.put(_key(), {"metrics": {"x": 0.5}}, embedding={"name": "A"}, params={"seed": 0})
     old = _key(seed=1)  # written by an older wordgames: no schema_version, flat metrics only
-    write_json_atomic(store.path(old), {"key": {"embedding_sha256": old.embedding_sha256,
-                                                "measure": "m", "version": "1",
-                                                "params_sha256": old.params_sha256},
-                                        "embedding": {"name": "A"}, "params": {"seed": 1},
-                                        "result": {"metrics": {"x": 0.9}}})
+    write_json_atomic(
+        store.path(old),
+        {
+            "key": {
+                "embedding_sha256": old.embedding_sha256,
+                "measure": "m",
+                "version": "1",
+                "params_sha256": old.params_sha256,
+            },
+            "embedding": {"name": "A"},
+            "params": {"seed": 1},
+            "result": {"metrics": {"x": 0.9}},
+        },
+    )
     assert store.get(old) is None and not store.has(old)  # recomputed, never misread
     assert store.table()["value"].tolist() == [0.5]

@@ -11,8 +11,17 @@ from wordgames.measure import Measure, MeasureContext, Skip
 Progress = Callable[[str, int, int], None]
 
 
-def compute_unit(measure: Measure, embedding, *, options=None, seed: int = 0, quick: bool = False,
-                 data_root=None, out_dir=None, progress: Progress | None = None):
+def compute_unit(
+    measure: Measure,
+    embedding,
+    *,
+    options=None,
+    seed: int = 0,
+    quick: bool = False,
+    data_root=None,
+    out_dir=None,
+    progress: Progress | None = None,
+):
     """Compute one measure on one embedding.
 
     Returns
@@ -25,10 +34,15 @@ def compute_unit(measure: Measure, embedding, *, options=None, seed: int = 0, qu
     from wordgames.errors import DatasetMissingError, OptionalDependencyError, SkipMeasure
 
     opts = measure.make_options(options)
-    ctx = MeasureContext(options=opts, seed=seed, quick=quick,
-                         data_root=Path(data_root) if data_root else None,
-                         out_dir=Path(out_dir) if out_dir else None, progress=progress,
-                         measure=measure.name)
+    ctx = MeasureContext(
+        options=opts,
+        seed=seed,
+        quick=quick,
+        data_root=Path(data_root) if data_root else None,
+        out_dir=Path(out_dir) if out_dir else None,
+        progress=progress,
+        measure=measure.name,
+    )
     name = getattr(embedding, "name", "") or ""
     start = time.perf_counter()
     try:

@@ -67,9 +67,11 @@ class Results:
         for r in self.results:
             if r.measure == measure and (embedding is None or r.embedding == embedding):
                 return r
-        raise KeyError(f"no result for measure {measure!r}"
-                       + (f" on {embedding!r}" if embedding else "")
-                       + f"; have: {', '.join(f'{r.embedding}/{r.measure}' for r in self.results)}")
+        raise KeyError(
+            f"no result for measure {measure!r}"
+            + (f" on {embedding!r}" if embedding else "")
+            + f"; have: {', '.join(f'{r.embedding}/{r.measure}' for r in self.results)}"
+        )
 
     @property
     def failed(self) -> list[Skip]:
@@ -81,9 +83,13 @@ class Results:
 
         from wordgames.results import RunRecord
 
-        return RunRecord(embeddings=self.embeddings, results=[r.as_dict() for r in self.results],
-                         skipped=[asdict(s) for s in self.skipped], parameters=self.parameters,
-                         timings=self.timings).as_dict()
+        return RunRecord(
+            embeddings=self.embeddings,
+            results=[r.as_dict() for r in self.results],
+            skipped=[asdict(s) for s in self.skipped],
+            parameters=self.parameters,
+            timings=self.timings,
+        ).as_dict()
 
     def write(self, out: str | Path) -> Path:
         """Write ``out/results.json`` atomically; returns its path."""
@@ -93,8 +99,9 @@ class Results:
 
 
 # --------------------------------------------------------------------------- planning
-def measure_params(measure: Measure, options, *, seed: int, quick: bool,
-                   vocabulary: dict | None) -> dict:
+def measure_params(
+    measure: Measure, options, *, seed: int, quick: bool, vocabulary: dict | None
+) -> dict:
     """The parameters that decide a measure's numbers: part of its key in the results store.
 
     Input files among the options are identified by content (sha256), so an edited file is not
@@ -116,8 +123,9 @@ def measure_params(measure: Measure, options, *, seed: int, quick: bool,
     return params
 
 
-def resolve_options(measures: Sequence[Measure], options: Mapping | None,
-                    datasets: Sequence[str] | None) -> dict[str, Any]:
+def resolve_options(
+    measures: Sequence[Measure], options: Mapping | None, datasets: Sequence[str] | None
+) -> dict[str, Any]:
     """Typed options per measure from ``{measure name: mapping or dataclass}`` and ``datasets``.
 
     ``datasets`` restricts every chosen measure that has a ``datasets`` option to the named
@@ -130,13 +138,18 @@ def resolve_options(measures: Sequence[Measure], options: Mapping | None,
             from wordgames.registry import get_measure
 
             get_measure(key)  # unknown: "did you mean"
-            raise WordgamesError(f"options are given for measure {key!r}, which is not selected "
-                                 f"(selected: {', '.join(sorted(names))})")
+            raise WordgamesError(
+                f"options are given for measure {key!r}, which is not selected "
+                f"(selected: {', '.join(sorted(names))})"
+            )
     out = {}
     for m in measures:
         given = options.get(m.name)
-        given = options_dict(given) if given is not None and not isinstance(given, Mapping) \
+        given = (
+            options_dict(given)
+            if given is not None and not isinstance(given, Mapping)
             else dict(given or {})
+        )
         if datasets and "datasets" in m.option_names():
             mine = [d for d in datasets if d in m.datasets]
             if mine:
@@ -146,8 +159,10 @@ def resolve_options(measures: Sequence[Measure], options: Mapping | None,
         declared = {d for m in measures for d in m.datasets}
         unknown = [d for d in datasets if d not in declared]
         if unknown:
-            raise WordgamesError(f"data set(s) {', '.join(map(repr, unknown))} are read by none of "
-                                 f"the selected measures; they read: {', '.join(sorted(declared))}")
+            raise WordgamesError(
+                f"data set(s) {', '.join(map(repr, unknown))} are read by none of "
+                f"the selected measures; they read: {', '.join(sorted(declared))}"
+            )
     return out
 
 
@@ -160,8 +175,19 @@ class Plan:
     missing: list
 
 
-def plan_units(embs, measures, typed_options: dict, *, store, seed: int, quick: bool,
-               vocabulary: dict, data_root, out_dir, overwrite: bool = False) -> Plan:
+def plan_units(
+    embs,
+    measures,
+    typed_options: dict,
+    *,
+    store,
+    seed: int,
+    quick: bool,
+    vocabulary: dict,
+    data_root,
+    out_dir,
+    overwrite: bool = False,
+) -> Plan:
     """Every (embedding, measure) unit and whether the store already holds it."""
     from wordgames.executors import EmbeddingRef, WorkUnit
     from wordgames.results.store import ResultKey, params_hash
@@ -173,28 +199,54 @@ def plan_units(embs, measures, typed_options: dict, *, store, seed: int, quick: 
     for emb in embs:
         ref = EmbeddingRef(emb.name, emb.fingerprint(), emb.describe())
         for m in measures:
-            params = measure_params(m, typed_options[m.name], seed=seed, quick=quick,
-                                    vocabulary=vocabulary)
+            params = measure_params(
+                m, typed_options[m.name], seed=seed, quick=quick, vocabulary=vocabulary
+            )
             key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
             if store is not None and not overwrite and store.has(key):
                 stored.add(len(units))
-            units.append(WorkUnit(ref, m, key, params, str(Path(store.root).resolve()) if store is not None else None,
-                                  str(Path(out_dir).resolve()) if out_dir else None, root, seed,
-                                  quick, typed_options[m.name]))
+            units.append(
+                WorkUnit(
+                    ref,
+                    m,
+                    key,
+                    params,
+                    str(Path(store.root).resolve()) if store is not None else None,
+                    str(Path(out_dir).resolve()) if out_dir else None,
+                    root,
+                    seed,
+                    quick,
+                    typed_options[m.name],
+                )
+            )
     # two specs with the same content share their keys: compute each key once
     seen: set = set()
-    missing = [u for i, u in enumerate(units)
-               if i not in stored and not (u.key in seen or seen.add(u.key))]
+    missing = [
+        u for i, u in enumerate(units) if i not in stored and not (u.key in seen or seen.add(u.key))
+    ]
     return Plan(units, stored, missing)
 
 
 # --------------------------------------------------------------------------- evaluate
-def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None = None,
-             options: Mapping | None = None, seed: int = 0, quick: bool = False,
-             vocabulary=None, store=None, out_dir=None, executor=None, data_root=None,
-             overwrite: bool = False, dry_run: bool = False, transformer_vocab=None,
-             progress: Progress | None = None,
-             on_plan: Callable[[Results], None] | None = None) -> Results:
+def evaluate(
+    embeddings=None,
+    measures=None,
+    *,
+    datasets: Sequence[str] | None = None,
+    options: Mapping | None = None,
+    seed: int = 0,
+    quick: bool = False,
+    vocabulary=None,
+    store=None,
+    out_dir=None,
+    executor=None,
+    data_root=None,
+    overwrite: bool = False,
+    dry_run: bool = False,
+    transformer_vocab=None,
+    progress: Progress | None = None,
+    on_plan: Callable[[Results], None] | None = None,
+) -> Results:
     """Run measures on embeddings and return every score.
 
     Parameters
@@ -252,14 +304,34 @@ def evaluate(embeddings=None, measures=None, *, datasets: Sequence[str] | None =
     embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
     out_dir = out_dir or (store.root if store is not None else None)
     timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
-    plan = plan_units(embs, chosen, typed, store=store, seed=seed, quick=quick,
-                      vocabulary=policy.get_params(), data_root=data_root, out_dir=out_dir,
-                      overwrite=overwrite)
-    res = Results(embeddings=[e.describe() for e in embs],
-                  missing=[u.label for u in plan.missing],
-                  parameters=_run_parameters(embs, chosen, typed, policy, runner, plan,
-                                             seed=seed, quick=quick, overwrite=overwrite,
-                                             data_root=data_root))
+    plan = plan_units(
+        embs,
+        chosen,
+        typed,
+        store=store,
+        seed=seed,
+        quick=quick,
+        vocabulary=policy.get_params(),
+        data_root=data_root,
+        out_dir=out_dir,
+        overwrite=overwrite,
+    )
+    res = Results(
+        embeddings=[e.describe() for e in embs],
+        missing=[u.label for u in plan.missing],
+        parameters=_run_parameters(
+            embs,
+            chosen,
+            typed,
+            policy,
+            runner,
+            plan,
+            seed=seed,
+            quick=quick,
+            overwrite=overwrite,
+            data_root=data_root,
+        ),
+    )
     if on_plan is not None:
         on_plan(res)
     if dry_run:
@@ -285,15 +357,23 @@ def _open_store(store, runner):
     return store
 
 
-def _run_parameters(embs, chosen, typed, policy, runner, plan: Plan, *, seed, quick, overwrite,
-                    data_root) -> dict:
+def _run_parameters(
+    embs, chosen, typed, policy, runner, plan: Plan, *, seed, quick, overwrite, data_root
+) -> dict:
     """What the run record says about how it was run."""
-    return {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
-            "seed": seed, "quick": quick, "vocabulary": policy.get_params(),
-            "options": {m: options_dict(o) for m, o in typed.items()},
-            "executor": runner.get_params(), "overwrite": overwrite,
-            "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
-            "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None}
+    return {
+        "embeddings": [e.name for e in embs],
+        "measures": [m.name for m in chosen],
+        "seed": seed,
+        "quick": quick,
+        "vocabulary": policy.get_params(),
+        "options": {m: options_dict(o) for m, o in typed.items()},
+        "executor": runner.get_params(),
+        "overwrite": overwrite,
+        "units": len(plan.units),
+        "reused": len(plan.units) - len(plan.missing),
+        "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None,
+    }
 
 
 def _executor(executor):
@@ -312,8 +392,11 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
     missing = plan.missing
     if runner.needs_files and missing:
         t = time.perf_counter()
-        refs = {sha: materialize_embedding(e) for sha, e in by_sha.items()
-                if any(u.embedding.sha256 == sha for u in missing)}
+        refs = {
+            sha: materialize_embedding(e)
+            for sha, e in by_sha.items()
+            if any(u.embedding.sha256 == sha for u in missing)
+        }
         missing = [_with_folder(u, refs[u.embedding.sha256]) for u in missing]
         timings["materialize_embeddings"] = round(time.perf_counter() - t, 3)
     outcomes = {}
@@ -341,19 +424,31 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store) -> None:
     for u in plan.units:
         o = outcomes.get(u.key)
         if o is not None and o["status"] != "done":
-            res.skipped.append(Skip(u.embedding.name, u.measure.name, o["reason"],
-                                    failed=o["status"] == "failed", error=o.get("error", "")))
+            res.skipped.append(
+                Skip(
+                    u.embedding.name,
+                    u.measure.name,
+                    o["reason"],
+                    failed=o["status"] == "failed",
+                    error=o.get("error", ""),
+                )
+            )
             continue
         if o is not None and o.get("result") is not None:
             r = o["result"]
         else:
             entry = store.get(u.key) if store is not None else None
             if entry is None:
-                res.skipped.append(Skip(u.embedding.name, u.measure.name,
-                                        "result missing from the store after the run", failed=True))
+                res.skipped.append(
+                    Skip(
+                        u.embedding.name,
+                        u.measure.name,
+                        "result missing from the store after the run",
+                        failed=True,
+                    )
+                )
                 continue
             r = MeasureResult.from_dict(entry["result"])
         if r.embedding != u.embedding.name:  # a stored twin computed under another name
             r = r.renamed(u.embedding.name)
         res.results.append(r)
-

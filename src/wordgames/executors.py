@@ -32,8 +32,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-BLAS_ENV_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                 "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+BLAS_ENV_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
 EXECUTORS = ("serial", "process", "ray")
 
 
@@ -126,8 +132,9 @@ def open_embedding(folder: str, name: str, source: str):
 
 
 # --------------------------------------------------------------------------- one unit
-def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
-             keep_result: bool = False) -> dict:
+def run_unit(
+    unit: WorkUnit, embedding=None, *, blas_threads: int | None = None, keep_result: bool = False
+) -> dict:
     """Run one unit (and store its result when the unit has a store); returns an outcome dict.
 
     ``status`` is ``"done"``, ``"skipped"`` (missing data or dependency; not stored, so a
@@ -142,33 +149,52 @@ def run_unit(unit: WorkUnit, embedding=None, *, blas_threads: int | None = None,
     from wordgames.measure import Skip
     from wordgames.results.store import ResultStore
 
-    outcome = {"label": unit.label, "embedding": unit.embedding.name, "key": unit.key,
-               "embedding_sha256": unit.embedding.sha256, "measure": unit.measure.name,
-               "pid": os.getpid()}
+    outcome = {
+        "label": unit.label,
+        "embedding": unit.embedding.name,
+        "key": unit.key,
+        "embedding_sha256": unit.embedding.sha256,
+        "measure": unit.measure.name,
+        "pid": os.getpid(),
+    }
     start = time.perf_counter()
     try:
         if embedding is None:
-            embedding = open_embedding(unit.embedding.folder, unit.embedding.name,
-                                       unit.embedding.description.get("source", ""))
+            embedding = open_embedding(
+                unit.embedding.folder,
+                unit.embedding.name,
+                unit.embedding.description.get("source", ""),
+            )
         elif embedding.name != unit.embedding.name:
             embedding = embedding.with_name(unit.embedding.name)
-        result = compute_unit(unit.measure, embedding, options=unit.options, seed=unit.seed,
-                              quick=unit.quick, data_root=unit.data_root, out_dir=unit.out_dir)
+        result = compute_unit(
+            unit.measure,
+            embedding,
+            options=unit.options,
+            seed=unit.seed,
+            quick=unit.quick,
+            data_root=unit.data_root,
+            out_dir=unit.out_dir,
+        )
         seconds = time.perf_counter() - start
         if isinstance(result, Skip):
             outcome.update(status="skipped", reason=result.reason, seconds=seconds)
             return outcome
         if unit.store_root is not None:
-            path = ResultStore(unit.store_root).put(unit.key, result.as_dict(),
-                                                    embedding=unit.embedding.description,
-                                                    params=unit.params)
+            path = ResultStore(unit.store_root).put(
+                unit.key, result.as_dict(), embedding=unit.embedding.description, params=unit.params
+            )
             outcome["path"] = str(path)
         outcome.update(status="done", seconds=seconds)
         if keep_result:
             outcome["result"] = result
     except Exception as exc:  # reported by the driver; the other units go on
-        outcome.update(status="failed", reason=f"{type(exc).__name__}: {exc}",
-                       error=traceback.format_exc(), seconds=time.perf_counter() - start)
+        outcome.update(
+            status="failed",
+            reason=f"{type(exc).__name__}: {exc}",
+            error=traceback.format_exc(),
+            seconds=time.perf_counter() - start,
+        )
     return outcome
 
 
@@ -188,8 +214,12 @@ class SerialExecutor:
     def run(self, units: Iterable[WorkUnit], embeddings: dict | None = None) -> Iterator[dict]:
         embeddings = embeddings or {}
         for unit in units:
-            yield run_unit(unit, embeddings.get(unit.embedding.sha256),
-                           blas_threads=self.blas_threads, keep_result=True)
+            yield run_unit(
+                unit,
+                embeddings.get(unit.embedding.sha256),
+                blas_threads=self.blas_threads,
+                keep_result=True,
+            )
 
     def close(self) -> None:
         pass
@@ -220,14 +250,18 @@ class ProcessPoolExecutor:
         import concurrent.futures as cf
         import multiprocessing as mp
 
-        method = self.start_method or ("forkserver" if "forkserver" in mp.get_all_start_methods()
-                                       else "spawn")
+        method = self.start_method or (
+            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        )
         units = list(units)
         if not units:
             return
-        with cf.ProcessPoolExecutor(max_workers=min(self.workers, len(units)),
-                                    mp_context=mp.get_context(method),
-                                    initializer=_init_worker, initargs=(self.blas_threads,)) as pool:
+        with cf.ProcessPoolExecutor(
+            max_workers=min(self.workers, len(units)),
+            mp_context=mp.get_context(method),
+            initializer=_init_worker,
+            initargs=(self.blas_threads,),
+        ) as pool:
             futures = [pool.submit(run_unit, unit) for unit in units]
             try:
                 for fut in cf.as_completed(futures):
@@ -261,8 +295,13 @@ class RayExecutor:
     name = "ray"
     needs_files = True
 
-    def __init__(self, address: str | None = None, num_cpus: int = 1, init_kwargs: dict | None = None,
-                 timeout_s: float | None = None):
+    def __init__(
+        self,
+        address: str | None = None,
+        num_cpus: int = 1,
+        init_kwargs: dict | None = None,
+        timeout_s: float | None = None,
+    ):
         self.address = address
         self.num_cpus = int(num_cpus)
         self.init_kwargs = dict(init_kwargs or {})
@@ -283,8 +322,10 @@ class RayExecutor:
             except ConnectionError as exc:
                 from wordgames.errors import WordgamesError
 
-                raise WordgamesError(f"cannot reach the Ray cluster at {self.address!r}: {exc} "
-                                     "(start it with `ray start --head`, see docs/suite.md)") from None
+                raise WordgamesError(
+                    f"cannot reach the Ray cluster at {self.address!r}: {exc} "
+                    "(start it with `ray start --head`, see docs/suite.md)"
+                ) from None
             self._started = True
         return ray
 
@@ -299,8 +340,9 @@ class RayExecutor:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1, timeout=self.timeout_s)
                 if not done:
-                    raise TimeoutError(f"no Ray task finished in {self.timeout_s} s "
-                                       f"({len(pending)} pending)")
+                    raise TimeoutError(
+                        f"no Ray task finished in {self.timeout_s} s ({len(pending)} pending)"
+                    )
                 yield ray.get(done[0])
         finally:
             for ref in pending:
@@ -314,8 +356,14 @@ class RayExecutor:
             self._started = False
 
 
-def make_executor(kind: str = "serial", *, workers: int = 1, address: str | None = None,
-                  blas_threads: int | None = None, timeout_s: float | None = None):
+def make_executor(
+    kind: str = "serial",
+    *,
+    workers: int = 1,
+    address: str | None = None,
+    blas_threads: int | None = None,
+    timeout_s: float | None = None,
+):
     """An executor by name: ``"serial"``, ``"process"`` (``workers`` processes) or ``"ray"``.
 
     ``"local"`` means ``"serial"`` for one worker and ``"process"`` for more.

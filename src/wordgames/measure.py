@@ -59,8 +59,10 @@ class Metric:
 
     def __post_init__(self):
         if self.direction not in DIRECTIONS:
-            raise ValueError(f"metric {self.name!r}: direction must be 'higher', 'lower' or None, "
-                             f"got {self.direction!r}")
+            raise ValueError(
+                f"metric {self.name!r}: direction must be 'higher', 'lower' or None, "
+                f"got {self.direction!r}"
+            )
         lo, hi = self.bounds
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"metric {self.name!r}: bounds {self.bounds} are reversed")
@@ -89,9 +91,11 @@ class Headline:
     description: str = ""
 
     def matches(self, score: Score) -> bool:
-        return (score.metric == self.metric
-                and (self.dataset is None or score.dataset == self.dataset)
-                and (self.subject is None or score.subject == self.subject))
+        return (
+            score.metric == self.metric
+            and (self.dataset is None or score.dataset == self.dataset)
+            and (self.subject is None or score.subject == self.subject)
+        )
 
 
 @dataclass
@@ -254,8 +258,10 @@ class Measure:
             raise ValueError(f"measure {self.name!r}: metrics declared twice: {sorted(dup)}")
         for h in self.headlines:
             if h.metric not in names:
-                raise ValueError(f"measure {self.name!r}: headline {h.metric!r} is not a declared "
-                                 f"metric ({', '.join(names)})")
+                raise ValueError(
+                    f"measure {self.name!r}: headline {h.metric!r} is not a declared "
+                    f"metric ({', '.join(names)})"
+                )
         if not dataclasses.is_dataclass(self.options):
             raise TypeError(f"measure {self.name!r}: options must be a dataclass type")
 
@@ -305,8 +311,10 @@ class Measure:
             if key not in known:
                 close = difflib.get_close_matches(key, known, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                raise OptionError(f"measure {self.name!r} has no option {key!r}{hint}; "
-                                  f"known: {', '.join(known) or 'none'}")
+                raise OptionError(
+                    f"measure {self.name!r} has no option {key!r}{hint}; "
+                    f"known: {', '.join(known) or 'none'}"
+                )
         hints = typing.get_type_hints(self.options)
         checked = {k: check_type(f"{self.name}.{k}", v, hints[k]) for k, v in values.items()}
         return self.options(**checked)
@@ -376,7 +384,9 @@ def _fit(value, hint) -> tuple[bool, Any]:
     if hint is str:
         return isinstance(value, str), value
     if hint is Path:
-        return isinstance(value, str | Path), Path(value) if isinstance(value, str | Path) else value
+        return isinstance(value, str | Path), Path(value) if isinstance(
+            value, str | Path
+        ) else value
     if isinstance(hint, type):
         return isinstance(value, hint), value
     return True, value
@@ -428,4 +438,3 @@ __all__ = [
     "check_type",
     "options_dict",
 ]
-

@@ -61,8 +61,9 @@ class Params:
         valid = self._param_names()
         for key, value in params.items():
             if key not in valid:
-                raise ValueError(f"{type(self).__name__} has no parameter {key!r}; "
-                                 f"known: {', '.join(valid)}")
+                raise ValueError(
+                    f"{type(self).__name__} has no parameter {key!r}; known: {', '.join(valid)}"
+                )
             setattr(self, key, value)
         for attr in [a for a in vars(self) if a.endswith("_") and not a.startswith("_")]:
             delattr(self, attr)  # fitted state of the old parameters

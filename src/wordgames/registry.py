@@ -64,7 +64,9 @@ def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
         entry, _, version = entry.partition("@")
         name, entry = name.strip(), entry.strip()
         if not sep or ":" not in entry or not name:
-            raise WordgamesError(f"${EXTRA_MEASURES_ENV}: expected 'name=module:attribute', got {item!r}")
+            raise WordgamesError(
+                f"${EXTRA_MEASURES_ENV}: expected 'name=module:attribute', got {item!r}"
+            )
         out.append(_extra(name, entry, version.strip() or "1"))
     return tuple(out)
 
@@ -77,8 +79,13 @@ def _extra(name: str, entry: str, version: str) -> Measure:
         obj = None  # a function that is not importable yet: resolved when the measure runs
     if isinstance(obj, Measure):
         return obj
-    return Measure(name=name, version=version, family="extra",
-                   description=f"extra measure {entry}", compute=entry)
+    return Measure(
+        name=name,
+        version=version,
+        family="extra",
+        description=f"extra measure {entry}",
+        compute=entry,
+    )
 
 
 def _check_unique(measures: tuple[Measure, ...]) -> tuple[Measure, ...]:
@@ -139,10 +146,19 @@ def list_measures():
     """
     import pandas as pd
 
-    rows = [{"name": m.name, "family": m.family, "version": m.version,
-             "description": m.description, "datasets": ", ".join(m.datasets),
-             "headlines": ", ".join(h.metric + (f" ({h.subject})" if h.subject else "")
-                                    for h in m.headlines),
-             "options": ", ".join(m.option_names()), "citation": m.citation}
-            for m in all_measures()]
+    rows = [
+        {
+            "name": m.name,
+            "family": m.family,
+            "version": m.version,
+            "description": m.description,
+            "datasets": ", ".join(m.datasets),
+            "headlines": ", ".join(
+                h.metric + (f" ({h.subject})" if h.subject else "") for h in m.headlines
+            ),
+            "options": ", ".join(m.option_names()),
+            "citation": m.citation,
+        }
+        for m in all_measures()
+    ]
     return pd.DataFrame(rows)

@@ -17,8 +17,13 @@ def mean_ci(values, confidence: float = 0.95) -> dict:
     x = np.asarray(values, dtype=float)
     n = int(x.size)
     if n == 0:
-        return {"mean": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "n": 0,
-                "std": float("nan")}
+        return {
+            "mean": float("nan"),
+            "ci_low": float("nan"),
+            "ci_high": float("nan"),
+            "n": 0,
+            "std": float("nan"),
+        }
     mean = float(x.mean())
     if n == 1:
         return {"mean": mean, "ci_low": float("nan"), "ci_high": float("nan"), "n": 1, "std": 0.0}

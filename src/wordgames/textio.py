@@ -21,5 +21,6 @@ def decode_utf8(data: bytes, path: str | Path | None, *, hint: str = "") -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        raise DataFormatError(path, head.count(b"\n") + 1,
-                              f"not valid UTF-8 ({exc.reason}){hint}") from None
+        raise DataFormatError(
+            path, head.count(b"\n") + 1, f"not valid UTF-8 ({exc.reason}){hint}"
+        ) from None

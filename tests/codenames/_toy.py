@@ -14,13 +14,14 @@ def angles_embedding(angles: dict[str, float], name: str = "toy") -> Embedding:
     return Embedding(words, np.stack([np.cos(rad), np.sin(rad)], 1), name=name)
 
 
-def random_embedding(n: int = 400, dim: int = 6, seed: int = 0, name: str = "rand",
-                     duplicates: int = 0) -> Embedding:
+def random_embedding(
+    n: int = 400, dim: int = 6, seed: int = 0, name: str = "rand", duplicates: int = 0
+) -> Embedding:
     """Random vectors; the last ``duplicates`` words copy earlier vectors (exact ties)."""
     rng = np.random.default_rng(seed)
     vec = rng.normal(size=(n, dim)).astype(np.float32)
     if duplicates:
-        vec[n - duplicates:] = vec[:duplicates]
+        vec[n - duplicates :] = vec[:duplicates]
     return Embedding([f"w{i}" for i in range(n)], vec, name=name)
 
 

@@ -51,13 +51,16 @@ def test_geometry_by_hand():
     np.testing.assert_allclose([mean[0], low[0]], [0.2, 0.2], rtol=1e-6)
 
 
-@pytest.mark.parametrize("tie_break, expected", [
-    ("avg_blue_dist", [1, 0, 4, 2, 3]),   # w1 has the higher mean closeness
-    ("max_blue_dist", [0, 1, 4, 2, 3]),   # w0's farthest target is nearer
-    ("max_radius", [0, 1, 4, 2, 3]),      # w0 == w1 (tie, frequency order); w4's red is farther
-    ("red_blue_diff", [0, 1, 4, 2, 3]),   # margins: w0 .8 > w1 .75; w4 .4 > w2 .05
-    ("frequency", [0, 1, 2, 4, 3]),
-])
+@pytest.mark.parametrize(
+    "tie_break, expected",
+    [
+        ("avg_blue_dist", [1, 0, 4, 2, 3]),  # w1 has the higher mean closeness
+        ("max_blue_dist", [0, 1, 4, 2, 3]),  # w0's farthest target is nearer
+        ("max_radius", [0, 1, 4, 2, 3]),  # w0 == w1 (tie, frequency order); w4's red is farther
+        ("red_blue_diff", [0, 1, 4, 2, 3]),  # margins: w0 .8 > w1 .75; w4 .4 > w2 .05
+        ("frequency", [0, 1, 2, 4, 3]),
+    ],
+)
 def test_exhaustive_tie_breaks_order(tie_break, expected):
     sender = ExhaustiveSearchSender(random_embedding(5), tie_break)
     keys = sender.clue_keys(_geometry())
@@ -83,8 +86,19 @@ def test_count_is_maximised_not_minimised():
 
 def test_cluster_sender_picks_largest_blue_cluster_and_nearest_centroid_word():
     # three blue words close together; a fourth blue word among the two red words
-    emb = angles_embedding({"a": 0, "b": 10, "c": 20, "d": 205, "r1": 200, "r2": 210,
-                            "mid": 11, "near_a": 2, "far": 300})
+    emb = angles_embedding(
+        {
+            "a": 0,
+            "b": 10,
+            "c": 20,
+            "d": 205,
+            "r1": 200,
+            "r2": 210,
+            "mid": 11,
+            "near_a": 2,
+            "far": 300,
+        }
+    )
     sender = ClusterSender(emb, n_restarts=5, random_state=1)
     assert sender.choose_cluster(["a", "b", "c", "d"], ["r1", "r2"]) == ("a", "b", "c")
     clue, number = sender.give_clue(Board(("a", "b", "c", "d"), ("r1", "r2")))
@@ -126,12 +140,18 @@ def test_nearest_receiver_by_hand():
 
 def test_random_agents_are_seeded():
     emb = random_embedding(50)
-    r1, r2, r3 = RandomReceiver(random_state=1), RandomReceiver(random_state=1), RandomReceiver(random_state=2)
+    r1, r2, r3 = (
+        RandomReceiver(random_state=1),
+        RandomReceiver(random_state=1),
+        RandomReceiver(random_state=2),
+    )
     board = [f"w{i}" for i in range(10)]
     assert r1.ranked_forward(board, "w20") == r2.ranked_forward(board, "w20")
     assert sorted(r1.ranked_forward(board, "w20")) == sorted(board)
-    assert any(r1.ranked_forward(board, f"w{20 + i}") != r3.ranked_forward(board, f"w{20 + i}")
-               for i in range(5))
+    assert any(
+        r1.ranked_forward(board, f"w{20 + i}") != r3.ranked_forward(board, f"w{20 + i}")
+        for i in range(5)
+    )
     s1 = RandomSender(emb, random_state=4).ranked_forward(["w0"], ["w1"])
     assert s1 == RandomSender(emb, random_state=4).ranked_forward(["w0"], ["w1"])
     assert sorted(s1) == sorted(f"w{i}" for i in range(2, 50))
@@ -184,8 +204,9 @@ def test_agents_are_configured_like_estimators(make):
     blue, red = ["w0", "w1"], ["w2", "w3", "w4"]
     if hasattr(agent, "give_clue"):
         assert agent.ranked_forward(blue, red) == twin.ranked_forward(blue, red)
-        assert agent.give_clue(Board(tuple(blue), tuple(red))) == \
-            twin.give_clue(Board(tuple(blue), tuple(red)))
+        assert agent.give_clue(Board(tuple(blue), tuple(red))) == twin.give_clue(
+            Board(tuple(blue), tuple(red))
+        )
         assert not set(vars(agent)) - set(params) - {"clusters_", "draws_"}  # fitted state only
     else:
         assert agent.ranked_forward(blue + red, "w9") == twin.ranked_forward(blue + red, "w9")
@@ -201,8 +222,19 @@ def test_agents_are_configured_like_estimators(make):
 
 def test_cluster_sender_shares_no_state_through_the_geometry():
     """clue_number does not read what clue_keys left in the board geometry."""
-    emb = angles_embedding({"a": 0, "b": 10, "c": 20, "d": 205, "r1": 200, "r2": 210,
-                            "mid": 11, "near_a": 2, "far": 300})
+    emb = angles_embedding(
+        {
+            "a": 0,
+            "b": 10,
+            "c": 20,
+            "d": 205,
+            "r1": 200,
+            "r2": 210,
+            "mid": 11,
+            "near_a": 2,
+            "far": 300,
+        }
+    )
     sender = ClusterSender(emb, n_restarts=5, random_state=1)
     geom = sender._geometry(["a", "b", "c", "d"], ["r1", "r2"])
     before = set(vars(geom))
@@ -214,8 +246,14 @@ def test_cluster_sender_shares_no_state_through_the_geometry():
 def test_clue_rules_exclude_board_words_substrings_and_stems():
     from wordgames.codenames.board import ClueRules
 
-    emb = angles_embedding({w: i for i, w in enumerate(
-        ["fire", "firefighter", "fir", "dogs", "dog", "cat", "ice", "icy", "running", "run"])})
+    emb = angles_embedding(
+        {
+            w: i
+            for i, w in enumerate(
+                ["fire", "firefighter", "fir", "dogs", "dog", "cat", "ice", "icy", "running", "run"]
+            )
+        }
+    )
     words = emb.words
     board = ["fire", "dog", "ice cream", "run"]
 
@@ -224,13 +262,28 @@ def test_clue_rules_exclude_board_words_substrings_and_stems():
 
     # a board word, and each token of a multi-word board word, are never clues
     assert excluded(ClueRules()) == {"fire", "dog", "ice", "run"}
-    assert excluded(ClueRules(no_substring=True)) == {"fire", "dog", "ice", "run", "firefighter",
-                                                      "fir", "dogs", "running"}
-    assert excluded(ClueRules(no_shared_stem=True)) == {"fire", "dog", "ice", "run", "dogs",
-                                                        "running"}
+    assert excluded(ClueRules(no_substring=True)) == {
+        "fire",
+        "dog",
+        "ice",
+        "run",
+        "firefighter",
+        "fir",
+        "dogs",
+        "running",
+    }
+    assert excluded(ClueRules(no_shared_stem=True)) == {
+        "fire",
+        "dog",
+        "ice",
+        "run",
+        "dogs",
+        "running",
+    }
     sender = ExhaustiveSearchSender(emb, rules=ClueRules(no_substring=True))
     assert not {"firefighter", "fir", "dogs", "running"} & set(
-        sender.ranked_forward(["fire", "dog"], ["ice cream", "run"][1:]))
+        sender.ranked_forward(["fire", "dog"], ["ice cream", "run"][1:])
+    )
     assert Board(("fire",), ("dog",), ClueRules(no_shared_stem=True)).is_legal_clue("dogs") is False
     assert Board(("fire",), ("dog",)).is_legal_clue("dogs") is True
 

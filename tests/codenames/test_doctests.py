@@ -7,8 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["wordgames.codenames", "wordgames.codenames.agents", "wordgames.codenames.measures",
-           "wordgames.codenames.suite", "wordgames.codenames.game"]
+MODULES = [
+    "wordgames.codenames",
+    "wordgames.codenames.agents",
+    "wordgames.codenames.measures",
+    "wordgames.codenames.suite",
+    "wordgames.codenames.game",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -29,9 +29,12 @@ BOARD = Board(("a0", "a1"), ("r",))
 def test_scripted_game_reveals_and_ends_turn_on_red():
     clues = iter([("pet", 2), ("animal", 1), ("farm", 1)])
     guesses = iter([["dog", "car", "cat"], ["cat"], ["horse"]])
-    game = Game(Board(("dog", "cat", "horse"), ("car", "bank")),
-                CallableSender(lambda b: next(clues)), CallableReceiver(lambda w, c, n: next(guesses)),
-                max_turns=5)
+    game = Game(
+        Board(("dog", "cat", "horse"), ("car", "bank")),
+        CallableSender(lambda b: next(clues)),
+        CallableReceiver(lambda w, c, n: next(guesses)),
+        max_turns=5,
+    )
     t1 = game.play_turn()
     assert (t1.guesses, t1.colors) == (["dog", "car"], ["blue", "red"])  # red ends the turn
     assert set(game.board.words) == {"cat", "horse", "bank"}
@@ -41,8 +44,11 @@ def test_scripted_game_reveals_and_ends_turn_on_red():
 
 
 def test_illegal_clues_and_guesses_are_refused():
-    game = Game(Board(("dog", "cat"), ("car",), rules=ClueRules(no_substring=True)),
-                CallableSender(lambda b: ("x", 1)), CallableReceiver(lambda *a: []))
+    game = Game(
+        Board(("dog", "cat"), ("car",), rules=ClueRules(no_substring=True)),
+        CallableSender(lambda b: ("x", 1)),
+        CallableReceiver(lambda *a: []),
+    )
     with pytest.raises(IllegalClueError):
         game.give_clue("dog", 1)
     with pytest.raises(IllegalClueError):
@@ -57,15 +63,20 @@ def test_illegal_clues_and_guesses_are_refused():
 
 def test_game_metric_same_and_crossed_embeddings_by_hand():
     # e1 -> e1: clue c (count 2), both blue words are nearest: 1 turn.
-    assert game_metric(ExhaustiveSearchSender(E1, "frequency"), EmbeddingNearestReceiver(E1),
-                       [BOARD])["mean_turns"] == 1
+    assert (
+        game_metric(ExhaustiveSearchSender(E1, "frequency"), EmbeddingNearestReceiver(E1), [BOARD])[
+            "mean_turns"
+        ]
+        == 1
+    )
     # e1 -> e2: clue c, e2 puts r first (red: turn over); then no red left, every word covers
     # both, the most frequent legal clue is r, and e2 guesses a1, a0: 2 turns.
     m = game_metric(ExhaustiveSearchSender(E1, "frequency"), EmbeddingNearestReceiver(E2), [BOARD])
     assert m["mean_turns"] == 2 and m["solve_rate"] == 1
     # with one turn allowed the game is lost and counts as max_turns + 1
-    m = game_metric(ExhaustiveSearchSender(E1, "frequency"), EmbeddingNearestReceiver(E2), [BOARD],
-                    max_turns=1)
+    m = game_metric(
+        ExhaustiveSearchSender(E1, "frequency"), EmbeddingNearestReceiver(E2), [BOARD], max_turns=1
+    )
     assert m["mean_turns"] == 2 and m["solve_rate"] == 0 and m["turns"] == [2]
 
 
@@ -95,8 +106,13 @@ def _console():
 def test_terminal_game_person_as_sender():
     console, buf = _console()
     lines = iter(["a0 2", "bogus", "c 2"])  # a board word, a malformed line, then a good clue
-    res = play_terminal(BOARD, "sender", EmbeddingNearestReceiver(E1), console=console,
-                        ask=lambda prompt: next(lines))
+    res = play_terminal(
+        BOARD,
+        "sender",
+        EmbeddingNearestReceiver(E1),
+        console=console,
+        ask=lambda prompt: next(lines),
+    )
     out = buf.getvalue()
     assert res.solved and res.turns == 1
     assert "not a legal clue" in out and "type one word and a number" in out
@@ -106,8 +122,13 @@ def test_terminal_game_person_as_sender():
 def test_terminal_game_person_as_receiver():
     console, buf = _console()
     lines = iter(["zebra", "a1", "a0"])
-    res = play_terminal(BOARD, "receiver", ExhaustiveSearchSender(E1), console=console,
-                        ask=lambda prompt: next(lines))
+    res = play_terminal(
+        BOARD,
+        "receiver",
+        ExhaustiveSearchSender(E1),
+        console=console,
+        ask=lambda prompt: next(lines),
+    )
     out = buf.getvalue()
     assert res.solved and res.turns == 1
     assert "clue: c 2" in out and "'zebra' is not a word left on the board" in out
@@ -124,10 +145,26 @@ def test_cli_play_with_fed_stdin(tmp_path):
     words.write_text("a0\na1\nr\n")
     board = random_boards(["a0", "a1", "r"], 1, 2, 1, seed=0)[0]
     clue = "c 2" if set(board.blue) == {"a0", "a1"} else "far 1"
-    result = CliRunner().invoke(app, ["codenames", "play", "--role", "sender", "-e", str(vec),
-                                      "--words", str(words), "--n-blue", "2", "--n-red", "1",
-                                      "--max-turns", "3"],
-                                input=f"r 1\n{clue}\n{clue}\n{clue}\n")
+    result = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "play",
+            "--role",
+            "sender",
+            "-e",
+            str(vec),
+            "--words",
+            str(words),
+            "--n-blue",
+            "2",
+            "--n-red",
+            "1",
+            "--max-turns",
+            "3",
+        ],
+        input=f"r 1\n{clue}\n{clue}\n{clue}\n",
+    )
     assert "not a legal clue" in result.output
     assert ("all blue words found" in result.output) == (result.exit_code == 0)
     assert "blue word(s) left" in result.output or result.exit_code == 0

@@ -40,7 +40,9 @@ def test_words_are_canonical_and_files_verified(name):
     spec = get_dataset(name)
     assert data.files == {f.path: f.sha256 for f in spec.files}
     for r in data.receiver:
-        words = r.board + r.chosen + r.intended + r.blue + r.red + r.neutral + r.assassin + (r.clue,)
+        words = (
+            r.board + r.chosen + r.intended + r.blue + r.red + r.neutral + r.assassin + (r.clue,)
+        )
         assert all(w == w.strip().lower() and w for w in words), r.record_id
         assert set(r.chosen) <= set(r.board)
         assert set(r.blue + r.red + r.neutral + r.assassin) <= set(r.board)
@@ -86,7 +88,9 @@ def test_pilot_counts_and_repairs():
     # 98 + 99 records; one prefilled copy carries the wrong clue (bertWithoutHeuristicsTrial6
     # gave "thank" per the key, the copy says "outdoor")
     assert len(data.receiver) == 196 and not data.sender
-    assert data.dropped == {"pilot: prefilled copy whose clue differs from its configuration's clue": 1}
+    assert data.dropped == {
+        "pilot: prefilled copy whose clue differs from its configuration's clue": 1
+    }
     assert data.repairs == {
         "pilot: answered row without Approve/Reject padded": 71 + 67,
         "pilot: two rows glued on one line (missing newline) split": 2,
@@ -97,8 +101,9 @@ def test_pilot_counts_and_repairs():
     batches = Counter(r.meta["batch"] for r in data.receiver)
     assert batches == {"291089": 97, "291092": 99}
     assert "291089/bertWithoutHeuristicsTrial6" not in {r.record_id for r in data.receiver}
-    picks = {b: Counter(len(r.chosen) for r in data.receiver if r.meta["batch"] == b)
-             for b in batches}
+    picks = {
+        b: Counter(len(r.chosen) for r in data.receiver if r.meta["batch"] == b) for b in batches
+    }
     # PROVENANCE: 2: 27, 3: 36, 4: 35 over 98 records (the dropped copy had 2 picks)
     assert picks["291089"] == {2: 26, 3: 36, 4: 35}
     assert picks["291092"] == {2: 26, 3: 39, 4: 34}
@@ -108,8 +113,10 @@ def test_pilot_prefilled_drop_leaves_the_answered_hits():
     data = load("codenames-pilot", prefilled="drop")
     assert len(data.receiver) == 140  # 72 + 68 answered HITs
     assert data.dropped == {"pilot: prefilled copy of an answered HIT (prefilled='drop')": 57}
-    picks = {b: Counter(len(r.chosen) for r in data.receiver if r.meta["batch"] == b)
-             for b in ("291089", "291092")}
+    picks = {
+        b: Counter(len(r.chosen) for r in data.receiver if r.meta["batch"] == b)
+        for b in ("291089", "291092")
+    }
     assert picks["291089"] == {2: 20, 3: 28, 4: 24}
     assert picks["291092"] == {2: 20, 3: 25, 4: 23}
 
@@ -117,13 +124,42 @@ def test_pilot_prefilled_drop_leaves_the_answered_hits():
 def test_pilot_record_against_raw_line():
     data = load("codenames-pilot")
     r = by_id(data.receiver, "291089/gloveWithHeuristicsTrial0")
-    assert r.board == ("dwarf", "bison", "bolt", "beach", "boom", "egypt", "field", "mammoth",
-                       "head", "cell", "scientist", "nut", "giant", "mouse", "well", "crown",
-                       "ivory", "ham", "fall", "sink")
+    assert r.board == (
+        "dwarf",
+        "bison",
+        "bolt",
+        "beach",
+        "boom",
+        "egypt",
+        "field",
+        "mammoth",
+        "head",
+        "cell",
+        "scientist",
+        "nut",
+        "giant",
+        "mouse",
+        "well",
+        "crown",
+        "ivory",
+        "ham",
+        "fall",
+        "sink",
+    )
     assert r.clue == "gigantic" and r.chosen == ("giant", "mammoth", "bison", "dwarf")
     assert r.clue_source == "gloveWithHeuristics" and r.intended == ("mammoth", "giant")
-    assert r.blue == ("dwarf", "bolt", "beach", "boom", "well", "mammoth", "ivory", "nut", "sink",
-                      "giant")
+    assert r.blue == (
+        "dwarf",
+        "bolt",
+        "beach",
+        "boom",
+        "well",
+        "mammoth",
+        "ivory",
+        "nut",
+        "sink",
+        "giant",
+    )
     assert r.meta["trial"] == 0 and r.meta["heuristics"] is True and r.meta["model"] == "glove"
     # no MTurk identifier is carried into a record
     assert not any(str(v).startswith("30QQTY5") or "A36SP6892" in str(v) for v in r.meta.values())
@@ -131,9 +167,15 @@ def test_pilot_record_against_raw_line():
 
 def test_pilot_glued_line_gives_two_records():
     data = load("codenames-pilot")
-    on_73 = {r.record_id: r for r in data.receiver
-             if r.meta["batch"] == "291089" and r.meta["line"] == 73}
-    assert set(on_73) == {"291089/gloveWithoutHeuristicsTrial5", "291089/gloveWithoutHeuristicsTrial2"}
+    on_73 = {
+        r.record_id: r
+        for r in data.receiver
+        if r.meta["batch"] == "291089" and r.meta["line"] == 73
+    }
+    assert set(on_73) == {
+        "291089/gloveWithoutHeuristicsTrial5",
+        "291089/gloveWithoutHeuristicsTrial2",
+    }
     last = on_73["291089/gloveWithoutHeuristicsTrial5"]
     assert last.clue == "anymore" and last.chosen == ("change", "pit")  # rank4 was the glued filler
     copy = on_73["291089/gloveWithoutHeuristicsTrial2"]
@@ -147,7 +189,9 @@ def test_pilot_key_glued_header_repaired_and_colours():
     assert "drill" in r.red and "drill" in r.board
     assert not any("hitid" in w for rec in data.receiver for w in rec.red)
     for rec in data.receiver:
-        assert len(rec.blue) == len(rec.red) == 10 and set(rec.blue) | set(rec.red) == set(rec.board)
+        assert len(rec.blue) == len(rec.red) == 10 and set(rec.blue) | set(rec.red) == set(
+            rec.board
+        )
         assert set(rec.intended) <= set(rec.blue)
         assert not rec.neutral and not rec.assassin
 
@@ -158,8 +202,10 @@ def test_pilot_key_glued_header_repaired_and_colours():
 def test_salt_counts_and_duplicates():
     data = load("codenames-human-salt")
     assert len(data.sender) == 828 - 2 and len(data.receiver) == 828 - 13
-    assert data.dropped == {"salt: guess row with no guess": 13,
-                            "salt: sender turn logged twice (same key, targets, clue)": 2}
+    assert data.dropped == {
+        "salt: guess row with no guess": 13,
+        "salt: sender turn logged twice (same key, targets, clue)": 2,
+    }
     assert not data.repairs
     # PROVENANCE: 1/2/3 targets 651/160/17 over 828 turns; the two repeats had 1 and 3 targets
     assert Counter(len(s.targets) for s in data.sender) == {1: 650, 2: 160, 3: 16}
@@ -178,8 +224,17 @@ def test_salt_colour_mapping_and_record():
     data = load("codenames-human-salt")
     s = by_id(data.sender, "val/0")
     assert s.clue == "circle" and s.targets == ("round",) and s.number == 1
-    assert s.blue == ("agent", "revolution", "round", "club", "leprechaun", "scientist", "cold",
-                      "field", "match")
+    assert s.blue == (
+        "agent",
+        "revolution",
+        "round",
+        "club",
+        "leprechaun",
+        "scientist",
+        "cold",
+        "field",
+        "match",
+    )
     assert s.assassin == ("luck", "soul", "spy") and s.red == ()
     assert s.neutral[:3] == ("day", "mass", "comic") and len(s.neutral) == 13
     r = by_id(data.receiver, "test/0")
@@ -208,7 +263,8 @@ def test_noahprescott_counts():
         for r in data.receiver:
             if r.clue_source == source:
                 per_board.setdefault(r.meta["board"], []).append(
-                    len(set(r.chosen) & set(r.intended)) / 3)
+                    len(set(r.chosen) & set(r.intended)) / 3
+                )
         acc = sum(sum(v) / len(v) for v in per_board.values()) / len(per_board)
         assert round(acc, 2) == expected
 
@@ -219,12 +275,27 @@ def test_noahprescott_record_and_colours():
     assert s.clue == "animal" and s.blue == ("bat", "bear", "mouse") == s.targets
     assert len(s.red) == 9 and "web" in s.red and s.number == 3
     r = by_id(data.receiver, "b0/human/0")
-    assert r.board == ("web", "bat", "telescope", "water", "mouse", "berlin", "jam", "club",
-                       "iron", "tube", "ivory", "bear")
+    assert r.board == (
+        "web",
+        "bat",
+        "telescope",
+        "water",
+        "mouse",
+        "berlin",
+        "jam",
+        "club",
+        "iron",
+        "tube",
+        "ivory",
+        "bear",
+    )
     assert r.chosen == ("web", "mouse", "bear") and r.intended == ("bat", "bear", "mouse")
     # GPT-4 aimed ROYALTY at KING, QUEEN, MARBLE on a board without QUEEN: 5 human guess lists
-    queen = [r for r in data.receiver if r.clue == "royalty" and r.clue_source == "gpt-4"
-             and "undertaker" in r.board]
+    queen = [
+        r
+        for r in data.receiver
+        if r.clue == "royalty" and r.clue_source == "gpt-4" and "undertaker" in r.board
+    ]
     assert len(queen) == 5 and all(r.intended == ("king", "marble") for r in queen)
 
 
@@ -234,8 +305,13 @@ def test_noahprescott_record_and_colours():
 def test_itsluisa_counts():
     data = load("codenames-human-itsluisa")
     src = Counter(r.meta["source"] for r in data.receiver)
-    assert src == {"codenamesexp": 22, "data_Polygon": 18, "data_MCDM": 44, "more_data": 9,
-                   "eval_study": 130}
+    assert src == {
+        "codenamesexp": 22,
+        "data_Polygon": 18,
+        "data_MCDM": 44,
+        "more_data": 9,
+        "eval_study": 130,
+    }
     assert Counter(s.meta["source"] for s in data.sender) == src
     assert len(data.sender) == len(data.receiver) == 223
     assert data.repairs == {
@@ -284,7 +360,9 @@ def test_xerevity_counts_and_record():
     assert r.meta["board"] == 83 and r.clue == "asia" and r.number == 2
     assert r.chosen == ("europe", "lab") and "europe" in r.blue and "lab" in r.red
     assert r.clue_source == "fasttext" and r.meta["configs"] == [
-        "fasttext/Koyyalagunta", "fasttext/KoyyalaguntaRestrict"]
+        "fasttext/Koyyalagunta",
+        "fasttext/KoyyalaguntaRestrict",
+    ]
     assert all(len(x.blue) == len(x.red) == 10 for x in data.receiver)
 
 
@@ -335,8 +413,9 @@ def test_cli_lists_counts(data_root, tmp_path):
     app.command("noop")(lambda: None)  # a second command keeps "datasets" a sub-command
     user = tmp_path / "mine.jsonl"
     user.write_text('{"kind": "sender", "blue": ["a"], "red": ["b"], "clue": "x"}\n')
-    result = CliRunner().invoke(app, ["datasets", "--data-root", str(data_root), "--json",
-                                      "--file", str(user)])
+    result = CliRunner().invoke(
+        app, ["datasets", "--data-root", str(data_root), "--json", "--file", str(user)]
+    )
     assert result.exit_code == 0, result.output
     rows = {r["dataset"]: r for r in json.loads(result.output)}
     assert rows["codenames-human-salt"]["n_sender"] == 826
@@ -344,11 +423,14 @@ def test_cli_lists_counts(data_root, tmp_path):
     assert rows["codenames-pilot"]["n_receiver"] == 196
     assert rows["codenames-human-heyyjudes"]["receiver_decisions"] == 13280
     assert rows["user:mine.jsonl"]["n_sender"] == 1
-    table = CliRunner().invoke(app, ["datasets", "--data-root", str(data_root), "--details"],
-                               terminal_width=160)
+    table = CliRunner().invoke(
+        app, ["datasets", "--data-root", str(data_root), "--details"], terminal_width=160
+    )
     assert table.exit_code == 0 and "codenames-human-xerevity" in table.output
     assert "salt: guess row with no guess" in table.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{oops\n")
-    failed = CliRunner().invoke(app, ["datasets", "--data-root", str(data_root), "--file", str(bad)])
+    failed = CliRunner().invoke(
+        app, ["datasets", "--data-root", str(data_root), "--file", str(bad)]
+    )
     assert failed.exit_code == 2 and "bad.jsonl, line 1" in failed.output

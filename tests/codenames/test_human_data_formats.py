@@ -16,11 +16,26 @@ from wordgames.codenames.human_data import (
 from wordgames.codenames.records import LoadedHumanData
 from wordgames.errors import DataFormatError
 
-RECEIVER = {"kind": "receiver", "board": ["Dog", " Ice Cream ", "bank", "cat"], "clue": "PET",
-            "chosen": ["dog", "cat"], "clue_source": "human", "number": 2,
-            "blue": ["dog", "cat"], "red": ["bank"], "neutral": ["ice cream"], "id": "r1"}
-SENDER = {"kind": "sender", "blue": ["dog", "cat"], "red": ["bank"], "assassin": ["ice cream"],
-          "clue": "Pet", "targets": ["dog"]}
+RECEIVER = {
+    "kind": "receiver",
+    "board": ["Dog", " Ice Cream ", "bank", "cat"],
+    "clue": "PET",
+    "chosen": ["dog", "cat"],
+    "clue_source": "human",
+    "number": 2,
+    "blue": ["dog", "cat"],
+    "red": ["bank"],
+    "neutral": ["ice cream"],
+    "id": "r1",
+}
+SENDER = {
+    "kind": "sender",
+    "blue": ["dog", "cat"],
+    "red": ["bank"],
+    "assassin": ["ice cream"],
+    "clue": "Pet",
+    "targets": ["dog"],
+}
 
 
 def write_lines(path, lines):
@@ -32,8 +47,7 @@ def write_lines(path, lines):
 
 
 def test_user_jsonl_maps_fields_and_normalises(tmp_path):
-    path = write_lines(tmp_path / "mine.jsonl",
-                       [json.dumps(RECEIVER), "", json.dumps(SENDER)])
+    path = write_lines(tmp_path / "mine.jsonl", [json.dumps(RECEIVER), "", json.dumps(SENDER)])
     data = read_user_file(path)
     assert data.dataset == "user:mine.jsonl" and set(data.files) == {"mine.jsonl"}
     [r] = data.receiver
@@ -53,17 +67,32 @@ def test_user_jsonl_round_trip(tmp_path):
     assert back.receiver == first.receiver and back.sender == first.sender
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"kind": "receiver", "board": ["a"], "clue": "x"', "invalid JSON"),
-    ('{"kind": "receiver", "board": ["a", "b"], "clue": "x"}', "without chosen"),
-    ('{"kind": "guesser", "clue": "x"}', "'kind' must be"),
-    ('{"kind": "receiver", "board": ["a"], "clue": "x", "chosen": ["z"]}', "must be on the 'board'"),
-    ('{"kind": "sender", "blue": "a b", "red": ["c"], "clue": "x"}', "must be a list"),
-    ('{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "colour": 1}', "unknown key"),
-    ('{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "targets": ["c"]}', "'blue' word"),
-    ('{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "number": "two"}', "integer"),
-    ('[1, 2]', "JSON object"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"kind": "receiver", "board": ["a"], "clue": "x"', "invalid JSON"),
+        ('{"kind": "receiver", "board": ["a", "b"], "clue": "x"}', "without chosen"),
+        ('{"kind": "guesser", "clue": "x"}', "'kind' must be"),
+        (
+            '{"kind": "receiver", "board": ["a"], "clue": "x", "chosen": ["z"]}',
+            "must be on the 'board'",
+        ),
+        ('{"kind": "sender", "blue": "a b", "red": ["c"], "clue": "x"}', "must be a list"),
+        (
+            '{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "colour": 1}',
+            "unknown key",
+        ),
+        (
+            '{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "targets": ["c"]}',
+            "'blue' word",
+        ),
+        (
+            '{"kind": "sender", "blue": ["a"], "red": ["c"], "clue": "x", "number": "two"}',
+            "integer",
+        ),
+        ("[1, 2]", "JSON object"),
+    ],
+)
 def test_user_jsonl_bad_line_names_file_and_line(tmp_path, line, message):
     path = write_lines(tmp_path / "bad.jsonl", [json.dumps(SENDER), "", line])
     with pytest.raises(DataFormatError, match=message) as info:
@@ -76,11 +105,14 @@ def test_user_jsonl_bad_line_names_file_and_line(tmp_path, line, message):
 
 
 def test_user_csv(tmp_path):
-    path = write_lines(tmp_path / "mine.csv", [
-        "kind,clue,board,chosen,blue,red,targets,number,clue_source",
-        "receiver,Pet,dog|Ice Cream|bank,dog,,,,1,glove",
-        "sender,pet,,,dog|cat,bank|ice cream,dog|cat,,",
-    ])
+    path = write_lines(
+        tmp_path / "mine.csv",
+        [
+            "kind,clue,board,chosen,blue,red,targets,number,clue_source",
+            "receiver,Pet,dog|Ice Cream|bank,dog,,,,1,glove",
+            "sender,pet,,,dog|cat,bank|ice cream,dog|cat,,",
+        ],
+    )
     data = read_user_file(path)
     [r], [s] = data.receiver, data.sender
     assert r.board == ("dog", "ice cream", "bank") and r.chosen == ("dog",)
@@ -88,12 +120,15 @@ def test_user_csv(tmp_path):
     assert s.blue == ("dog", "cat") and s.red == ("bank", "ice cream") and s.number == 2
 
 
-@pytest.mark.parametrize("lines, line, message", [
-    (["clue,board,chosen", "x,a|b,a"], 1, "expected a header naming 'kind'"),
-    (["kind,clue,board,chosen,shade", "receiver,x,a|b,a,1"], 1, "unknown: shade"),
-    (["kind,clue,board,chosen", "receiver,x,a|b,a", "receiver,x,a|b"], 3, "expected 4 fields"),
-    (["kind,clue,board,chosen", "receiver,x,a|b,c"], 2, "must be on the 'board'"),
-])
+@pytest.mark.parametrize(
+    "lines, line, message",
+    [
+        (["clue,board,chosen", "x,a|b,a"], 1, "expected a header naming 'kind'"),
+        (["kind,clue,board,chosen,shade", "receiver,x,a|b,a,1"], 1, "unknown: shade"),
+        (["kind,clue,board,chosen", "receiver,x,a|b,a", "receiver,x,a|b"], 3, "expected 4 fields"),
+        (["kind,clue,board,chosen", "receiver,x,a|b,c"], 2, "must be on the 'board'"),
+    ],
+)
 def test_user_csv_bad_input(tmp_path, lines, line, message):
     path = write_lines(tmp_path / "bad.csv", lines)
     with pytest.raises(DataFormatError, match=message) as info:
@@ -113,17 +148,33 @@ def test_unknown_extension_and_missing_file(tmp_path):
 
 
 def table2(tmp_path, rows, sep="\t", name="t2.tsv"):
-    header = ["Initial model", "Clue word"] + [f"Word{i}" for i in range(1, 6)] + \
-        [f"Rank{i}" for i in range(1, 4)]
+    header = (
+        ["Initial model", "Clue word"]
+        + [f"Word{i}" for i in range(1, 6)]
+        + [f"Rank{i}" for i in range(1, 4)]
+    )
     return write_lines(tmp_path / name, [sep.join(header)] + [sep.join(r) for r in rows])
 
 
 def test_table2_layout(tmp_path):
-    path = table2(tmp_path, [
-        ["bertHKimFX", "animal", "dog", "Mouse", "car", "tree", "airplane", "dog", "mouse",
-         "noMoreRelatedWords"],
-        ["glove", "fly", "dog", "mouse", "car", "tree", "airplane", "airplane", "", ""],
-    ])
+    path = table2(
+        tmp_path,
+        [
+            [
+                "bertHKimFX",
+                "animal",
+                "dog",
+                "Mouse",
+                "car",
+                "tree",
+                "airplane",
+                "dog",
+                "mouse",
+                "noMoreRelatedWords",
+            ],
+            ["glove", "fly", "dog", "mouse", "car", "tree", "airplane", "airplane", "", ""],
+        ],
+    )
     data = read_user_file(path)  # recognised by its header
     assert [r.clue_source for r in data.receiver] == ["bertHKimFX", "glove"]
     a, b = data.receiver
@@ -131,19 +182,30 @@ def test_table2_layout(tmp_path):
     assert a.chosen == ("dog", "mouse") and b.chosen == ("airplane",)
     assert a.record_id == "t2.tsv:2" and not a.blue
     # comma-separated, lower-case snake_case names also read
-    path = write_lines(tmp_path / "t2.csv", ["initial_model,clue_word,word1,word2,rank1",
-                                             "m,x,a,b,b"])
+    path = write_lines(
+        tmp_path / "t2.csv", ["initial_model,clue_word,word1,word2,rank1", "m,x,a,b,b"]
+    )
     assert read_receiver_table(path).receiver[0].chosen == ("b",)
 
 
-@pytest.mark.parametrize("lines, line, message", [
-    (["Initial model\tWord1\tWord2\tRank1", "m\ta\tb\ta"], 1, "'Clue word'"),
-    (["Initial model\tClue word\tWord1\tWord3\tRank1", "m\tx\ta\tb\ta"], 1, "consecutive"),
-    (["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb\tc"], 2, "not among the Word"),
-    (["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb\tnoMoreRelatedWords"], 2,
-     "no pick"),
-    (["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb"], 2, "expected 5 fields"),
-])
+@pytest.mark.parametrize(
+    "lines, line, message",
+    [
+        (["Initial model\tWord1\tWord2\tRank1", "m\ta\tb\ta"], 1, "'Clue word'"),
+        (["Initial model\tClue word\tWord1\tWord3\tRank1", "m\tx\ta\tb\ta"], 1, "consecutive"),
+        (
+            ["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb\tc"],
+            2,
+            "not among the Word",
+        ),
+        (
+            ["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb\tnoMoreRelatedWords"],
+            2,
+            "no pick",
+        ),
+        (["Initial model\tClue word\tWord1\tWord2\tRank1", "m\tx\ta\tb"], 2, "expected 5 fields"),
+    ],
+)
 def test_table2_bad_input(tmp_path, lines, line, message):
     path = write_lines(tmp_path / "t2.tsv", lines)
     with pytest.raises(DataFormatError, match=message) as info:
@@ -152,16 +214,27 @@ def test_table2_bad_input(tmp_path, lines, line, message):
 
 
 def test_table3_layout(tmp_path):
-    header = ([f"BWord{i}" for i in range(1, 4)] + [f"RWord{i}" for i in range(1, 4)]
-              + ["Clue word"] + [f"T{i}" for i in range(1, 4)])
-    path = write_lines(tmp_path / "t3.tsv", ["\t".join(header),
-                       "ivory\tduck\thotel\thead\tcharge\tcomic\texpensive\tivory\thotel\tNoMoreTargets"])
+    header = (
+        [f"BWord{i}" for i in range(1, 4)]
+        + [f"RWord{i}" for i in range(1, 4)]
+        + ["Clue word"]
+        + [f"T{i}" for i in range(1, 4)]
+    )
+    path = write_lines(
+        tmp_path / "t3.tsv",
+        [
+            "\t".join(header),
+            "ivory\tduck\thotel\thead\tcharge\tcomic\texpensive\tivory\thotel\tNoMoreTargets",
+        ],
+    )
     data = read_user_file(path)
     [s] = data.sender
     assert s.blue == ("ivory", "duck", "hotel") and s.red == ("head", "charge", "comic")
     assert s.clue == "expensive" and s.targets == ("ivory", "hotel") and s.number == 2
-    bad = write_lines(tmp_path / "t3bad.tsv", ["\t".join(header),
-                      "ivory\tduck\thotel\thead\tcharge\tcomic\texpensive\thead\t\t"])
+    bad = write_lines(
+        tmp_path / "t3bad.tsv",
+        ["\t".join(header), "ivory\tduck\thotel\thead\tcharge\tcomic\texpensive\thead\t\t"],
+    )
     with pytest.raises(DataFormatError, match="not among the BWord") as info:
         read_sender_table(bad)
     assert info.value.line == 2
@@ -189,12 +262,15 @@ def test_pilot_batch_damage_repaired_and_counted(tmp_path):
     from wordgames.codenames.human_data.pilot import BATCH_HEADER, read_batch_results
 
     words = [f"w{i}" for i in range(20)]
-    answered = _batch_row("gloveWithHeuristicsTrial0", "c", words, ["w1", "w2", "x", "y"],
-                          approve=False)
-    second = _batch_row("gloveWithHeuristicsTrial1", "c", words, ["w3", "w4", "x", "y"],
-                        approve=False)
-    copy = _batch_row("gloveWithoutHeuristicsTrial1", "c", words, ["w3", "w4", "x", "y"],
-                      hitid="3" * 30)
+    answered = _batch_row(
+        "gloveWithHeuristicsTrial0", "c", words, ["w1", "w2", "x", "y"], approve=False
+    )
+    second = _batch_row(
+        "gloveWithHeuristicsTrial1", "c", words, ["w3", "w4", "x", "y"], approve=False
+    )
+    copy = _batch_row(
+        "gloveWithoutHeuristicsTrial1", "c", words, ["w3", "w4", "x", "y"], hitid="3" * 30
+    )
     # the last answered row and the first appended copy on one line, as in the real files
     glued = _csv_line(second)[:-1] + copy[0] + '",' + _csv_line(copy[1:])
     path = write_lines(tmp_path / "b.csv", [_csv_line(BATCH_HEADER), _csv_line(answered), glued])
@@ -204,8 +280,10 @@ def test_pilot_batch_damage_repaired_and_counted(tmp_path):
     assert [line for line, _ in rows] == [2, 3, 3]
     assert rows[1][1][52] == "y" and rows[2][1][0] == "3" * 30
     assert rows[2][1][27] == "gloveWithoutHeuristicsTrial1"
-    assert data.repairs == {"pilot: answered row without Approve/Reject padded": 1,
-                            "pilot: two rows glued on one line (missing newline) split": 1}
+    assert data.repairs == {
+        "pilot: answered row without Approve/Reject padded": 1,
+        "pilot: two rows glued on one line (missing newline) split": 1,
+    }
 
 
 def test_pilot_batch_bad_rows(tmp_path):
@@ -224,16 +302,26 @@ def test_pilot_batch_bad_rows(tmp_path):
 def test_pilot_key_damage(tmp_path):
     from wordgames.codenames.human_data.pilot import BATCH_HEADER, KEY_HEADER, read_answer_key
 
-    row = ["gloveWithHeuristicsTrial0", "{}", "c", "b0", "b1"] + [f"b{i}" for i in range(10)] \
+    row = (
+        ["gloveWithHeuristicsTrial0", "{}", "c", "b0", "b1"]
+        + [f"b{i}" for i in range(10)]
         + [f"r{i}" for i in range(10)]
+    )
     last = row[:-1] + ["drillHITId"] + BATCH_HEADER[1:]
-    path = write_lines(tmp_path / "k.csv", [",".join(KEY_HEADER + [""] * 54),
-                                            ",".join(row + [""] * 54), ",".join(last)])
+    path = write_lines(
+        tmp_path / "k.csv",
+        [",".join(KEY_HEADER + [""] * 54), ",".join(row + [""] * 54), ",".join(last)],
+    )
     data = LoadedHumanData("t")
     key = read_answer_key(path, data)
-    assert key["gloveWithHeuristicsTrial0"][-1] == "drill" and len(key["gloveWithHeuristicsTrial0"]) == 25
-    assert data.repairs == {"pilot key: empty trailing fields cut": 1,
-                            "pilot key: MTurk header glued onto the last row removed": 1}
+    assert (
+        key["gloveWithHeuristicsTrial0"][-1] == "drill"
+        and len(key["gloveWithHeuristicsTrial0"]) == 25
+    )
+    assert data.repairs == {
+        "pilot key: empty trailing fields cut": 1,
+        "pilot key: MTurk header glued onto the last row removed": 1,
+    }
     junk = write_lines(tmp_path / "j.csv", [",".join(KEY_HEADER), ",".join(row + ["oops"])])
     with pytest.raises(DataFormatError, match="values past the header") as info:
         read_answer_key(junk, LoadedHumanData("t"))
@@ -246,10 +334,13 @@ def test_salt_task_layout_checked(tmp_path):
     from wordgames.codenames.human_data.salt import _word_lists, read_task
 
     assert _word_lists(pd.Series(["'a', \"o'clock\", 'Ice Cream'", ""])).tolist() == [
-        ("a", "o'clock", "ice cream"), ()]
+        ("a", "o'clock", "ice cream"),
+        (),
+    ]
     good = tmp_path / "g.csv"
-    pd.DataFrame({"base_text": ["remaining: ['a', 'b'], hint: X"], "output": ["b"],
-                  "demo_only": ["age 30"]}).to_csv(good)
+    pd.DataFrame(
+        {"base_text": ["remaining: ['a', 'b'], hint: X"], "output": ["b"], "demo_only": ["age 30"]}
+    ).to_csv(good)
     df = read_task(good, "generate_guess_task")
     assert df["remaining"][0] == ("a", "b") and df["hint"][0] == "X" and "demo_only" not in df
     bad = tmp_path / "b.csv"
@@ -265,14 +356,22 @@ def test_salt_task_layout_checked(tmp_path):
 def test_itsluisa_colour_inference():
     from wordgames.codenames.human_data.itsluisa import _game_colours, _split_colours
 
-    colours = {f"b{i}": "blue" for i in range(9)} | {f"r{i}": "red" for i in range(7)} \
-        | {f"n{i}": "white" for i in range(7)} | {"k": "black", "contract": "contract"}
+    colours = (
+        {f"b{i}": "blue" for i in range(9)}
+        | {f"r{i}": "red" for i in range(7)}
+        | {f"n{i}": "white" for i in range(7)}
+        | {"k": "black", "contract": "contract"}
+    )
     data = LoadedHumanData("t")
     fixed = _game_colours(None, "game", colours, data)
     assert fixed["contract"] == "red" and sum(data.repairs.values()) == 1
     split = _split_colours(["b0", "r0", "n0", "k", "contract"], fixed, "red")
-    assert split == {"blue": ("r0", "contract"), "red": ("b0",), "neutral": ("n0",),
-                     "assassin": ("k",)}
+    assert split == {
+        "blue": ("r0", "contract"),
+        "red": ("b0",),
+        "neutral": ("n0",),
+        "assassin": ("k",),
+    }
     # two unknown colours cannot be inferred: kept as neutral and flagged
     colours["other"] = "?"
     data = LoadedHumanData("t")

@@ -33,21 +33,31 @@ def _problems(emb, n, seed=0, board=8, n_blue=3):
     out = []
     for i in range(n):
         words = [f"w{j}" for j in rng.choice(len(emb), board + 1, replace=False)]
-        out.append(RankProblem(str(i), tuple(words[:n_blue]), tuple(words[n_blue:board]),
-                               words[board], group="g" + str(i % 2)))
+        out.append(
+            RankProblem(
+                str(i),
+                tuple(words[:n_blue]),
+                tuple(words[n_blue:board]),
+                words[board],
+                group="g" + str(i % 2),
+            )
+        )
     return out
 
 
-@pytest.mark.parametrize("make", [
-    lambda e: ExhaustiveSearchSender(e, "avg_blue_dist"),
-    lambda e: ExhaustiveSearchSender(e, "max_blue_dist"),
-    lambda e: ExhaustiveSearchSender(e, "max_radius"),
-    lambda e: ExhaustiveSearchSender(e, "red_blue_diff"),
-    lambda e: ExhaustiveSearchSender(e, "frequency"),
-    lambda e: ExhaustiveSearchSender(e, "avg_blue_dist", distance="euclidean"),
-    lambda e: ClusterSender(e, n_restarts=3, random_state=2),
-    lambda e: ClusterSender(e, n_restarts=3, distance="euclidean"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e: ExhaustiveSearchSender(e, "avg_blue_dist"),
+        lambda e: ExhaustiveSearchSender(e, "max_blue_dist"),
+        lambda e: ExhaustiveSearchSender(e, "max_radius"),
+        lambda e: ExhaustiveSearchSender(e, "red_blue_diff"),
+        lambda e: ExhaustiveSearchSender(e, "frequency"),
+        lambda e: ExhaustiveSearchSender(e, "avg_blue_dist", distance="euclidean"),
+        lambda e: ClusterSender(e, n_restarts=3, random_state=2),
+        lambda e: ClusterSender(e, n_restarts=3, distance="euclidean"),
+    ],
+)
 def test_counted_rank_equals_position_in_full_ranking(make):
     """The fast path (batched products, vocabulary slices, counting) must agree with a plain
     sort of the whole vocabulary (ranked_forward) wherever there are no ties."""
@@ -173,8 +183,9 @@ def test_random_receiver_scores_as_random():
     records = []
     for i in range(3000):
         words = [f"w{j}" for j in rng.choice(100, 11, replace=False)]
-        records.append(HumanReceiverRecord("toy", str(i), tuple(words[:10]), words[10],
-                                           tuple(words[:2])))
+        records.append(
+            HumanReceiverRecord("toy", str(i), tuple(words[:10]), words[10], tuple(words[:2]))
+        )
     m = receiver_map([RandomReceiver(random_state=0)], records)["random-receiver"].summary()
     se = (m["ci_high"] - m["ci_low"]) / 3.92
     assert abs(m["map"] - expected_random_ap(10, 2)) < 4 * se
@@ -198,22 +209,32 @@ def test_random_sender_mean_rank_is_half_the_vocabulary():
 
 
 def test_algorithm7_by_hand():
-    emb = angles_embedding({"a": 0, "b": 10, "c": 200, "r1": 30, "r2": 180, "clue": 5,
-                            "clue2": 190})
+    emb = angles_embedding(
+        {"a": 0, "b": 10, "c": 200, "r1": 30, "r2": 180, "clue": 5, "clue2": 190}
+    )
     rec = EmbeddingNearestReceiver(emb)
     # targets a, b: the receiver picks a, b (5 deg each) -> (1 + 1) / 2 = 1
-    r1 = HumanSenderRecord("toy", "1", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue",
-                           targets=("a", "b"))
+    r1 = HumanSenderRecord(
+        "toy", "1", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue", targets=("a", "b")
+    )
     # tau from the number when targets are unknown: every blue word counts as a target
-    r3 = HumanSenderRecord("toy", "3", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue",
-                           number=3)  # picks a, b, r1 -> (1 + 1 - 1) / 3
+    r3 = HumanSenderRecord(
+        "toy", "3", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue", number=3
+    )  # picks a, b, r1 -> (1 + 1 - 1) / 3
     r4 = HumanSenderRecord("toy", "4", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue")
     out = receiver_guess_score([rec], [r1, r3, r4])["nearest"]
     assert out.scores == pytest.approx([1.0, 1 / 3])
     assert out.skipped["no_number"] == 1
     # scores as parameters; a and b tie (5 deg each): alphabetical board order, a first
-    r5 = HumanSenderRecord("toy", "5", blue=("a", "b", "c"), red=("r1", "r2"), clue="clue",
-                           targets=("b", "c"), number=2)  # picks a (blue, not target), b
+    r5 = HumanSenderRecord(
+        "toy",
+        "5",
+        blue=("a", "b", "c"),
+        red=("r1", "r2"),
+        clue="clue",
+        targets=("b", "c"),
+        number=2,
+    )  # picks a (blue, not target), b
     out = receiver_guess_score([rec], [r5], target_score=2, blue_score=0.5, red_score=-3)
     assert out["nearest"].scores == pytest.approx([(0.5 + 2) / 2])
 
@@ -223,8 +244,11 @@ def test_random_receiver_algorithm7_expectation():
     recs = []
     for i in range(4000):
         w = [f"w{j}" for j in rng.choice(60, 7, replace=False)]
-        recs.append(HumanSenderRecord("toy", str(i), blue=tuple(w[:3]), red=tuple(w[3:6]),
-                                      clue=w[6], targets=tuple(w[:2])))
+        recs.append(
+            HumanSenderRecord(
+                "toy", str(i), blue=tuple(w[:3]), red=tuple(w[3:6]), clue=w[6], targets=tuple(w[:2])
+            )
+        )
     s = receiver_guess_score([RandomReceiver(random_state=2)], recs)["random-receiver"].summary()
     # each guessed word: target 2/6 (+1), other blue 1/6 (0), red 3/6 (-1): mean -1/6
     se = (s["ci_high"] - s["ci_low"]) / 3.92
@@ -233,8 +257,10 @@ def test_random_receiver_algorithm7_expectation():
 
 def test_record_counts_weight_the_means():
     emb = angles_embedding({"a": 0, "b": 40, "r": 180, "both": 20, "one": 100, "none": 190})
-    recs = [HumanReceiverRecord("toy", "1", ("a", "b", "r"), "both", ("a", "b"), count=3),
-            HumanReceiverRecord("toy", "2", ("a", "b", "r"), "none", ("a", "b"))]
+    recs = [
+        HumanReceiverRecord("toy", "1", ("a", "b", "r"), "both", ("a", "b"), count=3),
+        HumanReceiverRecord("toy", "2", ("a", "b", "r"), "none", ("a", "b")),
+    ]
     r = sender_ranks_receiver_data([ExhaustiveSearchSender(emb)], recs)["exhaustive:avg_blue_dist"]
     assert r.summary()["mean_rank"] == pytest.approx((3 * 1 + 3) / 4)
     assert r.summary()["n"] == 4

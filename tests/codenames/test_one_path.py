@@ -31,14 +31,31 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     from wordgames.report import load_results
 
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["codenames", "evaluate", "-d", "codenames-pilot",
-                                 "--max-records", "40", "-o", str(out),
-                                 "--data-root", str(data_root)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "evaluate",
+            "-d",
+            "codenames-pilot",
+            "--max-records",
+            "40",
+            "-o",
+            str(out),
+            "--data-root",
+            str(data_root),
+        ],
+    )
     assert r.exit_code == 0, r.output
 
-    res = wordgames.evaluate("glove-6b-50d", ["codenames"], datasets=["codenames-pilot"],
-                             options={"codenames": {"max_records": 40}}, seed=0,
-                             data_root=data_root)
+    res = wordgames.evaluate(
+        "glove-6b-50d",
+        ["codenames"],
+        datasets=["codenames-pilot"],
+        options={"codenames": {"max_records": 40}},
+        seed=0,
+        data_root=data_root,
+    )
     api = _rows(res.scores)
 
     coll = load_results(out)
@@ -52,12 +69,15 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     measure = get_measure("codenames")
     assert len(api) == 6 * 8 + 2
     assert {s.metric for s in res.scores} <= {m.name for m in measure.metrics}
-    nearest = next(s for s in res.scores if s.subject == "nearest"
-                   and s.metric == "human_receiver.map")
+    nearest = next(
+        s for s in res.scores if s.subject == "nearest" and s.metric == "human_receiver.map"
+    )
     assert nearest.dataset == "codenames-pilot" and nearest.direction == "higher"
     assert nearest.ci_low < nearest.value < nearest.ci_high
     assert res.result("codenames").parameters["n_records"]["codenames-pilot"] == {
-        "human_receiver": 40, "human_sender": 0}
+        "human_receiver": 40,
+        "human_sender": 0,
+    }
     for s in res.scores:
         assert s.n + s.n_skipped == 40, s
         assert bool(s.skip_reason) == (s.n_skipped > 0)
@@ -75,15 +95,23 @@ def _toy_file(tmp_path):
     from wordgames.embeddings import Embedding
 
     words = ["a0", "a1", "r", "c", "far", "r2"]
-    vec = np.array([[1.0, 0.0], [0.9848, 0.1736], [-1.0, 0.0], [0.9962, 0.0872], [0.0, 1.0],
-                    [-0.9, -0.3]])
+    vec = np.array(
+        [[1.0, 0.0], [0.9848, 0.1736], [-1.0, 0.0], [0.9962, 0.0872], [0.0, 1.0], [-0.9, -0.3]]
+    )
     data = LoadedHumanData("mine")
-    data.receiver.append(HumanReceiverRecord("mine", "1", ("a0", "a1", "r", "r2"), "c",
-                                             ("a0", "a1"), clue_source="me"))
-    data.receiver.append(HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz",
-                                             ("a0",), clue_source="me"))
-    data.sender.append(HumanSenderRecord("mine", "3", blue=("a0", "a1"), red=("r", "r2"),
-                                         clue="c", targets=("a0", "a1")))
+    data.receiver.append(
+        HumanReceiverRecord(
+            "mine", "1", ("a0", "a1", "r", "r2"), "c", ("a0", "a1"), clue_source="me"
+        )
+    )
+    data.receiver.append(
+        HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz", ("a0",), clue_source="me")
+    )
+    data.sender.append(
+        HumanSenderRecord(
+            "mine", "3", blue=("a0", "a1"), red=("r", "r2"), clue="c", targets=("a0", "a1")
+        )
+    )
     return Embedding(words, vec, name="toy"), write_user_jsonl(data, tmp_path / "mine.jsonl")
 
 
@@ -120,8 +148,10 @@ def test_unknown_data_set_or_bad_option_is_an_error_before_any_work():
     from wordgames.measure import OptionError
 
     with pytest.raises(OptionError, match="'nope' is not a human Codenames data set"):
-        wordgames.evaluate("glove-6b-50d", ["codenames"],
-                           options={"codenames": {"datasets": ["nope"]}})
+        wordgames.evaluate(
+            "glove-6b-50d", ["codenames"], options={"codenames": {"datasets": ["nope"]}}
+        )
     with pytest.raises(OptionError, match="max_records must be at least 0"):
-        wordgames.evaluate("glove-6b-50d", ["codenames"],
-                           options={"codenames": {"max_records": -1}})
+        wordgames.evaluate(
+            "glove-6b-50d", ["codenames"], options={"codenames": {"max_records": -1}}
+        )

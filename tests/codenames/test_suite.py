@@ -13,16 +13,24 @@ def _run(glove, tmp_path, data_root, quick=False, **options):
     from wordgames.evaluation import compute_unit
     from wordgames.registry import get_measure
 
-    return compute_unit(get_measure("codenames"), glove, options=options, seed=0, quick=quick,
-                        data_root=data_root, out_dir=tmp_path)
+    return compute_unit(
+        get_measure("codenames"),
+        glove,
+        options=options,
+        seed=0,
+        quick=quick,
+        data_root=data_root,
+        out_dir=tmp_path,
+    )
 
 
 def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
     require_dataset("codenames-pilot")
 
     # quick runs cap the sample at 30 records: 60 records and 3 restarts are asked for
-    res = _run(glove, tmp_path, data_root, datasets=["codenames-pilot"], max_records=60,
-               n_restarts=3)
+    res = _run(
+        glove, tmp_path, data_root, datasets=["codenames-pilot"], max_records=60, n_restarts=3
+    )
     m = res.metrics
     key = "codenames-pilot/{}/human_receiver.{}"
     # the sanity checks of the paper: random agents score as random, embedding agents better
@@ -34,7 +42,8 @@ def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
         skipped = res.oov[f"codenames-pilot/{agent}/human_receiver"]["skipped"]
         assert n + sum(skipped.values()) == 60  # every record is scored or counted as skipped
         assert m[key.format(agent, "n_skipped_oov")] == sum(
-            v for k, v in skipped.items() if k.startswith("oov"))
+            v for k, v in skipped.items() if k.startswith("oov")
+        )
     assert res.datasets["codenames-pilot"]  # checksums recorded
     assert res.plots and all(p.endswith(".png") for p in res.plots)
     srcs = {r["clue_source"] for r in res.tables["senders"]}
@@ -49,8 +58,15 @@ def test_quick_run_caps_the_sample_and_the_restarts(tmp_path, glove, data_root):
     assert res.parameters["max_records"] == 30
     assert res.parameters["n_records"]["codenames-pilot"]["human_receiver"] == 30
     assert res.parameters["senders"]["cluster"]["n_restarts"] == 3  # quick mode
-    res = _run(glove, tmp_path, data_root, quick=True, datasets=["codenames-pilot"],
-               max_records=12, n_restarts=2)
+    res = _run(
+        glove,
+        tmp_path,
+        data_root,
+        quick=True,
+        datasets=["codenames-pilot"],
+        max_records=12,
+        n_restarts=2,
+    )
     assert res.parameters["n_records"]["codenames-pilot"]["human_receiver"] == 12
     assert res.parameters["senders"]["cluster"]["n_restarts"] == 2
 
@@ -62,14 +78,30 @@ def test_cli_evaluate_writes_json(tmp_path, data_root):
     from wordgames.cli import app
 
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["codenames", "evaluate", "--dataset", "codenames-human-stanfordhci",
-                                 "--top-n", "20000", "--out", str(out), "--data-root", str(data_root)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "evaluate",
+            "--dataset",
+            "codenames-human-stanfordhci",
+            "--top-n",
+            "20000",
+            "--out",
+            str(out),
+            "--data-root",
+            str(data_root),
+        ],
+    )
     assert r.exit_code == 0, r.output
     rec = json.loads((out / "results.json").read_text())
     (res,) = rec["results"]
     metrics = res["metrics"]
-    assert metrics["codenames-human-stanfordhci/nearest/human_sender.n"] + \
-        metrics["codenames-human-stanfordhci/nearest/human_sender.n_skipped_oov"] == 33
+    assert (
+        metrics["codenames-human-stanfordhci/nearest/human_sender.n"]
+        + metrics["codenames-human-stanfordhci/nearest/human_sender.n_skipped_oov"]
+        == 33
+    )
     assert "codenames-human-stanfordhci/cluster/human_sender.mean_rank" in metrics
     assert list((out / "plots").rglob("*.png"))
 
@@ -79,8 +111,9 @@ def test_cli_evaluate_unknown_dataset_is_a_clear_error(data_root):
 
     from wordgames.cli import app
 
-    r = CliRunner().invoke(app, ["codenames", "evaluate", "--dataset", "nope",
-                                 "--data-root", str(data_root)])
+    r = CliRunner().invoke(
+        app, ["codenames", "evaluate", "--dataset", "nope", "--data-root", str(data_root)]
+    )
     assert r.exit_code != 0 and "nope" in r.output
 
 
@@ -94,13 +127,32 @@ def test_cli_selfplay_prints_matrix(tmp_path, n_blue):
     import numpy as np
 
     rng = np.random.default_rng(0)
-    vec.write_text("".join(f"w{i} " + " ".join(f"{x:.4f}" for x in rng.normal(size=4)) + "\n"
-                           for i in range(60)))
+    vec.write_text(
+        "".join(
+            f"w{i} " + " ".join(f"{x:.4f}" for x in rng.normal(size=4)) + "\n" for i in range(60)
+        )
+    )
     words = tmp_path / "words.txt"
     words.write_text("\n".join(f"w{i}" for i in range(30)))
-    r = CliRunner().invoke(app, ["codenames", "selfplay", "-e", str(vec), "--games", "3",
-                                 "--n-blue", str(n_blue), "--n-red", "4", "--words", str(words),
-                                 "--out", str(tmp_path)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "selfplay",
+            "-e",
+            str(vec),
+            "--games",
+            "3",
+            "--n-blue",
+            str(n_blue),
+            "--n-red",
+            "4",
+            "--words",
+            str(words),
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert r.exit_code == 0, r.output
     rows = json.loads((tmp_path / "codenames-selfplay.json").read_text())["rows"]
     assert len(rows) == 1 and 1 <= rows[0]["mean_turns"] <= n_blue + 1
@@ -127,19 +179,28 @@ def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
     from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, LoadedHumanData
 
     vec = tmp_path / "toy.txt"
-    vec.write_text("a0 1.0 0.0\na1 0.9848 0.1736\nr -1.0 0.0\nc 0.9962 0.0872\nfar 0.0 1.0\n"
-                   "r2 -0.9 -0.3\n")
+    vec.write_text(
+        "a0 1.0 0.0\na1 0.9848 0.1736\nr -1.0 0.0\nc 0.9962 0.0872\nfar 0.0 1.0\nr2 -0.9 -0.3\n"
+    )
     data = LoadedHumanData("mine")
-    data.receiver.append(HumanReceiverRecord("mine", "1", ("a0", "a1", "r", "r2"), "c", ("a0", "a1"),
-                                             clue_source="me"))
-    data.receiver.append(HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz", ("a0",),
-                                             clue_source="me"))
-    data.sender.append(HumanSenderRecord("mine", "3", blue=("a0", "a1"), red=("r", "r2"), clue="c",
-                                         targets=("a0", "a1")))
+    data.receiver.append(
+        HumanReceiverRecord(
+            "mine", "1", ("a0", "a1", "r", "r2"), "c", ("a0", "a1"), clue_source="me"
+        )
+    )
+    data.receiver.append(
+        HumanReceiverRecord("mine", "2", ("a0", "a1", "r", "r2"), "zzz", ("a0",), clue_source="me")
+    )
+    data.sender.append(
+        HumanSenderRecord(
+            "mine", "3", blue=("a0", "a1"), red=("r", "r2"), clue="c", targets=("a0", "a1")
+        )
+    )
     path = write_user_jsonl(data, tmp_path / "mine.jsonl")
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["codenames", "evaluate", "-e", str(vec), "--file", str(path),
-                                 "--out", str(out)])
+    r = CliRunner().invoke(
+        app, ["codenames", "evaluate", "-e", str(vec), "--file", str(path), "--out", str(out)]
+    )
     assert r.exit_code == 0, r.output
     (res,) = json.loads((out / "results.json").read_text())["results"]
     m = res["metrics"]

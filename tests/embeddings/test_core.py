@@ -53,7 +53,13 @@ def test_nearest_excludes_query(toy):
 
 def test_lower_alpha_mask():
     assert lower_alpha_mask(["cat", "Cat", "ice-cream", "x1", "café", "dog"]).tolist() == [
-        True, False, False, False, False, True]
+        True,
+        False,
+        False,
+        False,
+        False,
+        True,
+    ]
 
 
 def test_restrict_order_of_filters(toy, tmp_path):

@@ -47,9 +47,14 @@ def _binary(words, vecs, header=True, truncate=0):
     return out[: len(out) - truncate] if truncate else out
 
 
-@pytest.mark.parametrize("fmt,name,header", [
-    ("glove", "v.txt", None), ("word2vec", "v.txt", "3 3"), ("fasttext", "v.vec", "3 3"),
-])
+@pytest.mark.parametrize(
+    "fmt,name,header",
+    [
+        ("glove", "v.txt", None),
+        ("word2vec", "v.txt", "3 3"),
+        ("fasttext", "v.vec", "3 3"),
+    ],
+)
 def test_text_formats_round_trip(tmp_path, fmt, name, header):
     p = _write(tmp_path, name, _text(zip(WORDS, VECS, strict=True), header))
     emb = load_embedding(p, fmt="auto")
@@ -63,13 +68,18 @@ def test_text_formats_round_trip(tmp_path, fmt, name, header):
 
 def test_detect_format(tmp_path):
     assert detect_format(_write(tmp_path, "a.txt", _text(zip(WORDS, VECS, strict=True)))) == "glove"
-    assert detect_format(_write(tmp_path, "b.txt", _text(zip(WORDS, VECS, strict=True), "3 3"))) == "word2vec"
+    assert (
+        detect_format(_write(tmp_path, "b.txt", _text(zip(WORDS, VECS, strict=True), "3 3")))
+        == "word2vec"
+    )
     assert detect_format(tmp_path / "c.bin") == "word2vec-binary"
     assert detect_format(tmp_path / "c.npy") == "npy"
 
 
 def test_text_with_trailing_spaces_and_crlf(tmp_path):
-    content = "".join(f"{w} {' '.join(map(str, v))} \r\n" for w, v in zip(WORDS, VECS.tolist(), strict=True))
+    content = "".join(
+        f"{w} {' '.join(map(str, v))} \r\n" for w, v in zip(WORDS, VECS.tolist(), strict=True)
+    )
     words, mat, _ = parse_text(_write(tmp_path, "v.txt", content))
     assert words == WORDS
     np.testing.assert_allclose(mat, VECS, rtol=1e-6)
@@ -124,7 +134,13 @@ def test_non_numeric_value(tmp_path):
 
 
 def test_duplicate_words_keep_first_and_count(tmp_path):
-    rows = [("the", VECS[0]), ("cat", VECS[1]), ("the", VECS[2]), ("dog", VECS[2]), ("cat", VECS[0])]
+    rows = [
+        ("the", VECS[0]),
+        ("cat", VECS[1]),
+        ("the", VECS[2]),
+        ("dog", VECS[2]),
+        ("cat", VECS[0]),
+    ]
     emb = load_embedding(_write(tmp_path, "d.txt", _text(rows)), use_cache=False)
     assert emb.words.tolist() == ["the", "cat", "dog"]
     np.testing.assert_allclose(emb.vector("the"), VECS[0], rtol=1e-6)
@@ -149,7 +165,9 @@ def test_word2vec_binary(tmp_path):
 
 
 def test_word2vec_binary_without_newlines(tmp_path):
-    data = b"3 3\n" + b"".join(w.encode() + b" " + struct.pack("<3f", *v) for w, v in zip(WORDS, VECS, strict=True))
+    data = b"3 3\n" + b"".join(
+        w.encode() + b" " + struct.pack("<3f", *v) for w, v in zip(WORDS, VECS, strict=True)
+    )
     words, mat, _ = parse_word2vec_binary(_write(tmp_path, "n.bin", data, mode="b"))
     assert words == WORDS
     np.testing.assert_array_equal(mat, VECS)

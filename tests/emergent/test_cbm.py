@@ -43,12 +43,17 @@ def test_compositional_language_scores_one():
     assert r.ambiguity_rate == r.paraphrase_rate == r.omission_rate == 0.0
     assert r.n_unique_words == 6  # EOS, padding and the 5 after EOS are not words
     assert {w: c for w, (c, _) in r.translation.items()} == {
-        "10": "color=red", "11": "color=blue", "12": "color=green",
-        "20": "shape=box", "21": "shape=orb", "22": "shape=cone"}
+        "10": "color=red",
+        "11": "color=blue",
+        "12": "color=green",
+        "20": "shape=box",
+        "21": "shape=orb",
+        "22": "shape=cone",
+    }
     # AMI works on whole message strings: "10 20" and "20 10" are two messages for one phrase,
     # so free word order costs AMI what it does not cost CBM
     assert r.ami < 0.9
-    fixed = [sorted(m[:m.index(0)] if 0 in m else m) + [0] for m in msgs]
+    fixed = [sorted(m[: m.index(0)] if 0 in m else m) + [0] for m in msgs]
     fixed = [m + [0] * (6 - len(m)) for m in fixed]
     assert evaluate_language(np.array(fixed), labels, eos_id=0, pad_id=9).ami == pytest.approx(1.0)
 
@@ -67,8 +72,12 @@ def test_holistic_language_by_hand():
     labels = [["red", "box"], ["red", "orb"], ["blue", "box"], ["blue", "orb"]]
     r = _cbm(msgs, labels)
     assert r.score == 0.5
-    assert r.rates == {"ambiguity": 0.0, "paraphrase": 0.0, "omission": 0.5,
-                       "unmatched_concept": 0.0}
+    assert r.rates == {
+        "ambiguity": 0.0,
+        "paraphrase": 0.0,
+        "omission": 0.5,
+        "unmatched_concept": 0.0,
+    }
     assert r.precision == 1.0 and r.recall == 0.5
     assert r.counts["good"] == 4 and r.counts["omitted"] == 4 and r.q == 8
 
@@ -81,8 +90,12 @@ def test_paraphrasing_language_by_hand():
     # precision = recall = mean(1, 0, 1, 1) = 0.75
     r = _cbm([["a"], ["b"], ["c"], ["a"]], [["red"], ["red"], ["blue"], ["red"]])
     assert r.score == 0.75
-    assert r.rates == {"ambiguity": 0.0, "paraphrase": 0.25, "omission": 0.25,
-                       "unmatched_concept": 0.0}
+    assert r.rates == {
+        "ambiguity": 0.0,
+        "paraphrase": 0.25,
+        "omission": 0.25,
+        "unmatched_concept": 0.0,
+    }
     assert r.precision == 0.75 and r.recall == 0.75
     assert r.translation() == {"a": ("red", 2.0), "c": ("blue", 1.0)}
     assert r.counts["unmatched_word_types"] == 1
@@ -96,8 +109,12 @@ def test_ambiguous_language_by_hand():
     # precision = recall = mean(1, 1, 0, 1) = 0.75
     r = _cbm([["a"], ["a"], ["a"], ["g"]], [["red"], ["red"], ["blue"], ["green"]])
     assert r.score == 0.75
-    assert r.rates == {"ambiguity": 0.25, "paraphrase": 0.0, "omission": 0.0,
-                       "unmatched_concept": 0.25}
+    assert r.rates == {
+        "ambiguity": 0.25,
+        "paraphrase": 0.0,
+        "omission": 0.0,
+        "unmatched_concept": 0.25,
+    }
     assert r.precision == 0.75 and r.recall == 0.75
     assert r.counts["unmatched_concept_types"] == 1
 
@@ -127,16 +144,20 @@ def test_zero_weight_pairs_are_not_matches():
 def test_rates_partition_word_and_concept_occurrences():
     rng = np.random.default_rng(3)
     msgs = rng.integers(0, 8, size=(300, 4))
-    labels = [[f"f{k}={rng.integers(0, 4)}" for k in rng.choice(3, rng.integers(1, 4), False)]
-              for _ in range(300)]
+    labels = [
+        [f"f{k}={rng.integers(0, 4)}" for k in rng.choice(3, rng.integers(1, 4), False)]
+        for _ in range(300)
+    ]
     r = _cbm(msgs, labels, eos_id=0)
     c = r.counts
     assert c["good"] + c["ambiguous"] + c["paraphrase"] == c["word_occurrences"]
     assert c["good"] + c["omitted"] + c["unmatched_concept"] == c["concept_occurrences"]
     assert r.score + r.rates["ambiguity"] + r.rates["paraphrase"] == pytest.approx(
-        c["word_occurrences"] / r.q)
+        c["word_occurrences"] / r.q
+    )
     assert r.score + r.rates["omission"] + r.rates["unmatched_concept"] == pytest.approx(
-        c["concept_occurrences"] / r.q)
+        c["concept_occurrences"] / r.q
+    )
     assert 0.0 <= r.score <= 1.0
     assert r.matched_weight == c["good"]
 
@@ -144,7 +165,9 @@ def test_rates_partition_word_and_concept_occurrences():
 def _brute_force(g: np.ndarray) -> float:
     n_r, n_c = g.shape
     if n_r <= n_c:
-        return max(sum(g[i, p[i]] for i in range(n_r)) for p in itertools.permutations(range(n_c), n_r))
+        return max(
+            sum(g[i, p[i]] for i in range(n_r)) for p in itertools.permutations(range(n_c), n_r)
+        )
     return max(sum(g[p[j], j] for j in range(n_c)) for p in itertools.permutations(range(n_r), n_c))
 
 

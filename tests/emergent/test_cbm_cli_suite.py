@@ -24,8 +24,10 @@ def _log(path: Path, n=60) -> Path:
         for _ in range(n):
             red = bool(rng.random() < 0.5)
             msg = [int(rng.choice([1, 2])) if red else 3, 0, 5]
-            fh.write(json.dumps({"message": msg, "concepts": ["color=red" if red else "color=blue"]})
-                     + "\n")
+            fh.write(
+                json.dumps({"message": msg, "concepts": ["color=red" if red else "color=blue"]})
+                + "\n"
+            )
     return path
 
 
@@ -91,8 +93,15 @@ def test_result_record_and_report_dict():
     assert res.metrics["cbm"] == 0.75 and res.metrics["paraphrase_rate"] == 0.25
     row = res.tables["translation"][0]
     # "a" is in 2 messages, both for red: share 1; red is in 3 messages, 2 with "a"
-    assert row == {"word": "a", "concept": "red", "weight": 2.0, "word_uses": 2, "share": 1.0,
-                   "concept_uses": 3, "concept_share": pytest.approx(2 / 3)}
+    assert row == {
+        "word": "a",
+        "concept": "red",
+        "weight": 2.0,
+        "word_uses": 2,
+        "share": 1.0,
+        "concept_uses": 3,
+        "concept_share": pytest.approx(2 / 3),
+    }
     assert res.tables["sensitivity"] == [{"n_samples": 4, "accumulated": 0.75, "segment": 0.75}]
 
 
@@ -110,8 +119,10 @@ def test_sensitivity_curve_and_table1_row(tmp_path):
 
     log = _log(tmp_path / "long.jsonl", n=350)
     report, result = evaluate_log_file(log, out_dir=tmp_path / "o", eos_id=0)
-    assert [Path(p).name for p in result.plots] == ["cbm_graph_long.png",
-                                                    "cbm_sensitivity_long.png"]
+    assert [Path(p).name for p in result.plots] == [
+        "cbm_graph_long.png",
+        "cbm_sensitivity_long.png",
+    ]
     assert [r["n_samples"] for r in result.tables["sensitivity"]] == [100, 200, 300, 350]
     acc = [r["accumulated"] for r in report.sensitivity]
     assert result.metrics["sensitivity_accumulated_std"] == pytest.approx(np.std(acc))

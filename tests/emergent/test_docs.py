@@ -30,8 +30,9 @@ def test_documented_imports_exist(doc):
     for module, names in found:
         mod = importlib.import_module(module)
         for name in names:
-            assert hasattr(mod, name) or importlib.util.find_spec(f"{module}.{name}"), \
+            assert hasattr(mod, name) or importlib.util.find_spec(f"{module}.{name}"), (
                 f"{doc}: from {module} import {name} fails"
+            )
 
 
 def test_package_exports_what_the_docs_name():

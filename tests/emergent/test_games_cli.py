@@ -10,10 +10,12 @@ import pytest
 
 
 def test_help_does_not_import_torch():
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom wordgames.cli import app\n"
-            "r = CliRunner().invoke(app, ['cbm', 'train', '--help'])\n"
-            "assert r.exit_code == 0, r.output\nassert '--rule-length' in r.output\n"
-            "print('torch' in sys.modules)")
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom wordgames.cli import app\n"
+        "r = CliRunner().invoke(app, ['cbm', 'train', '--help'])\n"
+        "assert r.exit_code == 0, r.output\nassert '--rule-length' in r.output\n"
+        "print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -26,10 +28,40 @@ def test_train_then_table(tmp_path):
     from wordgames.cli import app
 
     run = tmp_path / "run"
-    args = ["cbm", "train", "--world", "thing", "--channel", "qt", "--rule-length", "2",
-            "--steps", "20", "--eval-every", "10", "--seed", "3", "--n-targets", "4",
-            "--n-distractors", "4", "--hidden", "16", "--embed", "8", "--batch-size", "8",
-            "--val-turns", "20", "--test-turns", "60", "--max-len", "2", "--out", str(run)]
+    args = [
+        "cbm",
+        "train",
+        "--world",
+        "thing",
+        "--channel",
+        "qt",
+        "--rule-length",
+        "2",
+        "--steps",
+        "20",
+        "--eval-every",
+        "10",
+        "--seed",
+        "3",
+        "--n-targets",
+        "4",
+        "--n-distractors",
+        "4",
+        "--hidden",
+        "16",
+        "--embed",
+        "8",
+        "--batch-size",
+        "8",
+        "--val-turns",
+        "20",
+        "--test-turns",
+        "60",
+        "--max-len",
+        "2",
+        "--out",
+        str(run),
+    ]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     for name in ("config.json", "train_log.jsonl", "agents.pt", "eval.json", "messages.jsonl"):
@@ -41,8 +73,7 @@ def test_train_then_table(tmp_path):
     log = (run / "train_log.jsonl").read_text().splitlines()
     assert [json.loads(x)["step"] for x in log] == [10, 20]
     msgs = [json.loads(x) for x in (run / "messages.jsonl").read_text().splitlines()]
-    assert len(msgs) == 60 and all(len(m["concepts"]) == 2 and len(m["message"]) == 2
-                                   for m in msgs)
+    assert len(msgs) == 60 and all(len(m["concepts"]) == 2 and len(m["message"]) == 2 for m in msgs)
 
     res = CliRunner().invoke(app, ["cbm", "table", str(run), "-o", str(tmp_path / "t1")])
     assert res.exit_code == 0, res.output
@@ -59,6 +90,8 @@ def test_bad_inputs_give_clear_errors(tmp_path):
 
     res = CliRunner().invoke(app, ["cbm", "table", str(tmp_path)])
     assert res.exit_code == 2 and "eval.json" in res.output
-    res = CliRunner().invoke(app, ["cbm", "train", "--world", "thing", "--rule-length", "6",
-                                   "--out", str(tmp_path / "x")])
+    res = CliRunner().invoke(
+        app,
+        ["cbm", "train", "--world", "thing", "--rule-length", "6", "--out", str(tmp_path / "x")],
+    )
     assert res.exit_code == 2 and "rule_length" in res.output

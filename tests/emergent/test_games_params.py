@@ -9,12 +9,17 @@ from wordgames.emergent.games import GameTrainer, ReferentialGame, ShapeWorld, T
 from wordgames.emergent.games.worlds import World
 
 
-@pytest.mark.parametrize("obj", [
-    ThingWorld(3, 4), ShapeWorld(image_size=16),
-    World(["size", "color"], [["small", "big"], ["red", "blue"]], name="toy"),
-    ReferentialGame("shape", rule_length=2, n_targets=3, n_distractors=2),
-    GameTrainer(world="thing", channel="qt", steps=5, hidden=8, embed=4),
-], ids=lambda o: type(o).__name__)
+@pytest.mark.parametrize(
+    "obj",
+    [
+        ThingWorld(3, 4),
+        ShapeWorld(image_size=16),
+        World(["size", "color"], [["small", "big"], ["red", "blue"]], name="toy"),
+        ReferentialGame("shape", rule_length=2, n_targets=3, n_distractors=2),
+        GameTrainer(world="thing", channel="qt", steps=5, hidden=8, embed=4),
+    ],
+    ids=lambda o: type(o).__name__,
+)
 def test_init_stores_the_configuration_only(obj):
     params = obj.get_params()
     assert set(vars(obj)) == set(params)

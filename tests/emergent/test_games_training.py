@@ -83,9 +83,22 @@ def test_image_agents_for_the_shape_world():
 
 
 def _small(seed=0, **kw):
-    params = dict(world="thing", channel="qt", rule_length=1, n_targets=5, n_distractors=5,
-                  max_len=2, hidden=32, embed=16, batch_size=16, lr=1e-2, steps=120,
-                  eval_every=20, eval_turns=50, random_state=seed)
+    params = dict(
+        world="thing",
+        channel="qt",
+        rule_length=1,
+        n_targets=5,
+        n_distractors=5,
+        max_len=2,
+        hidden=32,
+        embed=16,
+        batch_size=16,
+        lr=1e-2,
+        steps=120,
+        eval_every=20,
+        eval_turns=50,
+        random_state=seed,
+    )
     params.update(kw)
     return GameTrainer(**params)
 
@@ -127,7 +140,7 @@ def test_play_save_and_load(trained, tmp_path):
     turns = trainer.game.sample_turns(30, np.random.default_rng(7))
     res = trainer.play(turns, np.random.default_rng(0), chunk=7)
     assert res.word_ids.shape == (30, 2) and res.scores.shape == (30, 10)
-    assert res.word_ids.max() < 2 ** 6  # 6 bits per word in the Thing world
+    assert res.word_ids.max() < 2**6  # 6 bits per word in the Thing world
     assert res.accuracy == pytest.approx(((res.scores > 0) == turns.labels).mean())
     trainer.save(tmp_path)
     loaded = GameTrainer.load(tmp_path)

@@ -78,8 +78,7 @@ def test_shape_jitter_is_seeded():
     assert np.array_equal(w.features(objs)[0], w.features(objs)[1])  # no rng: no jitter
 
 
-@pytest.mark.parametrize("world,length", [("thing", 1), ("thing", 4), ("shape", 1),
-                                          ("shape", 4)])
+@pytest.mark.parametrize("world,length", [("thing", 1), ("thing", 4), ("shape", 1), ("shape", 4)])
 def test_turns_obey_the_rule(world, length):
     game = ReferentialGame(world, rule_length=length, n_targets=7, n_distractors=5)
     turns = game.sample_turns(300, np.random.default_rng(1))
@@ -117,8 +116,9 @@ def test_uniform_distractors_and_near_misses():
     game = ReferentialGame("thing", rule_length=1, n_targets=1, n_distractors=50)
     turns = game.sample_turns(400, rng)
     a, v = turns.rule_attributes[:, 0], turns.rule_values[:, 0]
-    d_vals = np.take_along_axis(turns.objects, np.broadcast_to(a[:, None, None],
-                                                               (400, 51, 1)), axis=2)[..., 0]
+    d_vals = np.take_along_axis(
+        turns.objects, np.broadcast_to(a[:, None, None], (400, 51, 1)), axis=2
+    )[..., 0]
     offsets = (d_vals[~turns.labels].reshape(400, 50) - v[:, None]) % 10
     counts = np.bincount(offsets.ravel(), minlength=10)
     assert counts[0] == 0
@@ -127,7 +127,7 @@ def test_uniform_distractors_and_near_misses():
     near = ReferentialGame("thing", rule_length=4, n_targets=1, n_distractors=20, p_violate=0.1)
     turns = near.sample_turns(200, rng)
     idx = np.broadcast_to(turns.rule_attributes[:, None, :], (200, 21, 4))
-    held = (np.take_along_axis(turns.objects, idx, axis=2) == turns.rule_values[:, None, :])
+    held = np.take_along_axis(turns.objects, idx, axis=2) == turns.rule_values[:, None, :]
     n_violated = 4 - held.sum(axis=2)[~turns.labels]
     assert n_violated.min() >= 1
     assert (n_violated == 1).mean() > 0.6

@@ -29,7 +29,7 @@ def _language(n=120, seed=0):
     for b in range(n):
         c, s = rng.integers(0, 3), rng.integers(0, 2)
         words = [1 + c, 4 + s] if rng.random() < 0.8 else [1 + c, 1 + c, 6]
-        msgs[b, :len(words)] = words
+        msgs[b, : len(words)] = words
         msgs[b, len(words)] = EOS
         if len(words) + 1 < 5:
             msgs[b, len(words) + 1] = rng.integers(1, 7)  # junk after EOS
@@ -71,29 +71,37 @@ def test_onehot_and_binary_words():
 
 def test_every_input_kind_gives_the_same_report():
     msgs, labels = _language()
-    objects = np.array([[float(c == f"color=c{k}") for k in range(3)] + [float(s == "shape=s1")]
-                        for c, s in labels])
+    objects = np.array(
+        [
+            [float(c == f"color=c{k}") for k in range(3)] + [float(s == "shape=s1")]
+            for c, s in labels
+        ]
+    )
     base = evaluate_language(msgs, labels, objects=objects, eos_id=EOS, pad_id=PAD)
     onehot = np.eye(8)[msgs]
-    bits = ((msgs[..., None] >> np.arange(2, -1, -1)) & 1)  # 3-bit words, EOS = 000 = 0, PAD = 111
+    bits = (msgs[..., None] >> np.arange(2, -1, -1)) & 1  # 3-bit words, EOS = 000 = 0, PAD = 111
     tokens = [list(row) for row in msgs]
     names = sorted({c for lab in labels for c in lab})
     matrix = np.array([[n in lab for n in names] for lab in labels], dtype=int)
     variants = [
         evaluate_language(onehot, labels, objects=objects, eos_id=EOS, pad_id=PAD),
-        evaluate_language(bits, labels, objects=objects, message_kind="binary", eos_id=EOS,
-                          pad_id=PAD),
+        evaluate_language(
+            bits, labels, objects=objects, message_kind="binary", eos_id=EOS, pad_id=PAD
+        ),
         evaluate_language(tokens, labels, objects=objects, eos_id=EOS, pad_id=PAD),
-        evaluate_language(msgs, matrix, concept_names=names, objects=objects, eos_id=EOS,
-                          pad_id=PAD),
+        evaluate_language(
+            msgs, matrix, concept_names=names, objects=objects, eos_id=EOS, pad_id=PAD
+        ),
     ]
     keys = [k for k in base.METRICS]
     for v in variants:
-        assert {k: getattr(v, k) for k in keys} == pytest.approx({k: getattr(base, k) for k in keys},
-                                                                 nan_ok=True)
+        assert {k: getattr(v, k) for k in keys} == pytest.approx(
+            {k: getattr(base, k) for k in keys}, nan_ok=True
+        )
     # same translation up to the word names
     assert sorted(c for c, _ in variants[0].translation.values()) == sorted(
-        c for c, _ in base.translation.values())
+        c for c, _ in base.translation.values()
+    )
     assert base.n_unique_words == 6 and 0 < base.cbm < 1
 
 
@@ -104,13 +112,22 @@ def test_torch_tensors_and_egg_interaction():
     matrix = np.array([[n in lab for n in names] for lab in labels], dtype=np.float32)
     objects = np.random.default_rng(0).random((60, 2, 3))
     base = evaluate_language(msgs, labels, objects=objects.reshape(60, -1), eos_id=EOS, pad_id=PAD)
-    t = evaluate_language(torch.tensor(msgs), labels, objects=torch.tensor(objects.reshape(60, -1)),
-                          eos_id=EOS, pad_id=PAD)
+    t = evaluate_language(
+        torch.tensor(msgs),
+        labels,
+        objects=torch.tensor(objects.reshape(60, -1)),
+        eos_id=EOS,
+        pad_id=PAD,
+    )
     assert t.cbm == base.cbm and t.topsim == pytest.approx(base.topsim)
     # an EGG-like Interaction: labels as a concept matrix, sender_input as objects (flattened)
-    inter = SimpleNamespace(message=torch.nn.functional.one_hot(torch.tensor(msgs), 8).float(),
-                            labels=torch.tensor(matrix), sender_input=torch.tensor(objects),
-                            aux_input={"concept_names": names}, receiver_output=None)
+    inter = SimpleNamespace(
+        message=torch.nn.functional.one_hot(torch.tensor(msgs), 8).float(),
+        labels=torch.tensor(matrix),
+        sender_input=torch.tensor(objects),
+        aux_input={"concept_names": names},
+        receiver_output=None,
+    )
     r = evaluate_interaction(inter, eos_id=EOS, pad_id=PAD)
     assert r.cbm == base.cbm and r.topsim == pytest.approx(base.topsim)
     assert r.ami == pytest.approx(base.ami) and r.topsim_input == "objects"
@@ -118,8 +135,9 @@ def test_torch_tensors_and_egg_interaction():
 
 def test_interaction_with_concept_lists_in_aux_input():
     msgs, labels = _language(40, seed=2)
-    inter = SimpleNamespace(message=msgs, labels=np.arange(40), sender_input=None,
-                            aux_input={"concepts": labels})
+    inter = SimpleNamespace(
+        message=msgs, labels=np.arange(40), sender_input=None, aux_input={"concepts": labels}
+    )
     log = from_interaction(inter)
     assert log.objects is None
     r = evaluate_interaction(inter, eos_id=EOS, pad_id=PAD)
@@ -147,18 +165,24 @@ def _write(path, lines):
 
 def test_jsonl_and_csv_logs_read_the_same(tmp_path):
     msgs, labels = _language(30, seed=3)
-    rows = [{"message": [int(t) for t in m], "concepts": lab, "object": [float(i), 1.0]}
-            for i, (m, lab) in enumerate(zip(msgs, labels, strict=True))]
-    jsonl = _write(tmp_path / "log.jsonl", [json.dumps(r) for r in rows[:10]] + [""]
-                   + [json.dumps(r) for r in rows[10:]])
+    rows = [
+        {"message": [int(t) for t in m], "concepts": lab, "object": [float(i), 1.0]}
+        for i, (m, lab) in enumerate(zip(msgs, labels, strict=True))
+    ]
+    jsonl = _write(
+        tmp_path / "log.jsonl",
+        [json.dumps(r) for r in rows[:10]] + [""] + [json.dumps(r) for r in rows[10:]],
+    )
     csv_lines = ["message,concepts,object"] + [
         f"{' '.join(map(str, r['message']))},{' '.join(r['concepts'])},{r['object'][0]} 1"
-        for r in rows]
+        for r in rows
+    ]
     csvf = _write(tmp_path / "log.csv", csv_lines)
     a = evaluate_log(read_log(jsonl), eos_id=EOS, pad_id=PAD)
     b = evaluate_log(read_log(csvf), eos_id=EOS, pad_id=PAD)
-    direct = evaluate_language(msgs, labels, objects=np.array([r["object"] for r in rows]),
-                               eos_id=EOS, pad_id=PAD)
+    direct = evaluate_language(
+        msgs, labels, objects=np.array([r["object"] for r in rows]), eos_id=EOS, pad_id=PAD
+    )
     for k in direct.METRICS:
         assert getattr(a, k) == pytest.approx(getattr(direct, k), nan_ok=True)
         assert getattr(b, k) == pytest.approx(getattr(direct, k), nan_ok=True)
@@ -166,19 +190,37 @@ def test_jsonl_and_csv_logs_read_the_same(tmp_path):
     assert any("blank lines" in n for n in a.notes)
 
 
-@pytest.mark.parametrize("lines, line, match", [
-    (['{"message": [1, 2], "concepts": ["a"]}', '{"message": [1, 2], "concepts": ["a"'], 2,
-     "invalid JSON"),
-    (['{"message": [1], "concepts": ["a"]}', '[1, 2]'], 2, "JSON object"),
-    (['{"message": [1], "concepts": ["a"]}', '{"message": [1]}'], 2, "missing 'concepts'"),
-    (['{"message": {"a": 1}, "concepts": ["a"]}'], 1, "list of tokens"),
-    (['{"message": [1], "concepts": []}'], 1, "empty 'concepts'"),
-    (['{"message": [1], "concepts": ["a"], "object": [1, 2]}',
-      '{"message": [1], "concepts": ["a"]}'], 2, "some lines"),
-    (['{"message": [1], "concepts": ["a"], "object": [1, 2]}',
-      '{"message": [1], "concepts": ["a"], "object": [1]}'], 2, "differ in length"),
-    (['{"message": [1], "concepts": ["a"], "object": ["x"]}'], 1, "numbers"),
-])
+@pytest.mark.parametrize(
+    "lines, line, match",
+    [
+        (
+            ['{"message": [1, 2], "concepts": ["a"]}', '{"message": [1, 2], "concepts": ["a"'],
+            2,
+            "invalid JSON",
+        ),
+        (['{"message": [1], "concepts": ["a"]}', "[1, 2]"], 2, "JSON object"),
+        (['{"message": [1], "concepts": ["a"]}', '{"message": [1]}'], 2, "missing 'concepts'"),
+        (['{"message": {"a": 1}, "concepts": ["a"]}'], 1, "list of tokens"),
+        (['{"message": [1], "concepts": []}'], 1, "empty 'concepts'"),
+        (
+            [
+                '{"message": [1], "concepts": ["a"], "object": [1, 2]}',
+                '{"message": [1], "concepts": ["a"]}',
+            ],
+            2,
+            "some lines",
+        ),
+        (
+            [
+                '{"message": [1], "concepts": ["a"], "object": [1, 2]}',
+                '{"message": [1], "concepts": ["a"], "object": [1]}',
+            ],
+            2,
+            "differ in length",
+        ),
+        (['{"message": [1], "concepts": ["a"], "object": ["x"]}'], 1, "numbers"),
+    ],
+)
 def test_bad_jsonl_lines_name_file_and_line(tmp_path, lines, line, match):
     path = _write(tmp_path / "bad.jsonl", lines)
     with pytest.raises(DataFormatError, match=match) as info:

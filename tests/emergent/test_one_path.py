@@ -21,9 +21,18 @@ def _log(path, n=150):
         for _ in range(n):
             red, box = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
             msg = [int(rng.choice([1, 2])) if red else 5, 3 if box else 4, 0, 9]
-            fh.write(json.dumps({"message": msg, "concepts": [
-                "color=red" if red else "color=blue", "shape=box" if box else "shape=orb"]})
-                + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "message": msg,
+                        "concepts": [
+                            "color=red" if red else "color=blue",
+                            "shape=box" if box else "shape=orb",
+                        ],
+                    }
+                )
+                + "\n"
+            )
     return path
 
 
@@ -31,8 +40,18 @@ def _table(scores) -> dict:
     def num(v):
         return "nan" if isinstance(v, float) and math.isnan(v) else v
 
-    return {s.key: (num(s.value), num(s.ci_low), num(s.ci_high), s.n, s.n_skipped, s.skip_reason,
-                    s.direction) for s in scores}
+    return {
+        s.key: (
+            num(s.value),
+            num(s.ci_low),
+            num(s.ci_high),
+            s.n,
+            s.n_skipped,
+            s.skip_reason,
+            s.direction,
+        )
+        for s in scores
+    }
 
 
 def test_cli_and_api_agree(tmp_path):
@@ -42,11 +61,13 @@ def test_cli_and_api_agree(tmp_path):
 
     log = _log(tmp_path / "run7.jsonl")
     out = tmp_path / "store"
-    r = CliRunner().invoke(app, ["cbm", "evaluate", str(log), "-o", str(out), "--eos-id", "0",
-                                 "--seed", "2"])
+    r = CliRunner().invoke(
+        app, ["cbm", "evaluate", str(log), "-o", str(out), "--eos-id", "0", "--seed", "2"]
+    )
     assert r.exit_code == 0, r.output
-    api = wordgames.evaluate(measures=["cbm"], seed=2,
-                             options={"cbm": {"logs": [str(log)], "eos_id": 0}})
+    api = wordgames.evaluate(
+        measures=["cbm"], seed=2, options={"cbm": {"logs": [str(log)], "eos_id": 0}}
+    )
     stored = [s for e in load_results(out).entries for s in e.scores]
     assert _table(stored) == _table(api.scores)
     declared = {m.name for m in get_measure("cbm").metrics}
@@ -69,8 +90,9 @@ def test_run_command_gives_the_same_scores(tmp_path):
     log = _log(tmp_path / "run8.jsonl", n=250)  # > 100: with the sensitivity spread
     a, b = tmp_path / "a", tmp_path / "b"
     r1 = CliRunner().invoke(app, ["cbm", "evaluate", str(log), "-o", str(a), "--eos-id", "0"])
-    r2 = CliRunner().invoke(app, ["run", "-m", "cbm", "--cbm-log", str(log), "--cbm-eos-id", "0",
-                                  "-o", str(b)])
+    r2 = CliRunner().invoke(
+        app, ["run", "-m", "cbm", "--cbm-log", str(log), "--cbm-eos-id", "0", "-o", str(b)]
+    )
     assert r1.exit_code == 0, r1.output
     assert r2.exit_code == 0, r2.output
     from wordgames.registry import get_measure
@@ -83,8 +105,10 @@ def test_run_command_gives_the_same_scores(tmp_path):
 
 def test_quick_runs_cap_topsim_pairs(tmp_path):
     log = _log(tmp_path / "big.jsonl", n=600)
-    full = wordgames.evaluate(measures=["cbm"], options={"cbm": {"logs": [str(log)], "eos_id": 0,
-                                                                 "topsim_max_pairs": 10_000}})
+    full = wordgames.evaluate(
+        measures=["cbm"],
+        options={"cbm": {"logs": [str(log)], "eos_id": 0, "topsim_max_pairs": 10_000}},
+    )
     s = {x.metric: x for x in full.scores}
     # 600 messages = 179,700 pairs > 10,000: all pairs of a subset of 141 messages
     assert s["topsim"].n == 141 * 140 // 2

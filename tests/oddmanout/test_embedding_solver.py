@@ -55,8 +55,20 @@ def test_leave_one_out_matches_brute_force():
 
 
 WORDS = ["cherry", "orange", "apple", "grape", "grass", "tree", "fire_engine", "fire", "engine"]
-VECS = np.array([[1, 0.1, 0], [1, 0.2, 0], [1, 0.0, 0.1], [1, 0.15, 0], [0, 1, 0],
-                 [0.1, 1, 0.1], [0, 0, 1], [0.2, 0, 1], [0, 0.2, 1]], dtype=float)
+VECS = np.array(
+    [
+        [1, 0.1, 0],
+        [1, 0.2, 0],
+        [1, 0.0, 0.1],
+        [1, 0.15, 0],
+        [0, 1, 0],
+        [0.1, 1, 0.1],
+        [0, 0, 1],
+        [0.2, 0, 1],
+        [0, 0.2, 1],
+    ],
+    dtype=float,
+)
 EMB = Embedding(WORDS, VECS, name="toy")
 
 
@@ -70,8 +82,13 @@ def test_solver_answers_and_scores():
 
 
 def test_solver_abstains_on_oov_and_counts_it():
-    ps = PuzzleSet.from_odd_first("t", [["grass", "cherry", "orange", "apple", "kumquat"],
-                                        ["grass", "cherry", "orange", "apple", "grape"]])
+    ps = PuzzleSet.from_odd_first(
+        "t",
+        [
+            ["grass", "cherry", "orange", "apple", "kumquat"],
+            ["grass", "cherry", "orange", "apple", "grape"],
+        ],
+    )
     sol = EmbeddingSolver(EMB).solve(ps)
     assert sol.choice[0] == -1 and sol.reason[0] == "oov"
     assert sol.chosen_words(ps)[1] == "grass"
@@ -86,12 +103,15 @@ def test_exact_tie_abstains():
     assert sol.choice[0] == -1 and sol.reason[0] == "tie"
 
 
-@pytest.mark.parametrize(("policy", "how"), [
-    ("phrase", ["phrase", "oov"]),
-    ("mean", ["mean", "mean"]),
-    ("phrase-or-mean", ["phrase", "mean"]),
-    ("abstain", ["oov", "oov"]),
-])
+@pytest.mark.parametrize(
+    ("policy", "how"),
+    [
+        ("phrase", ["phrase", "oov"]),
+        ("mean", ["mean", "mean"]),
+        ("phrase-or-mean", ["phrase", "mean"]),
+        ("abstain", ["oov", "oov"]),
+    ],
+)
 def test_multiword_policies(policy, how):
     emb = Embedding(["fire_engine", "fire", "engine", "truck"], np.eye(4), name="t")
     r = resolve(emb, ["fire engine", "fire truck"], mwe=policy)
@@ -127,11 +147,21 @@ def test_multi_sense_puzzle_by_hand():
     # perfectly cohesive (1.0) once glove is removed; a one-sense "bat" halfway in between
     # would make bat look odd instead.
     e1, e2 = np.array([1.0, 0, 0]), np.array([0, 1.0, 0])
-    senses = {"bat": np.stack([e1, e2]), "owl": e1[None], "moth": e1[None],
-              "mouse": e1[None], "glove": e2[None], "ball": e2[None], "cap": e2[None]}
+    senses = {
+        "bat": np.stack([e1, e2]),
+        "owl": e1[None],
+        "moth": e1[None],
+        "mouse": e1[None],
+        "glove": e2[None],
+        "ball": e2[None],
+        "cap": e2[None],
+    }
     se = SenseEmbedding.from_dict(senses, name="hand")
-    ps = PuzzleSet.from_odd_first("t", [["glove", "bat", "owl", "moth", "mouse"],
-                                        ["owl", "bat", "glove", "ball", "cap"]], seed=2)
+    ps = PuzzleSet.from_odd_first(
+        "t",
+        [["glove", "bat", "owl", "moth", "mouse"], ["owl", "bat", "glove", "ball", "cap"]],
+        seed=2,
+    )
     sol = EmbeddingSolver(se).solve(ps)
     assert sol.chosen_words(ps).tolist() == ["glove", "owl"]
     k = ps.answer[0]
@@ -214,8 +244,13 @@ def test_glove_on_the_papers_cocktails(glove):
     from wordgames.oddmanout.analysis import COCKTAILS, substitution_experiment
 
     c = COCKTAILS
-    out = substitution_experiment(EmbeddingSolver(glove), c["odd"], c["others"], c["target"],
-                                  {k: c[k] for k in ("monosemous", "polysemous")})
+    out = substitution_experiment(
+        EmbeddingSolver(glove),
+        c["odd"],
+        c["others"],
+        c["target"],
+        {k: c[k] for k in ("monosemous", "polysemous")},
+    )
     s = out["summary"]
     assert s["polysemous"]["chose_replacement"] > s["monosemous"]["chose_replacement"]
     assert s["monosemous"]["correct"] > s["polysemous"]["correct"]

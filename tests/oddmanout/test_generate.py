@@ -19,13 +19,16 @@ from wordgames.oddmanout.generate import (
 from wordgames.oddmanout.puzzles import read_puzzles, write_puzzles
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
-    (3, 1, 1),        # one triple of E1, one odd from E2; E2 has no triple
-    (3, 3, 6),        # 1*3 + 1*3
-    (4, 2, 8),        # C(4,3)=4 triples x 2 odds; E2 has no triple
-    (5, 5, 100),      # 10*5 + 10*5
-    (6, 4, 104),      # 20*4 + 4*6
-])
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (3, 1, 1),  # one triple of E1, one odd from E2; E2 has no triple
+        (3, 3, 6),  # 1*3 + 1*3
+        (4, 2, 8),  # C(4,3)=4 triples x 2 odds; E2 has no triple
+        (5, 5, 100),  # 10*5 + 10*5
+        (6, 4, 104),  # 20*4 + 4*6
+    ],
+)
 def test_protocol_count_by_hand(a, b, expected):
     assert protocol_count([a, b]) == expected == comb(a, 3) * b + comb(b, 3) * a
 
@@ -47,20 +50,30 @@ def test_protocol_creates_exactly_the_counted_puzzles(a, b):
         assert sorted(w for w in rest if w != "bat") == sorted(set(rest) - {"bat"})
         assert all(w in same for w in rest if w != "bat")
         keys.add((odd, frozenset(rest)))
-    assert len(keys) == len(ps)          # no puzzle twice
+    assert len(keys) == len(ps)  # no puzzle twice
 
 
 def test_protocol_example_from_the_paper():
-    ps = protocol_puzzles("bat", {"nocturnal mammal": ["beaver", "badger", "hedgehog"],
-                                  "baseball instrument": ["ball", "cap", "glove"]})
+    ps = protocol_puzzles(
+        "bat",
+        {
+            "nocturnal mammal": ["beaver", "badger", "hedgehog"],
+            "baseball instrument": ["ball", "cap", "glove"],
+        },
+    )
     puzzles = {(r[0], frozenset(r[1:])) for r in ps.odd_first().tolist()}
     assert ("cap", frozenset({"bat", "beaver", "badger", "hedgehog"})) in puzzles
 
 
 def test_protocol_three_categories_and_cleaning():
-    ps = protocol_puzzles("gin", {"drink": ["rum", "vodka", "whisky", "trap"],
-                                  "trap": ["snare", "net", "cage", "trap"],
-                                  "card game": ["poker", "bridge", "rummy", "gin"]})
+    ps = protocol_puzzles(
+        "gin",
+        {
+            "drink": ["rum", "vodka", "whisky", "trap"],
+            "trap": ["snare", "net", "cage", "trap"],
+            "card game": ["poker", "bridge", "rummy", "gin"],
+        },
+    )
     # "trap" is in two lists: dropped from both; the seed is dropped from its own list
     assert ps.report["shared_words_dropped"] == ["trap"]
     assert protocol_count([3, 3, 3]) == 18 == len(ps)
@@ -75,19 +88,54 @@ def test_protocol_is_deterministic_and_shuffled():
 
 def test_read_protocol_seeds(tmp_path):
     path = tmp_path / "seeds.jsonl"
-    path.write_text('{"seed": "bat", "categories": {"a": ["x", "y", "z"], "b": ["u"]}}\n'
-                    '{"seed": "crane", "categories": {"a": ["x"]}}\n', encoding="utf-8")
+    path.write_text(
+        '{"seed": "bat", "categories": {"a": ["x", "y", "z"], "b": ["u"]}}\n'
+        '{"seed": "crane", "categories": {"a": ["x"]}}\n',
+        encoding="utf-8",
+    )
     with pytest.raises(DataFormatError, match="two or more") as err:
         read_protocol_seeds(path)
     assert err.value.line == 2
 
 
-CATS = {"metal": ["iron", "gold", "lead", "tin", "zinc", "copper", "nickel", "silver", "cobalt",
-                  "chromium"],
-        "tool": ["saw", "drill", "hammer", "wrench", "chisel", "pliers", "file", "level",
-                 "clamp", "vise"],
-        "flower": ["rose", "tulip", "daisy", "lily", "orchid", "iris", "poppy", "violet",
-                   "peony", "aster"]}
+CATS = {
+    "metal": [
+        "iron",
+        "gold",
+        "lead",
+        "tin",
+        "zinc",
+        "copper",
+        "nickel",
+        "silver",
+        "cobalt",
+        "chromium",
+    ],
+    "tool": [
+        "saw",
+        "drill",
+        "hammer",
+        "wrench",
+        "chisel",
+        "pliers",
+        "file",
+        "level",
+        "clamp",
+        "vise",
+    ],
+    "flower": [
+        "rose",
+        "tulip",
+        "daisy",
+        "lily",
+        "orchid",
+        "iris",
+        "poppy",
+        "violet",
+        "peony",
+        "aster",
+    ],
+}
 
 
 def test_sample_puzzles_structure_and_determinism():
@@ -123,7 +171,7 @@ def test_generated_set_roundtrips_and_solves(tmp_path, glove):
     assert back.answer_words().tolist() == ps.answer_words().tolist()
     s = score(back, EmbeddingSolver(glove).solve(back))
     assert s["n"] == 200 and s["abstained"] == 0
-    assert s["pct_correct"] > 60               # hypernym categories are easy (paper: 90.8 %)
+    assert s["pct_correct"] > 60  # hypernym categories are easy (paper: 90.8 %)
 
 
 def test_category_file_roundtrip_and_errors(tmp_path):
@@ -155,5 +203,6 @@ def test_wordnet_categories():
     for name, members in list(cats.items())[:3]:
         cat = wn.synset(name)
         for w in members:
-            assert any(cat in s.closure(lambda x: x.hypernyms()) or s == cat
-                       for s in wn.synsets(w)), (name, w)
+            assert any(
+                cat in s.closure(lambda x: x.hypernyms()) or s == cat for s in wn.synsets(w)
+            ), (name, w)

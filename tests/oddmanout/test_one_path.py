@@ -15,21 +15,34 @@ from wordgames.cli import app
 from wordgames.measure import Score
 
 # upstream layout: CATEGORY, ODD-MAN, four others; "zzqxw" is out of GloVe's vocabulary
-PUZZLES = ("fruit\tgrass\tcherry\torange\tapple\tgrape\n"
-           "animals\tcar\tdog\tcat\thorse\tcow\n"
-           "colors\ttable\tred\tblue\tgreen\tyellow\n"
-           "tools\tbanana\thammer\tsaw\tdrill\twrench\n"
-           "weather\tpiano\train\tsnow\twind\tzzqxw\n"
-           "music\tcarrot\tguitar\tviolin\tdrum\tflute\n")
+PUZZLES = (
+    "fruit\tgrass\tcherry\torange\tapple\tgrape\n"
+    "animals\tcar\tdog\tcat\thorse\tcow\n"
+    "colors\ttable\tred\tblue\tgreen\tyellow\n"
+    "tools\tbanana\thammer\tsaw\tdrill\twrench\n"
+    "weather\tpiano\train\tsnow\twind\tzzqxw\n"
+    "music\tcarrot\tguitar\tviolin\tdrum\tflute\n"
+)
 
 
 def _table(scores) -> dict:
     """Every Score row by its key, NaN made comparable."""
+
     def num(v):
         return "nan" if isinstance(v, float) and math.isnan(v) else v
 
-    return {s.key: (num(s.value), num(s.ci_low), num(s.ci_high), s.n, s.n_skipped, s.skip_reason,
-                    s.direction) for s in scores}
+    return {
+        s.key: (
+            num(s.value),
+            num(s.ci_low),
+            num(s.ci_high),
+            s.n,
+            s.n_skipped,
+            s.skip_reason,
+            s.direction,
+        )
+        for s in scores
+    }
 
 
 def _stored_scores(folder):
@@ -45,11 +58,26 @@ def test_cli_and_api_agree_on_a_puzzle_file(tmp_path, glove):
     puzzles = tmp_path / "toy.tsv"
     puzzles.write_text(PUZZLES, encoding="utf-8")
     out, js = tmp_path / "store", tmp_path / "omo.json"
-    r = CliRunner().invoke(app, ["oddmanout", "evaluate", "--puzzles", str(puzzles),
-                                 "--no-wordnet", "-o", str(out), "--json", str(js)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "oddmanout",
+            "evaluate",
+            "--puzzles",
+            str(puzzles),
+            "--no-wordnet",
+            "-o",
+            str(out),
+            "--json",
+            str(js),
+        ],
+    )
     assert r.exit_code == 0, r.output
-    api = wordgames.evaluate("glove-6b-50d", measures=["oddmanout"], options={
-        "oddmanout": {"sets": [], "puzzles": [str(puzzles)], "wordnet": False}})
+    api = wordgames.evaluate(
+        "glove-6b-50d",
+        measures=["oddmanout"],
+        options={"oddmanout": {"sets": [], "puzzles": [str(puzzles)], "wordnet": False}},
+    )
     stored = _stored_scores(out)
     assert len(api.scores) == 4  # one set x (pct_correct, pct_wrong, pct_abstained, accuracy)
     assert _table(stored) == _table(api.scores)
@@ -59,23 +87,47 @@ def test_cli_and_api_agree_on_a_puzzle_file(tmp_path, glove):
     row = {x.metric: x for x in api.scores}
     assert row["pct_correct"].value == s["pct_correct"] and row["pct_correct"].n == 6
     assert row["accuracy_answered"].value == s["accuracy_answered"]
-    assert row["pct_abstained"].n_skipped == 1 and "not in the embedding" in row["pct_abstained"].skip_reason
-    assert {x.dataset for x in api.scores} == {"toy"} and {x.subject for x in api.scores} == {"embedding"}
+    assert (
+        row["pct_abstained"].n_skipped == 1
+        and "not in the embedding" in row["pct_abstained"].skip_reason
+    )
+    assert {x.dataset for x in api.scores} == {"toy"} and {x.subject for x in api.scores} == {
+        "embedding"
+    }
     # the --json extra is the same result record
     record = json.loads(js.read_text())
-    assert (_table(map(Score.from_dict, record["results"][0]["scores"]))
-            == _table(api.result("oddmanout").scores))
+    assert _table(map(Score.from_dict, record["results"][0]["scores"])) == _table(
+        api.result("oddmanout").scores
+    )
     assert f"{s['pct_correct']:5.1f}" in r.output
 
 
 def test_cli_and_api_agree_on_a_published_set(tmp_path):
     require_dataset("oddmanout-anomia")
     out = tmp_path / "store"
-    r = CliRunner().invoke(app, ["oddmanout", "evaluate", "--set", "anomia-common-test",
-                                 "--no-wordnet", "--mwe", "mean", "--seed", "3", "-o", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "oddmanout",
+            "evaluate",
+            "--set",
+            "anomia-common-test",
+            "--no-wordnet",
+            "--mwe",
+            "mean",
+            "--seed",
+            "3",
+            "-o",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
-    api = wordgames.evaluate("glove-6b-50d", measures=["oddmanout"], seed=3, options={
-        "oddmanout": {"sets": ["anomia-common-test"], "wordnet": False, "mwe": "mean"}})
+    api = wordgames.evaluate(
+        "glove-6b-50d",
+        measures=["oddmanout"],
+        seed=3,
+        options={"oddmanout": {"sets": ["anomia-common-test"], "wordnet": False, "mwe": "mean"}},
+    )
     assert len(api.scores) == 4
     assert _table(_stored_scores(out)) == _table(api.scores)
     assert api.result("oddmanout").parameters["mwe"] == "mean"
@@ -96,8 +148,9 @@ def test_cli_reuses_the_store(tmp_path):
 def test_unknown_option_value_is_an_error(tmp_path):
     puzzles = tmp_path / "toy.tsv"
     puzzles.write_text(PUZZLES, encoding="utf-8")
-    r = CliRunner().invoke(app, ["oddmanout", "evaluate", "--puzzles", str(puzzles),
-                                 "--no-wordnet", "--mwe", "glue"])
+    r = CliRunner().invoke(
+        app, ["oddmanout", "evaluate", "--puzzles", str(puzzles), "--no-wordnet", "--mwe", "glue"]
+    )
     assert r.exit_code == 2
     assert "mwe" in r.output and "glue" in r.output
 

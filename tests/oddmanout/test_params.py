@@ -8,18 +8,30 @@ import pytest
 from wordgames.embeddings import Embedding
 from wordgames.oddmanout import EmbeddingSolver, PuzzleSet, SenseEmbedding, Taxonomy, TaxonomySolver
 
-EMB = Embedding(["cherry", "orange", "apple", "grape", "grass"],
-                np.array([[1, 0.1], [1, 0.2], [1, 0.0], [1, 0.15], [0, 1]]), name="toy")
-TAX = Taxonomy(8, [1, 2, 3, 4, 5, 6, 7], [0, 0, 1, 1, 1, 1, 2],
-               ["thing", "fruit", "plant", "cherry", "orange", "apple", "grape", "grass"], range(8))
+EMB = Embedding(
+    ["cherry", "orange", "apple", "grape", "grass"],
+    np.array([[1, 0.1], [1, 0.2], [1, 0.0], [1, 0.15], [0, 1]]),
+    name="toy",
+)
+TAX = Taxonomy(
+    8,
+    [1, 2, 3, 4, 5, 6, 7],
+    [0, 0, 1, 1, 1, 1, 2],
+    ["thing", "fruit", "plant", "cherry", "orange", "apple", "grape", "grass"],
+    range(8),
+)
 PS = PuzzleSet.from_odd_first("fruit", [["grass", "cherry", "orange", "apple", "grape"]])
 
 
-@pytest.mark.parametrize("solver", [
-    EmbeddingSolver(EMB, mwe="mean"),
-    EmbeddingSolver(SenseEmbedding.from_embedding(EMB)),
-    TaxonomySolver(TAX),
-], ids=["embedding", "senses", "taxonomy"])
+@pytest.mark.parametrize(
+    "solver",
+    [
+        EmbeddingSolver(EMB, mwe="mean"),
+        EmbeddingSolver(SenseEmbedding.from_embedding(EMB)),
+        TaxonomySolver(TAX),
+    ],
+    ids=["embedding", "senses", "taxonomy"],
+)
 def test_params_round_trip_and_same_answers(solver):
     params = solver.get_params()
     assert set(vars(solver)) == set(params)  # __init__ stores its arguments and nothing else
@@ -34,8 +46,13 @@ def test_set_params_changes_the_answer_and_the_record():
     ps = PuzzleSet.from_odd_first("t", [["grass", "fire engine", "cherry", "apple", "grape"]])
     assert solver.solve(ps).reason.tolist() == ["oov"]
     sol = solver.clone().set_params(mwe="abstain").solve(PS)
-    assert sol.parameters == {"embedding": "toy", "senses": False, "mwe": "abstain",
-                              "case": "fallback-lower", "max_combinations": 1 << 22}
+    assert sol.parameters == {
+        "embedding": "toy",
+        "senses": False,
+        "mwe": "abstain",
+        "case": "fallback-lower",
+        "max_combinations": 1 << 22,
+    }
     with pytest.raises(ValueError, match="no parameter"):
         solver.set_params(mwes="mean")
 

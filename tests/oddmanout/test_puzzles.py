@@ -10,9 +10,11 @@ import pytest
 from wordgames.errors import DataFormatError
 from wordgames.oddmanout.puzzles import PuzzleSet, read_puzzles, write_puzzles
 
-ROWS = [["grass", "cherry", "orange", "apple", "grape"],
-        ["clarinet", "drum", "xylophone", "tambourine", "cymbals"],
-        ["motel", "boat", "train", "car", "spaceship"]] * 20
+ROWS = [
+    ["grass", "cherry", "orange", "apple", "grape"],
+    ["clarinet", "drum", "xylophone", "tambourine", "cymbals"],
+    ["motel", "boat", "train", "car", "spaceship"],
+] * 20
 
 
 def test_shuffle_keeps_the_answer_and_hides_its_position():
@@ -63,8 +65,10 @@ def test_tsv_roundtrip_and_jsonl_roundtrip(tmp_path):
 
 def test_user_tsv_with_cr_line_ends_and_spaces(tmp_path):
     path = tmp_path / "cr.tsv"
-    path.write_bytes(b"fruit\tgrass \tcherry\torange\tapple\tgrape\r# comment\r"
-                     b"\tmotel\tboat\ttrain\tcar\tspaceship")
+    path.write_bytes(
+        b"fruit\tgrass \tcherry\torange\tapple\tgrape\r# comment\r"
+        b"\tmotel\tboat\ttrain\tcar\tspaceship"
+    )
     ps = read_puzzles(path)
     assert len(ps) == 2
     assert ps.answer_words().tolist() == ["grass", "motel"]
@@ -72,12 +76,15 @@ def test_user_tsv_with_cr_line_ends_and_spaces(tmp_path):
     assert ps.lines.tolist() == [1, 3]
 
 
-@pytest.mark.parametrize(("content", "line", "message"), [
-    ("fruit\tgrass\tcherry\torange\tapple\tgrape\nfruit\tgrass\tcherry\torange\n", 2, "fields"),
-    ("fruit\tgrass\tcherry\torange\tapple\tgrape\nx\ta\tb\tc\td\te\tf\n", 2, "different"),
-    ("fruit\tgrass\tcherry\tgrass\tapple\tgrape\n", 1, "twice"),
-    ("fruit\tgrass\t\torange\tapple\tgrape\n", 1, "empty word"),
-])
+@pytest.mark.parametrize(
+    ("content", "line", "message"),
+    [
+        ("fruit\tgrass\tcherry\torange\tapple\tgrape\nfruit\tgrass\tcherry\torange\n", 2, "fields"),
+        ("fruit\tgrass\tcherry\torange\tapple\tgrape\nx\ta\tb\tc\td\te\tf\n", 2, "different"),
+        ("fruit\tgrass\tcherry\tgrass\tapple\tgrape\n", 1, "twice"),
+        ("fruit\tgrass\t\torange\tapple\tgrape\n", 1, "empty word"),
+    ],
+)
 def test_bad_tsv_names_file_and_line(tmp_path, content, line, message):
     path = tmp_path / "bad.tsv"
     path.write_text(content, encoding="utf-8")
@@ -90,8 +97,10 @@ def test_bad_tsv_names_file_and_line(tmp_path, content, line, message):
 def test_bad_jsonl_names_the_line(tmp_path):
     path = tmp_path / "bad.jsonl"
     good = {"words": ROWS[0], "answer": "grass"}
-    path.write_text(json.dumps(good) + "\n" + json.dumps({"words": ROWS[0], "answer": "tree"})
-                    + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(good) + "\n" + json.dumps({"words": ROWS[0], "answer": "tree"}) + "\n",
+        encoding="utf-8",
+    )
     with pytest.raises(DataFormatError, match="exactly once") as err:
         read_puzzles(path)
     assert err.value.line == 2

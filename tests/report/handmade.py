@@ -31,10 +31,15 @@ EVIL_NOTE = "<script>alert('x')</script> & \"quoted\""
 WIKIGAME = {"best": (0.7, 0.01), "average": (0.5, 0.01), "median": (0.53, 0.01)}
 
 #: "toy" declared with a lower-better primary headline (plugged in by one test)
-TOY_TURNS = Measure(name="toy", version="1", family="extra", description="toy",
-                    compute="tests._toy_measures:toy1",
-                    metrics=(Metric("accuracy", HIGHER, (0.0, 1.0)), Metric("turns", LOWER)),
-                    headlines=(Headline("turns", primary=True),))
+TOY_TURNS = Measure(
+    name="toy",
+    version="1",
+    family="extra",
+    description="toy",
+    compute="tests._toy_measures:toy1",
+    metrics=(Metric("accuracy", HIGHER, (0.0, 1.0)), Metric("turns", LOWER)),
+    headlines=(Headline("turns", primary=True),),
+)
 
 
 def png(path: Path, color=(200, 30, 30)) -> Path:
@@ -45,22 +50,75 @@ def png(path: Path, color=(200, 30, 30)) -> Path:
     return path
 
 
-def _score(emb, measure, dataset, subject, metric, value, direction, *, ci=None, n=None,
-           n_skipped=0, skip_reason="") -> dict:
+def _score(
+    emb,
+    measure,
+    dataset,
+    subject,
+    metric,
+    value,
+    direction,
+    *,
+    ci=None,
+    n=None,
+    n_skipped=0,
+    skip_reason="",
+) -> dict:
     lo, hi = ci if ci is not None else (math.nan, math.nan)
-    return Score(emb, measure, dataset, subject, metric, float(value), lo, hi, n, n_skipped,
-                 skip_reason, direction).as_dict()
+    return Score(
+        emb,
+        measure,
+        dataset,
+        subject,
+        metric,
+        float(value),
+        lo,
+        hi,
+        n,
+        n_skipped,
+        skip_reason,
+        direction,
+    ).as_dict()
 
 
 def _wales(lab: str) -> dict:
-    rows = [_score(lab, "wales", "human", "greedy", "score", WALES[lab], HIGHER,
-                   ci=(WALES[lab] - 0.05, WALES[lab] + 0.05), n=1000 - WALES_NO_VECTOR,
-                   n_skipped=WALES_NO_VECTOR, skip_reason="target page has no vector")]
-    rows += [_score(lab, "wales", "wikigame", f"people ({who} player)", "score_nodes", v, HIGHER,
-                    ci=(v - half, v + half), n=1000) for who, (v, half) in WIKIGAME.items()]
-    return {"measure": "wales", "version": "1", "scores": rows,
-            "metrics": {"wales/score": WALES[lab]},
-            "oov": {"n_nodes_without_vector": 17}, "timings": {"total": 2.0}}
+    rows = [
+        _score(
+            lab,
+            "wales",
+            "human",
+            "greedy",
+            "score",
+            WALES[lab],
+            HIGHER,
+            ci=(WALES[lab] - 0.05, WALES[lab] + 0.05),
+            n=1000 - WALES_NO_VECTOR,
+            n_skipped=WALES_NO_VECTOR,
+            skip_reason="target page has no vector",
+        )
+    ]
+    rows += [
+        _score(
+            lab,
+            "wales",
+            "wikigame",
+            f"people ({who} player)",
+            "score_nodes",
+            v,
+            HIGHER,
+            ci=(v - half, v + half),
+            n=1000,
+        )
+        for who, (v, half) in WIKIGAME.items()
+    ]
+    return {
+        "measure": "wales",
+        "version": "1",
+        "scores": rows,
+        "metrics": {"wales/score": WALES[lab]},
+        "oov": {"n_nodes_without_vector": 17},
+        "timings": {"total": 2.0},
+    }
 
 
 def results(root: Path, lab: str) -> dict[str, dict]:
@@ -70,61 +128,157 @@ def results(root: Path, lab: str) -> dict[str, dict]:
     oov_why = "pairs with an out-of-vocabulary word"
     return {
         "similarity": {
-            "measure": "similarity", "version": "1",
-            "scores": [_score(lab, "similarity", "men", "", "spearman", SIM[lab], HIGHER,
-                              n=SIM_PAIRS - SIM_OOV[lab], n_skipped=SIM_OOV[lab],
-                              skip_reason=oov_why)],
+            "measure": "similarity",
+            "version": "1",
+            "scores": [
+                _score(
+                    lab,
+                    "similarity",
+                    "men",
+                    "",
+                    "spearman",
+                    SIM[lab],
+                    HIGHER,
+                    n=SIM_PAIRS - SIM_OOV[lab],
+                    n_skipped=SIM_OOV[lab],
+                    skip_reason=oov_why,
+                )
+            ],
             "metrics": {"men/spearman": SIM[lab]},
-            "tables": {"benchmarks": [{"benchmark": "men", "spearman": SIM[lab],
-                                       "oov_pairs": SIM_OOV[lab]}]},
+            "tables": {
+                "benchmarks": [
+                    {"benchmark": "men", "spearman": SIM[lab], "oov_pairs": SIM_OOV[lab]}
+                ]
+            },
             "oov": {"men": {"oov_pairs": SIM_OOV[lab], "oov_words": 2 * SIM_OOV[lab]}},
-            "plots": [str(plot)], "notes": [EVIL_NOTE], "timings": {"total": 1.5},
-            "datasets": {"word-similarity": {"men.txt": "f" * 64}}},
+            "plots": [str(plot)],
+            "notes": [EVIL_NOTE],
+            "timings": {"total": 1.5},
+            "datasets": {"word-similarity": {"men.txt": "f" * 64}},
+        },
         "wales": _wales(lab),
         "codenames": {
-            "measure": "codenames", "version": "1",
+            "measure": "codenames",
+            "version": "1",
             "scores": [
-                _score(lab, "codenames", "codenames-pilot", "nearest", "human_receiver.map",
-                       CN_MAP[lab], HIGHER, n=100, n_skipped=CN_MAP_SKIPPED,
-                       skip_reason="records with a word not in vocabulary"),
-                _score(lab, "codenames", "codenames-pilot", "cluster", "human_receiver.mean_rank",
-                       CN_RANK[lab], LOWER, ci=(CN_RANK[lab] - 1.5, CN_RANK[lab] + 1.5), n=100,
-                       n_skipped=6, skip_reason="records with a word not in vocabulary")],
-            "tables": {"senders": [{"dataset": "codenames-pilot", "data": "human_receiver",
-                                    "agent": "cluster", "clue_source": "all",
-                                    "mean_rank": CN_RANK[lab], "ci_low": CN_RANK[lab] - 1.5,
-                                    "ci_high": CN_RANK[lab] + 1.5}]}},
+                _score(
+                    lab,
+                    "codenames",
+                    "codenames-pilot",
+                    "nearest",
+                    "human_receiver.map",
+                    CN_MAP[lab],
+                    HIGHER,
+                    n=100,
+                    n_skipped=CN_MAP_SKIPPED,
+                    skip_reason="records with a word not in vocabulary",
+                ),
+                _score(
+                    lab,
+                    "codenames",
+                    "codenames-pilot",
+                    "cluster",
+                    "human_receiver.mean_rank",
+                    CN_RANK[lab],
+                    LOWER,
+                    ci=(CN_RANK[lab] - 1.5, CN_RANK[lab] + 1.5),
+                    n=100,
+                    n_skipped=6,
+                    skip_reason="records with a word not in vocabulary",
+                ),
+            ],
+            "tables": {
+                "senders": [
+                    {
+                        "dataset": "codenames-pilot",
+                        "data": "human_receiver",
+                        "agent": "cluster",
+                        "clue_source": "all",
+                        "mean_rank": CN_RANK[lab],
+                        "ci_low": CN_RANK[lab] - 1.5,
+                        "ci_high": CN_RANK[lab] + 1.5,
+                    }
+                ]
+            },
+        },
         "oddmanout": {
-            "measure": "oddmanout", "version": "1",
+            "measure": "oddmanout",
+            "version": "1",
             "scores": [
-                _score(lab, "oddmanout", "crowdsourced-filtered", "embedding", "pct_correct",
-                       ODD[lab], HIGHER, n=200, n_skipped=ODD_OOV,
-                       skip_reason="puzzles with a word without vector"),
-                _score(lab, "oddmanout", "crowdsourced-filtered", "wordnet", "pct_correct",
-                       60.0, HIGHER, n=200)],
-            "tables": {"table3": [{"solver": lab, "dataset": "crowdsourced-filtered",
-                                   "pct_correct": ODD[lab]}, wordnet_row]}},
+                _score(
+                    lab,
+                    "oddmanout",
+                    "crowdsourced-filtered",
+                    "embedding",
+                    "pct_correct",
+                    ODD[lab],
+                    HIGHER,
+                    n=200,
+                    n_skipped=ODD_OOV,
+                    skip_reason="puzzles with a word without vector",
+                ),
+                _score(
+                    lab,
+                    "oddmanout",
+                    "crowdsourced-filtered",
+                    "wordnet",
+                    "pct_correct",
+                    60.0,
+                    HIGHER,
+                    n=200,
+                ),
+            ],
+            "tables": {
+                "table3": [
+                    {"solver": lab, "dataset": "crowdsourced-filtered", "pct_correct": ODD[lab]},
+                    wordnet_row,
+                ]
+            },
+        },
         "toy": {  # a measure the registry does not know: its rows carry their directions
-            "measure": "toy", "version": "1",
-            "scores": [_score(lab, "toy", "game", "", "accuracy", SIM[lab], HIGHER,
-                              ci=(SIM[lab] - 0.1, SIM[lab] + 0.1), n=30),
-                       _score(lab, "toy", "game", "", "turns", TURNS[lab], LOWER, n=30)]},
+            "measure": "toy",
+            "version": "1",
+            "scores": [
+                _score(
+                    lab,
+                    "toy",
+                    "game",
+                    "",
+                    "accuracy",
+                    SIM[lab],
+                    HIGHER,
+                    ci=(SIM[lab] - 0.1, SIM[lab] + 0.1),
+                    n=30,
+                ),
+                _score(lab, "toy", "game", "", "turns", TURNS[lab], LOWER, n=30),
+            ],
+        },
     }
 
 
 def legacy_result(lab: str) -> dict:
     """A plug-in measure's result with only the flat ``metrics`` dict (no Score rows)."""
-    return {"measure": "plugin", "version": "1",
-            "metrics": {"game/accuracy": SIM[lab], "game/turns": TURNS[lab], "n_words": 30.0}}
+    return {
+        "measure": "plugin",
+        "version": "1",
+        "metrics": {"game/accuracy": SIM[lab], "game/turns": TURNS[lab], "n_words": 30.0},
+    }
 
 
 def describe(lab: str) -> dict:
-    return {"name": lab, "source": f"/vectors/{lab}.txt", "n_words": 1000 * (LABELS.index(lab) + 1),
-            "dim": 25, "sha256": SHAS[lab], "oov_policy": "raise"}
+    return {
+        "name": lab,
+        "source": f"/vectors/{lab}.txt",
+        "n_words": 1000 * (LABELS.index(lab) + 1),
+        "dim": 25,
+        "sha256": SHAS[lab],
+        "oov_policy": "raise",
+    }
 
 
-def make_store(root: Path, labels=LABELS, measures=None, *, params=None, run_json=True,
-               legacy=False) -> Path:
+def make_store(
+    root: Path, labels=LABELS, measures=None, *, params=None, run_json=True, legacy=False
+) -> Path:
     """Write the store (and a results.json) for ``labels`` into ``root``; ``legacy`` adds the
     flat-metrics-only ``plugin`` measure."""
     store = ResultStore(root)
@@ -139,10 +293,19 @@ def make_store(root: Path, labels=LABELS, measures=None, *, params=None, run_jso
             store.put(key, {**res, "embedding": lab}, embedding=describe(lab), params=params)
             all_results.append({**res, "embedding": lab})
     if run_json:
-        rec = RunRecord(embeddings=[describe(lab) for lab in labels], results=all_results,
-                        skipped=[{"embedding": labels[0], "measure": "cbm",
-                                  "reason": "no emergent-communication logs given (use --cbm-log)"}],
-                        parameters={"seed": 0, "quick": False}, timings={"total": 9.0})
+        rec = RunRecord(
+            embeddings=[describe(lab) for lab in labels],
+            results=all_results,
+            skipped=[
+                {
+                    "embedding": labels[0],
+                    "measure": "cbm",
+                    "reason": "no emergent-communication logs given (use --cbm-log)",
+                }
+            ],
+            parameters={"seed": 0, "quick": False},
+            timings={"total": 9.0},
+        )
         write_json_atomic(root / "results.json", rec.as_dict())
     return root
 
@@ -150,9 +313,19 @@ def make_store(root: Path, labels=LABELS, measures=None, *, params=None, run_jso
 def write_schema1_entry(root: Path, lab: str = "A") -> Path:
     """A store entry as wordgames wrote it before typed scores (schema 1: flat metrics)."""
     key = ResultKey(SHAS[lab], "similarity", "1", params_hash({"seed": 0, "old": True}))
-    entry = {"key": {"embedding_sha256": key.embedding_sha256, "measure": key.measure,
-                     "version": key.version, "params_sha256": key.params_sha256},
-             "embedding": describe(lab), "params": {"seed": 0},
-             "result": {"measure": "similarity", "version": "1",
-                        "metrics": {"men/spearman": 0.99, "men/oov_pairs": 1.0}}}
+    entry = {
+        "key": {
+            "embedding_sha256": key.embedding_sha256,
+            "measure": key.measure,
+            "version": key.version,
+            "params_sha256": key.params_sha256,
+        },
+        "embedding": describe(lab),
+        "params": {"seed": 0},
+        "result": {
+            "measure": "similarity",
+            "version": "1",
+            "metrics": {"men/spearman": 0.99, "men/oov_pairs": 1.0},
+        },
+    }
     return write_json_atomic(root / key.relpath(), entry)

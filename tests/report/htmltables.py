@@ -59,8 +59,12 @@ def parse(text: str) -> ReportParser:
 def find_table(p: ReportParser, first_header: str, must_have: str) -> list[list[str]]:
     """The first table whose header row starts with ``first_header`` and holds ``must_have``."""
     for t in p.tables:
-        if t and t[0] and t[0][0].startswith(first_header) and any(
-                must_have in c for row in t for c in row):
+        if (
+            t
+            and t[0]
+            and t[0][0].startswith(first_header)
+            and any(must_have in c for row in t for c in row)
+        ):
             return t
     raise AssertionError(f"no table starting {first_header!r} holding {must_have!r}")
 

@@ -13,20 +13,39 @@ from tests.report.handmade import LABELS, SIM, make_store
 from tests.report.htmltables import find_table, parse, row_of
 from wordgames.report import write_report
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), "/usr/bin/chromium",
-                             shutil.which("chromium-browser")) if p and os.path.exists(p)),
-                None)
+CHROMIUM = next(
+    (
+        p
+        for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
+        if p and os.path.exists(p)
+    ),
+    None,
+)
 pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="headless Chromium not installed (apt-get install chromium "
-                             "chromium-driver); CI installs it")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage")
+    CHROMIUM is None,
+    reason="headless Chromium not installed (apt-get install chromium "
+    "chromium-driver); CI installs it",
+)
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
 
 
 def _chromium(args, profile, timeout=60):
-    return subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
-                          capture_output=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def test_renders_in_headless_chromium(tmp_path):

@@ -43,11 +43,15 @@ def test_leaderboard_numbers_ranks_cis_and_oov(report):
     for i, lab in enumerate(LABELS, start=1):
         assert row[i].startswith(f"{SIM[lab]:.4g} ")
         assert f"rank {i}/4" in row[i]
-        assert f"skipped {SIM_OOV[lab]} of {SIM_PAIRS}: pairs with an out-of-vocabulary word" in row[i]
+        assert (
+            f"skipped {SIM_OOV[lab]} of {SIM_PAIRS}: pairs with an out-of-vocabulary word" in row[i]
+        )
     row = row_of(find_table(p, "metric", "human/greedy/score"), "human/greedy/score")
     assert row[1].startswith("0.5 [0.45, 0.55] rank 1/4")
     assert f"skipped {WALES_NO_VECTOR} of 1,000: target page has no vector" in row[1]
-    row = row_of(find_table(p, "metric", "mean_rank"), "codenames-pilot/cluster/human_receiver.mean_rank")
+    row = row_of(
+        find_table(p, "metric", "mean_rank"), "codenames-pilot/cluster/human_receiver.mean_rank"
+    )
     assert "lower is better" in row[0]
     assert row[3].startswith(f"{CN_RANK['C']:.0f} [18.5, 21.5] rank 2/4")
 
@@ -181,7 +185,9 @@ def test_cli_report_command(tmp_path):
     r = lb[(lb.embedding == "B") & (lb.dataset == "men") & (lb.metric == "spearman")].iloc[0]
     assert r.value == SIM["B"] and r["rank"] == 2
     cor = pd.read_csv(out.parent / "correlation.csv")
-    assert cor[(cor.measure_a == "similarity") & (cor.measure_b == "wales")].rho.iloc[0] == pytest.approx(0.8)
+    assert cor[(cor.measure_a == "similarity") & (cor.measure_b == "wales")].rho.iloc[
+        0
+    ] == pytest.approx(0.8)
     res = CliRunner().invoke(app, ["report", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "does not exist" in res.output
     assert Path(out).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -66,9 +66,13 @@ def test_wide_leaderboard_values_ranks_directions(coll):
 def test_intervals_from_the_score_rows(coll):
     lb = leaderboard(coll)
     c = ("toy", "game", "", "accuracy")
-    assert lb.ci_low.at["B", c] == pytest.approx(0.5) and lb.ci_high.at["B", c] == pytest.approx(0.7)
+    assert lb.ci_low.at["B", c] == pytest.approx(0.5) and lb.ci_high.at["B", c] == pytest.approx(
+        0.7
+    )
     assert (lb.ci_low.at["C", CN_RANK_COL], lb.ci_high.at["C", CN_RANK_COL]) == (
-        CN_RANK["C"] - 1.5, CN_RANK["C"] + 1.5)
+        CN_RANK["C"] - 1.5,
+        CN_RANK["C"] + 1.5,
+    )
     assert lb.ci_low.at["A", WALES_SCORE] == pytest.approx(WALES["A"] - 0.05)
     assert lb.ci_high.at["A", WALES_SCORE] == pytest.approx(WALES["A"] + 0.05)
     # no interval given: NaN, never invented
@@ -90,8 +94,12 @@ def test_skipped_counts_beside_each_value(coll):
 def test_long_table(coll):
     lt = long_table(coll)
     assert len(lt) == sum(len(e.result["scores"]) for e in coll.entries)
-    row = lt[(lt.embedding == "C") & (lt.measure == "wales") & (lt.dataset == "human")
-             & (lt.metric == "score")].iloc[0]
+    row = lt[
+        (lt.embedding == "C")
+        & (lt.measure == "wales")
+        & (lt.dataset == "human")
+        & (lt.metric == "score")
+    ].iloc[0]
     assert row.value == WALES["C"] and row.ci_low == pytest.approx(WALES["C"] - 0.05)
     assert row.headline and row.direction == "higher" and row.embedding_sha256 == "c" * 64
     assert row.n_skipped == WALES_NO_VECTOR and row.skip_reason == "target page has no vector"
@@ -115,11 +123,13 @@ def test_guess_direction():
 
 def test_correlation_by_hand(coll):
     cor = correlation_table(coll)
-    assert cor.primary == {"codenames": ("codenames-pilot", "nearest", "human_receiver.map"),
-                           "similarity": ("men", "", "spearman"),
-                           "wales": ("human", "greedy", "score"),
-                           "oddmanout": ("crowdsourced-filtered", "embedding", "pct_correct"),
-                           "toy": ("game", "", "accuracy")}
+    assert cor.primary == {
+        "codenames": ("codenames-pilot", "nearest", "human_receiver.map"),
+        "similarity": ("men", "", "spearman"),
+        "wales": ("human", "greedy", "score"),
+        "oddmanout": ("crowdsourced-filtered", "embedding", "pct_correct"),
+        "toy": ("game", "", "accuracy"),
+    }
     # ranks (1,2,3,4) vs (1,3,2,4): sum d^2 = 2, rho = 1 - 6*2 / (4*15) = 0.8
     assert cor.matrix.at["similarity", "wales"] == pytest.approx(0.8)
     assert cor.matrix.at["wales", "similarity"] == pytest.approx(0.8)
@@ -127,7 +137,9 @@ def test_correlation_by_hand(coll):
     # oddmanout 50, 40, 45, 10 ranks like wales
     assert cor.matrix.at["oddmanout", "wales"] == pytest.approx(1.0)
     assert cor.n.at["similarity", "wales"] == 4
-    row = cor.pairs[(cor.pairs.measure_a == "similarity") & (cor.pairs.measure_b == "wales")].iloc[0]
+    row = cor.pairs[(cor.pairs.measure_a == "similarity") & (cor.pairs.measure_b == "wales")].iloc[
+        0
+    ]
     assert row.rho == pytest.approx(0.8) and row.n == 4 and row.note == ""
     assert row.metric_a == "men/spearman" and row.metric_b == "human/greedy/score"
 
@@ -199,7 +211,8 @@ def test_headline_registry_order(coll):
     # the spec's headline order: pilot nearest MAP, then the cluster sender's mean rank
     assert headline_keys(coll, "codenames") == [
         ("codenames-pilot", "nearest", "human_receiver.map"),
-        ("codenames-pilot", "cluster", "human_receiver.mean_rank")]
+        ("codenames-pilot", "cluster", "human_receiver.mean_rank"),
+    ]
     assert primary_key(coll, "global-metrics") is None  # not stored here
 
 

@@ -19,9 +19,14 @@ def run_dir(tmp_path_factory, data_root):
     from wordgames.embeddings.sets import VocabularyPolicy
 
     out = tmp_path_factory.mktemp("run")
-    res = wordgames.evaluate("glove-6b-50d", measures=["similarity", "global-metrics"],
-                             data_root=data_root, quick=True, store=out,
-                             vocabulary=VocabularyPolicy(top_n=20_000))
+    res = wordgames.evaluate(
+        "glove-6b-50d",
+        measures=["similarity", "global-metrics"],
+        data_root=data_root,
+        quick=True,
+        store=out,
+        vocabulary=VocabularyPolicy(top_n=20_000),
+    )
     res.write(out)  # results.json, as every CLI command writes it beside the store
     return out
 
@@ -45,8 +50,9 @@ def test_report_of_a_real_run(run_dir):
     p = parse(write_report(run_dir).read_text(encoding="utf-8"))
     row = row_of(find_table(p, "metric", "men/spearman"), "men/spearman")
     assert row[1].startswith(f"{sim['metrics']['men/spearman']:.4g} ")
-    assert (f"skipped {sim['metrics']['men/oov_pairs']:.0f} of "
-            f"{sim['metrics']['men/n_pairs']:,.0f}") in row[1]
+    assert (
+        f"skipped {sim['metrics']['men/oov_pairs']:.0f} of {sim['metrics']['men/n_pairs']:,.0f}"
+    ) in row[1]
     # the run's plots (similarity bars, global-metrics spectrum) are embedded
     assert len(p.imgs) == len(sim["plots"]) + 1
     assert all(s.startswith("data:image/png;base64,") for s in p.imgs)

@@ -19,7 +19,9 @@ from wordgames.similarity.benchmarks import (
 )
 
 # unit vectors at known angles: cos(a,b)=0.8, cos(a,c)=0.6, cos(a,d)=0, cos(b,c)=0.96
-TOY = Embedding(["a", "b", "c", "d"], np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0, 1]]), name="toy")
+TOY = Embedding(
+    ["a", "b", "c", "d"], np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0, 1]]), name="toy"
+)
 
 
 def _write(tmp_path, text: bytes, name="bench.tsv"):
@@ -64,7 +66,9 @@ def test_pair_with_both_words_oov_counts_once_as_pair_twice_as_words(tmp_path):
 def test_too_few_pairs_or_constant_scores_give_nan(tmp_path):
     s = evaluate_benchmark(TOY, read_pairs_tsv(_write(tmp_path, b"a\tb\t3\na\tc\t1\n")))
     assert math.isnan(s.spearman) and math.isnan(s.pearson) and s.n_scored == 2
-    s = evaluate_benchmark(TOY, read_pairs_tsv(_write(tmp_path, b"a\tb\t3\na\tc\t3\na\td\t3\n", "c.tsv")))
+    s = evaluate_benchmark(
+        TOY, read_pairs_tsv(_write(tmp_path, b"a\tb\t3\na\tc\t3\na\td\t3\n", "c.tsv"))
+    )
     assert math.isnan(s.spearman)
 
 
@@ -73,8 +77,10 @@ def test_capitals_lowercased_and_cased_vocabulary_fallback(tmp_path):
     bench = read_pairs_tsv(path)
     assert bench.word1.tolist() == ["a", "a", "a", "paris"]
     assert bench.repairs["lowercased_rows"] == 3
-    cased = Embedding(["a", "b", "c", "d", "Paris"],
-                      np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0, 1], [0.6, 0.8]]))
+    cased = Embedding(
+        ["a", "b", "c", "d", "Paris"],
+        np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0, 1], [0.6, 0.8]]),
+    )
     s = evaluate_benchmark(cased, bench)
     assert s.n_oov_pairs == 0 and s.cased_fallback == 1
     # paris ~ c, so cos(paris, b) = 0.96: same as the first hand-computed case
@@ -82,20 +88,31 @@ def test_capitals_lowercased_and_cased_vocabulary_fallback(tmp_path):
 
 
 def test_line_endings_header_comments_and_whitespace_rows_are_repaired_and_counted(tmp_path):
-    path = _write(tmp_path, b"\xef\xbb\xbfword1\tword2\tscore\r\n# comment\r\na\tb\t3\r\n\r\na c 1\ra\td\t2")
+    path = _write(
+        tmp_path, b"\xef\xbb\xbfword1\tword2\tscore\r\n# comment\r\na\tb\t3\r\n\r\na c 1\ra\td\t2"
+    )
     b = read_pairs_tsv(path)
     assert b.word2.tolist() == ["b", "c", "d"] and b.scores.tolist() == [3.0, 1.0, 2.0]
-    assert b.repairs == {"crlf_lines": 4, "missing_final_newline": 1, "blank_lines": 1,
-                         "header_skipped": 1, "whitespace_separated_rows": 1, "bom_removed": 1}
+    assert b.repairs == {
+        "crlf_lines": 4,
+        "missing_final_newline": 1,
+        "blank_lines": 1,
+        "header_skipped": 1,
+        "whitespace_separated_rows": 1,
+        "bom_removed": 1,
+    }
     assert b.lines.tolist() == [3, 5, 6]
 
 
-@pytest.mark.parametrize(("text", "line", "match"), [
-    (b"a\tb\t1\na\tb\n", 2, "expected 3 tab-separated columns"),
-    (b"a\tb\t1\na\tc\t2\na\td\tlots\n", 3, "score must be a number"),
-    (b"a\tb\tnan\n", 1, "must be finite"),
-    (b"a\tb\t1\n\xff\xfe\tb\t2\n", 2, "UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "match"),
+    [
+        (b"a\tb\t1\na\tb\n", 2, "expected 3 tab-separated columns"),
+        (b"a\tb\t1\na\tc\t2\na\td\tlots\n", 3, "score must be a number"),
+        (b"a\tb\tnan\n", 1, "must be finite"),
+        (b"a\tb\t1\n\xff\xfe\tb\t2\n", 2, "UTF-8"),
+    ],
+)
 def test_bad_input_names_file_and_line(tmp_path, text, line, match):
     path = _write(tmp_path, text)
     with pytest.raises(DataFormatError, match=match) as exc:
@@ -109,9 +126,21 @@ def test_empty_file_is_an_error(tmp_path):
 
 
 # ---------------------------------------------------------------- the 13 real files
-ROWS = {"ws353-all": 353, "ws353-rel": 252, "ws353-sim": 203, "simlex999": 999, "men": 3000,
-        "mturk287": 287, "mturk771": 771, "rw": 2034, "rg65": 65, "mc30": 30,
-        "simverb3500": 3500, "yp130": 130, "verb143": 144}
+ROWS = {
+    "ws353-all": 353,
+    "ws353-rel": 252,
+    "ws353-sim": 203,
+    "simlex999": 999,
+    "men": 3000,
+    "mturk287": 287,
+    "mturk771": 771,
+    "rw": 2034,
+    "rg65": 65,
+    "mc30": 30,
+    "simverb3500": 3500,
+    "yp130": 130,
+    "verb143": 144,
+}
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +213,8 @@ def test_pair_cosines_same_for_row_and_column_major():
     rng = np.random.default_rng(0)
     u = rng.standard_normal((50, 7)).astype(np.float32)
     i1, i2 = rng.integers(0, 50, 20), rng.integers(0, 50, 20)
-    expected = np.array([float(u[a].astype(np.float64) @ u[b]) for a, b in zip(i1, i2, strict=True)])
+    expected = np.array(
+        [float(u[a].astype(np.float64) @ u[b]) for a, b in zip(i1, i2, strict=True)]
+    )
     np.testing.assert_allclose(pair_cosines(u, i1, i2), expected, rtol=1e-6)
     np.testing.assert_allclose(pair_cosines(np.asfortranarray(u), i1, i2), expected, rtol=1e-6)

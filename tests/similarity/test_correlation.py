@@ -103,8 +103,9 @@ def three(glove):
     base = glove.restrict(top_n=30_000, name="g30k")
     from wordgames.embeddings import Embedding
 
-    noisy = Embedding(base.words, base.vectors + rng.standard_normal(base.vectors.shape) * 0.6,
-                      name="g30k-noisy")
+    noisy = Embedding(
+        base.words, base.vectors + rng.standard_normal(base.vectors.shape) * 0.6, name="g30k-noisy"
+    )
     rand = Embedding(base.words, rng.standard_normal(base.vectors.shape), name="random")
     return [base, noisy, rand]
 
@@ -125,13 +126,18 @@ def stand_in(compute: str):
     """The WALES measure record with another compute function (a stand-in)."""
     import dataclasses
 
-    return dataclasses.replace(get_measure("wales"), compute=f"{__name__}:{compute}",
-                               version="test")
+    return dataclasses.replace(
+        get_measure("wales"), compute=f"{__name__}:{compute}", version="test"
+    )
 
 
 def test_driver_with_a_stand_in_wales(tmp_path, three, data_root):
-    study = correlation_study(three, (stand_in("fake_wales"), "global-metrics", "similarity"),
-                              out_dir=tmp_path, data_root=data_root)
+    study = correlation_study(
+        three,
+        (stand_in("fake_wales"), "global-metrics", "similarity"),
+        out_dir=tmp_path,
+        data_root=data_root,
+    )
     t = study.table
     assert list(t.index) == ["g30k", "g30k-noisy", "random"]
     assert {"wales/score", "erank", "perank_p2.5", "edim_p1.0", "men/spearman"} <= set(t.columns)
@@ -142,9 +148,14 @@ def test_driver_with_a_stand_in_wales(tmp_path, three, data_root):
     assert rows["men/spearman"]["n_embeddings"] == 3
     for metric, row in rows.items():
         assert row["spearman"] == pytest.approx(
-            stats.spearmanr(t["wales/score"], t[metric]).statistic, nan_ok=True)
+            stats.spearmanr(t["wales/score"], t[metric]).statistic, nan_ok=True
+        )
     # noise destroys similarity: the ordering on MEN is base > noisy > random
-    assert t.loc["g30k", "men/spearman"] > t.loc["g30k-noisy", "men/spearman"] > t.loc["random", "men/spearman"]
+    assert (
+        t.loc["g30k", "men/spearman"]
+        > t.loc["g30k-noisy", "men/spearman"]
+        > t.loc["random", "men/spearman"]
+    )
     # OOV counts of every score travel with the study (RW has OOV words for a 30k vocabulary)
     assert study.oov.loc["g30k", "rw"] > 0
     assert all(p.endswith(".png") for p in study.plots) and len(study.plots) == 2
@@ -156,8 +167,9 @@ def test_driver_reports_why_the_reference_is_missing(tmp_path, three):
     with pytest.raises(WordgamesError, match="no Wikipedia graph here"):
         correlation_study(three, out_dir=tmp_path, measures=(wales, "global-metrics"))
     # another reference still works, and the skips are recorded
-    study = correlation_study(three, out_dir=tmp_path, measures=(wales, "global-metrics"),
-                              reference="erank", plot=False)
+    study = correlation_study(
+        three, out_dir=tmp_path, measures=(wales, "global-metrics"), reference="erank", plot=False
+    )
     assert len(study.skipped) == 3 and study.correlation.n_embeddings == 3
     assert set(_by_metric(study.correlation)) == {"perank_p2.5", "edim_p1.0"}
 
@@ -171,8 +183,14 @@ def test_driver_rejects_unknown_measure(tmp_path, three):
 def test_driver_with_the_real_wales_quick(tmp_path, three, data_root):
     pytest.importorskip("wordgames.wales.suite")
     require_dataset("wikispeedia")
-    study = correlation_study(three, measures=("wales", "global-metrics"), out_dir=tmp_path,
-                              data_root=data_root, quick=True, plot=False)
+    study = correlation_study(
+        three,
+        measures=("wales", "global-metrics"),
+        out_dir=tmp_path,
+        data_root=data_root,
+        quick=True,
+        plot=False,
+    )
     t = study.table
     assert {"wales/score", "wales/w-path", "erank"} <= set(t.columns)
     assert not study.skipped
@@ -180,4 +198,5 @@ def test_driver_with_the_real_wales_quick(tmp_path, three, data_root):
     assert t.loc["random", "wales/score"] < t.loc["g30k", "wales/score"]
     rows = _by_metric(study.correlation)
     assert rows["erank"]["spearman"] == pytest.approx(
-        stats.spearmanr(t["wales/score"], t["erank"]).statistic)
+        stats.spearmanr(t["wales/score"], t["erank"]).statistic
+    )

@@ -56,9 +56,13 @@ def test_hand_computed_diagonal_case():
 @pytest.mark.parametrize(("matrix", "kw", "expected"), SPEC_TABLE)
 def test_spec_worked_examples(matrix, kw, expected, method):
     s = singular_values(matrix, method=method, **kw)
-    got = (erank_from_singular_values(s), perank_from_singular_values(s, 2.5),
-           perank_from_singular_values(s, 2.0), edim_from_singular_values(s, 1.0),
-           edim_from_singular_values(s, 2.0))
+    got = (
+        erank_from_singular_values(s),
+        perank_from_singular_values(s, 2.5),
+        perank_from_singular_values(s, 2.0),
+        edim_from_singular_values(s, 1.0),
+        edim_from_singular_values(s, 2.0),
+    )
     np.testing.assert_allclose(got, expected, atol=1e-6)
 
 
@@ -139,7 +143,10 @@ def test_run_records_reconstructed_definitions_and_plot(tmp_path):
     assert res.metrics["rank"] == 3 and res.metrics["n_rows"] == 4
     assert res.parameters["definitions"]["perank"] == "reconstructed"
     assert any("RECONSTRUCTED" in n for n in res.notes)
-    assert len(res.plots) == 1 and (tmp_path / "plots" / "diag" / "global-metrics" / "spectrum.png").is_file()
+    assert (
+        len(res.plots) == 1
+        and (tmp_path / "plots" / "diag" / "global-metrics" / "spectrum.png").is_file()
+    )
 
 
 def test_config_top_n_uses_the_most_frequent_rows():
@@ -148,7 +155,9 @@ def test_config_top_n_uses_the_most_frequent_rows():
     # the first two rows: s = (1, 1), erank 2; all four: s = (sqrt(106), 1, 1)
     assert GlobalMetrics(top_n=2).compute(emb)["erank"] == pytest.approx(2.0, abs=1e-12)
     q = np.array([math.sqrt(106), 1, 1]) / (math.sqrt(106) + 2)
-    assert GlobalMetrics().compute(emb)["erank"] == pytest.approx(math.exp(-(q * np.log(q)).sum()), abs=1e-12)
+    assert GlobalMetrics().compute(emb)["erank"] == pytest.approx(
+        math.exp(-(q * np.log(q)).sum()), abs=1e-12
+    )
 
 
 def test_run_rejects_unknown_option(tmp_path):
@@ -156,6 +165,8 @@ def test_run_rejects_unknown_option(tmp_path):
 
     emb = Embedding(["a", "b", "c", "d"], A, name="diag")
     # the typed options name the measure, the unknown option and the close match
-    with pytest.raises(WordgamesError,
-                       match="measure 'global-metrics' has no option 'centre' .did you mean 'center'"):
+    with pytest.raises(
+        WordgamesError,
+        match="measure 'global-metrics' has no option 'centre' .did you mean 'center'",
+    ):
         _compute(emb, out_dir=tmp_path, options={"centre": True})

@@ -17,12 +17,18 @@ runner = CliRunner()
 
 
 def test_suite_run_on_real_data(tmp_path, data_root):
-    emb = Embedding(["car", "automobile", "gem", "jewel", "noon", "string"],
-                    np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9], [-1, 0], [0.5, -0.5]]),
-                    name="tiny")
-    res = compute_unit(get_measure("similarity"), emb, out_dir=tmp_path, data_root=data_root,
-                       options={"benchmarks": ["mc30", "ws353-all"], "oov": "fixed",
-                                "oov_similarity": 0.0})
+    emb = Embedding(
+        ["car", "automobile", "gem", "jewel", "noon", "string"],
+        np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9], [-1, 0], [0.5, -0.5]]),
+        name="tiny",
+    )
+    res = compute_unit(
+        get_measure("similarity"),
+        emb,
+        out_dir=tmp_path,
+        data_root=data_root,
+        options={"benchmarks": ["mc30", "ws353-all"], "oov": "fixed", "oov_similarity": 0.0},
+    )
     assert res.measure == "similarity"
     assert set(res.datasets["word-similarity"]) >= {"EN-MC-30.txt", "EN-WS-353-ALL.txt"}
     assert res.metrics["mc30/n_pairs"] == 30
@@ -45,8 +51,20 @@ def test_cli_evaluate_own_tsv(tmp_path):
     bench = tmp_path / "mine.tsv"
     bench.write_text("a\tb\t3\na\tc\t1\na\td\t2\nb\tc\t4\nA\tzzz\t1\n")
     out = tmp_path / "out.json"
-    r = runner.invoke(app, ["similarity", "evaluate", "-e", str(vecs), "--tsv", str(bench),
-                            "--only-tsv", "--json", str(out)])
+    r = runner.invoke(
+        app,
+        [
+            "similarity",
+            "evaluate",
+            "-e",
+            str(vecs),
+            "--tsv",
+            str(bench),
+            "--only-tsv",
+            "--json",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     row = json.loads(out.read_text())["scores"]["vecs"][0]
     assert row["benchmark"] == "mine"
@@ -75,9 +93,13 @@ def test_cli_global_metrics(tmp_path):
 
 def test_cli_correlate_table_and_refusal(tmp_path):
     csv = tmp_path / "scores.csv"
-    csv.write_text("embedding,wales/score,men/spearman,erank\n"
-                   "e1,0.1,0.5,3\ne2,0.2,0.6,1\ne3,0.3,0.7,2\ne4,0.4,0.65,4\n")
-    r = runner.invoke(app, ["similarity", "correlate", "--table", str(csv), "-o", str(tmp_path / "o")])
+    csv.write_text(
+        "embedding,wales/score,men/spearman,erank\n"
+        "e1,0.1,0.5,3\ne2,0.2,0.6,1\ne3,0.3,0.7,2\ne4,0.4,0.65,4\n"
+    )
+    r = runner.invoke(
+        app, ["similarity", "correlate", "--table", str(csv), "-o", str(tmp_path / "o")]
+    )
     assert r.exit_code == 0, r.output
     got = json.loads((tmp_path / "o" / "correlation.json").read_text())["correlation"]
     rows = {x["metric"]: x for x in got["with_reference"]}
@@ -86,7 +108,9 @@ def test_cli_correlate_table_and_refusal(tmp_path):
     assert rows["erank"]["spearman"] == pytest.approx(0.4)
     assert (tmp_path / "o" / "plots" / "correlation" / "correlation_matrix.png").is_file()
     csv.write_text("embedding,wales/score,erank\ne1,0.1,3\ne2,0.2,1\n")
-    r = runner.invoke(app, ["similarity", "correlate", "--table", str(csv), "-o", str(tmp_path / "o2")])
+    r = runner.invoke(
+        app, ["similarity", "correlate", "--table", str(csv), "-o", str(tmp_path / "o2")]
+    )
     assert r.exit_code == 2 and "at least 3 embeddings, got 2" in r.output
 
 

@@ -34,8 +34,11 @@ def test_figure2_m_values_at_c():
     st = _Revealed.from_visited(g, sims.__getitem__, pos, [0, 1, 2], 10)
     d, _ = st.distances(2)
     assert d.tolist() == [1, 2, 0]  # c -> s, c -> s -> b
-    m = {int(v): int(d[s]) + 1 for s, v in zip(st.src[:st.n_edges], st.dst[:st.n_edges], strict=True)
-         if pos[v] < 0}
+    m = {
+        int(v): int(d[s]) + 1
+        for s, v in zip(st.src[: st.n_edges], st.dst[: st.n_edges], strict=True)
+        if pos[v] < 0
+    }
     assert m == {3: 2, 4: 1}
     assert st.choose(2, 5, 0.0)[:2] == (3, 2)
     assert st.choose(2, 5, 0.5)[:2] == (4, 1)
@@ -75,7 +78,9 @@ def test_step_cap_fails_with_score_zero():
     assert ok.success and ok.n_steps == 9
     capped = GreedyAgent(max_steps=8).navigate(g, vec, 0, 9)
     assert not capped.success and capped.reason == "step-cap"
-    res = evaluate_tasks(g, vec, TaskSet("c", np.array([0]), np.array([9])), GreedyAgent(max_steps=8))
+    res = evaluate_tasks(
+        g, vec, TaskSet("c", np.array([0]), np.array([9])), GreedyAgent(max_steps=8)
+    )
     assert res.scores().tolist() == [0.0] and res.summary()["n_failed"] == 1
 
 
@@ -135,10 +140,14 @@ def test_fast_path_and_batched_runs_equal_full_rule(gamma, seed):
     for r in (seq, batch):
         assert (r["n_steps"] == full["n_steps"]).all()
         assert (r["success"] == full["success"]).all()
-    paths_full = [GreedyAgent(gamma=gamma, fast_path=False, max_steps=40).navigate(g, vec, a, b, True).path
-                  for a, b in zip(s[:15], t[:15], strict=True)]
-    paths_fast = [GreedyAgent(gamma=gamma, max_steps=40).navigate(g, vec, a, b, True).path
-                  for a, b in zip(s[:15], t[:15], strict=True)]
+    paths_full = [
+        GreedyAgent(gamma=gamma, fast_path=False, max_steps=40).navigate(g, vec, a, b, True).path
+        for a, b in zip(s[:15], t[:15], strict=True)
+    ]
+    paths_fast = [
+        GreedyAgent(gamma=gamma, max_steps=40).navigate(g, vec, a, b, True).path
+        for a, b in zip(s[:15], t[:15], strict=True)
+    ]
     assert paths_full == paths_fast
 
 

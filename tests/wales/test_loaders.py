@@ -48,7 +48,9 @@ def test_missing_column_names_file_and_line(tmp_path):
     with pytest.raises(DataFormatError, match=r"bad.tsv, line 3: expected two columns"):
         read_edge_list(e)
     e.write_text("0\t1\n1\t2\t3\n")
-    with pytest.raises(DataFormatError, match=r"line 2: expected two columns \(source, target\), found more"):
+    with pytest.raises(
+        DataFormatError, match=r"line 2: expected two columns \(source, target\), found more"
+    ):
         read_edge_list(e)
 
 

@@ -12,22 +12,41 @@ def test_suite_run_quick(glove, tmp_path, data_root):
     from wordgames.registry import get_measure
 
     require_dataset("wikispeedia")
-    res = compute_unit(get_measure("wales"), glove, out_dir=tmp_path, data_root=data_root,
-                       quick=True,
-                       options={"k": 60, "human_k": 100, "gammas": (0.0, 1.0),
-                                "exponents": (1, 32), "percents": (10,),
-                                "table1_trials": 3, "table1_pool": 200,
-                                "w_path_pairs": 200})
+    res = compute_unit(
+        get_measure("wales"),
+        glove,
+        out_dir=tmp_path,
+        data_root=data_root,
+        quick=True,
+        options={
+            "k": 60,
+            "human_k": 100,
+            "gammas": (0.0, 1.0),
+            "exponents": (1, 32),
+            "percents": (10,),
+            "table1_trials": 3,
+            "table1_pool": 200,
+            "w_path_pairs": 200,
+        },
+    )
     m = res.metrics
     assert 0 < m["wales/score"] < 1
     assert m["wales/score"] == m["wales/human/score"]
     # node convention (m+1)/(n+1) is never below m/n
     assert m["wales/score_nodes"] >= m["wales/score"]
-    assert {"wales/powerlaw-a32/score", "wales/top-b10/score", "wales/gamma=0/score",
-            "wales/gamma=1/score", "wales/w-path"} <= m.keys()
+    assert {
+        "wales/powerlaw-a32/score",
+        "wales/top-b10/score",
+        "wales/gamma=0/score",
+        "wales/gamma=1/score",
+        "wales/w-path",
+    } <= m.keys()
     # targets without a vector are counted next to the score they affect
     assert res.oov["n_nodes_without_vector"] == 41
-    assert m["wales/n_excluded_target_no_vector"] == res.oov["tasks_excluded_target_without_vector"]["human"]
+    assert (
+        m["wales/n_excluded_target_no_vector"]
+        == res.oov["tasks_excluded_target_without_vector"]["human"]
+    )
     assert res.parameters["agent"]["gamma"] == 1.0
     assert "wikispeedia" in res.datasets
     assert len(res.plots) == 2 and all(p.endswith(".png") for p in res.plots)
@@ -39,8 +58,16 @@ def test_suite_same_seed_same_numbers(glove, tmp_path):
     from wordgames.wales.report import evaluate_embedding, wikispeedia_setup
 
     setup = wikispeedia_setup(require_dataset("wikispeedia").parent, verify=False)
-    kw = dict(k=40, human_k=40, gammas=(1.0,), exponents=(8,), percents=(50,), table1_trials=2,
-              table1_pool=50, w_path_pairs=100)
+    kw = dict(
+        k=40,
+        human_k=40,
+        gammas=(1.0,),
+        exponents=(8,),
+        percents=(50,),
+        table1_trials=2,
+        table1_pool=50,
+        w_path_pairs=100,
+    )
     a = evaluate_embedding(setup, glove, seed=5, **kw)
     b = evaluate_embedding(setup, glove, seed=5, **kw)
     assert [r["score"] for r in a["distributions"]] == [r["score"] for r in b["distributions"]]
@@ -52,11 +79,14 @@ def test_cli_navigate_and_errors(data_root):
 
     require_dataset("wikispeedia")
     runner = CliRunner()
-    out = runner.invoke(app, ["wales", "navigate", "Baseball", "Earth", "--data-root", str(data_root)])
+    out = runner.invoke(
+        app, ["wales", "navigate", "Baseball", "Earth", "--data-root", str(data_root)]
+    )
     assert out.exit_code == 0, out.output
     assert "reached in 1 links; shortest path 1" in out.output
-    bad = runner.invoke(app, ["wales", "navigate", "No_Such_Page", "Earth",
-                                 "--data-root", str(data_root)])
+    bad = runner.invoke(
+        app, ["wales", "navigate", "No_Such_Page", "Earth", "--data-root", str(data_root)]
+    )
     assert bad.exit_code == 2 and "unknown node 'No_Such_Page'" in bad.output
 
 
@@ -70,16 +100,41 @@ def test_cli_evaluate_on_an_edge_list(tmp_path):
         lines += [f"{w}\t{words[(i + 1) % 8]}", f"{words[(i + 1) % 8]}\t{w}"]
     lines.append("duck\tgoose")
     (tmp_path / "g.tsv").write_text("\n".join(lines) + "\n")
-    out = CliRunner().invoke(app, ["wales", "evaluate", "--graph", str(tmp_path / "g.tsv"), "--k", "30",
-                                   "--gamma", "1", "--trials", "2", "-o", str(tmp_path / "o")])
+    out = CliRunner().invoke(
+        app,
+        [
+            "wales",
+            "evaluate",
+            "--graph",
+            str(tmp_path / "g.tsv"),
+            "--k",
+            "30",
+            "--gamma",
+            "1",
+            "--trials",
+            "2",
+            "-o",
+            str(tmp_path / "o"),
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert "largest SCC (8 of 9 nodes)" in out.output
     rep = json.loads((tmp_path / "o" / "wales_report.json").read_text())
     scores = [r["score"] for r in rep["tables"]["distributions"]]
     assert all(0 < s <= 1 for s in scores if s is not None)
     assert (tmp_path / "o" / "wales_figure4.png").stat().st_size > 0
-    strict = CliRunner().invoke(app, ["wales", "evaluate", "--graph", str(tmp_path / "g.tsv"),
-                                      "--require-scc", "-o", str(tmp_path / "o2")])
+    strict = CliRunner().invoke(
+        app,
+        [
+            "wales",
+            "evaluate",
+            "--graph",
+            str(tmp_path / "g.tsv"),
+            "--require-scc",
+            "-o",
+            str(tmp_path / "o2"),
+        ],
+    )
     assert strict.exit_code == 2 and "not strongly connected" in strict.output
     assert np.isfinite(rep["tables"]["w_path"][0]["w_path"])
 
@@ -100,7 +155,9 @@ def test_glove_navigates_better_than_shuffled_glove(glove):
     shuffled = Embedding(glove.words, glove.vectors[perm], name="shuffled")
     scores = {}
     for emb in (glove, shuffled):
-        res = evaluate_tasks(setup.graph, title_vectors(setup.graph.names, emb), tasks, GreedyAgent())
+        res = evaluate_tasks(
+            setup.graph, title_vectors(setup.graph.names, emb), tasks, GreedyAgent()
+        )
         scores[emb.name] = res.summary()
     assert scores["glove-6b-50d"]["ci_low"] > scores["shuffled"]["ci_high"]
 

@@ -32,8 +32,9 @@ def test_sorted_by_ascending_in_degree():
 
 def test_power_law_follows_a_x_to_the_a_minus_1():
     n = 1000
-    g = DiGraph.from_edges(np.repeat(np.arange(n), np.arange(n)) % n,
-                           np.repeat(np.arange(n), np.arange(n)), n)  # in-degree of v is v
+    g = DiGraph.from_edges(
+        np.repeat(np.arange(n), np.arange(n)) % n, np.repeat(np.arange(n), np.arange(n)), n
+    )  # in-degree of v is v
     for a in (1, 4, 32):
         ts = power_law_tasks(g, a, 20000, seed=0)
         pos = np.concatenate([ts.sources, ts.targets]) / n  # position == node id here
@@ -44,8 +45,9 @@ def test_power_law_follows_a_x_to_the_a_minus_1():
 
 def test_top_percent_pool():
     n = 200
-    g = DiGraph.from_edges(np.repeat(np.arange(n), np.arange(n)) % n,
-                           np.repeat(np.arange(n), np.arange(n)), n)
+    g = DiGraph.from_edges(
+        np.repeat(np.arange(n), np.arange(n)) % n, np.repeat(np.arange(n), np.arange(n)), n
+    )
     ts = top_percent_tasks(g, 5, 1000, seed=0)
     assert ts.params["pool_size"] == 10
     assert set(np.unique(np.concatenate([ts.sources, ts.targets]))) == set(range(190, 200))

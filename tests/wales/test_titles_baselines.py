@@ -26,13 +26,21 @@ def _toy():
 def test_title_rule():
     emb = _toy()
     titles = ["New_York", "Mercury_(planet)", "Time-sharing", "L%27idea", "Zzz_Qqq", "New_Zzz"]
-    assert normalise_titles(titles).tolist() == ["new york", "mercury", "time-sharing", "l'idea",
-                                                 "zzz qqq", "new zzz"]
+    assert normalise_titles(titles).tolist() == [
+        "new york",
+        "mercury",
+        "time-sharing",
+        "l'idea",
+        "zzz qqq",
+        "new zzz",
+    ]
     nv = title_vectors(titles, emb)
     assert nv.rows.tolist() == [0, 1, 2, 3, -1, 4]
     np.testing.assert_allclose(nv.unit[0], [2**-0.5, 2**-0.5, 0], atol=1e-6)  # mean of unit vectors
     np.testing.assert_allclose(nv.unit[1], [0, 0, 1])  # qualifier dropped
-    np.testing.assert_allclose(nv.unit[2], [2**-0.5, 2**-0.5, 0], atol=1e-6)  # whole title, not split
+    np.testing.assert_allclose(
+        nv.unit[2], [2**-0.5, 2**-0.5, 0], atol=1e-6
+    )  # whole title, not split
     np.testing.assert_allclose(nv.unit[3], [1, 0, 0])  # URL-decoded apostrophe
     rep = nv.report
     assert rep["n_whole_title"] == 3 and rep["n_token_mean"] == 2 and rep["n_no_vector"] == 1
@@ -65,7 +73,11 @@ def test_human_baseline_matches_provenance():
 
     res = read_human_results(require_dataset("wales") / "human_results_wales.tsv")
     hb = human_baseline(res, "nodes")
-    assert (round(hb["best"], 4), round(hb["average"], 4), round(hb["median"], 4)) == (0.7112, 0.5046, 0.5328)
+    assert (round(hb["best"], 4), round(hb["average"], 4), round(hb["median"], 4)) == (
+        0.7112,
+        0.5046,
+        0.5328,
+    )
     he = human_baseline(res, "edges")
     assert he["best"] < hb["best"]
 
@@ -84,7 +96,9 @@ def test_path_stats_agree_with_human_results():
 
 
 def test_human_baseline_by_hand():
-    df = pd.DataFrame({"opt": [3, 2], "human_best": [3, 4], "human_avg": [6, 4], "human_median": [4, 4]})
+    df = pd.DataFrame(
+        {"opt": [3, 2], "human_best": [3, 4], "human_avg": [6, 4], "human_median": [4, 4]}
+    )
     hb = human_baseline(df, "nodes")
     assert hb["best"] == pytest.approx((1 + 0.5) / 2)
     assert hb["average"] == pytest.approx((0.5 + 0.5) / 2)
@@ -94,16 +108,29 @@ def test_human_baseline_by_hand():
 
 def test_wikispeedia_human_tables_and_success_rate():
     g = DiGraph.from_edges([0, 1, 0, 2], [1, 2, 2, 0], 3, names=["A", "B", "C"])
-    fin = HumanPaths(np.array(["A", "A", "A", "X"], dtype=object), np.array(["C", "C", "B", "C"], dtype=object),
-                     [], np.array([2, 4, 1, 3]), np.zeros(4, int), True)
+    fin = HumanPaths(
+        np.array(["A", "A", "A", "X"], dtype=object),
+        np.array(["C", "C", "B", "C"], dtype=object),
+        [],
+        np.array([2, 4, 1, 3]),
+        np.zeros(4, int),
+        True,
+    )
     table = wikispeedia_human_table(g, fin)
     row = table[(table.start == "A") & (table.target == "C")].iloc[0]
     assert (row.n_games, row.best, row.average, row.opt) == (2, 2, 3.0, 1)
     assert table.attrs["n_games_outside_graph"] == 1
     hb = wikispeedia_human_baseline(table)
     assert hb["best"] == pytest.approx((1 / 2 + 1 / 1) / 2)
-    unf = HumanPaths(np.array(["A"], dtype=object), np.array(["Q"], dtype=object), [], np.array([3]),
-                     np.zeros(1, int), False, {"type": np.array(["timeout"])})
+    unf = HumanPaths(
+        np.array(["A"], dtype=object),
+        np.array(["Q"], dtype=object),
+        [],
+        np.array([3]),
+        np.zeros(1, int),
+        False,
+        {"type": np.array(["timeout"])},
+    )
     sr = human_success_rate(unf, fin, g)
     assert sr["success_rate"] == pytest.approx(4 / 5)
     assert sr["n_unfinished_target_not_in_graph"] == 1

@@ -78,55 +78,122 @@ def version_callback(value: bool):
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
-                                          help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=version_callback,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
 ):
     """wordgames: Codenames, WALES, Odd-Man-Out and Concept-Best-Matching measures."""
 
 
 @app.command()
 def run(
-    embedding: Annotated[list[str] | None, typer.Option(
-        "-e", "--embedding", metavar="NAME|FILE",
-        help="Built-in name (glove-6b-50d, a family member such as glove-6b-50d-pca10, "
-             "transformer:all-MiniLM-L6-v2) or vector file; repeat for several. "
-             "Default: glove-6b-50d.")] = None,
-    family: Annotated[bool, typer.Option(
-        "--family", help="Add every member of the built-in offline family (PCA dims, vocabulary "
-                         "sizes, random control).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")] = Path("wordgames-results"),
-    measure: Annotated[list[str] | None, typer.Option(
-        "-m", "--measure", metavar="MEASURE",
-        help="Run only these measures (repeatable). Default: all.")] = None,
+    embedding: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-e",
+            "--embedding",
+            metavar="NAME|FILE",
+            help="Built-in name (glove-6b-50d, a family member such as glove-6b-50d-pca10, "
+            "transformer:all-MiniLM-L6-v2) or vector file; repeat for several. "
+            "Default: glove-6b-50d.",
+        ),
+    ] = None,
+    family: Annotated[
+        bool,
+        typer.Option(
+            "--family",
+            help="Add every member of the built-in offline family (PCA dims, vocabulary "
+            "sizes, random control).",
+        ),
+    ] = False,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")
+    ] = Path("wordgames-results"),
+    measure: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m",
+            "--measure",
+            metavar="MEASURE",
+            help="Run only these measures (repeatable). Default: all.",
+        ),
+    ] = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
-    top_n: Annotated[int | None, typer.Option(help="Vocabulary policy: keep each embedding's N most frequent words.")] = None,
-    lower_alpha: Annotated[bool, typer.Option(
-        "--lower-alpha", help="Vocabulary policy: keep only words made of the letters a-z.")] = False,
-    intersect: Annotated[bool, typer.Option(
-        help="Vocabulary policy: restrict all embeddings to their shared vocabulary.")] = False,
-    overwrite: Annotated[bool, typer.Option(
-        help="Recompute results already in the output folder's store (default: reuse them).")] = False,
-    only_missing: Annotated[bool, typer.Option(
-        "--only-missing", help="List the results the store lacks, then compute only those.")] = False,
-    dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Only count and list the missing results.")] = False,
-    executor: Annotated[str, typer.Option(
-        help="local (this process; a process pool with --workers > 1), serial, process or ray.")] = "local",
+    top_n: Annotated[
+        int | None,
+        typer.Option(help="Vocabulary policy: keep each embedding's N most frequent words."),
+    ] = None,
+    lower_alpha: Annotated[
+        bool,
+        typer.Option(
+            "--lower-alpha", help="Vocabulary policy: keep only words made of the letters a-z."
+        ),
+    ] = False,
+    intersect: Annotated[
+        bool,
+        typer.Option(help="Vocabulary policy: restrict all embeddings to their shared vocabulary."),
+    ] = False,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            help="Recompute results already in the output folder's store (default: reuse them)."
+        ),
+    ] = False,
+    only_missing: Annotated[
+        bool,
+        typer.Option(
+            "--only-missing", help="List the results the store lacks, then compute only those."
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only count and list the missing results.")
+    ] = False,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="local (this process; a process pool with --workers > 1), serial, process or ray."
+        ),
+    ] = "local",
     workers: Annotated[int, typer.Option(help="Worker processes of the local executor.")] = 1,
-    address: Annotated[str | None, typer.Option(
-        help="Ray cluster address (auto, HOST:6379, ray://HOST:10001); default: a local Ray.")] = None,
-    blas_threads: Annotated[int | None, typer.Option(
-        help="BLAS threads per worker (default 1 for process/ray workers, unchanged for serial).")] = None,
-    transformer_vocab: Annotated[str | None, typer.Option(
-        help="Vocabulary of transformer:MODEL embeddings: a number N (GloVe's top N lower-case "
-             "words; default 10000) or a word-list file.")] = None,
-    cbm_log: Annotated[list[Path] | None, typer.Option(
-        "--cbm-log", metavar="FILE",
-        help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.")] = None,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="Ray cluster address (auto, HOST:6379, ray://HOST:10001); default: a local Ray."
+        ),
+    ] = None,
+    blas_threads: Annotated[
+        int | None,
+        typer.Option(
+            help="BLAS threads per worker (default 1 for process/ray workers, unchanged for serial)."
+        ),
+    ] = None,
+    transformer_vocab: Annotated[
+        str | None,
+        typer.Option(
+            help="Vocabulary of transformer:MODEL embeddings: a number N (GloVe's top N lower-case "
+            "words; default 10000) or a word-list file."
+        ),
+    ] = None,
+    cbm_log: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--cbm-log",
+            metavar="FILE",
+            help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.",
+        ),
+    ] = None,
     cbm_eos_id: Annotated[int | None, typer.Option(help="EOS symbol id in the CBM logs.")] = None,
-    cbm_pad_id: Annotated[int | None, typer.Option(help="Padding symbol id in the CBM logs.")] = None,
+    cbm_pad_id: Annotated[
+        int | None, typer.Option(help="Padding symbol id in the CBM logs.")
+    ] = None,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
 
@@ -141,17 +208,32 @@ def run(
         fail("--overwrite and --only-missing contradict each other: choose one")
     options = {}
     if cbm_log and (not measure or "cbm" in measure):
-        options["cbm"] = {"logs": [str(p) for p in cbm_log], "eos_id": cbm_eos_id,
-                          "pad_id": cbm_pad_id}
+        options["cbm"] = {
+            "logs": [str(p) for p in cbm_log],
+            "eos_id": cbm_eos_id,
+            "pad_id": cbm_pad_id,
+        }
     specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
     vocab = _transformer_vocab(transformer_vocab)
     runner = _executor(executor, workers, address, blas_threads)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
-    res = run_evaluation(con, specs, measure or None, store=out, show_missing=only_missing,
-                         dry_run=dry_run, data_root=data_root, seed=seed, quick=quick,
-                         vocabulary=policy, options=options, overwrite=overwrite,
-                         executor=runner, transformer_vocab=vocab)
+    res = run_evaluation(
+        con,
+        specs,
+        measure or None,
+        store=out,
+        show_missing=only_missing,
+        dry_run=dry_run,
+        data_root=data_root,
+        seed=seed,
+        quick=quick,
+        vocabulary=policy,
+        options=options,
+        overwrite=overwrite,
+        executor=runner,
+        transformer_vocab=vocab,
+    )
     if res is None:
         return
     print_summary(con, res, out=out, vocabulary=policy.describe())
@@ -189,9 +271,19 @@ def measures_list():
     for col in ("measure", "family", "version", "description", "data sets", "options"):
         table.add_column(col, overflow="fold")
     for m in all_measures():
-        table.add_row(*(escape(x) for x in (m.name, m.family, m.version, m.description,
-                                            ", ".join(m.datasets) or "-",
-                                            ", ".join(m.option_names()) or "-")))
+        table.add_row(
+            *(
+                escape(x)
+                for x in (
+                    m.name,
+                    m.family,
+                    m.version,
+                    m.description,
+                    ", ".join(m.datasets) or "-",
+                    ", ".join(m.option_names()) or "-",
+                )
+            )
+        )
     console().print(table)
 
 
@@ -215,7 +307,9 @@ def datasets_list(data_root: DataRoot = None):
 
 
 @datasets_app.command("verify")
-def datasets_verify(names: Annotated[list[str] | None, typer.Argument()] = None, data_root: DataRoot = None):
+def datasets_verify(
+    names: Annotated[list[str] | None, typer.Argument()] = None, data_root: DataRoot = None
+):
     """Check the sha256 of every file of the given (default: all available) data sets."""
     from wordgames.datasets import all_datasets, is_available, verify_dataset
     from wordgames.errors import WordgamesError

@@ -9,7 +9,9 @@ import typer
 
 from wordgames.cli.games_cli import register
 
-app = typer.Typer(help="Concept-Best-Matching and emergent-communication games.", no_args_is_help=True)
+app = typer.Typer(
+    help="Concept-Best-Matching and emergent-communication games.", no_args_is_help=True
+)
 
 #: CBM reads no word vectors; its results are keyed under the default embedding, as in
 #: ``wordgames run --cbm-log`` (so both share stored results)
@@ -38,8 +40,12 @@ def _print_result(con, result, logfile: Path) -> None:
     con.print(table)
     trans = Table("word", "concept", "weight", "share", title="translation (best match)")
     for row in result.tables["translation"][:30]:
-        trans.add_row(escape(str(row["word"])), escape(str(row["concept"])), f"{row['weight']:g}",
-                      f"{row['share']:.2f}")
+        trans.add_row(
+            escape(str(row["word"])),
+            escape(str(row["concept"])),
+            f"{row['weight']:g}",
+            f"{row['share']:.2f}",
+        )
     con.print(trans)
     for note in result.notes:
         con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
@@ -47,17 +53,34 @@ def _print_result(con, result, logfile: Path) -> None:
 
 @app.command()
 def evaluate(
-    logfile: Annotated[Path, typer.Argument(help="JSONL or CSV log: message + concepts "
-                                                 "(+ object) per line; see docs/cbm.md.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Results store folder (read by "
-                                      "'wordgames report'), with the per-log JSON record and the "
-                                      "best-match graph PNG.")] = Path("cbm-results"),
+    logfile: Annotated[
+        Path,
+        typer.Argument(
+            help="JSONL or CSV log: message + concepts (+ object) per line; see docs/cbm.md."
+        ),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Results store folder (read by "
+            "'wordgames report'), with the per-log JSON record and the "
+            "best-match graph PNG.",
+        ),
+    ] = Path("cbm-results"),
     fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or csv.")] = "auto",
-    eos_id: Annotated[str | None, typer.Option(
-        help="End-of-sentence token: a message ends at its first EOS.")] = None,
-    pad_id: Annotated[str | None, typer.Option(help="Padding token, dropped wherever it is.")] = None,
-    topsim_max_pairs: Annotated[int, typer.Option(
-        help="Above this many message pairs TopSim uses a seeded random subset of messages.")
+    eos_id: Annotated[
+        str | None, typer.Option(help="End-of-sentence token: a message ends at its first EOS.")
+    ] = None,
+    pad_id: Annotated[
+        str | None, typer.Option(help="Padding token, dropped wherever it is.")
+    ] = None,
+    topsim_max_pairs: Annotated[
+        int,
+        typer.Option(
+            help="Above this many message pairs TopSim uses a seeded random subset of messages."
+        ),
     ] = 2_000_000,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
 ):
@@ -71,11 +94,17 @@ def evaluate(
     from wordgames.cli.common import console, fail, run_evaluation
     from wordgames.results import write_json_atomic
 
-    options = {"logs": [str(logfile)], "eos_id": symbol(eos_id), "pad_id": symbol(pad_id),
-               "format": fmt, "topsim_max_pairs": topsim_max_pairs}
+    options = {
+        "logs": [str(logfile)],
+        "eos_id": symbol(eos_id),
+        "pad_id": symbol(pad_id),
+        "format": fmt,
+        "topsim_max_pairs": topsim_max_pairs,
+    }
     con = console()
-    res = run_evaluation(con, [KEY_EMBEDDING], ["cbm"], store=out, options={"cbm": options},
-                         seed=seed)
+    res = run_evaluation(
+        con, [KEY_EMBEDDING], ["cbm"], store=out, options={"cbm": options}, seed=seed
+    )
     if res.skipped:
         fail(res.skipped[0].reason)
     result = res.result("cbm")

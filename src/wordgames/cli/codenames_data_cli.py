@@ -13,12 +13,21 @@ import typer
 
 
 def datasets(
-    data_root: Annotated[Path | None, typer.Option(
-        "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA).")] = None,
-    user_file: Annotated[list[Path] | None, typer.Option(
-        "--file", "-f", help="Also read a user file (JSONL/CSV or a paper table); repeatable.")] = None,
-    details: Annotated[bool, typer.Option(
-        "--details", help="List every repair, drop and flag with its reason.")] = False,
+    data_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."
+        ),
+    ] = None,
+    user_file: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--file", "-f", help="Also read a user file (JSONL/CSV or a paper table); repeatable."
+        ),
+    ] = None,
+    details: Annotated[
+        bool, typer.Option("--details", help="List every repair, drop and flag with its reason.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ):
     """List every human Codenames data set: sender/receiver records, repairs and drops."""
@@ -65,23 +74,35 @@ def datasets(
         if s.get("missing"):
             table.add_row(s["dataset"], "-", "-", "-", "-", "missing")
             continue
-        table.add_row(escape(s["dataset"]), cell(s["n_sender"], s["sender_decisions"]),
-                      cell(s["n_receiver"], s["receiver_decisions"]),
-                      str(sum(s["repairs"].values())), str(sum(s["dropped"].values())),
-                      str(sum(s["flagged"].values())))
+        table.add_row(
+            escape(s["dataset"]),
+            cell(s["n_sender"], s["sender_decisions"]),
+            cell(s["n_receiver"], s["receiver_decisions"]),
+            str(sum(s["repairs"].values())),
+            str(sum(s["dropped"].values())),
+            str(sum(s["flagged"].values())),
+        )
     console = Console()
     console.print(table)
-    if any(s.get("n_sender") != s.get("sender_decisions")
-           or s.get("n_receiver") != s.get("receiver_decisions") for s in summaries):
+    if any(
+        s.get("n_sender") != s.get("sender_decisions")
+        or s.get("n_receiver") != s.get("receiver_decisions")
+        for s in summaries
+    ):
         console.print("(n): records of aggregate sources stand for n people (record.count)")
     if details:
         for s in summaries:
             for kind in ("repairs", "dropped", "flagged"):
                 for reason, n in (s.get(kind) or {}).items():
-                    console.print(escape(f"{s['dataset']}: {kind} {n:>4}  {reason}"), highlight=False)
+                    console.print(
+                        escape(f"{s['dataset']}: {kind} {n:>4}  {reason}"), highlight=False
+                    )
     if not available:
-        console.print("No human data set found: set WORDGAMES_DATA (or --data-root) to the "
-                      "folder that holds codenames/ and codenames-human/.", style="yellow")
+        console.print(
+            "No human data set found: set WORDGAMES_DATA (or --data-root) to the "
+            "folder that holds codenames/ and codenames-human/.",
+            style="yellow",
+        )
 
 
 def register(app: typer.Typer) -> None:

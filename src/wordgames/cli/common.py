@@ -53,8 +53,7 @@ def console_logging(con, level=logging.INFO):
         logger.setLevel(old)
 
 
-def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool = False,
-                   **kwargs):
+def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool = False, **kwargs):
     """:func:`wordgames.evaluate` with a progress bar and the log on ``con``.
 
     Errors of the user's making become ``error:`` messages. Writes ``results.json`` into the store's
@@ -70,25 +69,35 @@ def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool 
     def on_plan(plan):
         if store is None:
             return
-        con.print(f"{len(plan.missing)} of {plan.parameters['units']} result(s) missing from "
-                  f"the store in {store}" + ("; computing them" if plan.missing and not dry_run
-                                             else ""), highlight=False)
+        con.print(
+            f"{len(plan.missing)} of {plan.parameters['units']} result(s) missing from "
+            f"the store in {store}" + ("; computing them" if plan.missing and not dry_run else ""),
+            highlight=False,
+        )
         if show_missing or dry_run:
             for label in plan.missing:
                 con.print(f"  missing: {label}", highlight=False)
 
     try:
-        with console_logging(con), Progress(
-                TextColumn("{task.description}"), BarColumn(),
-                TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                console=con, transient=True) as bar:
+        with (
+            console_logging(con),
+            Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed}/{task.total}"),
+                TimeElapsedColumn(),
+                console=con,
+                transient=True,
+            ) as bar,
+        ):
             task = bar.add_task("measures", total=None)
 
             def progress(label, done, total):
                 bar.update(task, description=label, completed=done, total=total)
 
-            res = evaluate(embeddings, measures, store=store, progress=progress,
-                           on_plan=on_plan, **kwargs)
+            res = evaluate(
+                embeddings, measures, store=store, progress=progress, on_plan=on_plan, **kwargs
+            )
     except KeyError as exc:
         fail(str(exc.args[0]) if exc.args else str(exc))
     except WordgamesError as exc:
@@ -106,11 +115,17 @@ def print_skipped(con, res) -> None:
 
     for s in res.skipped:
         if s.failed:
-            con.print(f"[bold red]failed[/] {escape(s.measure)} for {escape(s.embedding)}: "
-                      f"{escape(s.reason)}\n{escape(s.error)}", highlight=False)
+            con.print(
+                f"[bold red]failed[/] {escape(s.measure)} for {escape(s.embedding)}: "
+                f"{escape(s.reason)}\n{escape(s.error)}",
+                highlight=False,
+            )
         else:
-            con.print(f"[yellow]skipped[/] {escape(s.measure)} for {escape(s.embedding)}: "
-                      f"{escape(s.reason)}", highlight=False)
+            con.print(
+                f"[yellow]skipped[/] {escape(s.measure)} for {escape(s.embedding)}: "
+                f"{escape(s.reason)}",
+                highlight=False,
+            )
 
 
 def resolve_specs(specs, *, family: bool = False) -> list[str]:

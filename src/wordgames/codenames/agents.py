@@ -83,8 +83,9 @@ class CountingSender(Sender, Protocol):
 
     def rank_values(self, geometry: BoardGeometry, col: int) -> tuple: ...
 
-    def count_rank(self, geometry: BoardGeometry, values: tuple,
-                   own: int | None) -> tuple[int, int]: ...
+    def count_rank(
+        self, geometry: BoardGeometry, values: tuple, own: int | None
+    ) -> tuple[int, int]: ...
 
 
 @runtime_checkable
@@ -96,8 +97,9 @@ class DrawnRankSender(Sender, Protocol):
 
     def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray: ...
 
-    def draw_rank(self, blue: Sequence[str], red: Sequence[str], clue: str,
-                  n_candidates: int) -> int: ...
+    def draw_rank(
+        self, blue: Sequence[str], red: Sequence[str], clue: str, n_candidates: int
+    ) -> int: ...
 
 
 def _check_choice(what: str, value, choices: Sequence) -> None:
@@ -117,8 +119,10 @@ class Agent(Params):
         ``{"agent": class name, parameter: value}`` with the embedding by name and nested
         configurations (clue rules) as dicts.
         """
-        return {"agent": type(self).__name__,
-                **{k: _plain(v) for k, v in self.get_params().items()}}
+        return {
+            "agent": type(self).__name__,
+            **{k: _plain(v) for k, v in self.get_params().items()},
+        }
 
 
 def _plain(value):
@@ -152,8 +156,14 @@ class VocabSims:
     the matrix stays small.
     """
 
-    def __init__(self, embedding, words: Sequence[str], distance: str = "cosine",
-                 n_vocab: int | None = None, cols: slice | np.ndarray | None = None):
+    def __init__(
+        self,
+        embedding,
+        words: Sequence[str],
+        distance: str = "cosine",
+        n_vocab: int | None = None,
+        cols: slice | np.ndarray | None = None,
+    ):
         words = list(dict.fromkeys(_norm(w) for w in words))
         look = embedding.lookup(words)
         if look.n_oov:
@@ -170,8 +180,11 @@ class VocabSims:
         elif distance == "euclidean":
             v = embedding.vectors
             b = np.asarray(v[look.indices], dtype=np.float32)
-            d2 = (_sqnorms(embedding)[self.cols][None, :] + (b * b).sum(1)[:, None]
-                  - 2.0 * (b @ np.asarray(v[self.cols]).T))
+            d2 = (
+                _sqnorms(embedding)[self.cols][None, :]
+                + (b * b).sum(1)[:, None]
+                - 2.0 * (b @ np.asarray(v[self.cols]).T)
+            )
             np.maximum(d2, 0.0, out=d2)
             self.mat = -np.sqrt(d2)
         else:
@@ -212,8 +225,11 @@ class ColumnSubset:
         self.n_cols = len(local)
         cols = sims.cols
         # a slice's rows are start + local: no need to build the slice's whole row range
-        self.cols = (np.asarray(local) + (cols.start or 0) if isinstance(cols, slice)
-                     else sims.col_rows[local])
+        self.cols = (
+            np.asarray(local) + (cols.start or 0)
+            if isinstance(cols, slice)
+            else sims.col_rows[local]
+        )
         self.col_rows = self.cols
 
     def rows(self, words: Sequence[str]) -> list[int]:
@@ -271,8 +287,13 @@ class BoardGeometry:
     that starts with the agent itself: an agent never reads what another agent stored.
     """
 
-    def __init__(self, sims: VocabSims, blue: Sequence[str], red: Sequence[str],
-                 excluded: np.ndarray | None = None):
+    def __init__(
+        self,
+        sims: VocabSims,
+        blue: Sequence[str],
+        red: Sequence[str],
+        excluded: np.ndarray | None = None,
+    ):
         self.sims = sims
         self.blue_rows = sims.rows(blue)
         self.red_rows = sims.rows(red)
@@ -393,8 +414,12 @@ class BoardGeometry:
         return out
 
 
-def count_beating(keys: Sequence[np.ndarray], values: Sequence, excluded: np.ndarray | None = None,
-                  own: int | None = None) -> tuple[int, int]:
+def count_beating(
+    keys: Sequence[np.ndarray],
+    values: Sequence,
+    excluded: np.ndarray | None = None,
+    own: int | None = None,
+) -> tuple[int, int]:
     """How many rows have keys lexicographically smaller than ``values`` and how many equal.
 
     Rows ``excluded`` and row ``own`` are ignored (one comparison pass per key, no sort; the few
@@ -419,8 +444,9 @@ def count_beating(keys: Sequence[np.ndarray], values: Sequence, excluded: np.nda
     return n_less, n_eq
 
 
-def rank_by_counting(keys: Sequence[np.ndarray], target: int,
-                     excluded: np.ndarray | None = None) -> tuple[int, int]:
+def rank_by_counting(
+    keys: Sequence[np.ndarray], target: int, excluded: np.ndarray | None = None
+) -> tuple[int, int]:
     """Best and worst 1-based rank of row ``target`` when rows are sorted by ``keys``.
 
     The order is lexicographic and ascending, ignoring ``excluded`` rows. Rows with the same keys as
@@ -460,8 +486,14 @@ class _EmbeddingSender(Agent):
     kind = "sender"
     needs_similarities = True
 
-    def __init__(self, embedding, *, distance: str = "cosine", vocab_size: int | None = None,
-                 rules: ClueRules | None = None):
+    def __init__(
+        self,
+        embedding,
+        *,
+        distance: str = "cosine",
+        vocab_size: int | None = None,
+        rules: ClueRules | None = None,
+    ):
         _check_choice("distance", distance, DISTANCES)
         self.embedding = embedding
         self.distance = distance
@@ -485,8 +517,9 @@ class _EmbeddingSender(Agent):
         return {**super().describe(), "rules": self.clue_rules.get_params()}
 
     def excluded_rows(self, board_words: Sequence[str]) -> np.ndarray:
-        return self.clue_rules.excluded_rows(self.vocabulary, self.embedding.word_index,
-                                             board_words)
+        return self.clue_rules.excluded_rows(
+            self.vocabulary, self.embedding.word_index, board_words
+        )
 
     # the one method each sender defines
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:  # pragma: no cover
@@ -499,7 +532,9 @@ class _EmbeddingSender(Agent):
     def rank_values(self, geometry: BoardGeometry, col: int) -> tuple:
         return tuple(k[col] for k in self._cached_keys(geometry))
 
-    def count_rank(self, geometry: BoardGeometry, values: tuple, own: int | None) -> tuple[int, int]:
+    def count_rank(
+        self, geometry: BoardGeometry, values: tuple, own: int | None
+    ) -> tuple[int, int]:
         return count_beating(self._cached_keys(geometry), values, geometry.excluded, own)
 
     def _geometry(self, blue, red) -> BoardGeometry:
@@ -558,8 +593,15 @@ class ExhaustiveSearchSender(_EmbeddingSender):
     ['x', 'y']
     """
 
-    def __init__(self, embedding, tie_break: str = "avg_blue_dist", *, distance: str = "cosine",
-                 vocab_size: int | None = None, rules: ClueRules | None = None):
+    def __init__(
+        self,
+        embedding,
+        tie_break: str = "avg_blue_dist",
+        *,
+        distance: str = "cosine",
+        vocab_size: int | None = None,
+        rules: ClueRules | None = None,
+    ):
         _check_choice("tie_break", tie_break, TIE_BREAKS)
         super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
         self.tie_break = tie_break
@@ -598,7 +640,9 @@ class ExhaustiveSearchSender(_EmbeddingSender):
         c = int(geometry.count[col])
         return c, float(self.tie_scores(geometry, np.array([col]), c)[0])
 
-    def count_rank(self, geometry: BoardGeometry, values: tuple, own: int | None) -> tuple[int, int]:
+    def count_rank(
+        self, geometry: BoardGeometry, values: tuple, own: int | None
+    ) -> tuple[int, int]:
         """Columns of this slice that beat the clue, and ties.
 
         More targets beat it; among columns with as many targets only the tie-break decides
@@ -648,9 +692,18 @@ class ClusterSender(_EmbeddingSender):
     calls would dominate the measure's running time.
     """
 
-    def __init__(self, embedding, *, n_restarts: int = 10, max_clusters: int = 10,
-                 max_iter: int = 50, random_state: int | None = 0, distance: str = "cosine",
-                 vocab_size: int | None = None, rules: ClueRules | None = None):
+    def __init__(
+        self,
+        embedding,
+        *,
+        n_restarts: int = 10,
+        max_clusters: int = 10,
+        max_iter: int = 50,
+        random_state: int | None = 0,
+        distance: str = "cosine",
+        vocab_size: int | None = None,
+        rules: ClueRules | None = None,
+    ):
         super().__init__(embedding, distance=distance, vocab_size=vocab_size, rules=rules)
         self.n_restarts = n_restarts
         self.max_clusters = max_clusters
@@ -694,8 +747,7 @@ class ClusterSender(_EmbeddingSender):
         words = sorted(blue + red)
         if not blue:
             raise ValueError("a board needs at least one blue word")
-        x, _ = self.embedding.vectors_for(words, normalized=self.distance == "cosine",
-                                          oov="raise")
+        x, _ = self.embedding.vectors_for(words, normalized=self.distance == "cosine", oov="raise")
         if len(blue) == 1:
             # the only all-blue cluster any run can yield is the blue word itself, and without
             # one the fallback picks the blue word farthest from the red ones: the same word
@@ -726,8 +778,9 @@ class ClusterSender(_EmbeddingSender):
         return len(self.cluster_for(geometry.blue, geometry.red))
 
 
-def batched_kmeans(x: np.ndarray, ks: Sequence[int], n_restarts: int,
-                   rng: np.random.Generator, max_iter: int = 50):
+def batched_kmeans(
+    x: np.ndarray, ks: Sequence[int], n_restarts: int, rng: np.random.Generator, max_iter: int = 50
+):
     """Lloyd's k-means for every k in ``ks`` and ``n_restarts`` random initial points each.
 
     All runs are in one array (two matrix products per iteration for all runs together). Returns
@@ -825,8 +878,14 @@ class RandomSender(_EmbeddingSender):
     distance = "cosine"
     needs_similarities = False  # the measures skip the matrix product for it
 
-    def __init__(self, embedding, *, random_state: int | None = 0, vocab_size: int | None = None,
-                 rules: ClueRules | None = None):
+    def __init__(
+        self,
+        embedding,
+        *,
+        random_state: int | None = 0,
+        vocab_size: int | None = None,
+        rules: ClueRules | None = None,
+    ):
         self.embedding = embedding
         self.random_state = random_state
         self.vocab_size = vocab_size
@@ -834,9 +893,17 @@ class RandomSender(_EmbeddingSender):
 
     name = "random-sender"
 
-    def draw_rank(self, blue: Sequence[str], red: Sequence[str], clue: str, n_candidates: int) -> int:
-        rng = derive_rng(self.random_state, *sorted(map(_norm, blue)), "|",
-                         *sorted(map(_norm, red)), "|", _norm(clue))
+    def draw_rank(
+        self, blue: Sequence[str], red: Sequence[str], clue: str, n_candidates: int
+    ) -> int:
+        rng = derive_rng(
+            self.random_state,
+            *sorted(map(_norm, blue)),
+            "|",
+            *sorted(map(_norm, red)),
+            "|",
+            _norm(clue),
+        )
         return int(rng.integers(1, n_candidates + 1))
 
     def board_draws(self, blue: Sequence[str], red: Sequence[str]) -> tuple[int, int]:
@@ -852,8 +919,10 @@ class RandomSender(_EmbeddingSender):
             if len(cache) > 4096:
                 cache.clear()
             rng = derive_rng(self.random_state, *blue, "|", *red)
-            hit = cache[key] = (int(rng.integers(1, max(1, len(blue)) + 1)),
-                                int(rng.integers(0, 2**63)))
+            hit = cache[key] = (
+                int(rng.integers(1, max(1, len(blue)) + 1)),
+                int(rng.integers(0, 2**63)),
+            )
         return hit
 
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
@@ -877,7 +946,7 @@ class RandomSender(_EmbeddingSender):
 
     def _geometry(self, blue, red) -> BoardGeometry:
         words = [_norm(w) for w in list(blue) + list(red)]
-        return BoardGeometry(NoSims(words, self.n_vocab), words[: len(blue)], words[len(blue):])
+        return BoardGeometry(NoSims(words, self.n_vocab), words[: len(blue)], words[len(blue) :])
 
 
 class NoSims:
@@ -886,8 +955,11 @@ class NoSims:
     def __init__(self, words, n_vocab, cols=None):
         self.words, self.n_vocab = list(dict.fromkeys(words)), n_vocab
         self.cols = slice(0, n_vocab) if cols is None else cols
-        self.n_cols = (self.cols.stop - (self.cols.start or 0) if isinstance(self.cols, slice)
-                       else len(self.cols))
+        self.n_cols = (
+            self.cols.stop - (self.cols.start or 0)
+            if isinstance(self.cols, slice)
+            else len(self.cols)
+        )
         self.row = {w: i for i, w in enumerate(self.words)}
 
     @property
@@ -963,9 +1035,15 @@ class RandomReceiver(Agent):
         return self.ranked_forward(board_words, clue)[: max(0, int(number))]
 
 
-def default_senders(embedding, *, quick: bool = False, random_state: int = 0,
-                    distance: str = "cosine", vocab_size: int | None = None,
-                    n_restarts: int | None = None) -> list:
+def default_senders(
+    embedding,
+    *,
+    quick: bool = False,
+    random_state: int = 0,
+    distance: str = "cosine",
+    vocab_size: int | None = None,
+    n_restarts: int | None = None,
+) -> list:
     """The paper's sender line-up: ClusterSender, ExhaustiveSearchSender x4, RandomSender.
 
     ``quick``: 3 k-means restarts instead of 10.
@@ -981,5 +1059,7 @@ def default_senders(embedding, *, quick: bool = False, random_state: int = 0,
 
 def default_receivers(embedding, *, random_state: int = 0, distance: str = "cosine") -> list:
     """The paper's receiver line-up: EmbeddingNearestReceiver and RandomReceiver."""
-    return [EmbeddingNearestReceiver(embedding, distance=distance),
-            RandomReceiver(random_state=random_state)]
+    return [
+        EmbeddingNearestReceiver(embedding, distance=distance),
+        RandomReceiver(random_state=random_state),
+    ]

@@ -71,8 +71,9 @@ class ClueRules:
                 return False
         return True
 
-    def excluded_rows(self, vocabulary: np.ndarray, word_index: dict[str, int],
-                      board_words: Iterable[str]) -> np.ndarray:
+    def excluded_rows(
+        self, vocabulary: np.ndarray, word_index: dict[str, int], board_words: Iterable[str]
+    ) -> np.ndarray:
         """Rows of ``vocabulary`` that may not be clues for a board (sorted, unique).
 
         ``vocabulary`` is the clue vocabulary (object array); ``word_index`` maps word -> row.
@@ -203,20 +204,31 @@ class Board:
         if not c or " " in c:
             raise IllegalClueError(f"a clue is one word, got {clue!r}")
         if not self.is_legal_clue(c):
-            raise IllegalClueError(f"{clue!r} is not a legal clue on this board (board word, or "
-                                   f"breaks a clue rule: {self.rules.get_params()})")
+            raise IllegalClueError(
+                f"{clue!r} is not a legal clue on this board (board word, or "
+                f"breaks a clue rule: {self.rules.get_params()})"
+            )
         return c
 
     def without(self, words: Iterable[str]) -> Board:
         """The board once ``words`` are guessed (taken off)."""
         gone = {_norm(w) for w in words}
-        return Board(tuple(w for w in self.blue if w not in gone),
-                     tuple(w for w in self.red if w not in gone), self.rules,
-                     tuple(w for w in self.order if w not in gone))
+        return Board(
+            tuple(w for w in self.blue if w not in gone),
+            tuple(w for w in self.red if w not in gone),
+            self.rules,
+            tuple(w for w in self.order if w not in gone),
+        )
 
     @classmethod
-    def random(cls, words: Sequence[str], n_blue: int, n_red: int, seed: int | None = 0,
-               rules: ClueRules | None = None) -> Board:
+    def random(
+        cls,
+        words: Sequence[str],
+        n_blue: int,
+        n_red: int,
+        seed: int | None = 0,
+        rules: ClueRules | None = None,
+    ) -> Board:
         """Draw ``n_blue + n_red`` distinct words from ``words`` (seeded); display order shuffled."""
         pool = sorted({_norm(w) for w in words})
         if n_blue + n_red > len(pool):
@@ -224,8 +236,12 @@ class Board:
         rng = np.random.default_rng(seed)
         pick = rng.choice(len(pool), size=n_blue + n_red, replace=False)
         chosen = [pool[i] for i in pick]
-        return cls(tuple(chosen[:n_blue]), tuple(chosen[n_blue:]), rules or ClueRules(),
-                   tuple(chosen[i] for i in rng.permutation(len(chosen))))
+        return cls(
+            tuple(chosen[:n_blue]),
+            tuple(chosen[n_blue:]),
+            rules or ClueRules(),
+            tuple(chosen[i] for i in rng.permutation(len(chosen))),
+        )
 
 
 def codenames_word_list(root=None) -> list[str]:

@@ -210,8 +210,14 @@ class Game:
         return GameResult(len(self.history), self.solved, len(self.board.blue), self.history)
 
 
-def random_boards(words: Sequence[str], n_boards: int, n_blue: int, n_red: int,
-                  seed: int = 0, embeddings: Sequence = ()) -> list[Board]:
+def random_boards(
+    words: Sequence[str],
+    n_boards: int,
+    n_blue: int,
+    n_red: int,
+    seed: int = 0,
+    embeddings: Sequence = (),
+) -> list[Board]:
     """``n_boards`` seeded random boards from ``words``, restricted to words every embedding knows.
 
     This way no agent meets an out-of-vocabulary board word.
@@ -239,15 +245,26 @@ def game_metric(sender, receiver, boards: Sequence[Board], max_turns: int | None
         solved.append(res.solved)
     t, s = np.asarray(turns, float), np.asarray(solved, bool)
     ci = mean_ci(t)
-    return {"mean_turns": ci["mean"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-            "solve_rate": float(s.mean()) if s.size else float("nan"),
-            "mean_turns_solved": float(t[s].mean()) if s.any() else float("nan"),
-            "n_games": int(t.size), "turns": turns}
+    return {
+        "mean_turns": ci["mean"],
+        "ci_low": ci["ci_low"],
+        "ci_high": ci["ci_high"],
+        "solve_rate": float(s.mean()) if s.size else float("nan"),
+        "mean_turns_solved": float(t[s].mean()) if s.any() else float("nan"),
+        "n_games": int(t.size),
+        "turns": turns,
+    }
 
 
-def cross_matrix(embeddings: Sequence, boards: Sequence[Board], *, max_turns: int | None = None,
-                 make_sender: Callable | None = None, make_receiver: Callable | None = None,
-                 progress: Callable[[str], None] | None = None) -> list[dict]:
+def cross_matrix(
+    embeddings: Sequence,
+    boards: Sequence[Board],
+    *,
+    max_turns: int | None = None,
+    make_sender: Callable | None = None,
+    make_receiver: Callable | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[dict]:
     """Every (sender embedding, receiver embedding) pair plays every board (Table 1).
 
     Defaults: ``ExhaustiveSearchSender(emb, tie_break="frequency")`` (the paper's "first

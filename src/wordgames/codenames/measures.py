@@ -80,8 +80,11 @@ class SenderRanks:
 
     def _expand(self, values, group):
         # a record standing for ``count`` identical decisions counts ``count`` times
-        sel = np.ones(len(self.best), bool) if group in (None, "all") else (
-            np.asarray(self.groups) == group)
+        sel = (
+            np.ones(len(self.best), bool)
+            if group in (None, "all")
+            else (np.asarray(self.groups) == group)
+        )
         return np.repeat(np.asarray(values, float)[sel], np.asarray(self.weights, int)[sel])
 
     def summary(self, group: str | None = None) -> dict:
@@ -122,10 +125,14 @@ class ReceiverScores:
             sel = np.asarray(self.groups) == group
             s, w = s[sel], w[sel]
         ci = mean_ci(np.repeat(s, w))
-        return {self.measure: ci["mean"], "ci_low": ci["ci_low"], "ci_high": ci["ci_high"],
-                "n": ci["n"],
-                "n_skipped_oov": int(sum(v for k, v in self.skipped.items() if k.startswith("oov"))),
-                "n_skipped": int(sum(self.skipped.values()))}
+        return {
+            self.measure: ci["mean"],
+            "ci_low": ci["ci_low"],
+            "ci_high": ci["ci_high"],
+            "n": ci["n"],
+            "n_skipped_oov": int(sum(v for k, v in self.skipped.items() if k.startswith("oov"))),
+            "n_skipped": int(sum(self.skipped.values())),
+        }
 
 
 def groups_of(result) -> list[str]:
@@ -146,7 +153,9 @@ class RankProblem:
     weight: int = 1
 
 
-def problems_from_receiver_records(records: Iterable[HumanReceiverRecord]) -> tuple[list[RankProblem], Counter]:
+def problems_from_receiver_records(
+    records: Iterable[HumanReceiverRecord],
+) -> tuple[list[RankProblem], Counter]:
     """Algorithm 4: B = the person's picks, R = the rest of the board."""
     out, skipped = [], Counter()
     for r in records:
@@ -160,12 +169,17 @@ def problems_from_receiver_records(records: Iterable[HumanReceiverRecord]) -> tu
             skipped["pick_not_on_board"] += 1
             continue
         red = tuple(w for w in dict.fromkeys(board) if w not in blue)
-        out.append(RankProblem(r.record_id, blue, red, _norm(r.clue), r.clue_source or "unknown",
-                               _weight(r)))
+        out.append(
+            RankProblem(
+                r.record_id, blue, red, _norm(r.clue), r.clue_source or "unknown", _weight(r)
+            )
+        )
     return out, skipped
 
 
-def problems_from_sender_records(records: Iterable[HumanSenderRecord]) -> tuple[list[RankProblem], Counter]:
+def problems_from_sender_records(
+    records: Iterable[HumanSenderRecord],
+) -> tuple[list[RankProblem], Counter]:
     """Algorithm 6: B = blue, R = every other board word (``record.avoid``)."""
     out, skipped = [], Counter()
     for r in records:
@@ -174,15 +188,22 @@ def problems_from_sender_records(records: Iterable[HumanSenderRecord]) -> tuple[
         if not blue:
             skipped["no_blue"] += 1
             continue
-        out.append(RankProblem(r.record_id, blue, red, _norm(r.clue), r.clue_source or "human",
-                               _weight(r)))
+        out.append(
+            RankProblem(r.record_id, blue, red, _norm(r.clue), r.clue_source or "human", _weight(r))
+        )
     return out, skipped
 
 
-def sender_ranks(senders: Sequence, problems: Sequence[RankProblem], *,
-                 batch_words: int = 512, chunk_bytes: int = 192 << 20,
-                 n_jobs: int | None = None, skipped: Counter | None = None,
-                 progress: Callable[[int], None] | None = None) -> dict[str, SenderRanks]:
+def sender_ranks(
+    senders: Sequence,
+    problems: Sequence[RankProblem],
+    *,
+    batch_words: int = 512,
+    chunk_bytes: int = 192 << 20,
+    n_jobs: int | None = None,
+    skipped: Counter | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, SenderRanks]:
     """Rank of each problem's clue for each sender (the core of Algorithms 4 and 6).
 
     Senders are measured by what they are (:mod:`wordgames.codenames.agents` protocols):
@@ -210,8 +231,9 @@ def sender_ranks(senders: Sequence, problems: Sequence[RankProblem], *,
         elif isinstance(s, Sender):
             _slow_sender(s, problems, results[name], progress)
         else:
-            raise TypeError(f"{name!r} is not a sender: it needs give_clue(board) and "
-                            "ranked_forward(blue, red)")
+            raise TypeError(
+                f"{name!r} is not a sender: it needs give_clue(board) and ranked_forward(blue, red)"
+            )
 
     for group in fast.values():
         _fast_senders(group, problems, results, batch_words, progress, chunk_bytes, n_jobs)
@@ -278,14 +300,23 @@ def _drawn_ranks(sender, problems, res: SenderRanks) -> None:
         _record_rank(res, p, r, r, n_cand)
 
 
-def _fast_senders(group: list, problems: Sequence[RankProblem], results, batch_words, progress,
-                  chunk_bytes: int = 192 << 20, n_jobs: int | None = None):
+def _fast_senders(
+    group: list,
+    problems: Sequence[RankProblem],
+    results,
+    batch_words,
+    progress,
+    chunk_bytes: int = 192 << 20,
+    n_jobs: int | None = None,
+):
     n_jobs = _n_jobs(n_jobs)
     if n_jobs > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(n_jobs) as pool:
-            return _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool)
+            return _fast_senders_on(
+                group, problems, results, batch_words, progress, chunk_bytes, pool
+            )
     return _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, None)
 
 
@@ -321,8 +352,9 @@ class _SenderGroup:
         None when no sender of the group needs similarities.
         """
         if any(getattr(s, "needs_similarities", True) for s in self.senders):
-            return VocabSims(self.embedding, words, self.senders[0].distance, self.n_vocab,
-                             cols=cols)
+            return VocabSims(
+                self.embedding, words, self.senders[0].distance, self.n_vocab, cols=cols
+            )
         return NoSims(words, self.n_vocab, cols)
 
 
@@ -367,8 +399,9 @@ def _batches(valid: list, batch_words: int) -> list[list]:
     return batches
 
 
-def _prepare_batch(g: _SenderGroup, records: list, chunk_bytes: int,
-                   excl_cache: dict[tuple, np.ndarray]) -> _Batch:
+def _prepare_batch(
+    g: _SenderGroup, records: list, chunk_bytes: int, excl_cache: dict[tuple, np.ndarray]
+) -> _Batch:
     """The batch's words, vocabulary slices, (blue, red) splits and excluded rows per sender.
 
     Excluded rows are shared by senders with the same clue rules, and across batches.
@@ -380,7 +413,7 @@ def _prepare_batch(g: _SenderGroup, records: list, chunk_bytes: int,
     for p, crow in records:
         splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append((p, crow))
     excl = {}
-    for (blue, red) in splits:
+    for blue, red in splits:
         board = tuple(sorted(blue + red))
         for si, s in enumerate(g.senders):
             key = (s.clue_rules, board)
@@ -401,8 +434,10 @@ def _clue_values(g: _SenderGroup, batch: _Batch) -> tuple[dict, dict]:
     target: dict[tuple, tuple] = {}
     kept: dict[int, object] = {}
     for ci, cols in enumerate(batch.chunks):
-        todo = {k: [(j, pc) for j, pc in enumerate(v) if pc[1] // batch.step == ci]
-                for k, v in batch.splits.items()}
+        todo = {
+            k: [(j, pc) for j, pc in enumerate(v) if pc[1] // batch.step == ci]
+            for k, v in batch.splits.items()
+        }
         todo = {k: v for k, v in todo.items() if v}
         if not todo:
             continue
@@ -448,7 +483,7 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
     for ci, cols in enumerate(batch.chunks):
         sims = kept.pop(ci, None) or g.sims(batch.words, cols)
         jobs = [(k, v, sims, cols) for k, v in batch.splits.items()]
-        for res in (pool.map(count, jobs) if pool else map(count, jobs)):
+        for res in pool.map(count, jobs) if pool else map(count, jobs):
             for key, (b, t) in res:
                 acc = beats[key]
                 acc[0] += b
@@ -476,13 +511,17 @@ def _record_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> None:
                 _record_rank(results[name], p, b + 1, b + 1 + t, g.n_vocab - len(ex))
 
 
-def sender_ranks_receiver_data(senders, records: Iterable[HumanReceiverRecord], **kw) -> dict[str, SenderRanks]:
+def sender_ranks_receiver_data(
+    senders, records: Iterable[HumanReceiverRecord], **kw
+) -> dict[str, SenderRanks]:
     """Algorithm 4 on Human Receiver records (B = the picks, R = the rest of the board)."""
     problems, skipped = problems_from_receiver_records(records)
     return sender_ranks(senders, problems, skipped=skipped, **kw)
 
 
-def sender_ranks_sender_data(senders, records: Iterable[HumanSenderRecord], **kw) -> dict[str, SenderRanks]:
+def sender_ranks_sender_data(
+    senders, records: Iterable[HumanSenderRecord], **kw
+) -> dict[str, SenderRanks]:
     """Algorithm 6 on Human Sender records (B = blue, R = red + neutral + assassin)."""
     problems, skipped = problems_from_sender_records(records)
     return sender_ranks(senders, problems, skipped=skipped, **kw)
@@ -523,8 +562,10 @@ def expected_random_ap(n: int, n_relevant: int) -> float:
 
 def _receiver(agent):
     if not isinstance(agent, Receiver):
-        raise TypeError(f"{agent_name(agent)!r} is not a receiver: it needs "
-                        "guess(board_words, clue, number) and ranked_forward(board_words, clue)")
+        raise TypeError(
+            f"{agent_name(agent)!r} is not a receiver: it needs "
+            "guess(board_words, clue, number) and ranked_forward(board_words, clue)"
+        )
     return agent
 
 
@@ -535,7 +576,9 @@ def _receiver_oov(receiver, words: Sequence[str]) -> list[str]:
     return [w for w in words if w not in emb]
 
 
-def receiver_map(receivers: Sequence, records: Iterable[HumanReceiverRecord]) -> dict[str, ReceiverScores]:
+def receiver_map(
+    receivers: Sequence, records: Iterable[HumanReceiverRecord]
+) -> dict[str, ReceiverScores]:
     """Algorithm 5: average precision of ``receiver.ranked_forward(board, clue)``.
 
     The person's picks are the relevant words; the mean over records is the MAP.
@@ -619,9 +662,14 @@ def number_for(record: HumanSenderRecord) -> tuple[int | None, tuple[str, ...]]:
     return None, ()
 
 
-def receiver_guess_score(receivers: Sequence, records: Iterable[HumanSenderRecord], *,
-                         target_score: float = 1.0, blue_score: float = 0.0,
-                         red_score: float = -1.0) -> dict[str, ReceiverScores]:
+def receiver_guess_score(
+    receivers: Sequence,
+    records: Iterable[HumanSenderRecord],
+    *,
+    target_score: float = 1.0,
+    blue_score: float = 0.0,
+    red_score: float = -1.0,
+) -> dict[str, ReceiverScores]:
     """Algorithm 7: ``receiver.guess(board, clue, tau)`` scored per guessed word.
 
     Each guess scores by kind (target, other blue, non-blue), the row's sum is divided once by

@@ -19,18 +19,20 @@ def _show_board(console, board: Board, colours: bool) -> None:
     cols = 5
     for i in range(0, len(words), cols):
         cells = []
-        for w in words[i:i + cols]:
+        for w in words[i : i + cols]:
             if colours:
-                cells.append(f"[bold blue]{escape(w)}[/]" if w in board.blue
-                             else f"[red]{escape(w)}[/]")
+                cells.append(
+                    f"[bold blue]{escape(w)}[/]" if w in board.blue else f"[red]{escape(w)}[/]"
+                )
             else:
                 cells.append(escape(w))
         table.add_row(*cells)
     console.print(table)
 
 
-def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, console=None,
-                  ask=None) -> object:
+def play_terminal(
+    board: Board, role: str, agent, *, max_turns: int = 10, console=None, ask=None
+) -> object:
     """Play one game at the terminal.
 
     ``role`` is the person's role: ``"sender"`` (the agent guesses) or ``"receiver"`` (the agent
@@ -45,6 +47,7 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
     ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
 
     if role == "sender":
+
         def human_clue(b: Board):
             console.rule(f"your turn: {len(b.blue)} blue word(s) left")
             _show_board(console, b, colours=True)
@@ -60,6 +63,7 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
 
         game = Game(board, CallableSender(human_clue), agent, max_turns=max_turns)
     elif role == "receiver":
+
         def human_guess(words, clue, number):
             console.rule(f"clue: [bold]{escape(clue)}[/] {number}")
             _show_board(console, Board((), tuple(words), order=tuple(words)), colours=False)
@@ -89,8 +93,9 @@ def play_terminal(board: Board, role: str, agent, *, max_turns: int = 10, consol
             console.print(f"[red]{escape(str(exc))}[/]")
             continue
         shown = ", ".join(f"{w} ({c})" for w, c in zip(turn.guesses, turn.colors, strict=True))
-        console.print(f"clue [bold]{escape(turn.clue)}[/] {turn.number}: "
-                      f"{escape(shown) or 'no guess'}")
+        console.print(
+            f"clue [bold]{escape(turn.clue)}[/] {turn.number}: {escape(shown) or 'no guess'}"
+        )
     res = game.result()
     if res.solved:
         console.print(f"[bold green]all blue words found in {res.turns} turn(s)[/]")

@@ -35,9 +35,18 @@ def _bars(ax, rows, x, hue, y, *, log=False, err=None, title="", ylabel=None, le
         ax.legend(fontsize=6, ncol=2)
 
 
-def grouped_bars(rows: Sequence[dict], x: str, hue: str, y: str, path: str | Path, *,
-                 title: str = "", ylabel: str | None = None, log: bool = False,
-                 err: tuple[str, str] | None = None) -> Path:
+def grouped_bars(
+    rows: Sequence[dict],
+    x: str,
+    hue: str,
+    y: str,
+    path: str | Path,
+    *,
+    title: str = "",
+    ylabel: str | None = None,
+    log: bool = False,
+    err: tuple[str, str] | None = None,
+) -> Path:
     """One bar per (x, hue) pair of ``rows`` (dicts), grouped by ``x``.
 
     ``err`` names the low/high columns of an interval drawn as error bars.
@@ -45,9 +54,18 @@ def grouped_bars(rows: Sequence[dict], x: str, hue: str, y: str, path: str | Pat
     return panels({"": rows}, x, hue, y, path, title=title, ylabel=ylabel, log=log, err=err)
 
 
-def panels(groups: dict[str, Sequence[dict]], x: str, hue: str, y: str, path: str | Path, *,
-           title: str = "", ylabel: str | None = None, log: bool = False,
-           err: tuple[str, str] | None = None) -> Path:
+def panels(
+    groups: dict[str, Sequence[dict]],
+    x: str,
+    hue: str,
+    y: str,
+    path: str | Path,
+    *,
+    title: str = "",
+    ylabel: str | None = None,
+    log: bool = False,
+    err: tuple[str, str] | None = None,
+) -> Path:
     """One panel of grouped bars per entry of ``groups`` (panel title -> rows), one PNG."""
     import matplotlib
 
@@ -83,8 +101,9 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
-def plot_evaluation(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
-                    out_dir: str | Path) -> list[Path]:
+def plot_evaluation(
+    sender_rows: Sequence[dict], receiver_rows: Sequence[dict], out_dir: str | Path
+) -> list[Path]:
     """Figures for one embedding (rows as produced by :func:`wordgames.codenames.suite.tables`).
 
     * ``sender_rank_by_source.png``: on human-receiver data, the mean rank of the given clue by
@@ -100,34 +119,67 @@ def plot_evaluation(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
         if r["data"] == "human_receiver":
             by_ds.setdefault(r["dataset"], []).append(r)
     if by_ds:
-        paths.append(panels(by_ds, "clue_source", "agent", "mean_rank",
-                            out_dir / "sender_rank_by_source.png", log=True,
-                            title="rank of the given clue on human-receiver data (Alg. 4), lower is better"))
+        paths.append(
+            panels(
+                by_ds,
+                "clue_source",
+                "agent",
+                "mean_rank",
+                out_dir / "sender_rank_by_source.png",
+                log=True,
+                title="rank of the given clue on human-receiver data (Alg. 4), lower is better",
+            )
+        )
     by_ds = {}
     for r in receiver_rows:
         if r["data"] == "human_receiver":
             by_ds.setdefault(r["dataset"], []).append(r)
     if by_ds:
-        paths.append(panels(by_ds, "clue_source", "agent", "score",
-                            out_dir / "receiver_map_by_source.png", ylabel="MAP",
-                            err=("ci_low", "ci_high"),
-                            title="receiver MAP on human-receiver data (Alg. 5), higher is better"))
+        paths.append(
+            panels(
+                by_ds,
+                "clue_source",
+                "agent",
+                "score",
+                out_dir / "receiver_map_by_source.png",
+                ylabel="MAP",
+                err=("ci_low", "ci_high"),
+                title="receiver MAP on human-receiver data (Alg. 5), higher is better",
+            )
+        )
     srows = [r for r in sender_rows if r["data"] == "human_sender" and r["clue_source"] == "all"]
     if srows:
-        paths.append(grouped_bars(srows, "dataset", "agent", "mean_rank",
-                                  out_dir / "sender_rank_human_sender_data.png",
-                                  title="rank of the human clue (Alg. 6), lower is better", log=True))
+        paths.append(
+            grouped_bars(
+                srows,
+                "dataset",
+                "agent",
+                "mean_rank",
+                out_dir / "sender_rank_human_sender_data.png",
+                title="rank of the human clue (Alg. 6), lower is better",
+                log=True,
+            )
+        )
     grows = [r for r in receiver_rows if r["data"] == "human_sender" and r["clue_source"] == "all"]
     if grows:
-        paths.append(grouped_bars(grows, "dataset", "agent", "score",
-                                  out_dir / "receiver_score_human_sender_data.png",
-                                  title="receiver guess score (Alg. 7), higher is better",
-                                  ylabel="score", err=("ci_low", "ci_high")))
+        paths.append(
+            grouped_bars(
+                grows,
+                "dataset",
+                "agent",
+                "score",
+                out_dir / "receiver_score_human_sender_data.png",
+                title="receiver guess score (Alg. 7), higher is better",
+                ylabel="score",
+                err=("ci_low", "ci_high"),
+            )
+        )
     return paths
 
 
-def plot_by_embedding(sender_rows: Sequence[dict], receiver_rows: Sequence[dict],
-                      out_dir: str | Path) -> list[Path]:
+def plot_by_embedding(
+    sender_rows: Sequence[dict], receiver_rows: Sequence[dict], out_dir: str | Path
+) -> list[Path]:
     """Figures comparing embeddings (rows carry an ``embedding`` column).
 
     Sender mean rank by agent and embedding (figs. 3 and 7) and receiver scores by embedding
@@ -136,17 +188,38 @@ def plot_by_embedding(sender_rows: Sequence[dict], receiver_rows: Sequence[dict]
     out_dir = Path(out_dir)
     paths = []
     for data in ("human_receiver", "human_sender"):
-        rows = [dict(r, agent_ds=f"{r['dataset']}: {r['agent']}") for r in sender_rows
-                if r["data"] == data and r["clue_source"] == "all"]
+        rows = [
+            dict(r, agent_ds=f"{r['dataset']}: {r['agent']}")
+            for r in sender_rows
+            if r["data"] == data and r["clue_source"] == "all"
+        ]
         if rows:
-            paths.append(grouped_bars(rows, "agent_ds", "embedding", "mean_rank",
-                                      out_dir / f"sender_rank_by_embedding_{data}.png",
-                                      title=f"sender rank on {data} data by embedding", log=True))
-        rrows = [dict(r, agent_ds=f"{r['dataset']}: {r['agent']}") for r in receiver_rows
-                 if r["data"] == data and r["clue_source"] == "all"]
+            paths.append(
+                grouped_bars(
+                    rows,
+                    "agent_ds",
+                    "embedding",
+                    "mean_rank",
+                    out_dir / f"sender_rank_by_embedding_{data}.png",
+                    title=f"sender rank on {data} data by embedding",
+                    log=True,
+                )
+            )
+        rrows = [
+            dict(r, agent_ds=f"{r['dataset']}: {r['agent']}")
+            for r in receiver_rows
+            if r["data"] == data and r["clue_source"] == "all"
+        ]
         if rrows:
-            paths.append(grouped_bars(rrows, "agent_ds", "embedding", "score",
-                                      out_dir / f"receiver_score_by_embedding_{data}.png",
-                                      title=f"receiver score on {data} data by embedding",
-                                      err=("ci_low", "ci_high")))
+            paths.append(
+                grouped_bars(
+                    rrows,
+                    "agent_ds",
+                    "embedding",
+                    "score",
+                    out_dir / f"receiver_score_by_embedding_{data}.png",
+                    title=f"receiver score on {data} data by embedding",
+                    err=("ci_low", "ci_high"),
+                )
+            )
     return paths

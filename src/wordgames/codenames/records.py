@@ -137,9 +137,13 @@ class LoadedHumanData:
 
     def summary(self) -> dict:
         """Record counts, repairs, drops and flags: what a result record or listing shows."""
-        return {"dataset": self.dataset, "n_receiver": len(self.receiver),
-                "n_sender": len(self.sender),
-                "receiver_decisions": sum(r.count for r in self.receiver),
-                "sender_decisions": sum(s.count for s in self.sender),
-                "repairs": dict(self.repairs),
-                "dropped": dict(self.dropped), "flagged": dict(self.flagged)}
+        return {
+            "dataset": self.dataset,
+            "n_receiver": len(self.receiver),
+            "n_sender": len(self.sender),
+            "receiver_decisions": sum(r.count for r in self.receiver),
+            "sender_decisions": sum(s.count for s in self.sender),
+            "repairs": dict(self.repairs),
+            "dropped": dict(self.dropped),
+            "flagged": dict(self.flagged),
+        }

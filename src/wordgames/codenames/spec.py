@@ -19,9 +19,15 @@ from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, OptionEr
 SUITE_MAX_RECORDS = 200
 QUICK_MAX_RECORDS = 30
 #: the declared human data sets (:data:`wordgames.codenames.human_data.HUMAN_DATASETS`)
-DATASETS = ("codenames-pilot", "codenames-human-heyyjudes", "codenames-human-itsluisa",
-            "codenames-human-noahprescott", "codenames-human-salt",
-            "codenames-human-stanfordhci", "codenames-human-xerevity")
+DATASETS = (
+    "codenames-pilot",
+    "codenames-human-heyyjudes",
+    "codenames-human-itsluisa",
+    "codenames-human-noahprescott",
+    "codenames-human-salt",
+    "codenames-human-stanfordhci",
+    "codenames-human-xerevity",
+)
 
 
 @dataclass(frozen=True)
@@ -55,9 +61,11 @@ class CodenamesOptions:
     def __post_init__(self):
         unknown = [d for d in self.datasets or () if d not in DATASETS]
         if unknown:
-            raise OptionError(f"codenames.datasets: {', '.join(map(repr, unknown))} "
-                              f"{'is' if len(unknown) == 1 else 'are'} not a human Codenames "
-                              f"data set; known: {', '.join(DATASETS)}")
+            raise OptionError(
+                f"codenames.datasets: {', '.join(map(repr, unknown))} "
+                f"{'is' if len(unknown) == 1 else 'are'} not a human Codenames "
+                f"data set; known: {', '.join(DATASETS)}"
+            )
         for name, least in (("max_records", 0), ("n_restarts", 1), ("vocab_size", 1)):
             value = getattr(self, name)
             if value is not None and value < least:
@@ -76,7 +84,9 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
         Metric(f"{kind}.mrr", HIGHER, _UNIT, "mean reciprocal rank of the clue"),
         Metric(f"{kind}.hits@10", HIGHER, _UNIT, "share of clues ranked in the top 10"),
         Metric(f"{kind}.hits@100", HIGHER, _UNIT, "share of clues ranked in the top 100"),
-        Metric(f"{kind}.mean_rank_best", LOWER, _RANK, "mean rank, ties broken in the clue's favour"),
+        Metric(
+            f"{kind}.mean_rank_best", LOWER, _RANK, "mean rank, ties broken in the clue's favour"
+        ),
         Metric(f"{kind}.mean_rank_worst", LOWER, _RANK, "mean rank, ties broken against the clue"),
         Metric(f"{kind}.mean_rank_fraction", LOWER, _UNIT, "mean rank over the vocabulary size"),
     )
@@ -90,24 +100,47 @@ MEASURE = Measure(
     compute="wordgames.codenames.suite:run",
     datasets=DATASETS,
     metrics=(
-        Metric("human_receiver.map", HIGHER, _UNIT,
-               "receiver vs people's picks: mean average precision (Algorithm 5)"),
-        Metric("human_sender.guess_score", HIGHER, (-1.0, 1.0),
-               "receiver on people's clues: Algorithm 7 guess score"),
+        Metric(
+            "human_receiver.map",
+            HIGHER,
+            _UNIT,
+            "receiver vs people's picks: mean average precision (Algorithm 5)",
+        ),
+        Metric(
+            "human_sender.guess_score",
+            HIGHER,
+            (-1.0, 1.0),
+            "receiver on people's clues: Algorithm 7 guess score",
+        ),
         *_sender_metrics("human_receiver"),
         *_sender_metrics("human_sender"),
     ),
     headlines=(
-        Headline("human_receiver.map", dataset="codenames-pilot", subject="nearest", primary=True,
-                 description="nearest receiver vs people's picks on the pilot data: MAP"),
-        Headline("human_receiver.map", subject="nearest", primary=True,
-                 description="nearest receiver vs people's picks: mean average precision"),
-        Headline("human_receiver.mean_rank", subject="cluster",
-                 description="cluster sender: mean rank of the people's clue (lower is better)"),
-        Headline("human_sender.guess_score", subject="nearest",
-                 description="nearest receiver on people's clues: Algorithm 7 guess score"),
+        Headline(
+            "human_receiver.map",
+            dataset="codenames-pilot",
+            subject="nearest",
+            primary=True,
+            description="nearest receiver vs people's picks on the pilot data: MAP",
+        ),
+        Headline(
+            "human_receiver.map",
+            subject="nearest",
+            primary=True,
+            description="nearest receiver vs people's picks: mean average precision",
+        ),
+        Headline(
+            "human_receiver.mean_rank",
+            subject="cluster",
+            description="cluster sender: mean rank of the people's clue (lower is better)",
+        ),
+        Headline(
+            "human_sender.guess_score",
+            subject="nearest",
+            description="nearest receiver on people's clues: Algorithm 7 guess score",
+        ),
     ),
     citation="Solomon, S. and Ben Zion, E. Word-Embedding Data-Driven Evaluation Measures "
-             "through the game of Codenames.",
+    "through the game of Codenames.",
     options=CodenamesOptions,
 )

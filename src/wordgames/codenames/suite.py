@@ -34,11 +34,32 @@ if TYPE_CHECKING:
 log = logging.getLogger("wordgames.codenames")
 
 MEASURE_VERSION = MEASURE.version
-__all__ = ["QUICK_MAX_RECORDS", "SUITE_MAX_RECORDS", "DatasetEvaluation", "evaluate_human_data",
-           "load_available", "load_chosen", "max_records_of", "metrics_and_oov", "run",
-           "scores_of", "skip_reason", "tables"]
-SENDER_STATS = ("mean_rank", "median_rank", "mrr", "hits@10", "hits@100", "mean_rank_best",
-                "mean_rank_worst", "mean_rank_fraction", "n", "n_skipped_oov")
+__all__ = [
+    "QUICK_MAX_RECORDS",
+    "SUITE_MAX_RECORDS",
+    "DatasetEvaluation",
+    "evaluate_human_data",
+    "load_available",
+    "load_chosen",
+    "max_records_of",
+    "metrics_and_oov",
+    "run",
+    "scores_of",
+    "skip_reason",
+    "tables",
+]
+SENDER_STATS = (
+    "mean_rank",
+    "median_rank",
+    "mrr",
+    "hits@10",
+    "hits@100",
+    "mean_rank_best",
+    "mean_rank_worst",
+    "mean_rank_fraction",
+    "n",
+    "n_skipped_oov",
+)
 #: the sender statistics reported as scores (``n`` and the skipped count are fields of a score)
 SENDER_METRICS = SENDER_STATS[:-2]
 #: why records were skipped, in words (the keys of the measures' ``skipped`` counters)
@@ -68,13 +89,17 @@ class DatasetEvaluation:
 
     def sender_results(self):
         """``(kind of data, {agent: SenderRanks})`` for both kinds of data."""
-        return (("human_receiver", self.senders_on_receiver_data),
-                ("human_sender", self.senders_on_sender_data))
+        return (
+            ("human_receiver", self.senders_on_receiver_data),
+            ("human_sender", self.senders_on_sender_data),
+        )
 
     def receiver_results(self):
         """``(kind of data, {agent: ReceiverScores})`` for both kinds of data."""
-        return (("human_receiver", self.receivers_on_receiver_data),
-                ("human_sender", self.receivers_on_sender_data))
+        return (
+            ("human_receiver", self.receivers_on_receiver_data),
+            ("human_sender", self.receivers_on_sender_data),
+        )
 
 
 def _sample(records: list, max_records: int | None, seed: int) -> list:
@@ -84,11 +109,18 @@ def _sample(records: list, max_records: int | None, seed: int) -> list:
     return [records[i] for i in idx]
 
 
-def evaluate_human_data(data, senders: Sequence, receivers: Sequence, *,
-                        max_records: int | None = None, seed: int = 0,
-                        target_score: float = 1.0, blue_score: float = 0.0,
-                        red_score: float = -1.0,
-                        progress: Callable[[int], None] | None = None) -> DatasetEvaluation:
+def evaluate_human_data(
+    data,
+    senders: Sequence,
+    receivers: Sequence,
+    *,
+    max_records: int | None = None,
+    seed: int = 0,
+    target_score: float = 1.0,
+    blue_score: float = 0.0,
+    red_score: float = -1.0,
+    progress: Callable[[int], None] | None = None,
+) -> DatasetEvaluation:
     """All four measures that apply to one loaded data set.
 
     Parameters
@@ -135,13 +167,16 @@ def evaluate_human_data(data, senders: Sequence, receivers: Sequence, *,
         ev.timings["human_sender.senders"] = time.perf_counter() - t
         t = time.perf_counter()
         ev.receivers_on_sender_data = receiver_guess_score(
-            receivers, snd, target_score=target_score, blue_score=blue_score, red_score=red_score)
+            receivers, snd, target_score=target_score, blue_score=blue_score, red_score=red_score
+        )
         ev.timings["human_sender.receivers"] = time.perf_counter() - t
     return ev
 
 
 # --------------------------------------------------------------------------- outputs
-def tables(evaluations: Sequence[DatasetEvaluation], embedding_name: str = "") -> tuple[list[dict], list[dict]]:
+def tables(
+    evaluations: Sequence[DatasetEvaluation], embedding_name: str = ""
+) -> tuple[list[dict], list[dict]]:
     """Sender rows and receiver rows: one per (data set, kind of data, agent, clue source)."""
     from wordgames.codenames.measures import groups_of
 
@@ -151,26 +186,46 @@ def tables(evaluations: Sequence[DatasetEvaluation], embedding_name: str = "") -
             for agent, res in results.items():
                 for g in groups_of(res):
                     s = res.summary(g)
-                    srows.append({"embedding": embedding_name, "dataset": ev.dataset, "data": data,
-                                  "agent": agent, "clue_source": g,
-                                  **{k: s[k] for k in (*SENDER_STATS, "ci_low", "ci_high")},
-                                  "skipped": dict(res.skipped) if g == "all" else {}})
+                    srows.append(
+                        {
+                            "embedding": embedding_name,
+                            "dataset": ev.dataset,
+                            "data": data,
+                            "agent": agent,
+                            "clue_source": g,
+                            **{k: s[k] for k in (*SENDER_STATS, "ci_low", "ci_high")},
+                            "skipped": dict(res.skipped) if g == "all" else {},
+                        }
+                    )
         for data, results in ev.receiver_results():
             for agent, res in results.items():
                 for g in groups_of(res):
                     s = res.summary(g)
-                    rrows.append({"embedding": embedding_name, "dataset": ev.dataset, "data": data,
-                                  "agent": agent, "clue_source": g, "measure": res.measure,
-                                  "score": s[res.measure], "ci_low": s["ci_low"],
-                                  "ci_high": s["ci_high"], "n": s["n"],
-                                  "n_skipped_oov": s["n_skipped_oov"],
-                                  "skipped": dict(res.skipped) if g == "all" else {}})
+                    rrows.append(
+                        {
+                            "embedding": embedding_name,
+                            "dataset": ev.dataset,
+                            "data": data,
+                            "agent": agent,
+                            "clue_source": g,
+                            "measure": res.measure,
+                            "score": s[res.measure],
+                            "ci_low": s["ci_low"],
+                            "ci_high": s["ci_high"],
+                            "n": s["n"],
+                            "n_skipped_oov": s["n_skipped_oov"],
+                            "skipped": dict(res.skipped) if g == "all" else {},
+                        }
+                    )
     return srows, rrows
 
 
 def _oov_record(res) -> dict:
-    return {"skipped": dict(res.skipped), "oov_words": dict(res.oov_words.most_common(20)),
-            "n_oov_words": len(res.oov_words)}
+    return {
+        "skipped": dict(res.skipped),
+        "oov_words": dict(res.oov_words.most_common(20)),
+        "n_oov_words": len(res.oov_words),
+    }
 
 
 def metrics_and_oov(evaluations: Sequence[DatasetEvaluation]) -> tuple[dict, dict]:
@@ -227,14 +282,22 @@ def scores_of(result: MeasureResult, evaluations: Sequence[DatasetEvaluation]) -
         for data, results in ev.receiver_results():
             for agent, res in results.items():
                 s = res.summary()
-                result.score(ev.dataset, agent, f"{data}.{res.measure}", s[res.measure],
-                             ci=(s["ci_low"], s["ci_high"]), n=s["n"], n_skipped=s["n_skipped"],
-                             skip_reason=skip_reason(res.skipped))
+                result.score(
+                    ev.dataset,
+                    agent,
+                    f"{data}.{res.measure}",
+                    s[res.measure],
+                    ci=(s["ci_low"], s["ci_high"]),
+                    n=s["n"],
+                    n_skipped=s["n_skipped"],
+                    skip_reason=skip_reason(res.skipped),
+                )
 
 
 # --------------------------------------------------------------------------- data
-def load_available(root=None, names: Sequence[str] | None = None,
-                   problems: list | None = None) -> dict:
+def load_available(
+    root=None, names: Sequence[str] | None = None, problems: list | None = None
+) -> dict:
     """Every available (or every named) human data set, loaded.
 
     A data set that fails to load (damaged beyond repair, checksum mismatch) is left out, its
@@ -256,9 +319,11 @@ def load_available(root=None, names: Sequence[str] | None = None,
             problems.append(f"{n} not evaluated: {exc}")
             log.warning("%s not evaluated: %s", n, exc)
     if not out:
-        raise SkipMeasure("no human Codenames data set is available: set WORDGAMES_DATA to the "
-                          "folder holding codenames/ and codenames-human/"
-                          + (f" ({'; '.join(problems)})" if problems else ""))
+        raise SkipMeasure(
+            "no human Codenames data set is available: set WORDGAMES_DATA to the "
+            "folder holding codenames/ and codenames-human/"
+            + (f" ({'; '.join(problems)})" if problems else "")
+        )
     return out
 
 
@@ -280,9 +345,14 @@ def load_chosen(opts, data_root=None, problems: list | None = None) -> dict:
 
 
 def _data_notes(name: str, data) -> list[str]:
-    summ = {"repairs": dict(data.repairs), "dropped": dict(data.dropped),
-            "flagged": dict(getattr(data, "flagged", {}) or {})}
-    return ([f"{name}: {summ}"] if any(summ.values()) else []) + [f"{name}: {n}" for n in data.notes]
+    summ = {
+        "repairs": dict(data.repairs),
+        "dropped": dict(data.dropped),
+        "flagged": dict(getattr(data, "flagged", {}) or {}),
+    }
+    return ([f"{name}: {summ}"] if any(summ.values()) else []) + [
+        f"{name}: {n}" for n in data.notes
+    ]
 
 
 # --------------------------------------------------------------------------- the measure
@@ -290,8 +360,9 @@ def max_records_of(opts, quick: bool) -> int | None:
     """The sample size: the option (``None``: every record), capped at 30 in quick runs."""
     if not quick:
         return opts.max_records
-    return QUICK_MAX_RECORDS if opts.max_records is None else min(opts.max_records,
-                                                                  QUICK_MAX_RECORDS)
+    return (
+        QUICK_MAX_RECORDS if opts.max_records is None else min(opts.max_records, QUICK_MAX_RECORDS)
+    )
 
 
 def run(embedding, ctx) -> MeasureResult:
@@ -310,9 +381,14 @@ def run(embedding, ctx) -> MeasureResult:
     t0 = time.perf_counter()
     datasets = load_chosen(opts, ctx.data_root, result.notes)
     result.timings["load_data"] = round(time.perf_counter() - t0, 4)
-    senders = default_senders(embedding, quick=ctx.quick, random_state=ctx.seed,
-                              distance=opts.distance, vocab_size=opts.vocab_size,
-                              n_restarts=opts.n_restarts)
+    senders = default_senders(
+        embedding,
+        quick=ctx.quick,
+        random_state=ctx.seed,
+        distance=opts.distance,
+        vocab_size=opts.vocab_size,
+        n_restarts=opts.n_restarts,
+    )
     receivers = default_receivers(embedding, random_state=ctx.seed, distance=opts.distance)
     max_records = max_records_of(opts, ctx.quick)
     evaluations = _evaluate_all(datasets, senders, receivers, max_records, ctx, result)
@@ -325,8 +401,9 @@ def run(embedding, ctx) -> MeasureResult:
     return result
 
 
-def _evaluate_all(datasets: dict, senders, receivers, max_records, ctx,
-                  result: MeasureResult) -> list[DatasetEvaluation]:
+def _evaluate_all(
+    datasets: dict, senders, receivers, max_records, ctx, result: MeasureResult
+) -> list[DatasetEvaluation]:
     """Each data set in turn: its evaluation, timing, checksums and notes."""
     evaluations = []
     for i, (name, data) in enumerate(datasets.items()):
@@ -348,7 +425,9 @@ def _parameters(senders, receivers, max_records, ctx, evaluations) -> dict:
     return {
         "senders": {s.name: agent_params(s) for s in senders},
         "receivers": {r.name: agent_params(r) for r in receivers},
-        "max_records": max_records, "seed": ctx.seed, "quick": ctx.quick,
+        "max_records": max_records,
+        "seed": ctx.seed,
+        "quick": ctx.quick,
         "algorithm7_scores": {"target": 1.0, "blue": 0.0, "red": -1.0},
         "n_records": {ev.dataset: ev.n_records for ev in evaluations},
     }

@@ -77,8 +77,13 @@ class DatasetSpec:
         raise KeyError(f"data set {self.name} declares no file {path!r}")
 
     def describe(self) -> dict:
-        return {"name": self.name, "title": self.title, "upstream": self.upstream,
-                "citation": self.citation, "licence": self.licence}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "upstream": self.upstream,
+            "citation": self.citation,
+            "licence": self.licence,
+        }
 
 
 _REGISTRY: dict[str, DatasetSpec] = {}

@@ -97,7 +97,9 @@ def sha256_file(path: str | Path) -> str:
     return _sha256_cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
 
 
-def verify_dataset(name: str, root: str | Path | None = None, *, strict: bool = True) -> dict[str, str]:
+def verify_dataset(
+    name: str, root: str | Path | None = None, *, strict: bool = True
+) -> dict[str, str]:
     """sha256 of every file of ``name``.
 
     Raises :class:`ChecksumMismatchError` on a mismatch when ``strict``. The returned mapping goes

@@ -103,7 +103,9 @@ class Embedding:
         oov: OOVPolicy = "raise",
         load_report: LoadReport | None = None,
     ):
-        words_arr = np.asarray(list(words) if not isinstance(words, np.ndarray) else words, dtype=object)
+        words_arr = np.asarray(
+            list(words) if not isinstance(words, np.ndarray) else words, dtype=object
+        )
         vectors = np.asarray(vectors)
         if vectors.ndim != 2:
             raise ValueError(f"vectors must be 2-D, got shape {vectors.shape}")
@@ -158,7 +160,9 @@ class Embedding:
         if self._index is None:
             index = dict(zip(self._words.tolist(), range(len(self._words)), strict=True))
             if len(index) != len(self._words):
-                raise ValueError("vocabulary has duplicate words; loaders drop them, constructors must not receive them")
+                raise ValueError(
+                    "vocabulary has duplicate words; loaders drop them, constructors must not receive them"
+                )
             self._index = index
         return self._index
 
@@ -260,7 +264,9 @@ class Embedding:
         b = u if rows_b is None else u[np.asarray(rows_b)]
         return a @ b.T
 
-    def nearest(self, word_or_vector: str | np.ndarray, k: int = 10, *, exclude: Iterable[str] = ()) -> list[tuple[str, float]]:
+    def nearest(
+        self, word_or_vector: str | np.ndarray, k: int = 10, *, exclude: Iterable[str] = ()
+    ) -> list[tuple[str, float]]:
         """The ``k`` words of highest cosine similarity (one matrix-vector product)."""
         if isinstance(word_or_vector, str):
             q = self.unit[self.index(word_or_vector)]
@@ -307,7 +313,13 @@ class Embedding:
         return restrict(self, top_n=top_n, words=words, lower_alpha=lower_alpha, name=name)
 
     def with_name(self, name: str) -> Embedding:
-        emb = Embedding(self._words, self._vectors, name=name, source=self.source, oov=self.oov,
-                        load_report=self.load_report)
+        emb = Embedding(
+            self._words,
+            self._vectors,
+            name=name,
+            source=self.source,
+            oov=self.oov,
+            load_report=self.load_report,
+        )
         emb._index, emb._unit, emb._fingerprint = self._index, self._unit, self._fingerprint
         return emb

@@ -50,15 +50,33 @@ class FamilyMember:
 
 
 def _members() -> tuple[FamilyMember, ...]:
-    out = [FamilyMember(f"{BASE}-pca{k}", "pca", k,
-                        f"GloVe 6B 50d, centred and projected on its first {k} principal components")
-           for k in PCA_DIMS]
-    out += [FamilyMember(f"{BASE}-top{n // 1000}k", "top", n,
-                         f"GloVe 6B 50d restricted to its {n:,} most frequent words")
-            for n in TOP_SIZES]
-    out += [FamilyMember(f"random-{d}d", "random", d,
-                         f"control: standard Gaussian vectors ({d} dims) for GloVe's 400,000 words")
-            for d in RANDOM_DIMS]
+    out = [
+        FamilyMember(
+            f"{BASE}-pca{k}",
+            "pca",
+            k,
+            f"GloVe 6B 50d, centred and projected on its first {k} principal components",
+        )
+        for k in PCA_DIMS
+    ]
+    out += [
+        FamilyMember(
+            f"{BASE}-top{n // 1000}k",
+            "top",
+            n,
+            f"GloVe 6B 50d restricted to its {n:,} most frequent words",
+        )
+        for n in TOP_SIZES
+    ]
+    out += [
+        FamilyMember(
+            f"random-{d}d",
+            "random",
+            d,
+            f"control: standard Gaussian vectors ({d} dims) for GloVe's 400,000 words",
+        )
+        for d in RANDOM_DIMS
+    ]
     return tuple(out)
 
 
@@ -114,9 +132,7 @@ def _pca_scores() -> np.ndarray:
 def _build(name: str, seed: int) -> Embedding:
     member = next((m for m in MEMBERS if m.name == name), None)
     if member is None:
-        raise WordgamesError(
-            f"unknown family member {name!r}; known: {', '.join(FAMILY_NAMES)}"
-        )
+        raise WordgamesError(f"unknown family member {name!r}; known: {', '.join(FAMILY_NAMES)}")
     base = _base()
     source = f"family:{name}"
     if member.kind == "top":

@@ -62,8 +62,7 @@ def load_builtin(name: str = DEFAULT_EMBEDDING) -> Embedding:
     words = _builtin_words(root / "glove_6B_index.parquet")
     vectors = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
     report = LoadReport(source=f"builtin:{name}", format="builtin", n_rows_read=len(words))
-    return Embedding(words, vectors, name=name, source=f"builtin:{name}",
-                     load_report=report)
+    return Embedding(words, vectors, name=name, source=f"builtin:{name}", load_report=report)
 
 
 def _builtin_words(parquet: Path) -> np.ndarray:
@@ -90,8 +89,13 @@ def _builtin_words(parquet: Path) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- numpy
-def load_npy(vectors_path: str | Path, words_path: str | Path | None = None, *, name: str | None = None,
-             mmap: bool = True) -> Embedding:
+def load_npy(
+    vectors_path: str | Path,
+    words_path: str | Path | None = None,
+    *,
+    name: str | None = None,
+    mmap: bool = True,
+) -> Embedding:
     """Load a ``.npy`` matrix and a word list (one word per line; default: same stem + ``.txt``)."""
     vectors_path = Path(vectors_path)
     if words_path is None:
@@ -101,8 +105,11 @@ def load_npy(vectors_path: str | Path, words_path: str | Path | None = None, *, 
                 words_path = cand
                 break
         else:
-            raise DataFormatError(vectors_path, None, "no word list found beside it "
-                                  "(expected the same name with .txt, .vocab or .words)")
+            raise DataFormatError(
+                vectors_path,
+                None,
+                "no word list found beside it (expected the same name with .txt, .vocab or .words)",
+            )
     words_path = Path(words_path)
     try:
         mat = np.load(vectors_path, mmap_mode="r" if mmap else None)
@@ -112,15 +119,22 @@ def load_npy(vectors_path: str | Path, words_path: str | Path | None = None, *, 
         raise DataFormatError(vectors_path, None, f"expected a 2-D matrix, got shape {mat.shape}")
     words = _read_lines(words_path)
     if len(words) != mat.shape[0]:
-        raise DataFormatError(words_path, None,
-                              f"{len(words)} words but the matrix {vectors_path.name} has {mat.shape[0]} rows")
+        raise DataFormatError(
+            words_path,
+            None,
+            f"{len(words)} words but the matrix {vectors_path.name} has {mat.shape[0]} rows",
+        )
     report = LoadReport(source=str(vectors_path), format="npy", n_rows_read=len(words))
     bad = ~np.isfinite(np.asarray(mat)).all(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise DataFormatError(vectors_path, row + 1, f"row {row} ({words[row]!r}) has NaN or inf values")
+        raise DataFormatError(
+            vectors_path, row + 1, f"row {row} ({words[row]!r}) has NaN or inf values"
+        )
     words, mat = _drop_duplicates(words, mat, report)
-    return Embedding(words, mat, name=name or vectors_path.stem, source=str(vectors_path), load_report=report)
+    return Embedding(
+        words, mat, name=name or vectors_path.stem, source=str(vectors_path), load_report=report
+    )
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -165,7 +179,9 @@ def _parse_text_slow(path: Path, lines: list[str], start: int, dim: int | None):
             if dim < 1:
                 raise DataFormatError(path, i, "expected a word followed by its vector values")
         if len(parts) != dim + 1:
-            raise DataFormatError(path, i, f"expected a word and {dim} values, found {len(parts) - 1} values")
+            raise DataFormatError(
+                path, i, f"expected a word and {dim} values, found {len(parts) - 1} values"
+            )
         try:
             vals = np.array(parts[1:], dtype=np.float32)
         except ValueError:
@@ -189,19 +205,33 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
     first = text[: first_nl if first_nl >= 0 else len(text)]
     header = _detect_header(first)
     if fmt == "glove" and header is not None:
-        raise DataFormatError(path, 1, "looks like a word2vec header ('n dim'); use format 'word2vec'")
+        raise DataFormatError(
+            path, 1, "looks like a word2vec header ('n dim'); use format 'word2vec'"
+        )
     if fmt in ("word2vec", "fasttext") and header is None:
-        raise DataFormatError(path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}")
+        raise DataFormatError(
+            path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}"
+        )
     start = 1 if header else 0
-    report = LoadReport(source=str(path), format=fmt if fmt != "auto" else ("word2vec" if header else "glove"))
-    body = text[first_nl + 1:] if header else text
+    report = LoadReport(
+        source=str(path), format=fmt if fmt != "auto" else ("word2vec" if header else "glove")
+    )
+    body = text[first_nl + 1 :] if header else text
     words = mat = None
     try:
         import io
 
-        df = pd.read_csv(io.StringIO(body), sep=" ", header=None, quoting=csv.QUOTE_NONE,
-                         keep_default_na=False, na_filter=False, dtype={0: object},
-                         engine="c", skip_blank_lines=False)
+        df = pd.read_csv(
+            io.StringIO(body),
+            sep=" ",
+            header=None,
+            quoting=csv.QUOTE_NONE,
+            keep_default_na=False,
+            na_filter=False,
+            dtype={0: object},
+            engine="c",
+            skip_blank_lines=False,
+        )
         # a trailing space on every line gives an empty last column
         if df.shape[1] > 2 and df.iloc[:, -1].dtype == object and (df.iloc[:, -1] == "").all():
             df = df.iloc[:, :-1]
@@ -220,7 +250,9 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
     if header:
         n, dim = header
         if mat.shape[1] != dim:
-            raise DataFormatError(path, 1, f"header says {dim} dimensions but the rows have {mat.shape[1]}")
+            raise DataFormatError(
+                path, 1, f"header says {dim} dimensions but the rows have {mat.shape[1]}"
+            )
         if len(words) != n:
             # a wrong count is harmless: repair (use the rows found) and record it
             report.repairs["header_count_mismatch"] = abs(len(words) - n)
@@ -237,7 +269,9 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
     nl = data.find(b"\n")
     header = _detect_header(data[:nl].decode("ascii", "replace")) if nl > 0 else None
     if header is None:
-        raise DataFormatError(path, 1, "expected a header line 'n_words dim' in a word2vec binary file")
+        raise DataFormatError(
+            path, 1, "expected a header line 'n_words dim' in a word2vec binary file"
+        )
     n, dim = header
     pos = nl + 1
     rec = dim * 4
@@ -247,11 +281,15 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
             pos += 1
         sp = data.find(b" ", pos)
         if sp < 0 or sp + 1 + rec > len(data):
-            raise DataFormatError(path, i + 1, f"file truncated: record {i + 1} of {n} (byte {pos}) is incomplete")
+            raise DataFormatError(
+                path, i + 1, f"file truncated: record {i + 1} of {n} (byte {pos}) is incomplete"
+            )
         try:
             words.append(data[pos:sp].decode("utf-8"))
         except UnicodeDecodeError:
-            raise DataFormatError(path, i + 1, f"record {i + 1}: word at byte {pos} is not valid UTF-8") from None
+            raise DataFormatError(
+                path, i + 1, f"record {i + 1}: word at byte {pos} is not valid UTF-8"
+            ) from None
         offsets.append(sp + 1)
         pos = sp + 1 + rec
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -273,8 +311,15 @@ def _cache_key(path: Path, fmt: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
 
 
-def write_vector_folder(folder: str | Path, words, vectors, *, report: LoadReport | None = None,
-                        meta: dict | None = None, done: str = "ok") -> Path:
+def write_vector_folder(
+    folder: str | Path,
+    words,
+    vectors,
+    *,
+    report: LoadReport | None = None,
+    meta: dict | None = None,
+    done: str = "ok",
+) -> Path:
     """Write a memory-mappable embedding folder.
 
     It holds ``vectors.npy`` + ``words.txt`` (one word a line), optionally ``report.json`` /
@@ -285,7 +330,9 @@ def write_vector_folder(folder: str | Path, words, vectors, *, report: LoadRepor
     folder = Path(folder)
     words = list(words)
     if any("\n" in w for w in words):
-        raise WordgamesError(f"{folder}: a word contains a newline; it cannot be written one per line")
+        raise WordgamesError(
+            f"{folder}: a word contains a newline; it cannot be written one per line"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     tag = f"{os.getpid()}.{time.monotonic_ns()}"
 
@@ -346,9 +393,13 @@ def _load_cached(path: Path, fmt: str, parse, name: str | None, use_cache: bool)
 def from_gensim(kv, *, name: str | None = None) -> Embedding:
     """Wrap a gensim ``KeyedVectors`` (or anything with ``index_to_key`` and ``vectors``)."""
     words = list(kv.index_to_key)
-    return Embedding(words, np.asarray(kv.vectors, dtype=np.float32), name=name or "gensim",
-                     source="gensim", load_report=LoadReport(source="gensim", format="gensim",
-                                                              n_rows_read=len(words)))
+    return Embedding(
+        words,
+        np.asarray(kv.vectors, dtype=np.float32),
+        name=name or "gensim",
+        source="gensim",
+        load_report=LoadReport(source="gensim", format="gensim", n_rows_read=len(words)),
+    )
 
 
 def load_gensim(path: str | Path, *, name: str | None = None) -> Embedding:

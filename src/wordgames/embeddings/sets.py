@@ -60,14 +60,22 @@ class VocabularyPolicy:
         return {"top_n": self.top_n, "lower_alpha": self.lower_alpha, "intersect": self.intersect}
 
     def describe(self) -> str:
-        parts = ([f"top {self.top_n:,}"] if self.top_n else []) \
-            + (["lower-alpha"] if self.lower_alpha else []) \
+        parts = (
+            ([f"top {self.top_n:,}"] if self.top_n else [])
+            + (["lower-alpha"] if self.lower_alpha else [])
             + (["intersection"] if self.intersect else [])
+        )
         return ", ".join(parts) or "none"
 
 
-def load_embedding(spec: str | Path | Embedding, *, fmt: str = "auto", name: str | None = None,
-                   words_path: str | Path | None = None, use_cache: bool = True) -> Embedding:
+def load_embedding(
+    spec: str | Path | Embedding,
+    *,
+    fmt: str = "auto",
+    name: str | None = None,
+    words_path: str | Path | None = None,
+    use_cache: bool = True,
+) -> Embedding:
     """Load an embedding from a built-in name or a file.
 
     Parameters
@@ -138,8 +146,12 @@ def load_one(spec, *, transformer_vocab=None) -> Embedding:
     if isinstance(spec, Embedding):
         return spec
     if not isinstance(spec, str | Path) and isinstance(spec, EmbeddingLike):
-        return Embedding(list(spec.words), spec.vectors, name=str(spec.name),
-                         source=f"{type(spec).__name__} object")
+        return Embedding(
+            list(spec.words),
+            spec.vectors,
+            name=str(spec.name),
+            source=f"{type(spec).__name__} object",
+        )
     if isinstance(spec, str) and spec.startswith("transformer:") and transformer_vocab is not None:
         from wordgames.embeddings.transformer import transformer_embedding
 
@@ -151,7 +163,8 @@ def _as_list(specs) -> list:
     if specs is None:
         return ["glove-6b-50d"]
     if isinstance(specs, str | Path | Embedding) or (
-            not isinstance(specs, list | tuple) and isinstance(specs, EmbeddingLike)):
+        not isinstance(specs, list | tuple) and isinstance(specs, EmbeddingLike)
+    ):
         return [specs]
     return list(specs)
 
@@ -167,8 +180,9 @@ def _unique_names(embs: list[Embedding]) -> list[Embedding]:
     return out
 
 
-def load_embeddings(specs=None, policy: VocabularyPolicy | None = None, *,
-                    transformer_vocab=None) -> list[Embedding]:
+def load_embeddings(
+    specs=None, policy: VocabularyPolicy | None = None, *, transformer_vocab=None
+) -> list[Embedding]:
     """Load every embedding once and apply the vocabulary policy.
 
     Parameters
@@ -202,8 +216,13 @@ def load_embeddings(specs=None, policy: VocabularyPolicy | None = None, *,
         emb = load_one(spec, transformer_vocab=transformer_vocab)
         if policy.top_n or policy.lower_alpha:
             emb = emb.restrict(top_n=policy.top_n, lower_alpha=policy.lower_alpha)
-        log.info("loaded %s: %s words x %d in %.2f s", emb.name, f"{len(emb):,}", emb.dim,
-                 time.perf_counter() - t)
+        log.info(
+            "loaded %s: %s words x %d in %.2f s",
+            emb.name,
+            f"{len(emb):,}",
+            emb.dim,
+            time.perf_counter() - t,
+        )
         embs.append(emb)
     embs = _unique_names(embs)
     if policy.intersect and len(embs) > 1:

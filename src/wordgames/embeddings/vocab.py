@@ -30,7 +30,9 @@ def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
     if arr.size == 0:
         return np.zeros(0, dtype=bool)
     ascii_len = np.strings.str_len(np.strings.encode(arr, "ascii", "ignore"))
-    return np.strings.isalpha(arr) & np.strings.islower(arr) & (ascii_len == np.strings.str_len(arr))
+    return (
+        np.strings.isalpha(arr) & np.strings.islower(arr) & (ascii_len == np.strings.str_len(arr))
+    )
 
 
 def read_word_list(path: str | Path) -> list[str]:

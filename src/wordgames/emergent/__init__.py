@@ -23,17 +23,25 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "evaluate_language": "measures", "evaluate_log": "measures",
-    "evaluate_interaction": "measures", "report_to_result": "measures",
+    "evaluate_language": "measures",
+    "evaluate_log": "measures",
+    "evaluate_interaction": "measures",
+    "report_to_result": "measures",
     "LanguageReport": "measures",
-    "read_log": "inputs", "from_interaction": "inputs", "encode_messages": "inputs",
-    "encode_concepts": "inputs", "LanguageLog": "inputs",
-    "concept_best_matching": "cbm", "cbm_sensitivity": "cbm", "best_match": "cbm",
+    "read_log": "inputs",
+    "from_interaction": "inputs",
+    "encode_messages": "inputs",
+    "encode_concepts": "inputs",
+    "LanguageLog": "inputs",
+    "concept_best_matching": "cbm",
+    "cbm_sensitivity": "cbm",
+    "best_match": "cbm",
     "topographic_similarity": "topsim",
     "adjusted_mutual_information": "information",
     "positional_disentanglement": "information",
     "bag_of_symbols_disentanglement": "information",
-    "plot_best_match_graph": "plots", "plot_sensitivity": "plots",
+    "plot_best_match_graph": "plots",
+    "plot_sensitivity": "plots",
     "evaluate_log_file": "logfile",
 }
 

@@ -161,11 +161,18 @@ class CBMResult:
         wu = self.word_uses[w] if self.word_uses is not None else self.graph[w].sum(axis=1)
         cu = self.concept_uses[c] if self.concept_uses is not None else self.graph[:, c].sum(axis=0)
         order = np.argsort(-weights, kind="stable")
-        return [{"word": str(self.words[w[i]]), "concept": str(self.concepts[c[i]]),
-                 "weight": float(weights[i]), "word_uses": int(wu[i]),
-                 "share": float(weights[i] / wu[i]) if wu[i] else 0.0,
-                 "concept_uses": int(cu[i]),
-                 "concept_share": float(weights[i] / cu[i]) if cu[i] else 0.0} for i in order]
+        return [
+            {
+                "word": str(self.words[w[i]]),
+                "concept": str(self.concepts[c[i]]),
+                "weight": float(weights[i]),
+                "word_uses": int(wu[i]),
+                "share": float(weights[i] / wu[i]) if wu[i] else 0.0,
+                "concept_uses": int(cu[i]),
+                "concept_share": float(weights[i] / cu[i]) if cu[i] else 0.0,
+            }
+            for i in order
+        ]
 
 
 def _score(graph: np.ndarray, q: float) -> float:
@@ -225,10 +232,16 @@ def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) 
 
     counts = {
         "samples": int(len(messages)),
-        "word_occurrences": total(n_words), "concept_occurrences": total(n_concepts),
-        "good": total(good), "ambiguous": total(amb), "paraphrase": total(para),
-        "omitted": total(omit), "unmatched_concept": total(unm),
-        "matched_pairs": int(rows.size), "words": int(n_w), "concepts": int(n_c),
+        "word_occurrences": total(n_words),
+        "concept_occurrences": total(n_concepts),
+        "good": total(good),
+        "ambiguous": total(amb),
+        "paraphrase": total(para),
+        "omitted": total(omit),
+        "unmatched_concept": total(unm),
+        "matched_pairs": int(rows.size),
+        "words": int(n_w),
+        "concepts": int(n_c),
         "unmatched_word_types": int(n_w - rows.size),
         "unmatched_concept_types": int(n_c - rows.size),
         "messages_without_words": int((n_words == 0).sum()),
@@ -238,15 +251,34 @@ def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) 
     def rate(x):
         return float(x.sum() / q) if q > 0 else float("nan")
 
-    rates = {"ambiguity": rate(amb), "paraphrase": rate(para), "omission": rate(omit),
-             "unmatched_concept": rate(unm)}
-    per_message = {"n_words": n_words, "n_concepts": n_concepts, "good": good, "ambiguous": amb,
-                   "paraphrase": para, "omitted": omit, "unmatched": unm,
-                   "precision": precision, "recall": recall}
+    rates = {
+        "ambiguity": rate(amb),
+        "paraphrase": rate(para),
+        "omission": rate(omit),
+        "unmatched_concept": rate(unm),
+    }
+    per_message = {
+        "n_words": n_words,
+        "n_concepts": n_concepts,
+        "good": good,
+        "ambiguous": amb,
+        "paraphrase": para,
+        "omitted": omit,
+        "unmatched": unm,
+        "precision": precision,
+        "recall": recall,
+    }
     return CBMResult(
-        score=matched_weight / q if q > 0 else float("nan"), matched_weight=matched_weight, q=q,
-        graph=graph, words=messages.vocab, concepts=concepts.names, word_match=word_match,
-        counts=counts, rates=rates, per_message=per_message,
+        score=matched_weight / q if q > 0 else float("nan"),
+        matched_weight=matched_weight,
+        q=q,
+        graph=graph,
+        words=messages.vocab,
+        concepts=concepts.names,
+        word_match=word_match,
+        counts=counts,
+        rates=rates,
+        per_message=per_message,
         precision=float(np.nanmean(precision)) if (n_words > 0).any() else float("nan"),
         recall=float(np.nanmean(recall)) if (n_concepts > 0).any() else float("nan"),
         word_uses=np.asarray(occ.sum(axis=0)).ravel(),
@@ -254,8 +286,13 @@ def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) 
     )
 
 
-def cbm_sensitivity(messages: EncodedMessages, concepts: EncodedConcepts, *, step: int = 100,
-                    max_samples: int | None = 2000) -> list[dict]:
+def cbm_sensitivity(
+    messages: EncodedMessages,
+    concepts: EncodedConcepts,
+    *,
+    step: int = 100,
+    max_samples: int | None = 2000,
+) -> list[dict]:
     """CBM against the size of the evaluation set (paper, appendix E).
 
     The samples are taken in their given order in segments of ``step``. For each segment end
@@ -286,6 +323,7 @@ def cbm_sensitivity(messages: EncodedMessages, concepts: EncodedConcepts, *, ste
         q = float(qb[start:stop].sum())
         acc_graph += g
         acc_q += q
-        rows.append({"n_samples": stop, "accumulated": _score(acc_graph, acc_q),
-                     "segment": _score(g, q)})
+        rows.append(
+            {"n_samples": stop, "accumulated": _score(acc_graph, acc_q), "segment": _score(g, q)}
+        )
     return rows

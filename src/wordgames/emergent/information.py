@@ -32,8 +32,9 @@ from wordgames.emergent.inputs import EncodedConcepts, EncodedMessages
 _SPLIT = re.compile(r"[=:]")
 
 
-def adjusted_mutual_information(messages: EncodedMessages, concepts: EncodedConcepts, *,
-                                average_method: str = "max") -> float:
+def adjusted_mutual_information(
+    messages: EncodedMessages, concepts: EncodedConcepts, *, average_method: str = "max"
+) -> float:
     """AMI between messages and phrases (see the module docstring).
 
     Equal to ``sklearn.metrics.adjusted_mutual_info_score(phrases, messages,
@@ -119,8 +120,13 @@ def expected_mutual_information(row_sums, col_sums, n: int, *, chunk: int = 1 <<
     hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
     length = np.maximum(hi - lo + 1, 0)
     # the parts of log P(n_ij) that depend on the pair only
-    pair_gln = (gammaln(af + 1) + gammaln(bf + 1) + gammaln(n - af + 1) + gammaln(n - bf + 1)
-                - gammaln(n + 1.0))
+    pair_gln = (
+        gammaln(af + 1)
+        + gammaln(bf + 1)
+        + gammaln(n - af + 1)
+        + gammaln(n - bf + 1)
+        - gammaln(n + 1.0)
+    )
     log_n = np.log(n)
     log_ab = np.log(af) + np.log(bf)
     total = 0.0
@@ -136,8 +142,13 @@ def expected_mutual_information(row_sums, col_sums, n: int, *, chunk: int = 1 <<
         nf = (lo[sl][rep] + offs).astype(np.float64)
         ai, bi = af[sl][rep], bf[sl][rep]
         term2 = log_n + np.log(nf) - log_ab[sl][rep]
-        gln = (pair_gln[sl][rep] - gammaln(nf + 1) - gammaln(ai - nf + 1) - gammaln(bi - nf + 1)
-               - gammaln(n - ai - bi + nf + 1))
+        gln = (
+            pair_gln[sl][rep]
+            - gammaln(nf + 1)
+            - gammaln(ai - nf + 1)
+            - gammaln(bi - nf + 1)
+            - gammaln(n - ai - bi + nf + 1)
+        )
         total += float(np.sum(mult[sl][rep] * (nf / n) * term2 * np.exp(gln)))
         start_pair = stop_pair
     return total
@@ -157,18 +168,33 @@ def concept_attributes(concepts: EncodedConcepts) -> tuple[np.ndarray, list[str]
         for f in range(len(features)):
             cols = np.flatnonzero(col_feature == f)
             col_value[cols] = np.arange(1, cols.size + 1)
-        per_feature = (m @ sp.csr_matrix((np.ones(len(names)), (np.arange(len(names)), col_feature)),
-                                         shape=(len(names), len(features)))).toarray()
+        per_feature = (
+            m
+            @ sp.csr_matrix(
+                (np.ones(len(names)), (np.arange(len(names)), col_feature)),
+                shape=(len(names), len(features)),
+            )
+        ).toarray()
         if (per_feature <= 1).all():
-            values = (m @ sp.csr_matrix((col_value.astype(np.float64),
-                                         (np.arange(len(names)), col_feature)),
-                                        shape=(len(names), len(features)))).toarray()
+            values = (
+                m
+                @ sp.csr_matrix(
+                    (col_value.astype(np.float64), (np.arange(len(names)), col_feature)),
+                    shape=(len(names), len(features)),
+                )
+            ).toarray()
             return values.astype(np.int64), features
     return m.toarray().astype(np.int64), names
 
 
-def _gap_score(sample: np.ndarray, variable: np.ndarray, level: np.ndarray, n_variables: int,
-               n_samples: int, attributes: np.ndarray) -> float:
+def _gap_score(
+    sample: np.ndarray,
+    variable: np.ndarray,
+    level: np.ndarray,
+    n_variables: int,
+    n_samples: int,
+    attributes: np.ndarray,
+) -> float:
     """Mean normalised MI gap over message variables.
 
     ``(sample[k], variable[k], level[k])`` says that message variable ``variable[k]`` takes value
@@ -183,8 +209,9 @@ def _gap_score(sample: np.ndarray, variable: np.ndarray, level: np.ndarray, n_va
     a_keys = attributes + (np.arange(f) * (attributes.max() + 1))[None, :]
     a_uniq, a_col = np.unique(a_keys.ravel(), return_inverse=True)
     a_attr = a_uniq // (attributes.max() + 1)
-    amat = sp.csr_matrix((np.ones(a_col.size), (np.repeat(np.arange(b), f), a_col.ravel())),
-                         shape=(b, a_uniq.size))
+    amat = sp.csr_matrix(
+        (np.ones(a_col.size), (np.repeat(np.arange(b), f), a_col.ravel())), shape=(b, a_uniq.size)
+    )
     n_a = np.asarray(amat.sum(axis=0)).ravel()
     # variable indicators: one column per (variable, level >= 1), sorted by variable
     z_keys = variable.astype(np.int64) * (int(level.max()) + 1 if level.size else 1) + level
@@ -210,8 +237,9 @@ def _gap_score(sample: np.ndarray, variable: np.ndarray, level: np.ndarray, n_va
     all_var = np.concatenate([z_var, np.arange(n_variables)])
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = all_joint * b / (all_nz[:, None] * n_a[None, :])
-        terms = np.where(all_joint > 0, all_joint / b * np.log2(np.where(all_joint > 0, ratio, 1.0)),
-                         0.0)
+        terms = np.where(
+            all_joint > 0, all_joint / b * np.log2(np.where(all_joint > 0, ratio, 1.0)), 0.0
+        )
     # MI[variable, attribute]: sum the terms over each variable's levels and attribute's values
     per_var = np.zeros((n_variables, terms.shape[1]))
     np.add.at(per_var, all_var, terms)
@@ -263,8 +291,9 @@ def bag_of_symbols_disentanglement(messages: EncodedMessages, concepts: EncodedC
     codes = messages.codes
     b = codes.shape[0]
     rows, pos = np.nonzero(codes >= 0)
-    counts = sp.csr_matrix((np.ones(rows.size), (rows, codes[rows, pos])),
-                           shape=(b, messages.n_words))
+    counts = sp.csr_matrix(
+        (np.ones(rows.size), (rows, codes[rows, pos])), shape=(b, messages.n_words)
+    )
     counts.sum_duplicates()
     coo = counts.tocoo()
     return _gap_score(coo.row, coo.col, coo.data.astype(np.int64), messages.n_words, b, attributes)

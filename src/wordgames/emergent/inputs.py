@@ -113,7 +113,9 @@ class EncodedConcepts:
 
     def concept_lists(self) -> list[list[str]]:
         m = self.matrix
-        return [list(self.names[m.indices[m.indptr[b]:m.indptr[b + 1]]]) for b in range(m.shape[0])]
+        return [
+            list(self.names[m.indices[m.indptr[b] : m.indptr[b + 1]]]) for b in range(m.shape[0])
+        ]
 
     def phrase_ids(self) -> tuple[np.ndarray, int]:
         """Integer id of each distinct phrase (the set of concepts of a label)."""
@@ -191,7 +193,9 @@ def _guess_kind(x) -> str:
             if not is_binary or bool((x.sum(axis=-1) <= 1).all()):
                 return "onehot"
             return "binary"
-        raise ValueError(f"a message array must have 2 (B x L) or 3 (B x L x V) axes, got {x.shape}")
+        raise ValueError(
+            f"a message array must have 2 (B x L) or 3 (B x L x V) axes, got {x.shape}"
+        )
     return "tokens"
 
 
@@ -247,15 +251,22 @@ def encode_messages(messages, *, kind: str = "auto", eos_id=None, pad_id=None) -
                 raise ValueError("integer messages hold non-integer values; pass kind='onehot'?")
             x = x.astype(np.int64)
         present = np.ones(x.shape, dtype=bool)
-        return _compact(x, _mask(x, present, eos_id, pad_id), lambda u: [str(int(t)) for t in u],
-                        "ids")
+        return _compact(
+            x, _mask(x, present, eos_id, pad_id), lambda u: [str(int(t)) for t in u], "ids"
+        )
     if x.ndim != 3:
         raise ValueError(f"{kind} messages must be B x L x V, got shape {x.shape}")
     if kind == "onehot":
-        tokens = x.argmax(axis=-1).astype(np.int64) if x.shape[-1] else np.zeros(x.shape[:2], np.int64)
+        tokens = (
+            x.argmax(axis=-1).astype(np.int64) if x.shape[-1] else np.zeros(x.shape[:2], np.int64)
+        )
         present = x.any(axis=-1)
-        return _compact(tokens, _mask(tokens, present, eos_id, pad_id),
-                        lambda u: [str(int(t)) for t in u], "onehot")
+        return _compact(
+            tokens,
+            _mask(tokens, present, eos_id, pad_id),
+            lambda u: [str(int(t)) for t in u],
+            "onehot",
+        )
     # binary (quantized) words
     d = x.shape[-1]
     if x.size and not np.isin(x, (0, 1)).all():
@@ -275,23 +286,30 @@ def encode_messages(messages, *, kind: str = "auto", eos_id=None, pad_id=None) -
     uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
     tokens = inverse.reshape(x.shape[:2]).astype(np.int64)
     strings = ["".join(map(str, row)) for row in uniq]
-    return _compact(tokens, np.ones(tokens.shape, dtype=bool), lambda u: [strings[t] for t in u],
-                    "binary")
+    return _compact(
+        tokens, np.ones(tokens.shape, dtype=bool), lambda u: [strings[t] for t in u], "binary"
+    )
 
 
 def _encode_tokens(messages, *, eos_id, pad_id) -> EncodedMessages:
     import pandas as pd
 
-    rows = [m.split() if isinstance(m, str)
-            else _to_numpy(m).tolist() if hasattr(m, "detach") or isinstance(m, np.ndarray)
-            else m for m in messages]
+    rows = [
+        m.split()
+        if isinstance(m, str)
+        else _to_numpy(m).tolist()
+        if hasattr(m, "detach") or isinstance(m, np.ndarray)
+        else m
+        for m in messages
+    ]
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     flat = np.empty(int(lengths.sum()), dtype=object)
     flat[:] = list(chain.from_iterable(rows))
     raw_codes, raw_uniques = pd.factorize(flat)
     # tokens are words by their names: 1 and "1" are the same word
-    name_codes, names = pd.factorize(np.array([str(u) for u in raw_uniques], dtype=object),
-                                     sort=True)
+    name_codes, names = pd.factorize(
+        np.array([str(u) for u in raw_uniques], dtype=object), sort=True
+    )
     width = int(lengths.max()) if len(rows) else 0
     tokens = np.full((len(rows), width), -1, dtype=np.int64)
     if flat.size:
@@ -341,8 +359,11 @@ def encode_concepts(concepts, *, concept_names=None) -> EncodedConcepts:
             raise ValueError("a concept matrix must be binary (0/1)")
         m.eliminate_zeros()
         m = m.astype(np.float64)
-        names = (np.array([str(n) for n in concept_names], dtype=object) if concept_names is not None
-                 else np.array([f"c{i}" for i in range(m.shape[1])], dtype=object))
+        names = (
+            np.array([str(n) for n in concept_names], dtype=object)
+            if concept_names is not None
+            else np.array([f"c{i}" for i in range(m.shape[1])], dtype=object)
+        )
         if len(names) != m.shape[1]:
             raise ValueError(f"{len(names)} concept names for {m.shape[1]} concept columns")
         return EncodedConcepts(m, names, 0)
@@ -355,8 +376,9 @@ def encode_concepts(concepts, *, concept_names=None) -> EncodedConcepts:
     if flat.size:
         raw_codes, raw_uniques = pd.factorize(flat)
         # concepts are compared by their names (str)
-        name_codes, uniques = pd.factorize(np.array([str(u) for u in raw_uniques], dtype=object),
-                                           sort=True)
+        name_codes, uniques = pd.factorize(
+            np.array([str(u) for u in raw_uniques], dtype=object), sort=True
+        )
         codes = name_codes[raw_codes]
     else:
         codes, uniques = np.zeros(0, dtype=np.int64), np.array([], dtype=object)
@@ -367,7 +389,9 @@ def encode_concepts(concepts, *, concept_names=None) -> EncodedConcepts:
         missing = sorted(set(uniques) - set(index))
         if missing:
             raise ValueError(f"concepts not in concept_names: {missing[:5]}")
-        codes = np.array([index[u] for u in uniques], dtype=np.int64)[codes] if len(codes) else codes
+        codes = (
+            np.array([index[u] for u in uniques], dtype=np.int64)[codes] if len(codes) else codes
+        )
     r = np.repeat(np.arange(len(rows)), lengths)
     m = sp.csr_matrix((np.ones(len(codes)), (r, codes)), shape=(len(rows), len(names)))
     m.sum_duplicates()
@@ -403,29 +427,43 @@ def from_interaction(interaction, *, concept_names=None) -> LanguageLog:
             raise ValueError("the interaction has neither aux_input['concepts'] nor 'labels'")
         arr = np.asarray(_to_numpy(labels))
         if arr.ndim != 2:
-            raise ValueError("interaction.labels must be a binary B x C concept matrix "
-                             "(or put concept lists in aux_input['concepts'])")
+            raise ValueError(
+                "interaction.labels must be a binary B x C concept matrix "
+                "(or put concept lists in aux_input['concepts'])"
+            )
         if names is None:
-            raise ValueError("concept names are needed for interaction.labels: pass concept_names "
-                             "or set aux_input['concept_names']")
+            raise ValueError(
+                "concept names are needed for interaction.labels: pass concept_names "
+                "or set aux_input['concept_names']"
+            )
         concepts = arr
     concepts = _to_numpy(concepts)
     objects = getattr(interaction, "sender_input", None)
     if objects is not None:
         objects = np.asarray(_to_numpy(objects), dtype=np.float64)
         objects = objects.reshape(objects.shape[0], -1)
-    return LanguageLog(messages=_to_numpy(message), concepts=concepts, objects=objects,
-                       concept_names=names, source=type(interaction).__name__)
+    return LanguageLog(
+        messages=_to_numpy(message),
+        concepts=concepts,
+        objects=objects,
+        concept_names=names,
+        source=type(interaction).__name__,
+    )
 
 
 def _parse_tokens(value, path, line, what):
     if isinstance(value, str):
         return value.split()
-    if isinstance(value, list) and all(isinstance(t, str | int) and not isinstance(t, bool)
-                                       for t in value):
+    if isinstance(value, list) and all(
+        isinstance(t, str | int) and not isinstance(t, bool) for t in value
+    ):
         return [str(t) for t in value]
-    raise DataFormatError(path, line, f"'{what}' must be a list of tokens or a space-separated "
-                                      f"string, got {type(value).__name__}")
+    raise DataFormatError(
+        path,
+        line,
+        f"'{what}' must be a list of tokens or a space-separated "
+        f"string, got {type(value).__name__}",
+    )
 
 
 def _parse_object(value, path, line):
@@ -462,8 +500,9 @@ def _jsonl_records(fh, path: Path) -> tuple[list[tuple[int, dict]], int]:
         except json.JSONDecodeError as exc:
             raise DataFormatError(path, lineno, f"invalid JSON ({exc.msg})") from None
         if not isinstance(rec, dict):
-            raise DataFormatError(path, lineno, "expected a JSON object with 'message' "
-                                                "and 'concepts'")
+            raise DataFormatError(
+                path, lineno, "expected a JSON object with 'message' and 'concepts'"
+            )
         records.append((lineno, rec))
     return records, blank
 
@@ -475,8 +514,7 @@ def _csv_records(fh, path: Path) -> tuple[list[tuple[int, dict]], int]:
     fields = reader.fieldnames or []
     for col in ("message", "concepts"):
         if col not in fields:
-            raise DataFormatError(path, 1, f"CSV header lacks the '{col}' column "
-                                           f"(found {fields})")
+            raise DataFormatError(path, 1, f"CSV header lacks the '{col}' column (found {fields})")
     records, blank = [], 0
     for rec in reader:
         lineno = reader.line_num
@@ -499,8 +537,9 @@ def _object_array(objects: list, object_lines: list[int], path: Path) -> np.ndar
         raise DataFormatError(path, first, "'object' is given on some lines but not this one")
     dims = {o.shape[0] for o in objects}
     if len(dims) != 1:
-        first = object_lines[next(i for i, o in enumerate(objects)
-                                  if o.shape[0] != objects[0].shape[0])]
+        first = object_lines[
+            next(i for i, o in enumerate(objects) if o.shape[0] != objects[0].shape[0])
+        ]
         raise DataFormatError(path, first, f"'object' vectors differ in length ({sorted(dims)})")
     return np.vstack(objects)
 
@@ -551,6 +590,10 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     if not messages:
         raise DataFormatError(path, None, "no records")
     repairs = {"blank_lines_skipped": blank} if blank else {}
-    return LanguageLog(messages=messages, concepts=concepts,
-                       objects=_object_array(objects, object_lines, path), source=str(path),
-                       repairs=repairs)
+    return LanguageLog(
+        messages=messages,
+        concepts=concepts,
+        objects=_object_array(objects, object_lines, path),
+        source=str(path),
+        repairs=repairs,
+    )

@@ -88,10 +88,26 @@ class LanguageReport:
     notes: list[str] = field(default_factory=list)
     cbm_result: CBMResult | None = field(default=None, repr=False)
 
-    METRICS = ("cbm", "ambiguity_rate", "paraphrase_rate", "omission_rate",
-               "unmatched_concept_rate", "precision", "recall", "topsim", "ami", "posdis",
-               "bosdis", "n_samples", "n_unique_words", "n_unique_messages", "n_unique_concepts",
-               "n_unique_phrases", "n_matched", "topsim_pairs")
+    METRICS = (
+        "cbm",
+        "ambiguity_rate",
+        "paraphrase_rate",
+        "omission_rate",
+        "unmatched_concept_rate",
+        "precision",
+        "recall",
+        "topsim",
+        "ami",
+        "posdis",
+        "bosdis",
+        "n_samples",
+        "n_unique_words",
+        "n_unique_messages",
+        "n_unique_concepts",
+        "n_unique_phrases",
+        "n_matched",
+        "topsim_pairs",
+    )
 
     def metrics(self) -> dict[str, float]:
         """The headline numbers, flat (with the spread of the sensitivity scores)."""
@@ -108,28 +124,51 @@ class LanguageReport:
 
         Cons / Phrs: distinct concepts and phrases; #w / #m: distinct words and messages.
         """
-        return {"Cons": self.n_unique_concepts, "Phrs": self.n_unique_phrases,
-                "#w": self.n_unique_words, "#m": self.n_unique_messages, "TopSim": self.topsim,
-                "AMI": self.ami, "CBM": self.cbm, "Amb": self.ambiguity_rate,
-                "Para": self.paraphrase_rate, "Unm": self.unmatched_concept_rate}
+        return {
+            "Cons": self.n_unique_concepts,
+            "Phrs": self.n_unique_phrases,
+            "#w": self.n_unique_words,
+            "#m": self.n_unique_messages,
+            "TopSim": self.topsim,
+            "AMI": self.ami,
+            "CBM": self.cbm,
+            "Amb": self.ambiguity_rate,
+            "Para": self.paraphrase_rate,
+            "Unm": self.unmatched_concept_rate,
+        }
 
     def as_dict(self) -> dict:
         """JSON-ready dict (NaN -> None); the graph and per-message arrays are left out."""
         out = self.metrics()
-        out.update(topsim_input=self.topsim_input,
-                   translation={w: [c, wt] for w, (c, wt) in self.translation.items()},
-                   counts=dict(self.counts), sensitivity=list(self.sensitivity),
-                   parameters=dict(self.parameters), timings=dict(self.timings),
-                   notes=list(self.notes))
+        out.update(
+            topsim_input=self.topsim_input,
+            translation={w: [c, wt] for w, (c, wt) in self.translation.items()},
+            counts=dict(self.counts),
+            sensitivity=list(self.sensitivity),
+            parameters=dict(self.parameters),
+            timings=dict(self.timings),
+            notes=list(self.notes),
+        )
         return jsonable(out)
 
 
-def evaluate_language(messages, concepts, *, objects=None, concept_names=None,
-                      message_kind: str = "auto", eos_id=None, pad_id=None,
-                      topsim_max_pairs: int | None = 2_000_000, topsim_normalize: bool = False,
-                      ami_average_method: str = "max", sensitivity_step: int = 100,
-                      sensitivity_max_samples: int | None = 2000,
-                      measures=ALL_MEASURES, random_state=0) -> LanguageReport:
+def evaluate_language(
+    messages,
+    concepts,
+    *,
+    objects=None,
+    concept_names=None,
+    message_kind: str = "auto",
+    eos_id=None,
+    pad_id=None,
+    topsim_max_pairs: int | None = 2_000_000,
+    topsim_normalize: bool = False,
+    ami_average_method: str = "max",
+    sensitivity_step: int = 100,
+    sensitivity_max_samples: int | None = 2000,
+    measures=ALL_MEASURES,
+    random_state=0,
+) -> LanguageReport:
     """Evaluate an emergent language against the concepts of its labels.
 
     Parameters
@@ -173,20 +212,46 @@ def evaluate_language(messages, concepts, *, objects=None, concept_names=None,
     if len(enc_m) != len(enc_c):
         raise ValueError(f"{len(enc_m)} messages but {len(enc_c)} labels")
     timings["encode"] = time.perf_counter() - t0
-    report = _new_report(enc_m, enc_c, {
-        "message_kind": enc_m.kind, "eos_id": eos_id, "pad_id": pad_id,
-        "topsim_max_pairs": topsim_max_pairs, "topsim_normalize": topsim_normalize,
-        "ami_average_method": ami_average_method, "sensitivity_step": sensitivity_step,
-        "sensitivity_max_samples": sensitivity_max_samples, "measures": list(measures),
-        "random_state": random_state, "measure_version": MEASURE_VERSION})
+    report = _new_report(
+        enc_m,
+        enc_c,
+        {
+            "message_kind": enc_m.kind,
+            "eos_id": eos_id,
+            "pad_id": pad_id,
+            "topsim_max_pairs": topsim_max_pairs,
+            "topsim_normalize": topsim_normalize,
+            "ami_average_method": ami_average_method,
+            "sensitivity_step": sensitivity_step,
+            "sensitivity_max_samples": sensitivity_max_samples,
+            "measures": list(measures),
+            "random_state": random_state,
+            "measure_version": MEASURE_VERSION,
+        },
+    )
     steps = {
         "cbm": lambda: _cbm_step(report, enc_m, enc_c),
-        "sensitivity": lambda: setattr(report, "sensitivity", cbm_sensitivity(
-            enc_m, enc_c, step=sensitivity_step, max_samples=sensitivity_max_samples)),
-        "topsim": lambda: _topsim_step(report, enc_m, enc_c, objects, max_pairs=topsim_max_pairs,
-                                       random_state=random_state, normalize=topsim_normalize),
-        "ami": lambda: setattr(report, "ami", adjusted_mutual_information(
-            enc_m, enc_c, average_method=ami_average_method)),
+        "sensitivity": lambda: setattr(
+            report,
+            "sensitivity",
+            cbm_sensitivity(
+                enc_m, enc_c, step=sensitivity_step, max_samples=sensitivity_max_samples
+            ),
+        ),
+        "topsim": lambda: _topsim_step(
+            report,
+            enc_m,
+            enc_c,
+            objects,
+            max_pairs=topsim_max_pairs,
+            random_state=random_state,
+            normalize=topsim_normalize,
+        ),
+        "ami": lambda: setattr(
+            report,
+            "ami",
+            adjusted_mutual_information(enc_m, enc_c, average_method=ami_average_method),
+        ),
         "disentanglement": lambda: _disentanglement_step(report, enc_m, enc_c),
     }
     for name in ALL_MEASURES:  # in this order, each timed
@@ -198,18 +263,23 @@ def evaluate_language(messages, concepts, *, objects=None, concept_names=None,
     return report
 
 
-def _new_report(enc_m: EncodedMessages, enc_c: EncodedConcepts, parameters: dict
-                ) -> LanguageReport:
+def _new_report(enc_m: EncodedMessages, enc_c: EncodedConcepts, parameters: dict) -> LanguageReport:
     """The report with the distinct counts of the encoded language and its parameters."""
     _, n_msg = enc_m.message_ids()
     _, n_phr = enc_c.phrase_ids()
     occurring = np.asarray(enc_c.matrix.sum(axis=0)).ravel() > 0
     report = LanguageReport(
-        n_samples=len(enc_m), n_unique_words=enc_m.n_words, n_unique_messages=n_msg,
-        n_unique_concepts=int(occurring.sum()), n_unique_phrases=n_phr, parameters=parameters)
+        n_samples=len(enc_m),
+        n_unique_words=enc_m.n_words,
+        n_unique_messages=n_msg,
+        n_unique_concepts=int(occurring.sum()),
+        n_unique_phrases=n_phr,
+        parameters=parameters,
+    )
     if enc_c.n_duplicates:
-        report.notes.append(f"{enc_c.n_duplicates} concepts listed twice in one label were "
-                            "counted once")
+        report.notes.append(
+            f"{enc_c.n_duplicates} concepts listed twice in one label were counted once"
+        )
     return report
 
 
@@ -227,26 +297,40 @@ def _cbm_step(report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConc
     report.translation = res.translation()
     report.counts = dict(res.counts)
     if res.counts["messages_without_words"]:
-        report.notes.append(f"{res.counts['messages_without_words']} messages have no word "
-                            "(left out of the mean precision)")
+        report.notes.append(
+            f"{res.counts['messages_without_words']} messages have no word "
+            "(left out of the mean precision)"
+        )
 
 
-def _topsim_step(report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts,
-                 objects, *, max_pairs, random_state, normalize: bool) -> None:
+def _topsim_step(
+    report: LanguageReport,
+    enc_m: EncodedMessages,
+    enc_c: EncodedConcepts,
+    objects,
+    *,
+    max_pairs,
+    random_state,
+    normalize: bool,
+) -> None:
     """TopSim against the objects, or (without objects) the labels' concept indicator vectors."""
     if objects is not None:
-        obj = np.asarray(objects.detach().cpu().numpy() if hasattr(objects, "detach")
-                         else objects, dtype=np.float64)
+        obj = np.asarray(
+            objects.detach().cpu().numpy() if hasattr(objects, "detach") else objects,
+            dtype=np.float64,
+        )
         report.topsim_input = "objects"
     else:
         obj = enc_c.matrix.toarray()
         report.topsim_input = "concepts"
     report.topsim, report.topsim_pairs = topographic_similarity(
-        enc_m, obj, max_pairs=max_pairs, random_state=random_state, normalize=normalize)
+        enc_m, obj, max_pairs=max_pairs, random_state=random_state, normalize=normalize
+    )
 
 
-def _disentanglement_step(report: LanguageReport, enc_m: EncodedMessages,
-                          enc_c: EncodedConcepts) -> None:
+def _disentanglement_step(
+    report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts
+) -> None:
     report.posdis = positional_disentanglement(enc_m, enc_c)
     report.bosdis = bag_of_symbols_disentanglement(enc_m, enc_c)
 
@@ -268,23 +352,44 @@ def evaluate_interaction(interaction, *, concept_names=None, **kwargs) -> Langua
     return evaluate_log(from_interaction(interaction, concept_names=concept_names), **kwargs)
 
 
-def report_to_result(report: LanguageReport, *, name: str = "cbm", plot_paths=(),
-                     datasets=None) -> Any:
+def report_to_result(
+    report: LanguageReport, *, name: str = "cbm", plot_paths=(), datasets=None
+) -> Any:
     """The report as a :class:`wordgames.results.MeasureResult` (tables: translation, sensitivity)."""
     from wordgames.results import MeasureResult
 
-    metrics = {k: (float(v) if isinstance(v, float | np.floating) else int(v))
-               for k, v in report.metrics().items()}
-    tables = {"translation": report.cbm_result.translation_table() if report.cbm_result else [],
-              "sensitivity": list(report.sensitivity),
-              "counts": [{"count": k, "value": v} for k, v in report.counts.items()]}
-    return MeasureResult(measure=name, version=MEASURE_VERSION, metrics=metrics, tables=tables,
-                         oov={}, parameters=dict(report.parameters), datasets=datasets or {},
-                         plots=[str(p) for p in plot_paths], timings=dict(report.timings),
-                         notes=list(report.notes))
+    metrics = {
+        k: (float(v) if isinstance(v, float | np.floating) else int(v))
+        for k, v in report.metrics().items()
+    }
+    tables = {
+        "translation": report.cbm_result.translation_table() if report.cbm_result else [],
+        "sensitivity": list(report.sensitivity),
+        "counts": [{"count": k, "value": v} for k, v in report.counts.items()],
+    }
+    return MeasureResult(
+        measure=name,
+        version=MEASURE_VERSION,
+        metrics=metrics,
+        tables=tables,
+        oov={},
+        parameters=dict(report.parameters),
+        datasets=datasets or {},
+        plots=[str(p) for p in plot_paths],
+        timings=dict(report.timings),
+        notes=list(report.notes),
+    )
 
 
 # read_log and from_interaction (from :mod:`.inputs`) are re-exported: evaluate_log(read_log(path))
-__all__ = ["LanguageReport", "evaluate_language", "evaluate_log", "evaluate_interaction",
-           "report_to_result", "read_log", "from_interaction", "EncodedMessages",
-           "EncodedConcepts"]
+__all__ = [
+    "LanguageReport",
+    "evaluate_language",
+    "evaluate_log",
+    "evaluate_interaction",
+    "report_to_result",
+    "read_log",
+    "from_interaction",
+    "EncodedMessages",
+    "EncodedConcepts",
+]

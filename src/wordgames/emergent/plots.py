@@ -59,21 +59,35 @@ def _draw_edges(ax, d: _Drawn) -> None:
     """Grey edges below, matched ones in red on top with their weight; width by weight."""
     from matplotlib.collections import LineCollection
 
-    segs = np.array([[(0.0, d.y(r, len(d.words))), (1.0, d.y(c, len(d.concepts)))]
-                     for r, c in zip(d.rows, d.cols, strict=True)]).reshape(-1, 2, 2)
+    segs = np.array(
+        [
+            [(0.0, d.y(r, len(d.words))), (1.0, d.y(c, len(d.concepts)))]
+            for r, c in zip(d.rows, d.cols, strict=True)
+        ]
+    ).reshape(-1, 2, 2)
     wmax = float(d.weights.max()) if d.weights.size else 1.0
     widths = 0.5 + 5.0 * d.weights / wmax
     m = d.is_match
     if (~m).any():
-        ax.add_collection(LineCollection(segs[~m], linewidths=widths[~m], colors="0.75",
-                                         alpha=0.6, zorder=1))
+        ax.add_collection(
+            LineCollection(segs[~m], linewidths=widths[~m], colors="0.75", alpha=0.6, zorder=1)
+        )
     if m.any():
-        ax.add_collection(LineCollection(segs[m], linewidths=widths[m], colors="tab:red",
-                                         alpha=0.9, zorder=2))
+        ax.add_collection(
+            LineCollection(segs[m], linewidths=widths[m], colors="tab:red", alpha=0.9, zorder=2)
+        )
         for (p0, p1), wt in zip(segs[m], d.weights[m], strict=True):
-            ax.text(0.5 * (p0[0] + p1[0]), 0.5 * (p0[1] + p1[1]), f"{wt:g}", fontsize=7,
-                    ha="center", va="center", color="tab:red", zorder=3,
-                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"})
+            ax.text(
+                0.5 * (p0[0] + p1[0]),
+                0.5 * (p0[1] + p1[1]),
+                f"{wt:g}",
+                fontsize=7,
+                ha="center",
+                va="center",
+                color="tab:red",
+                zorder=3,
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none"},
+            )
 
 
 def _draw_nodes(ax, result: CBMResult, d: _Drawn) -> None:
@@ -100,13 +114,15 @@ def _title(result: CBMResult, d: _Drawn, title: str | None) -> str:
     if len(d.weights) < n_edges:
         left_out.append(f"{len(d.weights)}/{n_edges} edges")
     head = title or "word \u2194 concept best match"
-    sub_title = (f"CBM {result.score:.3f}; {len(d.matched_words)} of {n_c} concepts matched "
-                 f"to {n_w} words")
+    sub_title = (
+        f"CBM {result.score:.3f}; {len(d.matched_words)} of {n_c} concepts matched to {n_w} words"
+    )
     return head + "\n" + sub_title + ("\n" + "; ".join(left_out) if left_out else "")
 
 
-def plot_best_match_graph(result: CBMResult, path, *, max_edges: int = 300, max_nodes: int = 60,
-                          title: str | None = None) -> Path:
+def plot_best_match_graph(
+    result: CBMResult, path, *, max_edges: int = 300, max_nodes: int = 60, title: str | None = None
+) -> Path:
     """Draw the bipartite graph: words on the left, concepts on the right.
 
     Edge width grows with the weight; matched edges are drawn on top in colour with their

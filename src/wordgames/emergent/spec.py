@@ -66,10 +66,18 @@ MEASURE = Measure(
         Metric("n_unique_phrases", None, _COUNT, "distinct labels (sets of concepts)"),
         Metric("n_matched", None, _COUNT, "word-concept pairs of the best match"),
         Metric("topsim_pairs", None, _COUNT, "message pairs TopSim was computed on"),
-        Metric("sensitivity_accumulated_std", None, _COUNT,
-               "spread of CBM over growing prefixes of the log (paper, appendix E)"),
-        Metric("sensitivity_segment_std", None, _COUNT,
-               "spread of CBM over segments of the log (paper, appendix E)"),
+        Metric(
+            "sensitivity_accumulated_std",
+            None,
+            _COUNT,
+            "spread of CBM over growing prefixes of the log (paper, appendix E)",
+        ),
+        Metric(
+            "sensitivity_segment_std",
+            None,
+            _COUNT,
+            "spread of CBM over segments of the log (paper, appendix E)",
+        ),
     ),
     headlines=(
         Headline("cbm", primary=True, description="Concept-Best-Matching score"),
@@ -77,7 +85,7 @@ MEASURE = Measure(
         Headline("ami", description="adjusted mutual information"),
     ),
     citation="Carmeli, B., Belinkov, Y. and Meir, R. Concept-Best-Matching: Evaluating "
-             "Compositionality in Emergent Communication. 2024.",
+    "Compositionality in Emergent Communication. 2024.",
     options=CBMOptions,
     uses_embedding=False,
 )

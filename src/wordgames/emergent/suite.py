@@ -22,11 +22,17 @@ def measure_kwargs(opts, seed: int, quick: bool) -> dict:
 
     Taken from the options; smoke runs use fewer TopSim pairs and sensitivity steps.
     """
-    kwargs = {"eos_id": opts.eos_id, "pad_id": opts.pad_id, "random_state": seed,
-              "topsim_max_pairs": opts.topsim_max_pairs}
+    kwargs = {
+        "eos_id": opts.eos_id,
+        "pad_id": opts.pad_id,
+        "random_state": seed,
+        "topsim_max_pairs": opts.topsim_max_pairs,
+    }
     if quick:
-        kwargs.update(topsim_max_pairs=min(opts.topsim_max_pairs, QUICK_TOPSIM_PAIRS),
-                      sensitivity_max_samples=QUICK_SENSITIVITY_SAMPLES)
+        kwargs.update(
+            topsim_max_pairs=min(opts.topsim_max_pairs, QUICK_TOPSIM_PAIRS),
+            sensitivity_max_samples=QUICK_SENSITIVITY_SAMPLES,
+        )
     return kwargs
 
 
@@ -43,9 +49,13 @@ def add_scores(result, dataset: str, report) -> None:
         if metric == "precision" and no_words:
             kw = {"n": n - no_words, "n_skipped": no_words, "skip_reason": "messages without words"}
         elif metric == "topsim" and not math.isnan(report.topsim):
-            kw = {"n": report.topsim_pairs, "n_skipped": all_pairs - report.topsim_pairs,
-                  "skip_reason": "message pairs outside the seeded subsample (topsim_max_pairs)"
-                  if all_pairs > report.topsim_pairs else ""}
+            kw = {
+                "n": report.topsim_pairs,
+                "n_skipped": all_pairs - report.topsim_pairs,
+                "skip_reason": "message pairs outside the seeded subsample (topsim_max_pairs)"
+                if all_pairs > report.topsim_pairs
+                else "",
+            }
         result.score(dataset, "", metric, value, **kw)
 
 
@@ -67,8 +77,9 @@ def run(embedding, ctx):
     combined = MeasureResult(measure="cbm", version="1")
     for path in map(Path, opts.logs):
         ctx.log(f"cbm: evaluating {path}")
-        report, res = evaluate_log_file(path, plot_dir=plot_dir, fmt=opts.format,
-                                        write_json=False, **kwargs)
+        report, res = evaluate_log_file(
+            path, plot_dir=plot_dir, fmt=opts.format, write_json=False, **kwargs
+        )
         prefix = "" if len(opts.logs) == 1 else f"{path.stem}/"
         combined.metrics.update({prefix + k: v for k, v in res.metrics.items()})
         combined.tables.update({prefix + k: v for k, v in res.tables.items()})
@@ -77,6 +88,8 @@ def run(embedding, ctx):
         combined.notes.extend(f"{path.name}: {n}" for n in res.notes)
         combined.parameters[str(path)] = res.parameters
         add_scores(combined, path.stem, report)
-    combined.notes.append("CBM does not use the word embedding: the same logs give the same "
-                          "numbers for every embedding")
+    combined.notes.append(
+        "CBM does not use the word embedding: the same logs give the same "
+        "numbers for every embedding"
+    )
     return combined

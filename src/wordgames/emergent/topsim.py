@@ -40,14 +40,15 @@ def levenshtein_pairs(a: np.ndarray, la: np.ndarray, b: np.ndarray, lb: np.ndarr
     p = a.shape[0]
     width = max(a.shape[1], b.shape[1])
     codes = np.full((2 * p, width), -1, dtype=np.int64)
-    codes[:p, :a.shape[1]] = a
-    codes[p:, :b.shape[1]] = b
+    codes[:p, : a.shape[1]] = a
+    codes[p:, : b.shape[1]] = b
     lengths = np.concatenate([np.asarray(la), np.asarray(lb)]).astype(np.int64)
     return levenshtein_index(codes, lengths, np.arange(p), np.arange(p, 2 * p))
 
 
-def levenshtein_index(codes: np.ndarray, lengths: np.ndarray, pi: np.ndarray,
-                      pj: np.ndarray) -> np.ndarray:
+def levenshtein_index(
+    codes: np.ndarray, lengths: np.ndarray, pi: np.ndarray, pj: np.ndarray
+) -> np.ndarray:
     """Levenshtein distance between messages ``pi[p]`` and ``pj[p]`` of a code matrix ``B x L``."""
     lengths = np.asarray(lengths, dtype=np.int64)
     small = codes.size == 0 or (codes.min() >= -1 and codes.max() < 32767)
@@ -77,13 +78,13 @@ def levenshtein_matrix(codes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     while i0 < n:
         m = n - i0
         k = int(min(max(1, _BLOCK // m), m))  # rows i0 .. i0+k against columns i0 .. n
-        la, lb = lengths[i0:i0 + k], lengths[i0:]
+        la, lb = lengths[i0 : i0 + k], lengths[i0:]
         ma, mb = int(la.max()), int(lb.max())
         if ma == 0 or mb == 0:
-            out[i0:i0 + k, i0:] = np.where(la[:, None] == 0, lb[None, :], la[:, None])
+            out[i0 : i0 + k, i0:] = np.where(la[:, None] == 0, lb[None, :], la[:, None])
             i0 += k
             continue
-        a = ct[:ma, i0:i0 + k]  # ma x k
+        a = ct[:ma, i0 : i0 + k]  # ma x k
         b = ct[:mb, i0:]  # mb x m
         dtype = np.uint8 if not big else np.int32
         prev = np.broadcast_to(np.arange(mb + 1, dtype=dtype)[:, None, None], (mb + 1, k, m)).copy()
@@ -103,7 +104,7 @@ def levenshtein_matrix(codes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
             if rows.size:
                 res[rows] = np.take_along_axis(cur[:, rows, :], lb[None, None, :], axis=0)[0]
             prev, cur = cur, prev
-        out[i0:i0 + k, i0:] = res
+        out[i0 : i0 + k, i0:] = res
         i0 += k
     iu = np.triu_indices(n, 1)
     out.T[iu] = out[iu]
@@ -140,7 +141,7 @@ def _levenshtein_block(ct, i_idx, la, j_idx, lb):
         for j in range(1, mb + 1):  # insertion: D[i, j] = min(., D[i, j-1] + 1)
             np.add(cur[j - 1], 1, out=row)
             np.minimum(cur[j], row, out=cur[j])
-        sel = by_len[bounds[i]:bounds[i + 1]]
+        sel = by_len[bounds[i] : bounds[i + 1]]
         if sel.size:
             result[sel] = cur[lb[sel], cols[sel]]
         prev, cur = cur, prev
@@ -281,8 +282,14 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     return float((x @ y) / den) if den > 0 else float("nan")
 
 
-def topographic_similarity(messages: EncodedMessages, objects, *, max_pairs: int | None = 2_000_000,
-                           random_state=0, normalize: bool = False) -> tuple[float, int]:
+def topographic_similarity(
+    messages: EncodedMessages,
+    objects,
+    *,
+    max_pairs: int | None = 2_000_000,
+    random_state=0,
+    normalize: bool = False,
+) -> tuple[float, int]:
     """TopSim of messages against object vectors; returns ``(topsim, number of pairs used)``.
 
     Parameters
@@ -338,7 +345,9 @@ def topographic_similarity(messages: EncodedMessages, objects, *, max_pairs: int
     first_obj[obj_id[::-1]] = np.arange(n - 1, -1, -1)
     uniq_obj = objects[first_obj]
     norms = np.linalg.norm(uniq_obj, axis=1)
-    unit = np.divide(uniq_obj, norms[:, None], out=np.zeros_like(uniq_obj), where=norms[:, None] > 0)
+    unit = np.divide(
+        uniq_obj, norms[:, None], out=np.zeros_like(uniq_obj), where=norms[:, None] > 0
+    )
     full = unit[obj_id]
     dist = 1.0 - (full @ full.T)[upper]
     if n_obj < n:  # equal objects are at distance 0, zero vectors included

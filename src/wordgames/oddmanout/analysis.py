@@ -29,9 +29,13 @@ COCKTAILS = {
 }
 
 
-def polysemy_of_errors(puzzles: PuzzleSet, solution: Solution,
-                       sense_count: Callable[[Sequence[str]], np.ndarray], *,
-                       examples: int = 10) -> dict:
+def polysemy_of_errors(
+    puzzles: PuzzleSet,
+    solution: Solution,
+    sense_count: Callable[[Sequence[str]], np.ndarray],
+    *,
+    examples: int = 10,
+) -> dict:
     """Polysemy (sense counts) of wrongly chosen words against the other words of their puzzles.
 
     ``sense_count(words) -> int array`` gives the number of senses of each word (e.g.
@@ -60,17 +64,28 @@ def polysemy_of_errors(puzzles: PuzzleSet, solution: Solution,
         "chosen_most_polysemous_of_puzzle": int((most & known_chosen).sum()),
         "base_rate_polysemous": float((all_known > 1).mean()) if len(all_known) else None,
         "examples": [
-            {"words": puzzles.words[p].tolist(), "answer": puzzles.answer_words()[p],
-             "chosen": puzzles.words[p, solution.choice[p]],
-             "chosen_senses": int(counts[p, solution.choice[p]]),
-             "answer_senses": int(counts[p, puzzles.answer[p]])}
-            for p in rows[:examples].tolist()],
+            {
+                "words": puzzles.words[p].tolist(),
+                "answer": puzzles.answer_words()[p],
+                "chosen": puzzles.words[p, solution.choice[p]],
+                "chosen_senses": int(counts[p, solution.choice[p]]),
+                "answer_senses": int(counts[p, puzzles.answer[p]]),
+            }
+            for p in rows[:examples].tolist()
+        ],
     }
     return out
 
 
-def substitution_experiment(solver, odd: str, others: Sequence[str], target: str,
-                            alternatives: dict[str, Sequence[str]], *, seed: int = 0) -> dict:
+def substitution_experiment(
+    solver,
+    odd: str,
+    others: Sequence[str],
+    target: str,
+    alternatives: dict[str, Sequence[str]],
+    *,
+    seed: int = 0,
+) -> dict:
     """Replace ``target`` (one of ``others``) by each alternative and solve each puzzle.
 
     Returns per-alternative rows (``kind``, ``replacement``, ``chosen``, ``correct``,
@@ -91,21 +106,40 @@ def substitution_experiment(solver, odd: str, others: Sequence[str], target: str
     ps = PuzzleSet.from_odd_first("substitution", rows, seed=seed)
     sol = solver.solve(ps)
     chosen = sol.chosen_words(ps)
-    table = [{"kind": k, "replacement": r, "chosen": c, "correct": c == odd,
-              "chose_replacement": c == r, "abstained": c is None}
-             for k, r, c in zip(kinds, reps, chosen.tolist(), strict=True)]
+    table = [
+        {
+            "kind": k,
+            "replacement": r,
+            "chosen": c,
+            "correct": c == odd,
+            "chose_replacement": c == r,
+            "abstained": c is None,
+        }
+        for k, r, c in zip(kinds, reps, chosen.tolist(), strict=True)
+    ]
     summary = {}
     for kind in alternatives:
         sel = [t for t in table if t["kind"] == kind]
-        summary[kind] = {"n": len(sel), "correct": sum(t["correct"] for t in sel),
-                         "chose_replacement": sum(t["chose_replacement"] for t in sel),
-                         "abstained": sum(t["abstained"] for t in sel)}
+        summary[kind] = {
+            "n": len(sel),
+            "correct": sum(t["correct"] for t in sel),
+            "chose_replacement": sum(t["chose_replacement"] for t in sel),
+            "abstained": sum(t["abstained"] for t in sel),
+        }
     return {"rows": table, "summary": summary, "original_correct": table[0]["correct"]}
 
 
-def sister_substitutions(solver, puzzles: PuzzleSet, wn, *, per_kind: int = 3, seed: int = 0,
-                         max_puzzles: int = 200, polysemous_min: int = 3,
-                         vocabulary: Callable[[str], bool] | None = None) -> dict:
+def sister_substitutions(
+    solver,
+    puzzles: PuzzleSet,
+    wn,
+    *,
+    per_kind: int = 3,
+    seed: int = 0,
+    max_puzzles: int = 200,
+    polysemous_min: int = 3,
+    vocabulary: Callable[[str], bool] | None = None,
+) -> dict:
     """The substitution experiment, automatic.
 
     For puzzles the solver gets right, replace one non-answer word (chosen at random) by WordNet
@@ -127,13 +161,27 @@ def sister_substitutions(solver, puzzles: PuzzleSet, wn, *, per_kind: int = 3, s
             continue
         target = cand[int(rng.integers(len(cand)))]
         syn = wn.synsets("_".join(target.split()), pos="n")[0]
-        sisters = sorted({lem.name() for h in syn.hypernyms() for s in h.hyponyms()
-                          for lem in s.lemmas() if s != syn})
-        sisters = [s.replace("_", " ") for s in sisters
-                   if "_" not in s and s.lower() not in {w.lower() for w in words}
-                   and (vocabulary is None or vocabulary(s))]
+        sisters = sorted(
+            {
+                lem.name()
+                for h in syn.hypernyms()
+                for s in h.hyponyms()
+                for lem in s.lemmas()
+                if s != syn
+            }
+        )
+        sisters = [
+            s.replace("_", " ")
+            for s in sisters
+            if "_" not in s
+            and s.lower() not in {w.lower() for w in words}
+            and (vocabulary is None or vocabulary(s))
+        ]
         n_senses = np.asarray([len(wn.synsets(s)) for s in sisters], dtype=np.int64)
-        for kind, sel in (("monosemous", n_senses == 1), ("polysemous", n_senses >= polysemous_min)):
+        for kind, sel in (
+            ("monosemous", n_senses == 1),
+            ("polysemous", n_senses >= polysemous_min),
+        ):
             pool = [s for s, ok in zip(sisters, sel.tolist(), strict=True) if ok]
             for alt in rng.permutation(pool)[:per_kind].tolist() if pool else []:
                 rows.append(([ans] + [alt if w == target else w for w in words if w != ans], alt))
@@ -154,5 +202,10 @@ def sister_substitutions(solver, puzzles: PuzzleSet, wn, *, per_kind: int = 3, s
             "chose_replacement": int((chosen[m] == reps[m]).sum()),
             "abstained": int(sum(c is None for c in chosen[m].tolist())),
         }
-    return {"n_puzzles": int(len(right)), "summary": summary, "seed": seed,
-            "per_kind": per_kind, "polysemous_min": polysemous_min}
+    return {
+        "n_puzzles": int(len(right)),
+        "summary": summary,
+        "seed": seed,
+        "per_kind": per_kind,
+        "polysemous_min": polysemous_min,
+    }

@@ -24,8 +24,15 @@ from wordgames.embeddings.transformer import PACKAGED_ENCODER, load_encoder
 from wordgames.oddmanout.senses import SenseEmbedding
 
 DEFAULT_MODEL = PACKAGED_ENCODER
-__all__ = ["DEFAULT_MODEL", "cluster_senses", "contextual_senses", "find_occurrences",
-           "load_encoder", "occurrence_vectors", "read_corpus"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "cluster_senses",
+    "contextual_senses",
+    "find_occurrences",
+    "load_encoder",
+    "occurrence_vectors",
+    "read_corpus",
+]
 
 
 def read_corpus(path: str | Path) -> list[str]:
@@ -33,9 +40,13 @@ def read_corpus(path: str | Path) -> list[str]:
     return [ln.strip() for ln in Path(path).read_text(encoding="utf-8").splitlines() if ln.strip()]
 
 
-def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
-                     max_per_word: int | None = None, seed: int = 0
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def find_occurrences(
+    sentences: Sequence[str],
+    words: Sequence[str],
+    *,
+    max_per_word: int | None = None,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Occurrences of ``words``: arrays (word id, sentence id, char start, char end).
 
     Matching is case-insensitive and on whole words; a phrase's spaces match any whitespace. At most
@@ -49,8 +60,10 @@ def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
     alts = sorted(index, key=len, reverse=True)  # longest first: "fire engine" before "fire"
     if not alts:
         return (np.zeros(0, np.int64),) * 4
-    pattern = re.compile(r"(?<!\w)(?:" + "|".join(r"\s+".join(map(re.escape, a.split()))
-                                                   for a in alts) + r")(?!\w)", re.IGNORECASE)
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(r"\s+".join(map(re.escape, a.split())) for a in alts) + r")(?!\w)",
+        re.IGNORECASE,
+    )
     wid, sid, start, end = [], [], [], []
     for i, sent in enumerate(sentences):  # corpus scan: one regex per sentence
         for m in pattern.finditer(sent):
@@ -71,9 +84,17 @@ def find_occurrences(sentences: Sequence[str], words: Sequence[str], *,
     return tuple(arrs)
 
 
-def occurrence_vectors(sentences: Sequence[str], sent_id: np.ndarray, start: np.ndarray,
-                       end: np.ndarray, tokenizer, encoder, *, batch_size: int = 32,
-                       max_length: int = 128) -> tuple[np.ndarray, np.ndarray]:
+def occurrence_vectors(
+    sentences: Sequence[str],
+    sent_id: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    tokenizer,
+    encoder,
+    *,
+    batch_size: int = 32,
+    max_length: int = 128,
+) -> tuple[np.ndarray, np.ndarray]:
     """Mean last-layer vector of the tokens covering each occurrence.
 
     Returns (vectors, ok) where ``ok`` is False for occurrences cut off by ``max_length``.
@@ -88,21 +109,31 @@ def occurrence_vectors(sentences: Sequence[str], sent_id: np.ndarray, start: np.
     sid_sorted = sent_id[order]
     torch.manual_seed(0)
     for b in range(0, len(used), batch_size):
-        batch = used[b:b + batch_size]
-        enc = tokenizer([sentences[i] for i in batch.tolist()], return_offsets_mapping=True,
-                        padding=True, truncation=True, max_length=max_length,
-                        return_tensors="pt")
-        offsets = enc.pop("offset_mapping").numpy()            # (B, T, 2)
+        batch = used[b : b + batch_size]
+        enc = tokenizer(
+            [sentences[i] for i in batch.tolist()],
+            return_offsets_mapping=True,
+            padding=True,
+            truncation=True,
+            max_length=max_length,
+            return_tensors="pt",
+        )
+        offsets = enc.pop("offset_mapping").numpy()  # (B, T, 2)
         with torch.no_grad():
-            hidden = encoder(**enc).last_hidden_state.numpy()   # (B, T, d)
-        special = offsets[:, :, 1] == 0                         # padding and [CLS]/[SEP]
-        lo, hi = np.searchsorted(sid_sorted, batch[0]), np.searchsorted(sid_sorted, batch[-1],
-                                                                        side="right")
+            hidden = encoder(**enc).last_hidden_state.numpy()  # (B, T, d)
+        special = offsets[:, :, 1] == 0  # padding and [CLS]/[SEP]
+        lo, hi = (
+            np.searchsorted(sid_sorted, batch[0]),
+            np.searchsorted(sid_sorted, batch[-1], side="right"),
+        )
         occ = order[lo:hi]
         row = np.searchsorted(batch, sent_id[occ])
         # token t covers occurrence o when their character spans overlap
-        cover = ((offsets[row, :, 0] < end[occ, None]) & (offsets[row, :, 1] > start[occ, None])
-                 & ~special[row])
+        cover = (
+            (offsets[row, :, 0] < end[occ, None])
+            & (offsets[row, :, 1] > start[occ, None])
+            & ~special[row]
+        )
         n_tok = cover.sum(axis=1)
         sums = np.einsum("ot,otd->od", cover.astype(np.float32), hidden[row])
         good = n_tok > 0
@@ -111,8 +142,9 @@ def occurrence_vectors(sentences: Sequence[str], sent_id: np.ndarray, start: np.
     return out, ok
 
 
-def cluster_senses(vectors: np.ndarray, word_id: np.ndarray, n_words: int, n_senses: int = 5,
-                   *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def cluster_senses(
+    vectors: np.ndarray, word_id: np.ndarray, n_words: int, n_senses: int = 5, *, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """k-means (k = min(K, number of distinct occurrence vectors)) of each word's vectors.
 
     Returns the centroids stacked word after word and the CSR ``indptr`` (words without
@@ -124,7 +156,7 @@ def cluster_senses(vectors: np.ndarray, word_id: np.ndarray, n_words: int, n_sen
     bounds = np.searchsorted(word_id[order], np.arange(n_words + 1))
     cents, counts = [], []
     for w in range(n_words):  # one small k-means per word (sklearn's, seeded)
-        x = vectors[order[bounds[w]:bounds[w + 1]]]
+        x = vectors[order[bounds[w] : bounds[w + 1]]]
         if len(x) == 0:
             counts.append(0)
             continue
@@ -140,10 +172,18 @@ def cluster_senses(vectors: np.ndarray, word_id: np.ndarray, n_words: int, n_sen
     return (np.concatenate(cents) if cents else np.zeros((0, dim), np.float32)), indptr
 
 
-def contextual_senses(corpus: Iterable[str] | str | Path, words: Sequence[str], *,
-                      n_senses: int = 5, model: str | Path = DEFAULT_MODEL,
-                      max_per_word: int | None = 200, batch_size: int = 32, seed: int = 0,
-                      name: str | None = None, encoder=None) -> SenseEmbedding:
+def contextual_senses(
+    corpus: Iterable[str] | str | Path,
+    words: Sequence[str],
+    *,
+    n_senses: int = 5,
+    model: str | Path = DEFAULT_MODEL,
+    max_per_word: int | None = 200,
+    batch_size: int = 32,
+    seed: int = 0,
+    name: str | None = None,
+    encoder=None,
+) -> SenseEmbedding:
     """Sense embedding of ``words`` from a corpus (paper section 5.3).
 
     Parameters
@@ -169,8 +209,12 @@ def contextual_senses(corpus: Iterable[str] | str | Path, words: Sequence[str], 
     present = counts > 0
     kept_ptr = np.concatenate([[0], np.cumsum(counts[present])])
     label = name or f"{Path(str(model)).name}-k{n_senses}"
-    se = SenseEmbedding(np.asarray(words, dtype=object)[present].tolist(), cents, kept_ptr,
-                        name=label, source=str(model))
-    se.occurrences = dict(zip(words, np.bincount(wid, minlength=len(words)).tolist(),
-                              strict=True))
+    se = SenseEmbedding(
+        np.asarray(words, dtype=object)[present].tolist(),
+        cents,
+        kept_ptr,
+        name=label,
+        source=str(model),
+    )
+    se.occurrences = dict(zip(words, np.bincount(wid, minlength=len(words)).tolist(), strict=True))
     return se

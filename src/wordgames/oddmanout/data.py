@@ -41,8 +41,13 @@ FILES = {
     "crowdsourced-unfiltered": ("oddmanout-crowdsourced", "crowdsourced_unfiltered.tsv"),
 }
 #: the sets evaluated by default (the unfiltered file is large and overlaps the test set)
-DEFAULT_SETS = ("anomia-common-dev", "anomia-common-test", "anomia-proper-dev",
-                "anomia-proper-test", "crowdsourced-filtered")
+DEFAULT_SETS = (
+    "anomia-common-dev",
+    "anomia-common-test",
+    "anomia-proper-dev",
+    "anomia-proper-test",
+    "crowdsourced-filtered",
+)
 N_FIELDS = 6  # category, odd man, four others
 
 
@@ -60,18 +65,19 @@ def _split_glued(fields: list[str], categories: set[str]) -> list[list[str]] | N
     if nf <= N_FIELDS or (nf - 1) % (N_FIELDS - 1):
         return None
     k = (nf - 1) // (N_FIELDS - 1)
-    records, current = [], fields[:N_FIELDS - 1]
+    records, current = [], fields[: N_FIELDS - 1]
     pos = N_FIELDS - 1
     for _ in range(k - 1):
         glued = fields[pos]
         # the glued field is "<last word><next category>": the category must be a known one
-        cuts = [len(glued) - len(c) for c in categories
-                if len(c) < len(glued) and glued.endswith(c)]
+        cuts = [
+            len(glued) - len(c) for c in categories if len(c) < len(glued) and glued.endswith(c)
+        ]
         if len(cuts) != 1:
             return None
         cut = cuts[0]
         records.append(current + [glued[:cut].strip()])
-        current = [glued[cut:].strip()] + fields[pos + 1: pos + N_FIELDS - 1]
+        current = [glued[cut:].strip()] + fields[pos + 1 : pos + N_FIELDS - 1]
         pos += N_FIELDS - 1
     current.append(fields[pos])
     records.append(current)
@@ -94,8 +100,9 @@ def _well_formed(raw_lines: list[str]) -> tuple[_Records, np.ndarray, np.ndarray
 
     Returns them, the blank-line mask and the mask of the other (odd) lines.
     """
-    n_tabs = np.fromiter(map(methodcaller("count", "\t"), raw_lines), dtype=np.int64,
-                         count=len(raw_lines))
+    n_tabs = np.fromiter(
+        map(methodcaller("count", "\t"), raw_lines), dtype=np.int64, count=len(raw_lines)
+    )
     lengths = np.fromiter(map(len, raw_lines), dtype=np.int64, count=len(raw_lines))
     blank = lengths == 0
     good = (n_tabs == N_FIELDS - 1) & ~blank
@@ -104,15 +111,22 @@ def _well_formed(raw_lines: list[str]) -> tuple[_Records, np.ndarray, np.ndarray
     joined = "\t".join([raw_lines[i] for i in good_idx.tolist()])
     flat = np.asarray(joined.split("\t") if len(good_idx) else [], dtype=object)
     stripped = 0
-    if " \t" in joined or "\t " in joined or (len(flat) and (flat[0] != flat[0].strip()
-                                                       or flat[-1] != flat[-1].strip())):
+    if (
+        " \t" in joined
+        or "\t " in joined
+        or (len(flat) and (flat[0] != flat[0].strip() or flat[-1] != flat[-1].strip()))
+    ):
         clean = np.asarray([f.strip() for f in flat.tolist()], dtype=object)
         stripped = int((clean != flat).sum())
         flat = clean
     fields = flat.reshape(-1, N_FIELDS)
     empty = (fields == "").any(axis=1)
-    out = _Records(fields[~empty], good_idx[~empty] + 1, stripped=stripped,
-                   malformed_lines=(good_idx[empty] + 1).tolist())
+    out = _Records(
+        fields[~empty],
+        good_idx[~empty] + 1,
+        stripped=stripped,
+        malformed_lines=(good_idx[empty] + 1).tolist(),
+    )
     return out, blank, ~good & ~blank
 
 
@@ -140,8 +154,9 @@ def _repair_odd_lines(records: _Records, raw_lines: list[str], odd: np.ndarray) 
     return records
 
 
-def _drop_duplicates_and_repeats(records: _Records, dedupe: bool, drop_repeated: bool
-                                 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+def _drop_duplicates_and_repeats(
+    records: _Records, dedupe: bool, drop_repeated: bool
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """Integer codes of every field.
 
     Duplicates and repeats are then found with int arithmetic. Returns the kept codes, the distinct
@@ -157,7 +172,11 @@ def _drop_duplicates_and_repeats(records: _Records, dedupe: bool, drop_repeated:
         _, first = np.unique(codes, axis=0, return_index=True)
         first.sort()
         dup = len(records.rec) - len(first)
-        records.rec, records.line_no, codes = records.rec[first], records.line_no[first], codes[first]
+        records.rec, records.line_no, codes = (
+            records.rec[first],
+            records.line_no[first],
+            codes[first],
+        )
     # a word repeated inside a puzzle (the odd man among the others, say): unanswerable
     word_codes = np.sort(codes[:, 1:], axis=1)
     repeated = (np.diff(word_codes, axis=1) == 0).any(axis=1)
@@ -167,8 +186,9 @@ def _drop_duplicates_and_repeats(records: _Records, dedupe: bool, drop_repeated:
     return codes, uniques, dup, repeated
 
 
-def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool = True
-                   ) -> tuple[np.ndarray, np.ndarray, dict]:
+def parse_upstream(
+    path: str | Path, *, dedupe: bool = True, drop_repeated: bool = True
+) -> tuple[np.ndarray, np.ndarray, dict]:
     """Parse one upstream TSV file into records ``[category, odd, w1, w2, w3, w4]``.
 
     Returns an object array of shape (R, 6), the 1-based line of each record, and the report
@@ -186,9 +206,12 @@ def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool
     records = _repair_odd_lines(records, raw_lines, odd)
     if not len(records.rec):
         bad = records.malformed_lines
-        raise DataFormatError(path, bad[0] if bad else None,
-                              f"no well-formed record ({N_FIELDS} tab-separated fields: "
-                              "CATEGORY, ODD-MAN, four words)")
+        raise DataFormatError(
+            path,
+            bad[0] if bad else None,
+            f"no well-formed record ({N_FIELDS} tab-separated fields: "
+            "CATEGORY, ODD-MAN, four words)",
+        )
     n_after_repair = len(records.rec)
     codes, uniques, dup, repeated = _drop_duplicates_and_repeats(records, dedupe, drop_repeated)
     has_space = np.fromiter((" " in u for u in uniques.tolist()), dtype=bool, count=len(uniques))
@@ -211,17 +234,36 @@ def parse_upstream(path: str | Path, *, dedupe: bool = True, drop_repeated: bool
     return records.rec, records.line_no, report
 
 
-def load_file(path: str | Path, *, name: str | None = None, seed: int | None = 0,
-              dedupe: bool = True, drop_repeated: bool = True) -> PuzzleSet:
+def load_file(
+    path: str | Path,
+    *,
+    name: str | None = None,
+    seed: int | None = 0,
+    dedupe: bool = True,
+    drop_repeated: bool = True,
+) -> PuzzleSet:
     """Load one upstream-layout file (repairs counted in ``report``), words shuffled by ``seed``."""
     records, lines, report = parse_upstream(path, dedupe=dedupe, drop_repeated=drop_repeated)
     rows, cats = records[:, 1:], records[:, 0]
-    return PuzzleSet.from_odd_first(name or Path(path).stem, rows, categories=cats, seed=seed,
-                                    source=str(path), report=report, lines=lines)
+    return PuzzleSet.from_odd_first(
+        name or Path(path).stem,
+        rows,
+        categories=cats,
+        seed=seed,
+        source=str(path),
+        report=report,
+        lines=lines,
+    )
 
 
-def load_dataset(name: str, root: str | Path | None = None, *, seed: int | None = 0,
-                 dedupe: bool = True, drop_repeated: bool = True) -> PuzzleSet:
+def load_dataset(
+    name: str,
+    root: str | Path | None = None,
+    *,
+    seed: int | None = 0,
+    dedupe: bool = True,
+    drop_repeated: bool = True,
+) -> PuzzleSet:
     """Load a published set by name (see :data:`FILES`), checking it is declared and present.
 
     >>> sorted(FILES)[:2]
@@ -259,6 +301,6 @@ def overlap(a: PuzzleSet, b: PuzzleSet) -> np.ndarray:
 
     rows = np.concatenate([a.odd_first(), b.odd_first()])
     codes = pd.factorize(rows.ravel())[0].reshape(rows.shape)
-    codes[:, 1:].sort(axis=1)                  # the others as a set: sorted codes
+    codes[:, 1:].sort(axis=1)  # the others as a set: sorted codes
     keys = pd.MultiIndex.from_arrays(codes.T)
-    return np.asarray(keys[: len(a)].isin(keys[len(a):]))
+    return np.asarray(keys[: len(a)].isin(keys[len(a) :]))

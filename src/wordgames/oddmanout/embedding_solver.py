@@ -90,14 +90,18 @@ def leave_one_out_cohesion(gram: np.ndarray) -> np.ndarray:
     g = np.asarray(gram, dtype=np.float64)
     n = g.shape[-1]
     diag = np.einsum("pii->pi", g)
-    rows = g.sum(axis=2) - diag            # sum over j != i
-    total = rows.sum(axis=1, keepdims=True) / 2.0   # sum over unordered pairs
+    rows = g.sum(axis=2) - diag  # sum over j != i
+    total = rows.sum(axis=1, keepdims=True) / 2.0  # sum over unordered pairs
     return (total - rows) / ((n - 1) * (n - 2) / 2.0)
 
 
-def sense_leave_one_out_cohesion(vectors: np.ndarray, mask: np.ndarray, *,
-                                 max_combinations: int = 1 << 22, batch_elements: int = 1 << 23
-                                 ) -> tuple[np.ndarray, np.ndarray]:
+def sense_leave_one_out_cohesion(
+    vectors: np.ndarray,
+    mask: np.ndarray,
+    *,
+    max_combinations: int = 1 << 22,
+    batch_elements: int = 1 << 23,
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact sense-aware cohesion of every leave-one-out subset.
 
     Parameters
@@ -113,10 +117,11 @@ def sense_leave_one_out_cohesion(vectors: np.ndarray, mask: np.ndarray, *,
     """
     P, n, K, _ = vectors.shape
     m = n - 1
-    if K ** m > max_combinations:
+    if K**m > max_combinations:
         raise ValueError(
-            f"exact sense search over {K}^{m} = {K ** m:,} combinations per subset exceeds "
-            f"max_combinations={max_combinations:,}; use fewer senses (K) or smaller puzzles")
+            f"exact sense search over {K}^{m} = {K**m:,} combinations per subset exceeds "
+            f"max_combinations={max_combinations:,}; use fewer senses (K) or smaller puzzles"
+        )
     # pair similarities of every sense pair: (P, n, n, K, K); missing senses -> -inf
     sims = np.einsum("pikd,pjld->pijkl", vectors.astype(np.float64), vectors.astype(np.float64))
     bad = ~(mask[:, :, None, :, None] & mask[:, None, :, None, :])
@@ -124,7 +129,7 @@ def sense_leave_one_out_cohesion(vectors: np.ndarray, mask: np.ndarray, *,
     out = np.empty((P, n))
     best_senses = np.full((P, n, n), -1, dtype=np.int64)
     pairs = list(combinations(range(m), 2))
-    chunk = max(1, batch_elements // (K ** m))
+    chunk = max(1, batch_elements // (K**m))
     for start in range(0, P, chunk):
         sl = slice(start, start + chunk)
         b = sims[sl]
@@ -154,8 +159,9 @@ def factorize_words(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(uniques, dtype=object), codes.reshape(np.shape(words))
 
 
-def pick(scores: np.ndarray, valid: np.ndarray, *, tol: float = TIE_TOL
-         ) -> tuple[np.ndarray, np.ndarray]:
+def pick(
+    scores: np.ndarray, valid: np.ndarray, *, tol: float = TIE_TOL
+) -> tuple[np.ndarray, np.ndarray]:
     """Index of the unique maximum of each row (-1 and reason "tie" when two are within tol)."""
     P = len(scores)
     choice = np.full(P, -1, dtype=np.int64)
@@ -204,8 +210,15 @@ class EmbeddingSolver(Params):
     ['grass']
     """
 
-    def __init__(self, embedding, *, mwe: str = "phrase-or-mean", case: str = "fallback-lower",
-                 max_combinations: int = 1 << 22, batch_puzzles: int | None = None):
+    def __init__(
+        self,
+        embedding,
+        *,
+        mwe: str = "phrase-or-mean",
+        case: str = "fallback-lower",
+        max_combinations: int = 1 << 22,
+        batch_puzzles: int | None = None,
+    ):
         self.embedding = embedding
         self.mwe = mwe
         self.case = case
@@ -219,8 +232,13 @@ class EmbeddingSolver(Params):
         itself).
         """
         emb = self.embedding
-        return {"embedding": emb.name, "senses": isinstance(emb, SenseEmbedding),
-                "mwe": self.mwe, "case": self.case, "max_combinations": self.max_combinations}
+        return {
+            "embedding": emb.name,
+            "senses": isinstance(emb, SenseEmbedding),
+            "mwe": self.mwe,
+            "case": self.case,
+            "max_combinations": self.max_combinations,
+        }
 
     @property
     def name(self) -> str:
@@ -245,10 +263,11 @@ class EmbeddingSolver(Params):
             # blocks bound the (block, n, K, dim) tensor of sense vectors
             block = self.batch_puzzles or max(1, (1 << 24) // max(1, n * K * table.dim))
             for s in range(0, len(ok_rows), block):
-                vecs, mask = table.padded(ok_rows[s:s + block].ravel(), K)
+                vecs, mask = table.padded(ok_rows[s : s + block].ravel(), K)
                 vecs = vecs.reshape(-1, n, K, vecs.shape[-1])
-                coh[s:s + block], senses[s:s + block] = sense_leave_one_out_cohesion(
-                    vecs, mask.reshape(-1, n, K), max_combinations=self.max_combinations)
+                coh[s : s + block], senses[s : s + block] = sense_leave_one_out_cohesion(
+                    vecs, mask.reshape(-1, n, K), max_combinations=self.max_combinations
+                )
             scores[answerable] = coh
             full = np.full((P, n, n), -1, dtype=np.int64)
             full[answerable] = senses
@@ -256,10 +275,14 @@ class EmbeddingSolver(Params):
         choice, reason = pick(scores, answerable)
         reason[~answerable] = "oov"
         oov_words = res.oov
-        oov = {**res.counts(), "oov_examples": oov_words[:20],
-               "puzzles_with_oov": int((~answerable).sum())}
-        return Solution(self.name, choice, reason, scores, parameters=self.describe(),
-                        oov=oov, extra=extra)
+        oov = {
+            **res.counts(),
+            "oov_examples": oov_words[:20],
+            "puzzles_with_oov": int((~answerable).sum()),
+        }
+        return Solution(
+            self.name, choice, reason, scores, parameters=self.describe(), oov=oov, extra=extra
+        )
 
     @staticmethod
     def _one_sense(unit: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -275,6 +298,6 @@ class EmbeddingSolver(Params):
         out = np.empty(rows.shape)
         step = 65536
         for s in range(0, len(rows), step):  # large vocabularies: batched einsum instead
-            x = np.asarray(unit[rows[s:s + step]], dtype=np.float64)
-            out[s:s + step] = leave_one_out_cohesion(np.einsum("pid,pjd->pij", x, x))
+            x = np.asarray(unit[rows[s : s + step]], dtype=np.float64)
+            out[s : s + step] = leave_one_out_cohesion(np.einsum("pid,pjd->pij", x, x))
         return out

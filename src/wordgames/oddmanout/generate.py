@@ -45,34 +45,43 @@ def protocol_count(sizes: Sequence[int]) -> int:
     (100, 8, 1)
     """
     sizes = list(sizes)
-    return sum(comb(sizes[i], 3) * sizes[j] for i in range(len(sizes))
-               for j in range(len(sizes)) if i != j)
+    return sum(
+        comb(sizes[i], 3) * sizes[j] for i in range(len(sizes)) for j in range(len(sizes)) if i != j
+    )
 
 
-def _clean_categories(categories: dict[str, Sequence[str]], exclude: Sequence[str] = ()
-                      ) -> tuple[dict[str, list[str]], dict]:
+def _clean_categories(
+    categories: dict[str, Sequence[str]], exclude: Sequence[str] = ()
+) -> tuple[dict[str, list[str]], dict]:
     """Strip and deduplicate the lists.
 
     Drop words listed in several categories (they would make ambiguous puzzles) and the excluded
     words. Both are counted.
     """
     excl = {w.strip().lower() for w in exclude}
-    lists = {c.strip(): list(dict.fromkeys(w.strip() for w in ws if w.strip()))
-             for c, ws in categories.items()}
+    lists = {
+        c.strip(): list(dict.fromkeys(w.strip() for w in ws if w.strip()))
+        for c, ws in categories.items()
+    }
     seen: dict[str, int] = {}
     for ws in lists.values():
         for w in ws:
             seen[w.lower()] = seen.get(w.lower(), 0) + 1
     shared = {w for w, c in seen.items() if c > 1}
-    out = {c: [w for w in ws if w.lower() not in shared and w.lower() not in excl]
-           for c, ws in lists.items()}
-    report = {"shared_words_dropped": sorted(shared),
-              "excluded_words_dropped": sum(w.lower() in excl for ws in lists.values() for w in ws)}
+    out = {
+        c: [w for w in ws if w.lower() not in shared and w.lower() not in excl]
+        for c, ws in lists.items()
+    }
+    report = {
+        "shared_words_dropped": sorted(shared),
+        "excluded_words_dropped": sum(w.lower() in excl for ws in lists.values() for w in ws),
+    }
     return out, report
 
 
-def protocol_puzzles(seed_word: str, categories: dict[str, Sequence[str]], *, seed: int = 0,
-                     name: str | None = None) -> PuzzleSet:
+def protocol_puzzles(
+    seed_word: str, categories: dict[str, Sequence[str]], *, seed: int = 0, name: str | None = None
+) -> PuzzleSet:
     """Every puzzle of the protocol's automatic stage for one seed word (module doc).
 
     >>> ps = protocol_puzzles("bat", {"nocturnal mammal": ["beaver", "badger", "hedgehog"],
@@ -98,10 +107,16 @@ def protocol_puzzles(seed_word: str, categories: dict[str, Sequence[str]], *, se
             rows.append(block)
             labels.extend([ci] * len(block))
     rows_arr = np.concatenate(rows) if rows else np.empty((0, 5), dtype=object)
-    report.update({"seed_word": seed_word, "sizes": {c: len(v) for c, v in cats.items()},
-                   "puzzles": len(rows_arr)})
-    return PuzzleSet.from_odd_first(name or f"protocol-{seed_word}", rows_arr, categories=labels,
-                                    seed=seed, report=report)
+    report.update(
+        {
+            "seed_word": seed_word,
+            "sizes": {c: len(v) for c, v in cats.items()},
+            "puzzles": len(rows_arr),
+        }
+    )
+    return PuzzleSet.from_odd_first(
+        name or f"protocol-{seed_word}", rows_arr, categories=labels, seed=seed, report=report
+    )
 
 
 def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]]]]:
@@ -116,11 +131,19 @@ def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]
         except json.JSONDecodeError as exc:
             raise DataFormatError(path, lineno, f"not valid JSON ({exc.msg})") from None
         cats = obj.get("categories") if isinstance(obj, dict) else None
-        if not isinstance(obj, dict) or not isinstance(obj.get("seed"), str) \
-                or not isinstance(cats, dict) or len(cats) < 2 \
-                or not all(isinstance(v, list) for v in cats.values()):
-            raise DataFormatError(path, lineno, 'expected {"seed": "word", "categories": '
-                                  '{"category": ["word", ...], ...}} with two or more categories')
+        if (
+            not isinstance(obj, dict)
+            or not isinstance(obj.get("seed"), str)
+            or not isinstance(cats, dict)
+            or len(cats) < 2
+            or not all(isinstance(v, list) for v in cats.values())
+        ):
+            raise DataFormatError(
+                path,
+                lineno,
+                'expected {"seed": "word", "categories": '
+                '{"category": ["word", ...], ...}} with two or more categories',
+            )
         out.append((obj["seed"], cats))
     return out
 
@@ -139,8 +162,11 @@ def read_categories(path: str | Path) -> dict[str, list[str]]:
         fields = [f.strip() for f in raw.split("\t")]
         words = [f for f in fields[1:] if f]
         if not fields[0] or len(words) < 4:
-            raise DataFormatError(path, lineno, "expected NAME<tab>word<tab>word... with at least "
-                                  f"4 words, found {len(words)}")
+            raise DataFormatError(
+                path,
+                lineno,
+                f"expected NAME<tab>word<tab>word... with at least 4 words, found {len(words)}",
+            )
         if fields[0] in out:
             raise DataFormatError(path, lineno, f"category {fields[0]!r} is listed twice")
         out[fields[0]] = words
@@ -152,13 +178,20 @@ def read_categories(path: str | Path) -> dict[str, list[str]]:
 def write_categories(categories: dict[str, Sequence[str]], path: str | Path) -> Path:
     """Write ``categories`` as a file that :func:`read_categories` reads; returns its path."""
     path = Path(path)
-    path.write_text("".join("\t".join([c, *ws]) + "\n" for c, ws in categories.items()),
-                    encoding="utf-8")
+    path.write_text(
+        "".join("\t".join([c, *ws]) + "\n" for c, ws in categories.items()), encoding="utf-8"
+    )
     return path
 
 
-def sample_puzzles(categories: dict[str, Sequence[str]], n_puzzles: int = 500, *,
-                   n_belong: int = 4, seed: int = 0, name: str = "sampled") -> PuzzleSet:
+def sample_puzzles(
+    categories: dict[str, Sequence[str]],
+    n_puzzles: int = 500,
+    *,
+    n_belong: int = 4,
+    seed: int = 0,
+    name: str = "sampled",
+) -> PuzzleSet:
     """Sample puzzles: ``n_belong`` words of one category and 1 of another (all seeded).
 
     Categories need at least ``n_belong`` words; a word listed in two categories is dropped
@@ -182,22 +215,30 @@ def sample_puzzles(categories: dict[str, Sequence[str]], n_puzzles: int = 500, *
     rng = np.random.default_rng(seed)
     C = len(names)
     a = rng.integers(C, size=n_puzzles)
-    b = (a + rng.integers(1, C, size=n_puzzles)) % C          # another category, uniform
+    b = (a + rng.integers(1, C, size=n_puzzles)) % C  # another category, uniform
     keys = rng.random((n_puzzles, width))
     keys[np.arange(width)[None, :] >= sizes[a][:, None]] = np.inf  # padding never drawn
     members = np.argsort(keys, axis=1)[:, :n_belong]
     odd = (rng.random(n_puzzles) * sizes[b]).astype(np.int64)
     rows = np.concatenate([table[b, odd][:, None], table[a[:, None], members]], axis=1)
-    report.update({"categories": names, "sizes": sizes.tolist(), "seed": seed,
-                   "puzzles": n_puzzles})
-    return PuzzleSet.from_odd_first(name, rows, categories=np.asarray(names, dtype=object)[a],
-                                    seed=seed, report=report)
+    report.update(
+        {"categories": names, "sizes": sizes.tolist(), "seed": seed, "puzzles": n_puzzles}
+    )
+    return PuzzleSet.from_odd_first(
+        name, rows, categories=np.asarray(names, dtype=object)[a], seed=seed, report=report
+    )
 
 
-def wordnet_categories(taxonomy, n_categories: int = 10, size: int = 10, *, seed: int = 0,
-                       vocabulary: Callable[[str], bool] | None = None,
-                       min_descendants: int = 12, max_descendants: int = 400
-                       ) -> dict[str, list[str]]:
+def wordnet_categories(
+    taxonomy,
+    n_categories: int = 10,
+    size: int = 10,
+    *,
+    seed: int = 0,
+    vocabulary: Callable[[str], bool] | None = None,
+    min_descendants: int = 12,
+    max_descendants: int = 400,
+) -> dict[str, list[str]]:
     """Categories of ``size`` members from WordNet hypernyms (HYPERNYMS500-style).
 
     Candidate categories are noun synsets with ``min_descendants .. max_descendants``
@@ -208,10 +249,11 @@ def wordnet_categories(taxonomy, n_categories: int = 10, size: int = 10, *, seed
     """
     rng = np.random.default_rng(seed)
     ndesc = taxonomy.descendant_counts()
-    cand = np.flatnonzero((ndesc >= min_descendants) & (ndesc <= max_descendants)
-                          & (taxonomy._pos == "n"))
+    cand = np.flatnonzero(
+        (ndesc >= min_descendants) & (ndesc <= max_descendants) & (taxonomy._pos == "n")
+    )
     cand = cand[rng.permutation(len(cand))]
-    closure_t = taxonomy.closure.T.tocsr()           # row v: the descendants of v
+    closure_t = taxonomy.closure.T.tocsr()  # row v: the descendants of v
     lab_v, lab_w = taxonomy.label_arrays()
     order = np.argsort(lab_v, kind="stable")
     lab_v, lab_w = lab_v[order], lab_w[order]
@@ -220,12 +262,17 @@ def wordnet_categories(taxonomy, n_categories: int = 10, size: int = 10, *, seed
     used_words: set[str] = set()
     out: dict[str, list[str]] = {}
     for v in cand.tolist():  # stops after a few dozen candidates
-        desc = closure_t.indices[closure_t.indptr[v]:closure_t.indptr[v + 1]]
+        desc = closure_t.indices[closure_t.indptr[v] : closure_t.indptr[v + 1]]
         if taken[desc].any():
             continue
-        words = sorted({w for d in desc[desc != v].tolist()
-                        for w in lab_w[starts[d]:starts[d + 1]].tolist()
-                        if "_" not in w and "-" not in w and w.isalpha() and w.islower()})
+        words = sorted(
+            {
+                w
+                for d in desc[desc != v].tolist()
+                for w in lab_w[starts[d] : starts[d + 1]].tolist()
+                if "_" not in w and "-" not in w and w.isalpha() and w.islower()
+            }
+        )
         words = [w for w in words if w not in used_words and (vocabulary is None or vocabulary(w))]
         if len(words) < size:
             continue

@@ -40,8 +40,9 @@ def score(puzzles: PuzzleSet, solution: Solution) -> dict:
         "pct_wrong": pct(wrong),
         "pct_abstained": pct(abstained),
         "accuracy_answered": correct / (correct + wrong) if correct + wrong else float("nan"),
-        "abstained_by_reason": {r: int(c) for r, c in zip(reasons.tolist(), counts.tolist(),
-                                                           strict=True)},
+        "abstained_by_reason": {
+            r: int(c) for r, c in zip(reasons.tolist(), counts.tolist(), strict=True)
+        },
         "puzzles_with_oov": int(solution.oov.get("puzzles_with_oov", 0)),
         "oov_words": int(solution.oov.get("oov_words", 0)),
     }
@@ -49,12 +50,19 @@ def score(puzzles: PuzzleSet, solution: Solution) -> dict:
 
 def table3_row(solver: str, dataset: str, s: dict) -> dict:
     """One row of the Table-3 layout: solver, data set, %C / %W / %A, accuracy when answering."""
-    return {"solver": solver, "dataset": dataset, "n": s["n"],
-            "pct_correct": round(s["pct_correct"], 1), "pct_wrong": round(s["pct_wrong"], 1),
-            "pct_abstained": round(s["pct_abstained"], 1),
-            "accuracy_answered": round(100 * s["accuracy_answered"], 1)
-            if s["accuracy_answered"] == s["accuracy_answered"] else None,
-            "oov_words": s["oov_words"], "puzzles_with_oov": s["puzzles_with_oov"]}
+    return {
+        "solver": solver,
+        "dataset": dataset,
+        "n": s["n"],
+        "pct_correct": round(s["pct_correct"], 1),
+        "pct_wrong": round(s["pct_wrong"], 1),
+        "pct_abstained": round(s["pct_abstained"], 1),
+        "accuracy_answered": round(100 * s["accuracy_answered"], 1)
+        if s["accuracy_answered"] == s["accuracy_answered"]
+        else None,
+        "oov_words": s["oov_words"],
+        "puzzles_with_oov": s["puzzles_with_oov"],
+    }
 
 
 def format_table3(rows: list[dict]) -> str:
@@ -78,14 +86,19 @@ def format_table3(rows: list[dict]) -> str:
                 parts.append(f" | {'-':^25}")
                 continue
             acc = "-" if r["accuracy_answered"] is None else f"{r['accuracy_answered']:.1f}"
-            parts.append(f" | {r['pct_correct']:5.1f}/{r['pct_wrong']:5.1f}/{r['pct_abstained']:5.1f}"
-                         f" ({acc:>5})")
+            parts.append(
+                f" | {r['pct_correct']:5.1f}/{r['pct_wrong']:5.1f}/{r['pct_abstained']:5.1f}"
+                f" ({acc:>5})"
+            )
         lines.append(f"{s:<{width}}" + "".join(parts))
     # out-of-vocabulary counts beside the scores they affect
     lines.append("")
     lines.append("out of vocabulary (distinct words / puzzles with one):")
     for s in solvers:
-        cells = [f"{d} {cell[(s, d)]['oov_words']}/{cell[(s, d)]['puzzles_with_oov']}"
-                 for d in sets if (s, d) in cell]
+        cells = [
+            f"{d} {cell[(s, d)]['oov_words']}/{cell[(s, d)]['puzzles_with_oov']}"
+            for d in sets
+            if (s, d) in cell
+        ]
         lines.append(f"  {s}: " + ", ".join(cells))
     return "\n".join(lines)

@@ -63,8 +63,9 @@ def _lookup(get, words: list[str], case: str) -> tuple[np.ndarray, np.ndarray]:
     lowered = np.zeros(len(words), dtype=bool)
     if case == "fallback-lower":
         miss = np.flatnonzero(idx < 0)
-        low = np.fromiter((get(words[i].lower(), -1) for i in miss.tolist()), dtype=np.int64,
-                          count=len(miss))
+        low = np.fromiter(
+            (get(words[i].lower(), -1) for i in miss.tolist()), dtype=np.int64, count=len(miss)
+        )
         idx[miss] = low
         lowered[miss] = low >= 0
     return idx, lowered
@@ -146,11 +147,13 @@ def resolve(model, words, *, mwe: str = "phrase-or-mean", case: str = "fallback-
         counts = np.concatenate([counts, np.ones(len(ok), dtype=np.int64)])
     all_vecs = np.concatenate(vecs + mean_rows) if (vecs + mean_rows) else np.zeros((0, 1))
     indptr = np.concatenate([[0], np.cumsum(counts)])
-    found_words = np.asarray(words, dtype=object)[np.argsort(np.where(new_index >= 0, new_index,
-                                                                      n + 1), kind="stable")]
+    found_words = np.asarray(words, dtype=object)[
+        np.argsort(np.where(new_index >= 0, new_index, n + 1), kind="stable")
+    ]
     found_words = found_words[: int((new_index >= 0).sum())]
     if all_vecs.shape[0] == 0:
         all_vecs = np.zeros((0, model.dim if senses is None else senses.dim), dtype=np.float32)
-    table = SenseEmbedding(found_words.tolist(), all_vecs, indptr,
-                           name=getattr(model, "name", "embedding"))
+    table = SenseEmbedding(
+        found_words.tolist(), all_vecs, indptr, name=getattr(model, "name", "embedding")
+    )
     return Resolved(words, new_index, how, table, mwe, case)

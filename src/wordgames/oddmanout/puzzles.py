@@ -80,18 +80,33 @@ class PuzzleSet:
         cats = np.asarray(self.categories, dtype=object)
         if cats.shape != (len(words),):
             raise ValueError("categories must hold one entry per puzzle")
-        lines = (np.zeros(len(words), dtype=np.int64) if self.lines is None
-                 else np.asarray(self.lines, dtype=np.int64))
-        for name, value in (("words", words), ("answer", answer), ("categories", cats),
-                            ("lines", lines)):
+        lines = (
+            np.zeros(len(words), dtype=np.int64)
+            if self.lines is None
+            else np.asarray(self.lines, dtype=np.int64)
+        )
+        for name, value in (
+            ("words", words),
+            ("answer", answer),
+            ("categories", cats),
+            ("lines", lines),
+        ):
             value.flags.writeable = False
             object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_odd_first(cls, name: str, rows: Sequence[Sequence[str]], *, categories=None,
-                       seed: int | None = 0, source: str = "", report: dict | None = None,
-                       lines=None) -> PuzzleSet:
+    def from_odd_first(
+        cls,
+        name: str,
+        rows: Sequence[Sequence[str]],
+        *,
+        categories=None,
+        seed: int | None = 0,
+        source: str = "",
+        report: dict | None = None,
+        lines=None,
+    ) -> PuzzleSet:
         """Build a set from rows that list the odd man first, shuffling each row's words.
 
         ``seed`` seeds the per-puzzle permutations (``np.random.default_rng(seed)``). With
@@ -112,8 +127,11 @@ class PuzzleSet:
             perm = rng.permuted(np.tile(np.arange(n), (P, 1)), axis=1)
         words = np.take_along_axis(arr, perm, axis=1)
         answer = np.argmin(perm, axis=1)  # where original column 0 (the odd man) went
-        cats = (np.full(P, "", dtype=object) if categories is None
-                else np.asarray(categories, dtype=object))
+        cats = (
+            np.full(P, "", dtype=object)
+            if categories is None
+            else np.asarray(categories, dtype=object)
+        )
         rep = dict(report or {})
         rep.setdefault("order", "sorted" if seed is None else f"seeded permutation (seed={seed})")
         return cls(name, words, answer, cats, source=source, report=rep, lines=lines)
@@ -131,9 +149,15 @@ class PuzzleSet:
 
     def take(self, rows, *, name: str | None = None) -> PuzzleSet:
         rows = np.asarray(rows)
-        return PuzzleSet(name or self.name, self.words[rows], self.answer[rows],
-                         self.categories[rows], source=self.source, report=dict(self.report),
-                         lines=self.lines[rows])
+        return PuzzleSet(
+            name or self.name,
+            self.words[rows],
+            self.answer[rows],
+            self.categories[rows],
+            source=self.source,
+            report=dict(self.report),
+            lines=self.lines[rows],
+        )
 
     def vocabulary(self) -> list[str]:
         """The distinct words of the set, sorted."""
@@ -150,9 +174,12 @@ class PuzzleSet:
         return np.concatenate([self.answer_words()[:, None], others], axis=1)
 
     def to_records(self) -> list[dict]:
-        return [{"category": c, "words": list(w), "answer": w[a]}
-                for c, w, a in zip(self.categories.tolist(), self.words.tolist(),
-                                   self.answer.tolist(), strict=True)]
+        return [
+            {"category": c, "words": list(w), "answer": w[a]}
+            for c, w, a in zip(
+                self.categories.tolist(), self.words.tolist(), self.answer.tolist(), strict=True
+            )
+        ]
 
 
 # ---------------------------------------------------------------------- user formats
@@ -166,10 +193,13 @@ def write_puzzles(puzzles: PuzzleSet, path: str | Path) -> Path:
         rows = puzzles.odd_first()
         for bad in ("\t", "\n", "\r"):
             if any(bad in w for w in rows.ravel().tolist()) or any(
-                    bad in c for c in puzzles.categories.tolist()):
+                bad in c for c in puzzles.categories.tolist()
+            ):
                 raise ValueError(f"a word or category holds {bad!r}: cannot write it as TSV")
-        text = "".join("\t".join([c, *r]) + "\n"
-                       for c, r in zip(puzzles.categories.tolist(), rows.tolist(), strict=True))
+        text = "".join(
+            "\t".join([c, *r]) + "\n"
+            for c, r in zip(puzzles.categories.tolist(), rows.tolist(), strict=True)
+        )
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -182,8 +212,9 @@ def _read_text(path: Path) -> str:
     return decode_utf8(data, path)
 
 
-def read_puzzles(path: str | Path, *, name: str | None = None, seed: int | None = 0,
-                 fmt: str = "auto") -> PuzzleSet:
+def read_puzzles(
+    path: str | Path, *, name: str | None = None, seed: int | None = 0, fmt: str = "auto"
+) -> PuzzleSet:
     """Read a user's puzzle file (TSV in the upstream layout, or JSONL; see the module doc).
 
     Fields are stripped of surrounding spaces (counted in ``report["stripped_fields"]``).
@@ -206,27 +237,40 @@ def read_puzzles(path: str | Path, *, name: str | None = None, seed: int | None 
             clean = [f.strip() for f in fields]
             stripped += sum(a != b for a, b in zip(fields, clean, strict=True))
             if len(clean) < 1 + MIN_WORDS:
-                raise DataFormatError(path, lineno, f"expected CATEGORY<tab>ODD-MAN<tab>{MIN_WORDS - 1} "
-                                      f"or more words ({1 + MIN_WORDS}+ tab-separated fields), "
-                                      f"found {len(clean)} field(s)")
+                raise DataFormatError(
+                    path,
+                    lineno,
+                    f"expected CATEGORY<tab>ODD-MAN<tab>{MIN_WORDS - 1} "
+                    f"or more words ({1 + MIN_WORDS}+ tab-separated fields), "
+                    f"found {len(clean)} field(s)",
+                )
             cat, words = clean[0], clean[1:]
         else:
             try:
                 obj = json.loads(raw)
             except json.JSONDecodeError as exc:
                 raise DataFormatError(path, lineno, f"not valid JSON ({exc.msg})") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("words"), list) \
-                    or not isinstance(obj.get("answer"), str):
-                raise DataFormatError(path, lineno, 'expected {"words": [...], "answer": "...", '
-                                      '"category": "..." (optional)}')
+            if (
+                not isinstance(obj, dict)
+                or not isinstance(obj.get("words"), list)
+                or not isinstance(obj.get("answer"), str)
+            ):
+                raise DataFormatError(
+                    path,
+                    lineno,
+                    'expected {"words": [...], "answer": "...", "category": "..." (optional)}',
+                )
             ws = [str(w).strip() for w in obj["words"]]
             stripped += sum(a != b for a, b in zip(obj["words"], ws, strict=True))
             ans = obj["answer"].strip()
             if ws.count(ans) != 1:
-                raise DataFormatError(path, lineno, f"answer {ans!r} must occur exactly once in words")
+                raise DataFormatError(
+                    path, lineno, f"answer {ans!r} must occur exactly once in words"
+                )
             if len(ws) < MIN_WORDS:
-                raise DataFormatError(path, lineno, f"a puzzle needs at least {MIN_WORDS} words, "
-                                      f"found {len(ws)}")
+                raise DataFormatError(
+                    path, lineno, f"a puzzle needs at least {MIN_WORDS} words, found {len(ws)}"
+                )
             words = [ans] + [w for w in ws if w != ans]
             cat = str(obj.get("category", "")).strip()
         if any(not w for w in words):
@@ -234,14 +278,25 @@ def read_puzzles(path: str | Path, *, name: str | None = None, seed: int | None 
         if len(set(words)) != len(words):
             raise DataFormatError(path, lineno, "a word occurs twice in the puzzle")
         if rows and len(words) != len(rows[0]):
-            raise DataFormatError(path, lineno, f"this puzzle has {len(words)} words but line "
-                                  f"{lines[0]} has {len(rows[0])}: put puzzles of different "
-                                  "sizes in different files")
+            raise DataFormatError(
+                path,
+                lineno,
+                f"this puzzle has {len(words)} words but line "
+                f"{lines[0]} has {len(rows[0])}: put puzzles of different "
+                "sizes in different files",
+            )
         rows.append(words)
         cats.append(cat)
         lines.append(lineno)
     if not rows:
         raise DataFormatError(path, None, "no puzzles found")
     report = {"format": fmt, "puzzles": len(rows), "stripped_fields": stripped}
-    return PuzzleSet.from_odd_first(name or path.stem, rows, categories=cats, seed=seed,
-                                    source=str(path), report=report, lines=lines)
+    return PuzzleSet.from_odd_first(
+        name or path.stem,
+        rows,
+        categories=cats,
+        seed=seed,
+        source=str(path),
+        report=report,
+        lines=lines,
+    )

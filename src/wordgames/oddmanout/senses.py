@@ -35,17 +35,30 @@ class SenseEmbedding:
     (2, 2)
     """
 
-    def __init__(self, words: Sequence[str], vectors: np.ndarray, indptr, *, name: str = "senses",
-                 source: str = ""):
+    def __init__(
+        self,
+        words: Sequence[str],
+        vectors: np.ndarray,
+        indptr,
+        *,
+        name: str = "senses",
+        source: str = "",
+    ):
         self.words = np.asarray(list(words), dtype=object)
         self.vectors = np.asarray(vectors, dtype=np.float32)
         self.indptr = np.asarray(indptr, dtype=np.int64)
         if self.vectors.ndim != 2:
             raise ValueError("vectors must be 2-D")
-        if self.indptr.shape != (len(self.words) + 1,) or self.indptr[0] != 0 \
-                or self.indptr[-1] != len(self.vectors) or (np.diff(self.indptr) < 1).any():
-            raise ValueError("indptr must be non-decreasing from 0 to len(vectors), with at least "
-                             "one sense per word")
+        if (
+            self.indptr.shape != (len(self.words) + 1,)
+            or self.indptr[0] != 0
+            or self.indptr[-1] != len(self.vectors)
+            or (np.diff(self.indptr) < 1).any()
+        ):
+            raise ValueError(
+                "indptr must be non-decreasing from 0 to len(vectors), with at least "
+                "one sense per word"
+            )
         self.word_index = {w: i for i, w in enumerate(self.words.tolist())}
         if len(self.word_index) != len(self.words):
             raise ValueError("words must be unique")
@@ -64,8 +77,13 @@ class SenseEmbedding:
         else:
             rows = emb.lookup(words).indices
             rows = rows[rows >= 0]
-        return cls(emb.words[rows], np.asarray(emb.vectors[rows]), np.arange(len(rows) + 1),
-                   name=emb.name, source=getattr(emb, "source", ""))
+        return cls(
+            emb.words[rows],
+            np.asarray(emb.vectors[rows]),
+            np.arange(len(rows) + 1),
+            name=emb.name,
+            source=getattr(emb, "source", ""),
+        )
 
     @classmethod
     def from_dict(cls, senses: dict[str, np.ndarray], *, name: str = "senses") -> SenseEmbedding:
@@ -76,8 +94,13 @@ class SenseEmbedding:
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
-        np.savez(path, words=self.words.astype(str), vectors=self.vectors, indptr=self.indptr,
-                 name=np.asarray(self.name))
+        np.savez(
+            path,
+            words=self.words.astype(str),
+            vectors=self.vectors,
+            indptr=self.indptr,
+            name=np.asarray(self.name),
+        )
         return path if path.suffix == ".npz" else path.with_suffix(path.suffix + ".npz")
 
     @classmethod
@@ -85,19 +108,29 @@ class SenseEmbedding:
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as z:
-                return cls(z["words"].tolist(), z["vectors"], z["indptr"],
-                           name=str(z["name"]) if "name" in z else path.stem, source=str(path))
+                return cls(
+                    z["words"].tolist(),
+                    z["vectors"],
+                    z["indptr"],
+                    name=str(z["name"]) if "name" in z else path.stem,
+                    source=str(path),
+                )
         except (KeyError, ValueError, OSError) as exc:
-            raise DataFormatError(path, None, "expected a sense-embedding .npz with arrays "
-                                  f"'words', 'vectors', 'indptr' ({exc})") from None
+            raise DataFormatError(
+                path,
+                None,
+                f"expected a sense-embedding .npz with arrays 'words', 'vectors', 'indptr' ({exc})",
+            ) from None
 
     # ------------------------------------------------------------------ access
     def __len__(self) -> int:
         return len(self.words)
 
     def __repr__(self) -> str:
-        return (f"SenseEmbedding(name={self.name!r}, n_words={len(self)}, "
-                f"max_senses={self.max_senses}, dim={self.dim})")
+        return (
+            f"SenseEmbedding(name={self.name!r}, n_words={len(self)}, "
+            f"max_senses={self.max_senses}, dim={self.dim})"
+        )
 
     @property
     def dim(self) -> int:
@@ -113,7 +146,7 @@ class SenseEmbedding:
 
     def senses(self, word: str) -> np.ndarray:
         i = self.word_index[word]
-        return self.unit[self.indptr[i]:self.indptr[i + 1]]
+        return self.unit[self.indptr[i] : self.indptr[i + 1]]
 
     def lookup(self, words: Sequence[str]) -> np.ndarray:
         get = self.word_index.get
@@ -132,6 +165,11 @@ class SenseEmbedding:
         return out, mask
 
     def describe(self) -> dict:
-        return {"name": self.name, "source": self.source, "n_words": len(self),
-                "n_vectors": int(len(self.vectors)), "max_senses": self.max_senses,
-                "dim": self.dim}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "n_words": len(self),
+            "n_vectors": int(len(self.vectors)),
+            "max_senses": self.max_senses,
+            "dim": self.dim,
+        }

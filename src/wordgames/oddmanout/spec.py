@@ -70,16 +70,25 @@ MEASURE = Measure(
         Metric("pct_correct", HIGHER, _PCT, "% of puzzles solved"),
         Metric("pct_wrong", LOWER, _PCT, "% of puzzles answered wrongly"),
         Metric("pct_abstained", None, _PCT, "% of puzzles the solver abstained on"),
-        Metric("accuracy_answered", HIGHER, (0.0, 1.0),
-               "share of correct answers among the puzzles answered (0-1)"),
+        Metric(
+            "accuracy_answered",
+            HIGHER,
+            (0.0, 1.0),
+            "share of correct answers among the puzzles answered (0-1)",
+        ),
     ),
     headlines=(
-        Headline("pct_correct", dataset="crowdsourced-filtered", subject="embedding",
-                 primary=True, description="% puzzles solved"),
+        Headline(
+            "pct_correct",
+            dataset="crowdsourced-filtered",
+            subject="embedding",
+            primary=True,
+            description="% puzzles solved",
+        ),
         Headline("pct_correct", subject="embedding", primary=True, description="% puzzles solved"),
         Headline("pct_wrong", subject="embedding", description="% puzzles answered wrongly"),
     ),
     citation="Stanovsky, G. and Hopkins, M. Spot the Odd Man Out: Exploring the Associative "
-             "Power of Lexical Resources. EMNLP 2018.",
+    "Power of Lexical Resources. EMNLP 2018.",
     options=OddManOutOptions,
 )

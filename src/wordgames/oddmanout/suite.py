@@ -24,8 +24,13 @@ VERSION = "1"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
 SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
 _FLAT_KEYS = SCORE_METRICS + ("puzzles_with_oov", "oov_words")
-_FIXES = ("stripped_fields", "glued_lines_repaired", "malformed_records", "duplicates_dropped",
-          "repeated_word_dropped")
+_FIXES = (
+    "stripped_fields",
+    "glued_lines_repaired",
+    "malformed_records",
+    "duplicates_dropped",
+    "repeated_word_dropped",
+)
 
 
 @cache
@@ -63,8 +68,14 @@ class WordNetRows:
 
 
 @cache
-def _wordnet_scores(sets: tuple[str, ...], root: str | None, seed: int, wordnet_root: str | None,
-                    instances: bool, missing: str) -> WordNetRows:
+def _wordnet_scores(
+    sets: tuple[str, ...],
+    root: str | None,
+    seed: int,
+    wordnet_root: str | None,
+    instances: bool,
+    missing: str,
+) -> WordNetRows:
     """WordNet solver rows, once per process (they do not depend on the embedding)."""
     import time
 
@@ -80,8 +91,11 @@ def _wordnet_scores(sets: tuple[str, ...], root: str | None, seed: int, wordnet_
         s = score(ps, sol)
         rows.append(table3_row(solver.name, name, s))
         solved.append(SolvedSet(name, s, sol.oov))
-    return WordNetRows(rows, solved, {"wordnet_load": round(t1 - t0, 3),
-                                      "wordnet_solve": round(time.perf_counter() - t1, 3)})
+    return WordNetRows(
+        rows,
+        solved,
+        {"wordnet_load": round(t1 - t0, 3), "wordnet_solve": round(time.perf_counter() - t1, 3)},
+    )
 
 
 # --------------------------------------------------------------------------- inputs
@@ -122,22 +136,30 @@ def load_inputs(opts, root: str | None, seed: int, quick: bool) -> Inputs:
     except DatasetMissingError:
         published = []
     if not published and not opts.puzzles:
-        raise DatasetMissingError("no Odd-Man-Out data set is available (set WORDGAMES_DATA to "
-                                  "a data root holding oddmanout/, or pass puzzle files)")
+        raise DatasetMissingError(
+            "no Odd-Man-Out data set is available (set WORDGAMES_DATA to "
+            "a data root holding oddmanout/, or pass puzzle files)"
+        )
     inputs = Inputs(published, {n: _puzzles(n, root, seed) for n in published})
     for path in opts.puzzles:
         ps = read_puzzles(path, seed=seed)
         inputs.sets[ps.name] = ps
-    inputs.datasets = {spec: verify_dataset(spec, root, strict=False)
-                       for spec in sorted({FILES[n][0] for n in published})}
+    inputs.datasets = {
+        spec: verify_dataset(spec, root, strict=False)
+        for spec in sorted({FILES[n][0] for n in published})
+    }
     return inputs
 
 
 def load_reports(inputs: Inputs) -> tuple[list[dict], list[str]]:
     """The readers' reports of every set (table rows) and a note per set with repairs."""
-    rows = [{"dataset": n, **{k: v for k, v in ps.report.items()
-                              if k not in ("malformed_lines", "sha256")}}
-            for n, ps in inputs.sets.items()]
+    rows = [
+        {
+            "dataset": n,
+            **{k: v for k, v in ps.report.items() if k not in ("malformed_lines", "sha256")},
+        }
+        for n, ps in inputs.sets.items()
+    ]
     notes = []
     for r in rows:
         fixes = {k: r.get(k, 0) for k in _FIXES}
@@ -153,8 +175,9 @@ def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: 
     n_oov = int(s["puzzles_with_oov"])
     why = f"puzzles with a word not in {unknown} (counted as abstained)" if n_oov else ""
     for metric in SCORE_METRICS:
-        result.score(solved.dataset, subject, metric, s[metric], n=s["n"], n_skipped=n_oov,
-                     skip_reason=why)
+        result.score(
+            solved.dataset, subject, metric, s[metric], n=s["n"], n_skipped=n_oov, skip_reason=why
+        )
 
 
 def solve_sets(solver, sets: dict) -> list[SolvedSet]:
@@ -201,13 +224,15 @@ def senses_part(result: MeasureResult, opts, inputs: Inputs) -> list[dict]:
     return rows
 
 
-def wordnet_part(result: MeasureResult, opts, inputs: Inputs, root: str | None,
-                 seed: int) -> list[dict]:
+def wordnet_part(
+    result: MeasureResult, opts, inputs: Inputs, root: str | None, seed: int
+) -> list[dict]:
     """The WordNet baseline: cached rows of the published sets, then the user's files."""
     from wordgames.oddmanout.metrics import table3_row
 
-    wn = _wordnet_scores(tuple(inputs.published), root, seed, opts.wordnet_root,
-                         opts.instances, opts.missing)
+    wn = _wordnet_scores(
+        tuple(inputs.published), root, seed, opts.wordnet_root, opts.instances, opts.missing
+    )
     rows = list(wn.rows)
     solved = list(wn.solved)
     user = {n: ps for n, ps in inputs.sets.items() if n not in inputs.published}
@@ -238,8 +263,9 @@ def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
     out["polysemy_of_errors"] = [{"dataset": dev.name, **poly}]
     out["error_examples"] = [{**e, "words": ", ".join(e["words"])} for e in examples]
     c = COCKTAILS
-    sub = substitution_experiment(solver, c["odd"], c["others"], c["target"],
-                                  {k: c[k] for k in ("monosemous", "polysemous")})
+    sub = substitution_experiment(
+        solver, c["odd"], c["others"], c["target"], {k: c[k] for k in ("monosemous", "polysemous")}
+    )
     out["substitution_cocktails"] = sub["rows"]
     return out
 
@@ -272,8 +298,9 @@ def run(embedding, ctx) -> MeasureResult:
     if use_wordnet:
         _wordnet_and_analysis(result, solver, opts, inputs, root, ctx.seed)
     else:
-        result.notes.append("WordNet baseline and polysemy analysis not run (quick mode or "
-                            "wordnet=False)")
+        result.notes.append(
+            "WordNet baseline and polysemy analysis not run (quick mode or wordnet=False)"
+        )
     if not result.tables["table3"]:
         raise SkipMeasure("no puzzle set could be solved")
     _finish(result, solver, opts, inputs, ctx, use_wordnet)
@@ -295,7 +322,8 @@ def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, r
     try:
         with Timer(result.timings, "wordnet"):
             result.tables["table3"] = result.tables["table3"] + wordnet_part(
-                result, opts, inputs, root, seed)
+                result, opts, inputs, root, seed
+            )
         if inputs.published and opts.embedding_solver:
             with Timer(result.timings, "analysis"):
                 result.tables.update(_analysis(solver, inputs.sets, opts.wordnet_root))
@@ -305,16 +333,25 @@ def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, r
 
 def _finish(result: MeasureResult, solver, opts, inputs: Inputs, ctx, use_wordnet: bool) -> None:
     """Notes, parameters and data sets of the result."""
-    result.notes.append("words are shown to solvers in a seeded random order (the files put the "
-                        f"answer second); seed={ctx.seed}")
+    result.notes.append(
+        "words are shown to solvers in a seeded random order (the files put the "
+        f"answer second); seed={ctx.seed}"
+    )
     result.notes.append(f"multi-word expressions: policy {solver.mwe!r}; case: {solver.case!r}")
     result.datasets = inputs.datasets
-    result.parameters = {"solver": solver.describe(), "sets": list(inputs.sets),
-                         "seed": ctx.seed, "quick": ctx.quick, "wordnet": use_wordnet,
-                         "wordnet_instances": opts.instances, "wordnet_missing": opts.missing,
-                         "mwe": opts.mwe, "case": opts.case,
-                         "embedding_solver": opts.embedding_solver,
-                         "senses": list(opts.senses)}
+    result.parameters = {
+        "solver": solver.describe(),
+        "sets": list(inputs.sets),
+        "seed": ctx.seed,
+        "quick": ctx.quick,
+        "wordnet": use_wordnet,
+        "wordnet_instances": opts.instances,
+        "wordnet_missing": opts.missing,
+        "mwe": opts.mwe,
+        "case": opts.case,
+        "embedding_solver": opts.embedding_solver,
+        "senses": list(opts.senses),
+    }
 
 
 def plot_table3(rows: list[dict], folder):

@@ -53,8 +53,9 @@ def ancestor_closure(n_vertices: int, child: np.ndarray, parent: np.ndarray) -> 
     """
     child = np.asarray(child, dtype=np.int64)
     parent = np.asarray(parent, dtype=np.int64)
-    step = sp.csr_matrix((np.ones(len(child), dtype=np.float32), (child, parent)),
-                         shape=(n_vertices, n_vertices))
+    step = sp.csr_matrix(
+        (np.ones(len(child), dtype=np.float32), (child, parent)), shape=(n_vertices, n_vertices)
+    )
     A = (sp.identity(n_vertices, dtype=np.float32, format="csr") + step).tocsr()
     A.data[:] = 1.0
     while True:  # paths of length <= 2^i after i squarings
@@ -87,9 +88,18 @@ class Taxonomy:
     [3, 1, 1]
     """
 
-    def __init__(self, n_vertices: int, child, parent, label_words: Sequence[str] = (),
-                 label_vertices=(), *, names: Sequence[str] | None = None, lowercase: bool = True,
-                 name: str = "taxonomy"):
+    def __init__(
+        self,
+        n_vertices: int,
+        child,
+        parent,
+        label_words: Sequence[str] = (),
+        label_vertices=(),
+        *,
+        names: Sequence[str] | None = None,
+        lowercase: bool = True,
+        name: str = "taxonomy",
+    ):
         self.n_vertices = int(n_vertices)
         self.child = np.asarray(child, dtype=np.int64)
         self.parent = np.asarray(parent, dtype=np.int64)
@@ -100,13 +110,15 @@ class Taxonomy:
         self._label_vertices = np.asarray(label_vertices, dtype=np.int64)
         self._labels: dict[str, list[int]] = {}
         first_label: dict[int, str] = {}
-        for w, v in zip(label_words, np.asarray(label_vertices, dtype=np.int64).tolist(),
-                        strict=True):
+        for w, v in zip(
+            label_words, np.asarray(label_vertices, dtype=np.int64).tolist(), strict=True
+        ):
             self._labels.setdefault(self._key(w), []).append(v)
             first_label.setdefault(v, w)
         if self._names is None and first_label:
-            self._names = np.asarray([first_label.get(v, str(v)) for v in range(self.n_vertices)],
-                                     dtype=object)
+            self._names = np.asarray(
+                [first_label.get(v, str(v)) for v in range(self.n_vertices)], dtype=object
+            )
         self._closure: sp.csr_matrix | None = None
         self._ndesc: np.ndarray | None = None
         self._closure_f: sp.csr_matrix | None = None
@@ -154,8 +166,10 @@ class Taxonomy:
             vs = self.vertices_of(w)
             rows.extend([i] * len(vs))
             cols.extend(vs)
-        M = sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
-                          shape=(len(words), self.n_vertices))
+        M = sp.csr_matrix(
+            (np.ones(len(rows), dtype=np.float32), (rows, cols)),
+            shape=(len(words), self.n_vertices),
+        )
         if self._closure_f is None:
             self._closure_f = self.closure.astype(np.float32)
         C = (M @ self._closure_f).tocsr()
@@ -164,8 +178,9 @@ class Taxonomy:
         return C
 
     # ------------------------------------------------------------------ explanations
-    def explanations(self, codes: np.ndarray, coverage: sp.csr_matrix, *,
-                     batch: int = 20_000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def explanations(
+        self, codes: np.ndarray, coverage: sp.csr_matrix, *, batch: int = 20_000
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Explanation of every word of every puzzle.
 
         ``codes`` (P, n) are rows of ``coverage``. Returns ``vertex`` (P, n), -1 where a word
@@ -180,7 +195,7 @@ class Taxonomy:
         full = (1 << n) - 1
         indptr, indices = coverage.indptr, coverage.indices
         for s in range(0, P, batch):
-            c = codes[s:s + batch]
+            c = codes[s : s + batch]
             b = len(c)
             flat = c.ravel()
             lens = indptr[flat + 1] - indptr[flat]
@@ -204,9 +219,9 @@ class Taxonomy:
             first = np.ones(len(slot_o), dtype=bool)
             first[1:] = slot_o[1:] != slot_o[:-1]
             heads = np.flatnonzero(first)
-            vb = vertex[s:s + b].reshape(-1)
-            db = best[s:s + b].reshape(-1)
-            tb = tied[s:s + b].reshape(-1)
+            vb = vertex[s : s + b].reshape(-1)
+            db = best[s : s + b].reshape(-1)
+            tb = tied[s : s + b].reshape(-1)
             vb[slot_o[heads]] = v_o[heads]
             db[slot_o[heads]] = d_o[heads]
             # how many vertices share the best descendant count (runs of equal (slot, count))
@@ -256,8 +271,11 @@ class TaxonomySolver(Params):
 
     def describe(self) -> dict:
         """The configuration as JSON-ready values (the taxonomy by name and size)."""
-        return {"taxonomy": self.taxonomy.name, "n_vertices": self.taxonomy.n_vertices,
-                "missing": self.missing}
+        return {
+            "taxonomy": self.taxonomy.name,
+            "n_vertices": self.taxonomy.n_vertices,
+            "missing": self.missing,
+        }
 
     def solve(self, puzzles: PuzzleSet) -> Solution:
         """Answer every puzzle of ``puzzles`` (see the class docstring for the rules)."""
@@ -279,12 +297,26 @@ class TaxonomySolver(Params):
         reason[~valid] = "no-explanation"
         reason[oov.any(axis=1)] = "oov"
         chosen_vertex = np.where(choice >= 0, vertex[np.arange(P), np.maximum(choice, 0)], -1)
-        explanation = np.asarray([self.taxonomy.vertex_name(v) if v >= 0 else None
-                                  for v in chosen_vertex.tolist()], dtype=object)
+        explanation = np.asarray(
+            [self.taxonomy.vertex_name(v) if v >= 0 else None for v in chosen_vertex.tolist()],
+            dtype=object,
+        )
         oov_words = vocab[~in_tax].tolist()
-        return Solution(self.name, choice, reason, spec, parameters=self.describe(),
-                        oov={"distinct_words": len(vocab), "oov_words": len(oov_words),
-                             "oov_examples": oov_words[:20],
-                             "puzzles_with_oov": int(oov.any(axis=1).sum())},
-                        extra={"explanation": explanation, "explanation_vertex": vertex,
-                               "explanation_tied": tied})
+        return Solution(
+            self.name,
+            choice,
+            reason,
+            spec,
+            parameters=self.describe(),
+            oov={
+                "distinct_words": len(vocab),
+                "oov_words": len(oov_words),
+                "oov_examples": oov_words[:20],
+                "puzzles_with_oov": int(oov.any(axis=1).sum()),
+            },
+            extra={
+                "explanation": explanation,
+                "explanation_vertex": vertex,
+                "explanation_tied": tied,
+            },
+        )

@@ -37,19 +37,67 @@ ENV = "WORDGAMES_WORDNET"
 
 #: The 45 lexicographer files of WordNet 3.0, numbered 00-44 (``lexnames(5WN)``).
 LEXNAMES = (
-    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
-    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event",
-    "noun.feeling", "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object",
-    "noun.person", "noun.phenomenon", "noun.plant", "noun.possession", "noun.process",
-    "noun.quantity", "noun.relation", "noun.shape", "noun.state", "noun.substance", "noun.time",
-    "verb.body", "verb.change", "verb.cognition", "verb.communication", "verb.competition",
-    "verb.consumption", "verb.contact", "verb.creation", "verb.emotion", "verb.motion",
-    "verb.perception", "verb.possession", "verb.social", "verb.stative", "verb.weather",
+    "adj.all",
+    "adj.pert",
+    "adv.all",
+    "noun.Tops",
+    "noun.act",
+    "noun.animal",
+    "noun.artifact",
+    "noun.attribute",
+    "noun.body",
+    "noun.cognition",
+    "noun.communication",
+    "noun.event",
+    "noun.feeling",
+    "noun.food",
+    "noun.group",
+    "noun.location",
+    "noun.motive",
+    "noun.object",
+    "noun.person",
+    "noun.phenomenon",
+    "noun.plant",
+    "noun.possession",
+    "noun.process",
+    "noun.quantity",
+    "noun.relation",
+    "noun.shape",
+    "noun.state",
+    "noun.substance",
+    "noun.time",
+    "verb.body",
+    "verb.change",
+    "verb.cognition",
+    "verb.communication",
+    "verb.competition",
+    "verb.consumption",
+    "verb.contact",
+    "verb.creation",
+    "verb.emotion",
+    "verb.motion",
+    "verb.perception",
+    "verb.possession",
+    "verb.social",
+    "verb.stative",
+    "verb.weather",
     "adj.ppl",
 )
 _SYNTACTIC_CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
-_DATA_FILES = ("data.noun", "data.verb", "data.adj", "data.adv", "index.noun", "index.verb",
-               "index.adj", "index.adv", "noun.exc", "verb.exc", "adj.exc", "adv.exc")
+_DATA_FILES = (
+    "data.noun",
+    "data.verb",
+    "data.adj",
+    "data.adv",
+    "index.noun",
+    "index.verb",
+    "index.adj",
+    "index.adv",
+    "noun.exc",
+    "verb.exc",
+    "adj.exc",
+    "adv.exc",
+)
 _OPTIONAL_FILES = ("cntlist.rev", "index.sense", "LICENSE", "README", "citation.bib")
 
 
@@ -59,16 +107,19 @@ def lexnames_text() -> str:
     >>> lexnames_text().splitlines()[5]
     '05\tnoun.animal\t1'
     """
-    return "".join(f"{i:02d}\t{name}\t{_SYNTACTIC_CATEGORY[name.split('.')[0]]}\n"
-                   for i, name in enumerate(LEXNAMES))
+    return "".join(
+        f"{i:02d}\t{name}\t{_SYNTACTIC_CATEGORY[name.split('.')[0]]}\n"
+        for i, name in enumerate(LEXNAMES)
+    )
 
 
 def _cache_dir() -> Path:
     return Path(os.environ.get("WORDGAMES_CACHE", Path.home() / ".cache" / "wordgames"))
 
 
-def ensure_lexnames(root: str | Path = DEBIAN_ROOT, *, in_place: bool = False,
-                    cache: str | Path | None = None) -> Path:
+def ensure_lexnames(
+    root: str | Path = DEBIAN_ROOT, *, in_place: bool = False, cache: str | Path | None = None
+) -> Path:
     """A WordNet folder that nltk can read.
 
     ``root`` itself when it has ``lexnames`` (or ``in_place`` and it is writable), else a private
@@ -82,17 +133,22 @@ def ensure_lexnames(root: str | Path = DEBIAN_ROOT, *, in_place: bool = False,
         raise DatasetMissingError(
             f"{root} is not a WordNet database folder (missing {missing[0]}). Install WordNet "
             "3.0: 'apt-get install wordnet-base' (Debian/Ubuntu) or python -c \"import nltk; "
-            "nltk.download('wordnet')\", or set WORDGAMES_WORDNET to the folder")
+            "nltk.download('wordnet')\", or set WORDGAMES_WORDNET to the folder"
+        )
     if (root / "lexnames").is_file():
         return root
     if in_place:
         try:
             (root / "lexnames").write_text(lexnames_text(), encoding="ascii")
         except OSError as exc:
-            raise WordgamesError(f"cannot write {root / 'lexnames'} ({exc}); run as root or "
-                                 "drop --in-place to use a private copy") from None
+            raise WordgamesError(
+                f"cannot write {root / 'lexnames'} ({exc}); run as root or "
+                "drop --in-place to use a private copy"
+            ) from None
         return root
-    target = Path(cache) if cache is not None else _cache_dir() / "nltk_data" / "corpora" / "wordnet"
+    target = (
+        Path(cache) if cache is not None else _cache_dir() / "nltk_data" / "corpora" / "wordnet"
+    )
     target.mkdir(parents=True, exist_ok=True)
     for name in _DATA_FILES + _OPTIONAL_FILES:
         src, dst = root / name, target / name
@@ -158,7 +214,9 @@ def load_wordnet(root: str | Path | None = None):
     return _load(str(folder.resolve()))
 
 
-def _parse_pointers(stream, pos: str, symbols=("@", "@i")) -> tuple[list[int], list[int], list[int], list[str]]:
+def _parse_pointers(
+    stream, pos: str, symbols=("@", "@i")
+) -> tuple[list[int], list[int], list[int], list[str]]:
     """Offsets, hypernym edges (child offset, parent offset) and lemmas of one data file."""
     offsets, child, parent, lemmas_v, lemmas = [], [], [], [], []
     for raw in stream:
@@ -198,7 +256,8 @@ class WordNetTaxonomy(Taxonomy):
         for pos, fname in (("n", "data.noun"), ("v", "data.verb")):
             with wn.open(fname) as fh:
                 offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(
-                    fh, pos, ("@", "@i") if instances else ("@",))
+                    fh, pos, ("@", "@i") if instances else ("@",)
+                )
             base = len(ids)
             ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
             names_pos.extend([pos] * len(offsets))
@@ -219,8 +278,9 @@ class WordNetTaxonomy(Taxonomy):
     def vertices_of(self, word: str) -> list[int]:
         key = "_".join(word.split())
         ids = self._ids
-        return [ids[(s.pos(), s.offset())] for s in self.wn.synsets(key)
-                if (s.pos(), s.offset()) in ids]
+        return [
+            ids[(s.pos(), s.offset())] for s in self.wn.synsets(key) if (s.pos(), s.offset()) in ids
+        ]
 
     def vertex_name(self, v: int) -> str:
         return self.wn.synset_from_pos_and_offset(self._pos[v], int(self._off[v])).name()
@@ -229,14 +289,16 @@ class WordNetTaxonomy(Taxonomy):
 @cache
 def _taxonomy(source: str, instances: bool) -> WordNetTaxonomy:
     wn = load_wordnet(None if source == "nltk" else source)
-    tax = WordNetTaxonomy(wn, instances=instances,
-                          name=f"wordnet-{wn.get_version()}" + ("+instances" if instances else ""))
+    tax = WordNetTaxonomy(
+        wn,
+        instances=instances,
+        name=f"wordnet-{wn.get_version()}" + ("+instances" if instances else ""),
+    )
     tax.descendant_counts()  # the closure, once
     return tax
 
 
-def wordnet_taxonomy(root: str | Path | None = None, *, instances: bool = False
-                     ) -> WordNetTaxonomy:
+def wordnet_taxonomy(root: str | Path | None = None, *, instances: bool = False) -> WordNetTaxonomy:
     """WordNet as a taxonomy, built once per process (about 1-3 s)."""
     return _taxonomy(wordnet_source(root), instances)
 
@@ -244,5 +306,6 @@ def wordnet_taxonomy(root: str | Path | None = None, *, instances: bool = False
 def sense_counts(words, root: str | Path | None = None) -> np.ndarray:
     """Number of WordNet synsets (all parts of speech) of each word: its polysemy."""
     wn = load_wordnet(root)
-    return np.fromiter((len(wn.synsets("_".join(w.split()))) for w in words), dtype=np.int64,
-                       count=len(words))
+    return np.fromiter(
+        (len(wn.synsets("_".join(w.split()))) for w in words), dtype=np.int64, count=len(words)
+    )

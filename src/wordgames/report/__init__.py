@@ -23,9 +23,21 @@ from wordgames.report.leaderboard import (
 )
 
 __all__ = [
-    "Collection", "Correlation", "Entry", "Leaderboard", "MeasureScores", "correlation_table",
-    "headline_keys", "leaderboard", "load_results", "long_table", "primary_key", "rank_values",
-    "result_scores", "score_label", "write_report",
+    "Collection",
+    "Correlation",
+    "Entry",
+    "Leaderboard",
+    "MeasureScores",
+    "correlation_table",
+    "headline_keys",
+    "leaderboard",
+    "load_results",
+    "long_table",
+    "primary_key",
+    "rank_values",
+    "result_scores",
+    "score_label",
+    "write_report",
 ]
 
 

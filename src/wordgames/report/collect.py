@@ -35,10 +35,29 @@ from wordgames.results import SCHEMA_VERSION
 
 # Used only for plug-in measures without Score rows (see result_scores): words in the last part
 # of a flat metric name that say which way is better.
-_LOWER_HINTS = ("mean_rank", "median_rank", "turns", "failure_rate", "pct_wrong", "loss", "error",
-                "distance")
-_HIGHER_HINTS = ("spearman", "pearson", "mrr", "hits@", "accuracy", "pct_correct", "score",
-                 "coverage", "topsim", "precision", "recall")
+_LOWER_HINTS = (
+    "mean_rank",
+    "median_rank",
+    "turns",
+    "failure_rate",
+    "pct_wrong",
+    "loss",
+    "error",
+    "distance",
+)
+_HIGHER_HINTS = (
+    "spearman",
+    "pearson",
+    "mrr",
+    "hits@",
+    "accuracy",
+    "pct_correct",
+    "score",
+    "coverage",
+    "topsim",
+    "precision",
+    "recall",
+)
 _HIGHER_NAMES = ("map", "cbm", "f1")
 
 
@@ -77,9 +96,11 @@ def result_scores(result: Mapping, measure: str) -> list[Score]:
     if rows:
         return [Score.from_dict({**r, "measure": measure}) for r in rows]
     emb = str(result.get("embedding", ""))
-    return [Score(emb, measure, "", "", str(k), float(v), direction=guess_direction(str(k)))
-            for k, v in (result.get("metrics") or {}).items()
-            if isinstance(v, int | float) and not isinstance(v, bool)]
+    return [
+        Score(emb, measure, "", "", str(k), float(v), direction=guess_direction(str(k)))
+        for k, v in (result.get("metrics") or {}).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
 
 
 @cache
@@ -141,8 +162,14 @@ class Entry:
 
     def value(self, dataset: str, subject: str, metric: str) -> Score | None:
         """The Score row of (dataset, subject, metric), or ``None``."""
-        return next((s for s in self.scores
-                     if (s.dataset, s.subject, s.metric) == (dataset, subject, metric)), None)
+        return next(
+            (
+                s
+                for s in self.scores
+                if (s.dataset, s.subject, s.metric) == (dataset, subject, metric)
+            ),
+            None,
+        )
 
 
 @dataclass
@@ -216,8 +243,9 @@ def _store_entries(root: Path) -> tuple[list[Entry], int]:
     for p in sorted(rec.glob("*/*/*.json")) if rec.is_dir() else ():
         d = _read(p)
         if not isinstance(d, dict) or "result" not in d:
-            raise DataFormatError(p, None, "expected a store entry with 'key', 'embedding', "
-                                           "'params' and 'result'")
+            raise DataFormatError(
+                p, None, "expected a store entry with 'key', 'embedding', 'params' and 'result'"
+            )
         if not _is_current(d):
             old += 1
             continue
@@ -226,10 +254,18 @@ def _store_entries(root: Path) -> tuple[list[Entry], int]:
         emb.setdefault("sha256", key.get("embedding_sha256", ""))
         emb.setdefault("name", emb["sha256"][:12])
         res = d["result"]
-        entries.append(Entry(embedding=emb, measure=key.get("measure", res.get("measure", "?")),
-                             version=str(key.get("version", res.get("version", ""))),
-                             params=d.get("params") or {}, params_sha256=key.get("params_sha256", ""),
-                             result=res, source=str(p), written=p.stat().st_mtime))
+        entries.append(
+            Entry(
+                embedding=emb,
+                measure=key.get("measure", res.get("measure", "?")),
+                version=str(key.get("version", res.get("version", ""))),
+                params=d.get("params") or {},
+                params_sha256=key.get("params_sha256", ""),
+                result=res,
+                source=str(p),
+                written=p.stat().st_mtime,
+            )
+        )
     return entries, old
 
 
@@ -239,16 +275,27 @@ def _run_entries(run: dict, run_path: Path) -> list[Entry]:
     out = []
     for res in run.get("results", []):
         emb = dict(by_name.get(res.get("embedding"), {"name": res.get("embedding", "?")}))
-        out.append(Entry(embedding=emb, measure=res.get("measure", "?"),
-                         version=str(res.get("version", "")), params={}, params_sha256="",
-                         result=res, source=str(run_path), written=run_path.stat().st_mtime))
+        out.append(
+            Entry(
+                embedding=emb,
+                measure=res.get("measure", "?"),
+                version=str(res.get("version", "")),
+                params={},
+                params_sha256="",
+                result=res,
+                source=str(run_path),
+                written=run_path.stat().st_mtime,
+            )
+        )
     return out
 
 
 def _old_schema_note(n: int, where: str, root: Path) -> str:
-    return (f"{n} result(s) in {where} were written by an older wordgames (schema before "
-            f"{SCHEMA_VERSION}, no typed scores) and are ignored; recompute them with "
-            f"'wordgames run --out {root}'")
+    return (
+        f"{n} result(s) in {where} were written by an older wordgames (schema before "
+        f"{SCHEMA_VERSION}, no typed scores) and are ignored; recompute them with "
+        f"'wordgames run --out {root}'"
+    )
 
 
 def load_results(root: str | Path) -> Collection:
@@ -290,8 +337,10 @@ def load_results(root: str | Path) -> Collection:
     if not entries:
         if old:
             raise WordgamesError(f"{root} holds only results of an older wordgames: {notes[0]}")
-        raise WordgamesError(f"{root} holds no results: expected {root / 'records'} (the store "
-                             f"written by 'wordgames run --out {root}') or {run_path}")
+        raise WordgamesError(
+            f"{root} holds no results: expected {root / 'records'} (the store "
+            f"written by 'wordgames run --out {root}') or {run_path}"
+        )
     coll = Collection(root=root, entries=entries, run=run, from_store=from_store, notes=notes)
     if run is not None:
         coll.skipped = _still_skipped(run, entries)
@@ -305,8 +354,11 @@ def load_results(root: str | Path) -> Collection:
 def _still_skipped(run: dict, entries: list[Entry]) -> list[dict]:
     """The last run's skipped measures, less those stored from an earlier run."""
     have = {(e.embedding.get("name"), e.measure) for e in entries}
-    return [s for s in run.get("skipped", []) if isinstance(s, dict)
-            and (s.get("embedding"), s.get("measure")) not in have]
+    return [
+        s
+        for s in run.get("skipped", [])
+        if isinstance(s, dict) and (s.get("embedding"), s.get("measure")) not in have
+    ]
 
 
 def _label(entries: list[Entry]) -> None:
@@ -330,18 +382,22 @@ def _select(entries: list[Entry]) -> list[str]:
         best = max(group, key=lambda e: (not e.quick, e.written))
         for e in group:
             e.selected = e is best
-        notes.append(f"{measure} on {label}: {len(group)} stored results (variants "
-                     f"{', '.join(e.variant for e in group)}); the leaderboard uses {best.variant}"
-                     f"{' (not quick)' if not best.quick else ''}, the newest"
-                     f"{' non-quick' if not best.quick else ''} one")
+        notes.append(
+            f"{measure} on {label}: {len(group)} stored results (variants "
+            f"{', '.join(e.variant for e in group)}); the leaderboard uses {best.variant}"
+            f"{' (not quick)' if not best.quick else ''}, the newest"
+            f"{' non-quick' if not best.quick else ''} one"
+        )
     by_measure: dict[str, set[str]] = defaultdict(set)
     for e in entries:
         if e.selected and e.params_sha256:
             by_measure[e.measure].add(e.variant)
     for measure, variants in sorted(by_measure.items()):
         if len(variants) > 1:
-            notes.append(f"{measure}: the embeddings' results come from different settings "
-                         f"({', '.join(sorted(variants))}); compare them with care")
+            notes.append(
+                f"{measure}: the embeddings' results come from different settings "
+                f"({', '.join(sorted(variants))}); compare them with care"
+            )
     return notes
 
 

@@ -122,7 +122,9 @@ def table(headers, rows, *, cls: str = "", row_classes=None, caption: str | None
     out = [f'<div class="wrap"><table class="{esc(cls)}">']
     if caption:
         out.append(f"<caption>{esc(caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>")
+    out.append(
+        "<thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"
+    )
     for i, row in enumerate(rows):
         rc = row_classes[i] if row_classes else ""
         cells = []
@@ -132,8 +134,11 @@ def table(headers, rows, *, cls: str = "", row_classes=None, caption: str | None
             else:
                 num = ' class="num"' if _is_number(v) or v is None else ""
                 cells.append(f"<td{num}>{esc(_cell_text(v))}</td>")
-        out.append(f'<tr class="{esc(rc)}">' + "".join(cells) + "</tr>" if rc else
-                   "<tr>" + "".join(cells) + "</tr>")
+        out.append(
+            f'<tr class="{esc(rc)}">' + "".join(cells) + "</tr>"
+            if rc
+            else "<tr>" + "".join(cells) + "</tr>"
+        )
     out.append("</tbody></table></div>")
     return Markup("".join(out))
 
@@ -146,27 +151,38 @@ def dict_rows_table(rows: list[dict], *, row_classes=None, fold_title: str | Non
             if k not in cols:
                 cols.append(k)
     shown = rows[:MAX_TABLE_ROWS]
-    html_table = table(cols, [[r.get(c, "") for c in cols] for r in shown],
-                       row_classes=row_classes[:MAX_TABLE_ROWS] if row_classes else None)
+    html_table = table(
+        cols,
+        [[r.get(c, "") for c in cols] for r in shown],
+        row_classes=row_classes[:MAX_TABLE_ROWS] if row_classes else None,
+    )
     if len(rows) > MAX_TABLE_ROWS:
-        html_table = Markup(html_table + f'<p class="note">first {MAX_TABLE_ROWS:,} of '
-                            f'{len(rows):,} rows shown; all are in the JSON results.</p>')
+        html_table = Markup(
+            html_table + f'<p class="note">first {MAX_TABLE_ROWS:,} of '
+            f"{len(rows):,} rows shown; all are in the JSON results.</p>"
+        )
     if fold_title and len(rows) > FOLD_ROWS:
-        return Markup(f"<details><summary>{esc(fold_title)} ({len(rows):,} rows)</summary>"
-                      f"{html_table}</details>")
+        return Markup(
+            f"<details><summary>{esc(fold_title)} ({len(rows):,} rows)</summary>"
+            f"{html_table}</details>"
+        )
     return html_table
 
 
 def _direction_label(d: str | None) -> str:
-    return {HIGHER: "↑ higher is better", LOWER: "↓ lower is better"}.get(d, "descriptive (not ranked)")
+    return {HIGHER: "↑ higher is better", LOWER: "↓ lower is better"}.get(
+        d, "descriptive (not ranked)"
+    )
 
 
 def _bounds_label(bounds: tuple[float | None, float | None]) -> str:
     lo, hi = bounds if bounds else (None, None)
     if lo is None and hi is None:
         return ""
-    return f"range [{format_number(lo) if lo is not None else '-∞'}, " \
-           f"{format_number(hi) if hi is not None else '∞'}]"
+    return (
+        f"range [{format_number(lo) if lo is not None else '-∞'}, "
+        f"{format_number(hi) if hi is not None else '∞'}]"
+    )
 
 
 def _ci_text(lo, hi) -> str:
@@ -187,12 +203,13 @@ def skipped_text(n_skipped, n=None, reason: str = "") -> str:
 
 def score_cell(value, lo, hi, rank=None, n_ranked=None, skipped: str = "", best=False) -> Markup:
     """A leaderboard cell: value, [CI], rank, and the items skipped (with why) beside it."""
-    parts = [f"<span class=\"v\">{esc(format_number(value))}</span>"]
+    parts = [f'<span class="v">{esc(format_number(value))}</span>']
     if _ci_text(lo, hi):
         parts.append(f'<span class="ci">{esc(_ci_text(lo, hi))}</span>')
     if rank is not None and math.isfinite(rank):
-        parts.append(f'<span class="rank">rank {int(rank)}'
-                     f'{f"/{n_ranked}" if n_ranked else ""}</span>')
+        parts.append(
+            f'<span class="rank">rank {int(rank)}{f"/{n_ranked}" if n_ranked else ""}</span>'
+        )
     if skipped:
         parts.append(f'<span class="oov">{esc(skipped)}</span>')
     cls = "num best" if best else "num"
@@ -234,8 +251,12 @@ class _Images:
             self.missing.append(plot)
             return None
         if self.mode == "embed":
-            mime = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg",
-                    ".jpeg": "image/jpeg"}.get(p.suffix.lower(), "application/octet-stream")
+            mime = {
+                ".png": "image/png",
+                ".svg": "image/svg+xml",
+                ".jpg": "image/jpeg",
+                ".jpeg": "image/jpeg",
+            }.get(p.suffix.lower(), "application/octet-stream")
             return f"data:{mime};base64," + base64.b64encode(p.read_bytes()).decode("ascii")
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in entry.label)
         dst = self.files_dir / safe / entry.measure / p.name
@@ -255,8 +276,10 @@ def _facts(coll: Collection) -> list[str]:
         ("wordgames version (last run)", run.get("tool_version", "n/a")),
         ("last run created", run.get("created_at", "n/a")),
         ("results folder", str(coll.root)),
-        ("results read from", "results store (records/), every run merged" if coll.from_store
-         else "results.json"),
+        (
+            "results read from",
+            "results store (records/), every run merged" if coll.from_store else "results.json",
+        ),
         ("stored results", f"{len(coll.entries):,} ({len(coll.selected):,} on the leaderboard)"),
     ]
     facts += [(f"environment: {k}", v) for k, v in (run.get("environment") or {}).items()]
@@ -267,28 +290,66 @@ def _embeddings(coll: Collection) -> list[str]:
     rows = []
     for d in coll.embeddings():
         measures = sorted({e.measure for e in coll.entries if e.label == d["label"]})
-        rows.append([d["label"], d.get("source", ""), d.get("n_words"), d.get("dim"),
-                     Markup(f"<code>{esc(d.get('sha256', ''))}</code>"), d.get("oov_policy", ""),
-                     ", ".join(measures)])
-    return ['<h3 id="embeddings">Embeddings</h3>',
-            table(["embedding", "source", "vocabulary size", "dimensions", "sha256",
-                   "OOV policy", "measures stored"], rows)]
+        rows.append(
+            [
+                d["label"],
+                d.get("source", ""),
+                d.get("n_words"),
+                d.get("dim"),
+                Markup(f"<code>{esc(d.get('sha256', ''))}</code>"),
+                d.get("oov_policy", ""),
+                ", ".join(measures),
+            ]
+        )
+    return [
+        '<h3 id="embeddings">Embeddings</h3>',
+        table(
+            [
+                "embedding",
+                "source",
+                "vocabulary size",
+                "dimensions",
+                "sha256",
+                "OOV policy",
+                "measures stored",
+            ],
+            rows,
+        ),
+    ]
 
 
 def _parameters(coll: Collection) -> list[str]:
     run = coll.run or {}
     out = ['<h3 id="parameters">Parameters and seeds</h3>']
     if run.get("parameters"):
-        out.append(table(["parameter of the last run", "value"],
-                         [[k, v] for k, v in run["parameters"].items()]))
-    seeds = sorted({str(e.params.get("seed", e.result.get("parameters", {}).get("seed", "n/a")))
-                    for e in coll.entries})
-    out.append(f'<p>Seeds of the stored results: <b>{esc(", ".join(seeds))}</b>.</p>')
-    rows = [[e.label, e.measure, e.variant, "yes" if e.selected else "no",
-             e.params if e.params else e.result.get("parameters", {})] for e in coll.entries]
-    out.append(f"<details><summary>Parameters of every stored result ({len(rows)})</summary>"
-               + table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows)
-               + "</details>")
+        out.append(
+            table(
+                ["parameter of the last run", "value"],
+                [[k, v] for k, v in run["parameters"].items()],
+            )
+        )
+    seeds = sorted(
+        {
+            str(e.params.get("seed", e.result.get("parameters", {}).get("seed", "n/a")))
+            for e in coll.entries
+        }
+    )
+    out.append(f"<p>Seeds of the stored results: <b>{esc(', '.join(seeds))}</b>.</p>")
+    rows = [
+        [
+            e.label,
+            e.measure,
+            e.variant,
+            "yes" if e.selected else "no",
+            e.params if e.params else e.result.get("parameters", {}),
+        ]
+        for e in coll.entries
+    ]
+    out.append(
+        f"<details><summary>Parameters of every stored result ({len(rows)})</summary>"
+        + table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows)
+        + "</details>"
+    )
     if coll.notes:
         out.append(_notes_list(coll.notes, "warn"))
     return out
@@ -304,10 +365,14 @@ def _datasets(coll: Collection) -> list[str]:
         return [*out, '<p class="note">The results record no data set checksums.</p>']
     for name in sorted(sums):
         files = sums[name]
-        out.append(f"<details><summary>{esc(name)}: {len(files)} file(s)</summary>"
-                   + table(["file", "sha256"], [[f, Markup(f"<code>{esc(s)}</code>")]
-                                                for f, s in sorted(files.items())])
-                   + "</details>")
+        out.append(
+            f"<details><summary>{esc(name)}: {len(files)} file(s)</summary>"
+            + table(
+                ["file", "sha256"],
+                [[f, Markup(f"<code>{esc(s)}</code>")] for f, s in sorted(files.items())],
+            )
+            + "</details>"
+        )
     return out
 
 
@@ -318,25 +383,39 @@ def _timings_and_skips(coll: Collection) -> list[str]:
     rows = []
     for lab in coll.labels():
         entries = [coll.entry(lab, m) for m in measures]
-        rows.append([lab, *((e.result.get("timings") or {}).get("total") if e else None
-                            for e in entries)])
+        rows.append(
+            [lab, *((e.result.get("timings") or {}).get("total") if e else None for e in entries)]
+        )
     out.append(table(["embedding", *measures], rows))
     if run.get("timings"):
-        out.append(f"<details><summary>Timings of the last run</summary>"
-                   f"{table(['step', 'seconds'], list(run['timings'].items()))}</details>")
+        out.append(
+            f"<details><summary>Timings of the last run</summary>"
+            f"{table(['step', 'seconds'], list(run['timings'].items()))}</details>"
+        )
     out.append('<h3 id="skipped">Skipped measures</h3>')
     if coll.skipped:
-        out.append(table(["embedding", "measure", "reason"],
-                         [[s.get("embedding", ""), s.get("measure", ""), s.get("reason", "")]
-                          for s in coll.skipped]))
+        out.append(
+            table(
+                ["embedding", "measure", "reason"],
+                [
+                    [s.get("embedding", ""), s.get("measure", ""), s.get("reason", "")]
+                    for s in coll.skipped
+                ],
+            )
+        )
     else:
         out.append('<p class="note">None.</p>')
     return out
 
 
 def _summary(coll: Collection) -> list[str]:
-    return [*_facts(coll), *_embeddings(coll), *_parameters(coll), *_datasets(coll),
-            *_timings_and_skips(coll)]
+    return [
+        *_facts(coll),
+        *_embeddings(coll),
+        *_parameters(coll),
+        *_datasets(coll),
+        *_timings_and_skips(coll),
+    ]
 
 
 # --------------------------------------------------------------------------- leaderboard
@@ -352,24 +431,33 @@ class _Cells:
 
         self.row = {lab: i for i, lab in enumerate(lb.values.index)}
         self.col = {c: j for j, c in enumerate(lb.columns)}
-        self.a = {k: getattr(lb, k).to_numpy() for k in
-                  ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")}
+        self.a = {
+            k: getattr(lb, k).to_numpy()
+            for k in ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")
+        }
         ranks = self.a["ranks"].astype(float)
         self.n_ranked = [int(x) for x in (~np.isnan(ranks)).sum(axis=0)] if ranks.size else []
 
     def cell(self, lab, col) -> Markup:
         a, i, j = self.a, self.row[lab], self.col[col]
         rank = float(a["ranks"][i, j])
-        return score_cell(a["values"][i, j], a["ci_low"][i, j], a["ci_high"][i, j], rank,
-                          self.n_ranked[j],
-                          skipped_text(a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j]),
-                          best=rank == 1)
+        return score_cell(
+            a["values"][i, j],
+            a["ci_low"][i, j],
+            a["ci_high"][i, j],
+            rank,
+            self.n_ranked[j],
+            skipped_text(a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j]),
+            best=rank == 1,
+        )
 
 
 def _column_head(lb, col, name: str) -> Markup:
     bounds = _bounds_label(lb.bounds.get(col))
-    return Markup(f"{esc(name)}<span class=\"dir\">{esc(_direction_label(lb.directions[col]))}"
-                  f"{'<br>' + esc(bounds) if bounds else ''}</span>")
+    return Markup(
+        f'{esc(name)}<span class="dir">{esc(_direction_label(lb.directions[col]))}'
+        f"{'<br>' + esc(bounds) if bounds else ''}</span>"
+    )
 
 
 def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
@@ -379,60 +467,96 @@ def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
         return []
     ranked_cols = [c for c in lb.columns if lb.directions[c] in (HIGHER, LOWER)]
     mean_rank = lb.ranks[ranked_cols].mean(axis=1) if ranked_cols else None
-    heads = [Markup(f"{esc(m)}<span class=\"dir\">{esc(score_label(c[1:]))}<br>"
-                    f"{esc(_direction_label(lb.directions[c]))}</span>") for m, c in prim.items()]
-    rows = [[lab, *(cells.cell(lab, c) for c in prim.values()),
-             None if mean_rank is None else float(mean_rank[lab])] for lab in lb.values.index]
-    return ["<h3>Overview: each measure's headline score</h3>",
-            table(["embedding", *heads, Markup(
-                "mean rank<span class=\"dir\">over every ranked headline score<br>"
-                "↓ lower is better</span>")], rows)]
+    heads = [
+        Markup(
+            f'{esc(m)}<span class="dir">{esc(score_label(c[1:]))}<br>'
+            f"{esc(_direction_label(lb.directions[c]))}</span>"
+        )
+        for m, c in prim.items()
+    ]
+    rows = [
+        [
+            lab,
+            *(cells.cell(lab, c) for c in prim.values()),
+            None if mean_rank is None else float(mean_rank[lab]),
+        ]
+        for lab in lb.values.index
+    ]
+    return [
+        "<h3>Overview: each measure's headline score</h3>",
+        table(
+            [
+                "embedding",
+                *heads,
+                Markup(
+                    'mean rank<span class="dir">over every ranked headline score<br>'
+                    "↓ lower is better</span>"
+                ),
+            ],
+            rows,
+        ),
+    ]
 
 
 def _leaderboard(coll: Collection) -> list[str]:
     lb = leaderboard(coll)
     cells = _Cells(lb)
     labels = list(lb.values.index)
-    out = ['<h2 id="leaderboard">Leaderboard</h2>',
-           '<p class="note">Each cell: the value, its 95 % confidence interval in brackets where the '
-           "measure gives one, the embedding's rank among the embeddings (1 = best, ties share a "
-           "rank; descriptive metrics are not ranked) and the items left out of the value (e.g. "
-           "out-of-vocabulary words) with the reason. The best value of each score is "
-           "highlighted.</p>", *_overview(coll, lb, cells)]
+    out = [
+        '<h2 id="leaderboard">Leaderboard</h2>',
+        '<p class="note">Each cell: the value, its 95 % confidence interval in brackets where the '
+        "measure gives one, the embedding's rank among the embeddings (1 = best, ties share a "
+        "rank; descriptive metrics are not ranked) and the items left out of the value (e.g. "
+        "out-of-vocabulary words) with the reason. The best value of each score is "
+        "highlighted.</p>",
+        *_overview(coll, lb, cells),
+    ]
     for m in coll.measures():
         cols = [c for c in lb.columns if c[0] == m]
         if not cols:
             continue
         out.append(f'<h3 id="lb-{esc(m)}">{esc(m)}</h3>')
-        rows = [[_column_head(lb, c, score_label(c[1:])), *(cells.cell(lab, c) for lab in labels)]
-                for c in cols]
+        rows = [
+            [_column_head(lb, c, score_label(c[1:])), *(cells.cell(lab, c) for lab in labels)]
+            for c in cols
+        ]
         out.append(table(["metric", *labels], rows, cls="leaderboard"))
     return out
 
 
 def _correlation(coll: Collection) -> list[str]:
     cor = correlation_table(coll)
-    out = ['<h2 id="correlation">Cross-measure correlation</h2>',
-           "<p class=\"note\">Do the measures rank the embeddings alike? Spearman's rank "
-           "correlation across embeddings between each measure's primary headline score (oriented "
-           "so that higher is better), with the number of embeddings n that have both. With fewer "
-           "than 3 embeddings no correlation is computed.</p>"]
+    out = [
+        '<h2 id="correlation">Cross-measure correlation</h2>',
+        '<p class="note">Do the measures rank the embeddings alike? Spearman\'s rank '
+        "correlation across embeddings between each measure's primary headline score (oriented "
+        "so that higher is better), with the number of embeddings n that have both. With fewer "
+        "than 3 embeddings no correlation is computed.</p>",
+    ]
     if not cor.primary:
         out.append('<p class="note">No measure with a headline score.</p>')
         return out
     ms = list(cor.primary)
     rows = []
     for a in ms:
-        row = [Markup(f"{esc(a)}<span class=\"dir\">{esc(score_label(cor.primary[a]))}"
-                      f"{' (negated)' if cor.oriented[a] else ''}</span>")]
+        row = [
+            Markup(
+                f'{esc(a)}<span class="dir">{esc(score_label(cor.primary[a]))}'
+                f"{' (negated)' if cor.oriented[a] else ''}</span>"
+            )
+        ]
         for b in ms:
             r, n = cor.matrix.at[a, b], int(cor.n.at[a, b])
-            row.append(Markup(f'<td class="num">{esc(format_number(r))}'
-                              f'<span class="rank">n={n}</span></td>'))
+            row.append(
+                Markup(
+                    f'<td class="num">{esc(format_number(r))}<span class="rank">n={n}</span></td>'
+                )
+            )
         rows.append(row)
     out.append(table(["Spearman rho", *ms], rows, cls="correlation"))
-    prow = [[r.measure_a, r.measure_b, r.rho, r.p_value, r.n, r.note]
-            for r in cor.pairs.itertuples()]
+    prow = [
+        [r.measure_a, r.measure_b, r.rho, r.p_value, r.n, r.note] for r in cor.pairs.itertuples()
+    ]
     out.append(table(["measure", "measure", "rho", "p-value", "n", "note"], prow))
     if cor.notes:
         out.append(_notes_list(cor.notes))
@@ -446,8 +570,10 @@ def merge_rows(per_entry: list[tuple[str, list[dict]]]) -> tuple[list[dict], lis
     A row found identically for every embedding (a baseline that does not depend on it, e.g.
     people's scores or the WordNet solver) is shown once as ``all (baseline)``.
     """
-    keyed = [(label, [(json.dumps(r, sort_keys=True, default=str), r) for r in rows])
-             for label, rows in per_entry]
+    keyed = [
+        (label, [(json.dumps(r, sort_keys=True, default=str), r) for r in rows])
+        for label, rows in per_entry
+    ]
     shared: set[str] = set()
     if len(per_entry) > 1:
         shared = set.intersection(*({k for k, _ in rows} for _, rows in keyed))
@@ -467,20 +593,36 @@ def merge_rows(per_entry: list[tuple[str, list[dict]]]) -> tuple[list[dict], lis
 
 
 def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
-    return [{"data set": s.dataset, "subject": s.subject, "metric": s.metric, "value": s.value,
-             "95 % CI": _ci_text(s.ci_low, s.ci_high), "n": s.n, "skipped": s.n_skipped,
-             "why skipped": s.skip_reason, "direction": _direction_label(view.row_direction(s))}
-            for s in entry.scores]
+    return [
+        {
+            "data set": s.dataset,
+            "subject": s.subject,
+            "metric": s.metric,
+            "value": s.value,
+            "95 % CI": _ci_text(s.ci_low, s.ci_high),
+            "n": s.n,
+            "skipped": s.n_skipped,
+            "why skipped": s.skip_reason,
+            "direction": _direction_label(view.row_direction(s)),
+        }
+        for s in entry.scores
+    ]
 
 
 def _scores_table(m: str, entries: list[Entry], view: MeasureScores) -> list[str]:
     rows, classes = merge_rows([(e.label, _score_rows(view, e)) for e in entries])
     if not rows:
         return [f'<p class="note">{esc(m)} stored no scores.</p>']
-    note = (' <span class="note">(highlighted rows are the same for every embedding: baselines '
-            "that do not depend on it)</span>" if "baseline" in classes else "")
-    return [f"<h4>scores: {esc(m)}{note}</h4>",
-            dict_rows_table(rows, row_classes=classes, fold_title=f"every score of {m}")]
+    note = (
+        ' <span class="note">(highlighted rows are the same for every embedding: baselines '
+        "that do not depend on it)</span>"
+        if "baseline" in classes
+        else ""
+    )
+    return [
+        f"<h4>scores: {esc(m)}{note}</h4>",
+        dict_rows_table(rows, row_classes=classes, fold_title=f"every score of {m}"),
+    ]
 
 
 def _result_tables(entries: list[Entry]) -> list[str]:
@@ -488,13 +630,22 @@ def _result_tables(entries: list[Entry]) -> list[str]:
     names = list(dict.fromkeys(t for e in entries for t in e.result.get("tables") or {}))
     out = []
     for t in names:
-        per = [(e.label, [r for r in (e.result.get("tables") or {}).get(t) or ()
-                          if isinstance(r, dict)]) for e in entries]
+        per = [
+            (
+                e.label,
+                [r for r in (e.result.get("tables") or {}).get(t) or () if isinstance(r, dict)],
+            )
+            for e in entries
+        ]
         rows, classes = merge_rows(per)
         if not rows:
             continue
-        note = (' <span class="note">(highlighted rows are the same for every embedding: '
-                "baselines that do not depend on it)</span>" if "baseline" in classes else "")
+        note = (
+            ' <span class="note">(highlighted rows are the same for every embedding: '
+            "baselines that do not depend on it)</span>"
+            if "baseline" in classes
+            else ""
+        )
         out.append(f"<h4>table: {esc(t)}{note}</h4>")
         out.append(dict_rows_table(rows, row_classes=classes, fold_title=f"table {t}"))
     return out
@@ -506,8 +657,11 @@ def _entry_section(m: str, e: Entry, images: _Images, shared_notes: list[str]) -
     if oov:
         body = table(["out-of-vocabulary record", "counts"], [[k, v] for k, v in oov.items()])
         out.append(f"<h4>OOV counts ({esc(m)}, {esc(e.label)})</h4>")
-        out.append(body if len(oov) <= FOLD_ROWS else
-                   f"<details><summary>{len(oov)} OOV records</summary>{body}</details>")
+        out.append(
+            body
+            if len(oov) <= FOLD_ROWS
+            else f"<details><summary>{len(oov)} OOV records</summary>{body}</details>"
+        )
     notes = [n for n in e.result.get("notes") or [] if n not in shared_notes]
     if notes:
         out.append(_notes_list(notes))
@@ -517,8 +671,10 @@ def _entry_section(m: str, e: Entry, images: _Images, shared_notes: list[str]) -
         if src is None:
             out.append(f'<p class="warn">plot missing: {esc(plot)}</p>')
             continue
-        out.append(f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for '
-                   f'{esc(e.label)}"><figcaption>{esc(name)}</figcaption></figure>')
+        out.append(
+            f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for '
+            f'{esc(e.label)}"><figcaption>{esc(name)}</figcaption></figure>'
+        )
     return out
 
 
@@ -529,15 +685,25 @@ def _measure_section(coll: Collection, m: str, images: _Images) -> list[str]:
     spec = measure_spec(m)
     out = [f'<h2 id="m-{esc(m)}">{esc(m)}</h2>']
     if spec is not None:
-        out.append(f'<p class="note">{esc(spec.description)}.'
-                   + (f" {esc(spec.citation)}" if spec.citation else "") + "</p>")
+        out.append(
+            f'<p class="note">{esc(spec.description)}.'
+            + (f" {esc(spec.citation)}" if spec.citation else "")
+            + "</p>"
+        )
     versions = sorted({e.variant for e in entries})
     out.append(f'<p class="note">Version-parameters: {esc(", ".join(versions))}.</p>')
     out += _scores_table(m, entries, view)
     out += _result_tables(entries)
     # notes about the data (repairs, sources) repeat for every embedding: show them once
-    shared = [n for n in (entries[0].result.get("notes") or []) if len(entries) > 1
-              and all(n in (x.result.get("notes") or []) for x in entries)] if entries else []
+    shared = (
+        [
+            n
+            for n in (entries[0].result.get("notes") or [])
+            if len(entries) > 1 and all(n in (x.result.get("notes") or []) for x in entries)
+        ]
+        if entries
+        else []
+    )
     if shared:
         out.append(f"<h4>Notes ({esc(m)}, every embedding)</h4>{_notes_list(shared)}")
     for e in entries:
@@ -549,33 +715,50 @@ def _measure_sections(coll: Collection, images: _Images) -> list[str]:
     return [x for m in coll.measures() for x in _measure_section(coll, m, images)]
 
 
-def render_report(coll: Collection, out_path: str | Path, *, images: str = "embed",
-                  title: str = "wordgames report") -> str:
+def render_report(
+    coll: Collection,
+    out_path: str | Path,
+    *,
+    images: str = "embed",
+    title: str = "wordgames report",
+) -> str:
     """The report of ``coll`` as one HTML string (``out_path`` places copied images)."""
     out_path = Path(out_path)
     imgs = _Images(coll, out_path, images)
     parts = [_summary(coll), _leaderboard(coll), _correlation(coll), _measure_sections(coll, imgs)]
-    nav = ['<nav><ul><li><a href="#summary">Summary</a></li>',
-           '<li><a href="#leaderboard">Leaderboard</a></li>',
-           '<li><a href="#correlation">Cross-measure correlation</a></li>']
+    nav = [
+        '<nav><ul><li><a href="#summary">Summary</a></li>',
+        '<li><a href="#leaderboard">Leaderboard</a></li>',
+        '<li><a href="#correlation">Cross-measure correlation</a></li>',
+    ]
     nav += [f'<li><a href="#m-{esc(m)}">{esc(m)}</a></li>' for m in coll.measures()]
     nav.append("</ul></nav>")
     body = [x for p in parts for x in p]
     if imgs.missing:
-        body.append('<h2 id="missing">Missing files</h2><ul>'
-                    + "".join(f'<li class="warn">{esc(p)}</li>' for p in imgs.missing) + "</ul>")
+        body.append(
+            '<h2 id="missing">Missing files</h2><ul>'
+            + "".join(f'<li class="warn">{esc(p)}</li>' for p in imgs.missing)
+            + "</ul>"
+        )
     labels = ", ".join(coll.labels())
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1><p>{esc(len(coll.labels()))} embedding(s): {esc(labels)}"
-        f" &middot; {esc(len(coll.measures()))} measure(s)</p></header><main>",
-        *nav, *body, "</main></body></html>"])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
+            f"<header><h1>{esc(title)}</h1><p>{esc(len(coll.labels()))} embedding(s): {esc(labels)}"
+            f" &middot; {esc(len(coll.measures()))} measure(s)</p></header><main>",
+            *nav,
+            *body,
+            "</main></body></html>",
+        ]
+    )
 
 
-def write_html(coll: Collection, out: str | Path, *, images: str = "embed",
-               title: str = "wordgames report") -> Path:
+def write_html(
+    coll: Collection, out: str | Path, *, images: str = "embed", title: str = "wordgames report"
+) -> Path:
     """Write the report of an already-read :class:`Collection` to ``out`` (atomically)."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -586,8 +769,13 @@ def write_html(coll: Collection, out: str | Path, *, images: str = "embed",
     return out
 
 
-def write_report(results_dir: str | Path, out: str | Path | None = None, *,
-                 images: str = "embed", title: str = "wordgames report") -> Path:
+def write_report(
+    results_dir: str | Path,
+    out: str | Path | None = None,
+    *,
+    images: str = "embed",
+    title: str = "wordgames report",
+) -> Path:
     """Read ``results_dir`` and write its HTML report (default ``RESULTS_DIR/report.html``).
 
     Returns the path written. ``images``: ``"embed"`` (base64 data URIs, one self-contained

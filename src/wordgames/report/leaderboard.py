@@ -73,8 +73,11 @@ class MeasureScores:
 
     @classmethod
     def of(cls, coll: Collection, measure: str) -> MeasureScores:
-        return cls(measure, measure_spec(measure),
-                   [s for e in coll.selected if e.measure == measure for s in e.scores])
+        return cls(
+            measure,
+            measure_spec(measure),
+            [s for e in coll.selected if e.measure == measure for s in e.scores],
+        )
 
     def keys(self) -> list[ScoreKey]:
         return sorted({score_key(s) for s in self.scores})
@@ -178,16 +181,44 @@ def long_table(coll: Collection, *, all_variants: bool = True):
         view = views[e.measure]
         for s in e.scores:
             k = score_key(s)
-            rows.append({"embedding": e.label, "embedding_sha256": e.sha256, "measure": e.measure,
-                         "variant": e.variant, "selected": e.selected, "dataset": s.dataset,
-                         "subject": s.subject, "metric": s.metric, "value": s.value,
-                         "ci_low": s.ci_low, "ci_high": s.ci_high, "n": s.n,
-                         "n_skipped": s.n_skipped, "skip_reason": s.skip_reason,
-                         "direction": view.row_direction(s),
-                         "headline": e.selected and k in heads[e.measure]})
-    cols = ["embedding", "embedding_sha256", "measure", "variant", "selected", "dataset",
-            "subject", "metric", "value", "ci_low", "ci_high", "n", "n_skipped", "skip_reason",
-            "direction", "headline"]
+            rows.append(
+                {
+                    "embedding": e.label,
+                    "embedding_sha256": e.sha256,
+                    "measure": e.measure,
+                    "variant": e.variant,
+                    "selected": e.selected,
+                    "dataset": s.dataset,
+                    "subject": s.subject,
+                    "metric": s.metric,
+                    "value": s.value,
+                    "ci_low": s.ci_low,
+                    "ci_high": s.ci_high,
+                    "n": s.n,
+                    "n_skipped": s.n_skipped,
+                    "skip_reason": s.skip_reason,
+                    "direction": view.row_direction(s),
+                    "headline": e.selected and k in heads[e.measure],
+                }
+            )
+    cols = [
+        "embedding",
+        "embedding_sha256",
+        "measure",
+        "variant",
+        "selected",
+        "dataset",
+        "subject",
+        "metric",
+        "value",
+        "ci_low",
+        "ci_high",
+        "n",
+        "n_skipped",
+        "skip_reason",
+        "direction",
+        "headline",
+    ]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -242,15 +273,35 @@ class Leaderboard:
         rows = []
         for emb in self.values.index:
             for col in self.values.columns:
-                rows.append({"embedding": emb, **dict(zip(COLUMN_LEVELS, col, strict=True)),
-                             "value": self.values.at[emb, col], "ci_low": self.ci_low.at[emb, col],
-                             "ci_high": self.ci_high.at[emb, col], "rank": self.ranks.at[emb, col],
-                             "n": self.n.at[emb, col], "n_skipped": self.n_skipped.at[emb, col],
-                             "skip_reason": self.skip_reason.at[emb, col],
-                             "direction": self.directions[col]})
-        df = pd.DataFrame(rows, columns=["embedding", *COLUMN_LEVELS, "value", "ci_low",
-                                         "ci_high", "rank", "n", "n_skipped", "skip_reason",
-                                         "direction"])
+                rows.append(
+                    {
+                        "embedding": emb,
+                        **dict(zip(COLUMN_LEVELS, col, strict=True)),
+                        "value": self.values.at[emb, col],
+                        "ci_low": self.ci_low.at[emb, col],
+                        "ci_high": self.ci_high.at[emb, col],
+                        "rank": self.ranks.at[emb, col],
+                        "n": self.n.at[emb, col],
+                        "n_skipped": self.n_skipped.at[emb, col],
+                        "skip_reason": self.skip_reason.at[emb, col],
+                        "direction": self.directions[col],
+                    }
+                )
+        df = pd.DataFrame(
+            rows,
+            columns=[
+                "embedding",
+                *COLUMN_LEVELS,
+                "value",
+                "ci_low",
+                "ci_high",
+                "rank",
+                "n",
+                "n_skipped",
+                "skip_reason",
+                "direction",
+            ],
+        )
         return df.astype({"n": "Int64", "n_skipped": "Int64"})  # counts, missing where no row
 
     def mean_rank(self):
@@ -313,16 +364,27 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
             dirs[(m, *k)], bounds[(m, *k)] = view.direction(k), view.bounds(k)
     cells = _fill(coll, labels, cols)
     shape = (len(labels), len(cols))
-    ranks = np.column_stack([rank_values(cells["values"][:, j], dirs[c])
-                             for j, c in enumerate(cols)]) if cols else np.empty(shape)
+    ranks = (
+        np.column_stack([rank_values(cells["values"][:, j], dirs[c]) for j, c in enumerate(cols)])
+        if cols
+        else np.empty(shape)
+    )
     index = pd.MultiIndex.from_tuples(cols, names=COLUMN_LEVELS) if cols else None
 
     def frame(a):
         return pd.DataFrame(a, index=pd.Index(labels, name="embedding"), columns=index)
 
-    return Leaderboard(frame(cells["values"]), frame(cells["ci_low"]), frame(cells["ci_high"]),
-                       frame(ranks), frame(cells["n"]), frame(cells["n_skipped"]),
-                       frame(cells["skip_reason"]), dirs, bounds)
+    return Leaderboard(
+        frame(cells["values"]),
+        frame(cells["ci_low"]),
+        frame(cells["ci_high"]),
+        frame(ranks),
+        frame(cells["n"]),
+        frame(cells["n_skipped"]),
+        frame(cells["skip_reason"]),
+        dirs,
+        bounds,
+    )
 
 
 @dataclass
@@ -374,8 +436,12 @@ def _spearman(x, y, min_embeddings: int) -> tuple[float, float, int, str]:
     ok = np.isfinite(x) & np.isfinite(y)
     n = int(ok.sum())
     if n < min_embeddings:
-        return math.nan, math.nan, n, f"n={n} < {min_embeddings} embeddings with both results: " \
-                                      "not computed"
+        return (
+            math.nan,
+            math.nan,
+            n,
+            f"n={n} < {min_embeddings} embeddings with both results: not computed",
+        )
     if np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:
         return math.nan, math.nan, n, "a measure gives every embedding the same value: undefined"
     res = spearmanr(x[ok], y[ok])
@@ -405,24 +471,41 @@ def correlation_table(coll: Collection, min_embeddings: int = MIN_EMBEDDINGS) ->
     rows, notes = [], []
     n_labels = len(coll.labels())
     if n_labels < min_embeddings:
-        notes.append(f"only {n_labels} embedding(s): a rank correlation needs at least "
-                     f"{min_embeddings}, so every cell is left empty (NaN)")
+        notes.append(
+            f"only {n_labels} embedding(s): a rank correlation needs at least "
+            f"{min_embeddings}, so every cell is left empty (NaN)"
+        )
     for a_i, a in enumerate(ms):
         for b in ms[a_i:]:
             r, p, n, note = _spearman(series[a], series[b], min_embeddings)
             rho.loc[a, b] = rho.loc[b, a] = r
             nmat.loc[a, b] = nmat.loc[b, a] = n
             if a != b:
-                rows.append({"measure_a": a, "metric_a": score_label(primary[a]), "measure_b": b,
-                             "metric_b": score_label(primary[b]), "rho": r, "p_value": p, "n": n,
-                             "note": note})
+                rows.append(
+                    {
+                        "measure_a": a,
+                        "metric_a": score_label(primary[a]),
+                        "measure_b": b,
+                        "metric_b": score_label(primary[b]),
+                        "rho": r,
+                        "p_value": p,
+                        "n": n,
+                        "note": note,
+                    }
+                )
     for m in ms:
         if negated[m]:
-            notes.append(f"{m}: {score_label(primary[m])} is lower-better and was negated, so a "
-                         "positive rho means the two measures rank embeddings alike")
+            notes.append(
+                f"{m}: {score_label(primary[m])} is lower-better and was negated, so a "
+                "positive rho means the two measures rank embeddings alike"
+            )
         elif direction[m] is None:
-            notes.append(f"{m}: {score_label(primary[m])} has no better direction; rho shows how "
-                         "it goes with the other measures")
-    pairs = pd.DataFrame(rows, columns=["measure_a", "metric_a", "measure_b", "metric_b", "rho",
-                                        "p_value", "n", "note"])
+            notes.append(
+                f"{m}: {score_label(primary[m])} has no better direction; rho shows how "
+                "it goes with the other measures"
+            )
+    pairs = pd.DataFrame(
+        rows,
+        columns=["measure_a", "metric_a", "measure_b", "metric_b", "rho", "p_value", "n", "note"],
+    )
     return Correlation(pairs, rho, nmat, primary, negated, notes)

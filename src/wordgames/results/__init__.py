@@ -57,8 +57,18 @@ class MeasureResult:
     scores: list = field(default_factory=list)
     embedding: str = ""
 
-    def score(self, dataset: str, subject: str, metric: str, value, *, ci=None, n=None,
-              n_skipped: int = 0, skip_reason: str = ""):
+    def score(
+        self,
+        dataset: str,
+        subject: str,
+        metric: str,
+        value,
+        *,
+        ci=None,
+        n=None,
+        n_skipped: int = 0,
+        skip_reason: str = "",
+    ):
         """Append one :class:`~wordgames.measure.Score` row; returns it.
 
         Embedding and direction are filled in by :func:`wordgames.evaluation.compute_unit`.
@@ -68,9 +78,19 @@ class MeasureResult:
         from wordgames.measure import Score
 
         lo, hi = ci if ci is not None else (math.nan, math.nan)
-        row = Score(self.embedding, self.measure, dataset, subject, metric, _float(value),
-                    _float(lo), _float(hi), None if n is None else int(n), int(n_skipped),
-                    skip_reason)
+        row = Score(
+            self.embedding,
+            self.measure,
+            dataset,
+            subject,
+            metric,
+            _float(value),
+            _float(lo),
+            _float(hi),
+            None if n is None else int(n),
+            int(n_skipped),
+            skip_reason,
+        )
         self.scores.append(row)
         return row
 
@@ -94,8 +114,9 @@ class MeasureResult:
         """A copy under another embedding name (a stored twin of the same vectors)."""
         from dataclasses import replace
 
-        return replace(self, embedding=embedding,
-                       scores=[replace(s, embedding=embedding) for s in self.scores])
+        return replace(
+            self, embedding=embedding, scores=[replace(s, embedding=embedding) for s in self.scores]
+        )
 
 
 def _float(v) -> float:

@@ -38,8 +38,12 @@ class ResultKey:
     params_sha256: str
 
     def relpath(self) -> Path:
-        return (Path("records") / self.embedding_sha256[:16] / self.measure
-                / f"{self.version}-{self.params_sha256[:16]}.json")
+        return (
+            Path("records")
+            / self.embedding_sha256[:16]
+            / self.measure
+            / f"{self.version}-{self.params_sha256[:16]}.json"
+        )
 
 
 class ResultStore:
@@ -90,14 +94,19 @@ class ResultStore:
             os.close(fd)
             os.unlink(name)
         except OSError as exc:
-            raise WordgamesError(f"cannot write to the output folder {self.root}: "
-                                 f"{exc.strerror or exc}") from None
+            raise WordgamesError(
+                f"cannot write to the output folder {self.root}: {exc.strerror or exc}"
+            ) from None
 
     def put(self, key: ResultKey, result: dict, *, embedding: dict, params: dict) -> Path:
         entry = {
             "schema_version": SCHEMA_VERSION,
-            "key": {"embedding_sha256": key.embedding_sha256, "measure": key.measure,
-                    "version": key.version, "params_sha256": key.params_sha256},
+            "key": {
+                "embedding_sha256": key.embedding_sha256,
+                "measure": key.measure,
+                "version": key.version,
+                "params_sha256": key.params_sha256,
+            },
             "embedding": embedding,
             "params": params,
             "result": result,
@@ -108,8 +117,11 @@ class ResultStore:
         rec = self.root / "records"
         if not rec.is_dir():
             return iter(())
-        return (e for e in (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
-                if e.get("schema_version", 1) == SCHEMA_VERSION)
+        return (
+            e
+            for e in (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
+            if e.get("schema_version", 1) == SCHEMA_VERSION
+        )
 
     def __len__(self) -> int:
         rec = self.root / "records"
@@ -155,16 +167,37 @@ class ResultStore:
 
         from wordgames.report.collect import result_scores
 
-        cols = ["embedding", "embedding_sha256", "measure", "dataset", "subject", "metric",
-                "value", "ci_low", "ci_high", "n", "n_skipped"]
+        cols = [
+            "embedding",
+            "embedding_sha256",
+            "measure",
+            "dataset",
+            "subject",
+            "metric",
+            "value",
+            "ci_low",
+            "ci_high",
+            "n",
+            "n_skipped",
+        ]
         rows = []
         for entry in self:
             key = entry["key"]
             emb = entry["embedding"].get("name", key["embedding_sha256"][:12])
             for s in result_scores(entry["result"], key["measure"]):
-                rows.append({"embedding": emb, "embedding_sha256": key["embedding_sha256"],
-                             "measure": key["measure"], "dataset": s.dataset,
-                             "subject": s.subject, "metric": s.metric, "value": s.value,
-                             "ci_low": s.ci_low, "ci_high": s.ci_high, "n": s.n,
-                             "n_skipped": s.n_skipped})
+                rows.append(
+                    {
+                        "embedding": emb,
+                        "embedding_sha256": key["embedding_sha256"],
+                        "measure": key["measure"],
+                        "dataset": s.dataset,
+                        "subject": s.subject,
+                        "metric": s.metric,
+                        "value": s.value,
+                        "ci_low": s.ci_low,
+                        "ci_high": s.ci_high,
+                        "n": s.n,
+                        "n_skipped": s.n_skipped,
+                    }
+                )
         return pd.DataFrame(rows, columns=cols)

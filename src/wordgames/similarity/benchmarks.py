@@ -51,9 +51,19 @@ BENCHMARKS: dict[str, str] = {
 
 # rows the original publications report, to flag files that differ (EN-VERB-143 has 144)
 EXPECTED_ROWS: dict[str, int] = {
-    "ws353-all": 353, "ws353-rel": 252, "ws353-sim": 203, "simlex999": 999, "men": 3000,
-    "mturk287": 287, "mturk771": 771, "rw": 2034, "rg65": 65, "mc30": 30, "simverb3500": 3500,
-    "yp130": 130, "verb143": 143,
+    "ws353-all": 353,
+    "ws353-rel": 252,
+    "ws353-sim": 203,
+    "simlex999": 999,
+    "men": 3000,
+    "mturk287": 287,
+    "mturk771": 771,
+    "rw": 2034,
+    "rg65": 65,
+    "mc30": 30,
+    "simverb3500": 3500,
+    "yp130": 130,
+    "verb143": 143,
 }
 
 OOV_POLICIES = ("skip", "fixed")
@@ -93,8 +103,13 @@ class SimilarityBenchmark:
         return sorted(set(self.word1.tolist()) | set(self.word2.tolist()))
 
 
-def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: int | None = None,
-                   lowercase: bool = True) -> SimilarityBenchmark:
+def read_pairs_tsv(
+    path: str | Path,
+    *,
+    name: str | None = None,
+    expected_rows: int | None = None,
+    lowercase: bool = True,
+) -> SimilarityBenchmark:
     r"""Read a ``word1<TAB>word2<TAB>score`` file (see the module docstring for the format).
 
     Raises :class:`~wordgames.errors.DataFormatError` (file, line, what was expected) for a
@@ -123,13 +138,20 @@ def read_pairs_tsv(path: str | Path, *, name: str | None = None, expected_rows: 
         low1, low2 = raw1, raw2
     notes = list(_pair_notes(low1, low2))
     if expected_rows is not None and len(rows.scores) != expected_rows:
-        notes.append(f"{len(rows.scores)} pairs where the benchmark's name says {expected_rows}: "
-                     "all kept")
+        notes.append(
+            f"{len(rows.scores)} pairs where the benchmark's name says {expected_rows}: all kept"
+        )
     return SimilarityBenchmark(
-        name=name or path.stem, word1=low1, word2=low2,
-        scores=np.asarray(rows.scores, dtype=np.float64), raw1=raw1, raw2=raw2, path=str(path),
+        name=name or path.stem,
+        word1=low1,
+        word2=low2,
+        scores=np.asarray(rows.scores, dtype=np.float64),
+        raw1=raw1,
+        raw2=raw2,
+        path=str(path),
         lines=np.asarray(rows.lines, dtype=np.int64),
-        repairs={k: v for k, v in repairs.items() if v}, notes=tuple(notes),
+        repairs={k: v for k, v in repairs.items() if v},
+        notes=tuple(notes),
     )
 
 
@@ -139,9 +161,15 @@ def _read_text(path: Path) -> tuple[str, dict[str, int]]:
         data = path.read_bytes()
     except FileNotFoundError:
         raise DataFormatError(path, None, "similarity benchmark file not found") from None
-    repairs = {"crlf_lines": data.count(b"\r\n"), "missing_final_newline": 0, "blank_lines": 0,
-               "lowercased_rows": 0, "header_skipped": 0, "whitespace_separated_rows": 0,
-               "bom_removed": 0}
+    repairs = {
+        "crlf_lines": data.count(b"\r\n"),
+        "missing_final_newline": 0,
+        "blank_lines": 0,
+        "lowercased_rows": 0,
+        "header_skipped": 0,
+        "whitespace_separated_rows": 0,
+        "bom_removed": 0,
+    }
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         repairs["bom_removed"] = 1
@@ -179,13 +207,15 @@ def _parse_rows(text: str, path: Path, repairs: dict[str, int]) -> _Rows:
         rows.scores.append(value)
         rows.lines.append(lineno)
     if not rows.scores:
-        raise DataFormatError(path, None, "no word pairs found (expected "
-                                          "word1<TAB>word2<TAB>score lines)")
+        raise DataFormatError(
+            path, None, "no word pairs found (expected word1<TAB>word2<TAB>score lines)"
+        )
     return rows
 
 
-def _parse_line(line: str, raw: str, lineno: int, path: Path, repairs: dict[str, int], *,
-                first: bool) -> tuple[str, str, float] | None:
+def _parse_line(
+    line: str, raw: str, lineno: int, path: Path, repairs: dict[str, int], *, first: bool
+) -> tuple[str, str, float] | None:
     """``(word1, word2, score)`` of one non-blank line.
 
     ``None`` for a header line before any pair; :class:`DataFormatError` naming the line otherwise.
@@ -194,8 +224,12 @@ def _parse_line(line: str, raw: str, lineno: int, path: Path, repairs: dict[str,
     if len(parts) != 3:
         ws = line.split()
         if len(ws) != 3:
-            raise DataFormatError(path, lineno, f"expected 3 tab-separated columns "
-                                  f"(word1, word2, score), found {len(parts)}: {raw[:60]!r}")
+            raise DataFormatError(
+                path,
+                lineno,
+                f"expected 3 tab-separated columns "
+                f"(word1, word2, score), found {len(parts)}: {raw[:60]!r}",
+            )
         parts = ws
         repairs["whitespace_separated_rows"] += 1
     a, b, s = (p.strip() for p in parts)
@@ -229,8 +263,9 @@ def load_benchmark(name: str, root: str | Path | None = None) -> SimilarityBench
     from wordgames.datasets import dataset_file
 
     if name not in BENCHMARKS:
-        raise UnknownBenchmarkError(f"unknown similarity benchmark {name!r}; "
-                                    f"known: {', '.join(BENCHMARKS)}")
+        raise UnknownBenchmarkError(
+            f"unknown similarity benchmark {name!r}; known: {', '.join(BENCHMARKS)}"
+        )
     path = dataset_file(DATASET, BENCHMARKS[name], root)
     return read_pairs_tsv(path, name=name, expected_rows=EXPECTED_ROWS[name])
 
@@ -263,12 +298,21 @@ class BenchmarkScore:
         return (self.n_pairs - self.n_oov_pairs) / self.n_pairs if self.n_pairs else float("nan")
 
     def as_row(self) -> dict:
-        return {"benchmark": self.benchmark, "spearman": self.spearman, "pearson": self.pearson,
-                "spearman_p": self.spearman_p, "pearson_p": self.pearson_p,
-                "n_pairs": self.n_pairs, "n_scored": self.n_scored, "n_oov_pairs": self.n_oov_pairs,
-                "n_oov_words": self.n_oov_words, "coverage": self.coverage,
-                "oov_policy": self.oov_policy, "oov_similarity": self.oov_similarity,
-                "cased_fallback": self.cased_fallback}
+        return {
+            "benchmark": self.benchmark,
+            "spearman": self.spearman,
+            "pearson": self.pearson,
+            "spearman_p": self.spearman_p,
+            "pearson_p": self.pearson_p,
+            "n_pairs": self.n_pairs,
+            "n_scored": self.n_scored,
+            "n_oov_pairs": self.n_oov_pairs,
+            "n_oov_words": self.n_oov_words,
+            "coverage": self.coverage,
+            "oov_policy": self.oov_policy,
+            "oov_similarity": self.oov_similarity,
+            "cased_fallback": self.cased_fallback,
+        }
 
 
 def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
@@ -311,8 +355,9 @@ def pair_cosines(unit: np.ndarray, i1: np.ndarray, i2: np.ndarray) -> np.ndarray
     return np.einsum("ij,ij->i", unit[i1], unit[i2], dtype=np.float64)
 
 
-def evaluate_benchmark(embedding, benchmark: SimilarityBenchmark, *, oov: str = "skip",
-                       oov_similarity: float = 0.0) -> BenchmarkScore:
+def evaluate_benchmark(
+    embedding, benchmark: SimilarityBenchmark, *, oov: str = "skip", oov_similarity: float = 0.0
+) -> BenchmarkScore:
     """Spearman and Pearson of cosine similarity against the human scores of one benchmark.
 
     Parameters
@@ -347,16 +392,29 @@ def evaluate_benchmark(embedding, benchmark: SimilarityBenchmark, *, oov: str = 
         x, y = cos, benchmark.scores
     sp, sp_p, pe, pe_p = _correlations(x, y)
     return BenchmarkScore(
-        benchmark=benchmark.name, spearman=sp, spearman_p=sp_p, pearson=pe, pearson_p=pe_p,
-        n_pairs=len(benchmark), n_scored=len(x), n_oov_pairs=int((~found).sum()),
-        n_oov_words=len(oov_words), oov_policy=oov,
+        benchmark=benchmark.name,
+        spearman=sp,
+        spearman_p=sp_p,
+        pearson=pe,
+        pearson_p=pe_p,
+        n_pairs=len(benchmark),
+        n_scored=len(x),
+        n_oov_pairs=int((~found).sum()),
+        n_oov_words=len(oov_words),
+        oov_policy=oov,
         oov_similarity=float(oov_similarity) if oov == "fixed" else None,
-        oov_examples=tuple(sorted(oov_words)[:10]), cased_fallback=f1 + f2,
+        oov_examples=tuple(sorted(oov_words)[:10]),
+        cased_fallback=f1 + f2,
     )
 
 
-def evaluate(embedding, benchmarks: dict[str, SimilarityBenchmark] | list[SimilarityBenchmark], *,
-             oov: str = "skip", oov_similarity: float = 0.0) -> list[BenchmarkScore]:
+def evaluate(
+    embedding,
+    benchmarks: dict[str, SimilarityBenchmark] | list[SimilarityBenchmark],
+    *,
+    oov: str = "skip",
+    oov_similarity: float = 0.0,
+) -> list[BenchmarkScore]:
     r"""Score an embedding on several benchmarks (one batched dot product each).
 
     Parameters

@@ -68,10 +68,14 @@ class CorrelationResult:
             "n_embeddings": self.n_embeddings,
             "embeddings": [str(i) for i in self.table.index],
             "with_reference": self.with_reference.to_dict(orient="records"),
-            "matrix": {str(k): {str(c): v for c, v in row.items()}
-                       for k, row in self.matrix.to_dict(orient="index").items()},
-            "counts": {str(k): {str(c): int(v) for c, v in row.items()}
-                       for k, row in self.counts.to_dict(orient="index").items()},
+            "matrix": {
+                str(k): {str(c): v for c, v in row.items()}
+                for k, row in self.matrix.to_dict(orient="index").items()
+            },
+            "counts": {
+                str(k): {str(c): int(v) for c, v in row.items()}
+                for k, row in self.counts.to_dict(orient="index").items()
+            },
             "table": {str(k): dict(row) for k, row in self.table.to_dict(orient="index").items()},
             "notes": list(self.notes),
         }
@@ -90,8 +94,9 @@ def score_table(scores: Mapping[str, Mapping[str, float]]):
     return table.replace([np.inf, -np.inf], np.nan)
 
 
-def correlate(table, reference: str | None = REFERENCE, *,
-              min_embeddings: int = MIN_EMBEDDINGS) -> CorrelationResult:
+def correlate(
+    table, reference: str | None = REFERENCE, *, min_embeddings: int = MIN_EMBEDDINGS
+) -> CorrelationResult:
     """Spearman rank correlations across embeddings (rows) between metrics (columns).
 
     Parameters
@@ -118,7 +123,9 @@ def correlate(table, reference: str | None = REFERENCE, *,
     from scipy import stats
 
     if min_embeddings < 3:
-        raise ValueError("min_embeddings must be at least 3: fewer points carry no rank correlation")
+        raise ValueError(
+            "min_embeddings must be at least 3: fewer points carry no rank correlation"
+        )
     if not isinstance(table, pd.DataFrame):
         table = score_table(table)
     n = len(table)
@@ -150,22 +157,34 @@ def correlate(table, reference: str | None = REFERENCE, *,
             x, y = ref[both].to_numpy(), table.loc[both, metric].to_numpy()
             if k < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
                 rho, p = float("nan"), float("nan")
-                notes.append(f"{metric}: undefined (n={k} embeddings"
-                             + (", constant values" if k >= 3 else "") + ")")
+                notes.append(
+                    f"{metric}: undefined (n={k} embeddings"
+                    + (", constant values" if k >= 3 else "")
+                    + ")"
+                )
             else:
                 res = stats.spearmanr(x, y)
                 rho, p = float(res.statistic), float(res.pvalue)
             rows.append({"metric": metric, "spearman": rho, "p_value": p, "n_embeddings": k})
     with_ref = pd.DataFrame(rows, columns=["metric", "spearman", "p_value", "n_embeddings"])
     if len(with_ref):
-        with_ref = with_ref.sort_values("spearman", ascending=False, na_position="last",
-                                        kind="stable").reset_index(drop=True)
-    return CorrelationResult(reference=reference, table=table, with_reference=with_ref,
-                             matrix=matrix, counts=counts, n_embeddings=n, notes=notes)
+        with_ref = with_ref.sort_values(
+            "spearman", ascending=False, na_position="last", kind="stable"
+        ).reset_index(drop=True)
+    return CorrelationResult(
+        reference=reference,
+        table=table,
+        with_reference=with_ref,
+        matrix=matrix,
+        counts=counts,
+        n_embeddings=n,
+        notes=notes,
+    )
 
 
-def select_metrics(measure: str, metrics: Mapping[str, float],
-                   select: Mapping[str, str] | None = None) -> dict[str, float]:
+def select_metrics(
+    measure: str, metrics: Mapping[str, float], select: Mapping[str, str] | None = None
+) -> dict[str, float]:
     """The metrics of one measure that enter the table (see :data:`DEFAULT_SELECT`)."""
     pattern = (select or DEFAULT_SELECT).get(measure)
     if pattern is None:
@@ -262,17 +281,33 @@ def correlation_study(
     specs = list(embeddings) if isinstance(embeddings, list | tuple) else [embeddings]
     require_embeddings([getattr(e, "name", str(e)) for e in specs], min_embeddings)
     chosen = select_measures(list(measures))
-    res = evaluate(specs, chosen, options=options, seed=seed, quick=quick, data_root=data_root,
-                   store=store, out_dir=out_dir, vocabulary=vocabulary, progress=progress)
+    res = evaluate(
+        specs,
+        chosen,
+        options=options,
+        seed=seed,
+        quick=quick,
+        data_root=data_root,
+        store=store,
+        out_dir=out_dir,
+        vocabulary=vocabulary,
+        progress=progress,
+    )
     folder = out_dir or store
     plot_dir = Path(folder) / "plots" / "correlation" if plot and folder is not None else None
-    return study_from_results(res, reference=reference, select=select,
-                              min_embeddings=min_embeddings, plot_dir=plot_dir)
+    return study_from_results(
+        res, reference=reference, select=select, min_embeddings=min_embeddings, plot_dir=plot_dir
+    )
 
 
-def study_from_results(res, *, reference: str | None = REFERENCE,
-                       select: Mapping[str, str] | None = None,
-                       min_embeddings: int = MIN_EMBEDDINGS, plot_dir=None) -> StudyResult:
+def study_from_results(
+    res,
+    *,
+    reference: str | None = REFERENCE,
+    select: Mapping[str, str] | None = None,
+    min_embeddings: int = MIN_EMBEDDINGS,
+    plot_dir=None,
+) -> StudyResult:
     """The study of what :func:`wordgames.evaluate` returned (:class:`~wordgames.Results`).
 
     The score table of every embedding's selected metrics, the OOV pairs behind the similarity
@@ -287,15 +322,21 @@ def study_from_results(res, *, reference: str | None = REFERENCE,
     for r in res.results:
         scores[r.embedding].update(select_metrics(r.measure, r.metrics, select))
         if r.measure == "similarity":
-            oov[r.embedding].update({k.rsplit("/", 1)[0]: v for k, v in r.metrics.items()
-                                     if k.endswith("/oov_pairs")})
-    skipped = [{"embedding": s.embedding, "measure": s.measure, "reason": s.reason}
-               for s in res.skipped]
+            oov[r.embedding].update(
+                {k.rsplit("/", 1)[0]: v for k, v in r.metrics.items() if k.endswith("/oov_pairs")}
+            )
+    skipped = [
+        {"embedding": s.embedding, "measure": s.measure, "reason": s.reason} for s in res.skipped
+    ]
     table = score_table(scores)
     _require_reference(table, reference, skipped)
-    study = StudyResult(correlation=correlate(table, reference, min_embeddings=min_embeddings),
-                        table=table, results=[r.as_dict() for r in res.results],
-                        skipped=skipped, oov=pd.DataFrame.from_dict(oov, orient="index"))
+    study = StudyResult(
+        correlation=correlate(table, reference, min_embeddings=min_embeddings),
+        table=table,
+        results=[r.as_dict() for r in res.results],
+        skipped=skipped,
+        oov=pd.DataFrame.from_dict(oov, orient="index"),
+    )
     if plot_dir is not None:
         Path(plot_dir).mkdir(parents=True, exist_ok=True)
         study.plots = [str(p) for p in plot_correlation(study.correlation, Path(plot_dir))]
@@ -339,12 +380,20 @@ def plot_correlation(result: CorrelationResult, out_dir: Path) -> list[Path]:
         ax.barh(df["metric"], np.nan_to_num(vals), color=colors)
         for i, (v, k) in enumerate(zip(vals, df["n_embeddings"], strict=True)):
             label = "n/a" if not np.isfinite(v) else f"{v:.2f}"
-            ax.annotate(f"{label} (n={k})", (0.0, i), xytext=(3, 0), textcoords="offset points",
-                        va="center", fontsize=6)
+            ax.annotate(
+                f"{label} (n={k})",
+                (0.0, i),
+                xytext=(3, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=6,
+            )
         ax.invert_yaxis()
         ax.set_xlim(-1.05, 1.05)
         ax.axvline(0, color="black", lw=0.6)
-        ax.set_xlabel(f"Spearman rho with {result.reference} across {result.n_embeddings} embeddings")
+        ax.set_xlabel(
+            f"Spearman rho with {result.reference} across {result.n_embeddings} embeddings"
+        )
         ax.tick_params(axis="y", labelsize=7)
         ax.set_title(f"Spearman rank correlation with {result.reference}", fontsize=9)
         fig.tight_layout()
@@ -357,7 +406,11 @@ def plot_correlation(result: CorrelationResult, out_dir: Path) -> list[Path]:
         order = list(m.columns)
         if result.reference in order:  # the reference first, the rest by their correlation with it
             rest = [r for r in result.with_reference["metric"] if r in order]
-            order = [result.reference] + rest + [c for c in order if c not in rest and c != result.reference]
+            order = (
+                [result.reference]
+                + rest
+                + [c for c in order if c not in rest and c != result.reference]
+            )
         m = m.loc[order, order]
         size = 0.32 * len(order) + 2
         fig, ax = plt.subplots(figsize=(size + 1, size))

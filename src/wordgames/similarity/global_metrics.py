@@ -90,7 +90,12 @@ def singular_values(
     use_gram = method == "gram" or (method == "auto" and n >= 4 * d and n * d > 200_000)
     if use_gram:
         s = _singular_values_gram(x, center=center, rownorm=rownorm)
-        if method == "gram" or s.size == 0 or not np.isfinite(s).all() or s[-1] >= _GRAM_MIN_RATIO * s[0]:
+        if (
+            method == "gram"
+            or s.size == 0
+            or not np.isfinite(s).all()
+            or s[-1] >= _GRAM_MIN_RATIO * s[0]
+        ):
             return s
     x = _preprocess(np.asarray(x, dtype=np.float64), center=center, rownorm=rownorm)
     if not np.isfinite(x).all():
@@ -116,8 +121,9 @@ def _singular_values_gram(x: np.ndarray, *, center: bool, rownorm: bool) -> np.n
     gram = np.zeros((d, d))
     total = np.zeros(d)
     for start in range(0, n, _CHUNK):  # chunks of rows, not rows: a handful of iterations
-        chunk = _preprocess(np.asarray(x[start : start + _CHUNK], dtype=np.float64),
-                            center=False, rownorm=rownorm)
+        chunk = _preprocess(
+            np.asarray(x[start : start + _CHUNK], dtype=np.float64), center=False, rownorm=rownorm
+        )
         gram += chunk.T @ chunk
         total += chunk.sum(axis=0)
     if not np.isfinite(gram).all():
@@ -140,7 +146,9 @@ def erank_from_singular_values(s: np.ndarray) -> float:
     return _entropy_rank(s)
 
 
-def perank_from_singular_values(s: np.ndarray, p: float = PERANK_P, *, variant: str = "power") -> float:
+def perank_from_singular_values(
+    s: np.ndarray, p: float = PERANK_P, *, variant: str = "power"
+) -> float:
     """Reconstructed perank.
 
     Effective rank of ``s**p`` (``variant="power"``, the default) or the exponential of the
@@ -177,8 +185,14 @@ def erank(matrix: np.ndarray, *, center: bool = False, rownorm: bool = False) ->
     return erank_from_singular_values(singular_values(matrix, center=center, rownorm=rownorm))
 
 
-def perank(matrix: np.ndarray, p: float = PERANK_P, *, center: bool = False, rownorm: bool = False,
-           variant: str = "power") -> float:
+def perank(
+    matrix: np.ndarray,
+    p: float = PERANK_P,
+    *,
+    center: bool = False,
+    rownorm: bool = False,
+    variant: str = "power",
+) -> float:
     """perank(p) of a matrix (reconstructed definition, see the module docstring).
 
     >>> round(perank(np.diag([3.0, 2.0, 1.0]), 2.5), 6)
@@ -188,7 +202,9 @@ def perank(matrix: np.ndarray, p: float = PERANK_P, *, center: bool = False, row
     return perank_from_singular_values(s, p, variant=variant)
 
 
-def edim(matrix: np.ndarray, p: float = EDIM_P, *, center: bool = False, rownorm: bool = False) -> float:
+def edim(
+    matrix: np.ndarray, p: float = EDIM_P, *, center: bool = False, rownorm: bool = False
+) -> float:
     """edim(p) of a matrix (reconstructed definition, see the module docstring).
 
     >>> round(edim(np.diag([3.0, 2.0, 1.0]), 1.0), 6)
@@ -225,8 +241,15 @@ class GlobalMetrics(Params):
     GlobalMetrics(center=True)
     """
 
-    def __init__(self, perank_p: float = PERANK_P, edim_p: float = EDIM_P, center: bool = False,
-                 rownorm: bool = False, top_n: int | None = None, perank_variant: str = "power"):
+    def __init__(
+        self,
+        perank_p: float = PERANK_P,
+        edim_p: float = EDIM_P,
+        center: bool = False,
+        rownorm: bool = False,
+        top_n: int | None = None,
+        perank_variant: str = "power",
+    ):
         self.perank_p = perank_p
         self.edim_p = edim_p
         self.center = center
@@ -287,25 +310,45 @@ def run(embedding, ctx) -> MeasureResult:
         with Timer(timings, "plot"):
             plots.append(str(_plot_spectrum(s, metrics, embedding.name, folder)))
     metrics = {**metrics, "n_rows": float(n_rows), "rank": float(s.size)}
-    table = [{"index": i + 1, "singular_value": float(v), "share": float(v / s.sum())}
-             for i, v in enumerate(s.tolist())] if s.size and np.isfinite(s).all() else []
+    table = (
+        [
+            {"index": i + 1, "singular_value": float(v), "share": float(v / s.sum())}
+            for i, v in enumerate(s.tolist())
+        ]
+        if s.size and np.isfinite(s).all()
+        else []
+    )
     result = MeasureResult(
         measure="global-metrics",
         version=VERSION,
         metrics=metrics,
         tables={"spectrum": table},
         oov={"note": "global metrics use no word list: nothing can be out of vocabulary"},
-        parameters={**cfg.get_params(), "n_rows": n_rows, "dim": embedding.dim,
-                    "definitions": {"erank": "confirmed", "perank": "reconstructed",
-                                    "edim": "reconstructed"}},
+        parameters={
+            **cfg.get_params(),
+            "n_rows": n_rows,
+            "dim": embedding.dim,
+            "definitions": {
+                "erank": "confirmed",
+                "perank": "reconstructed",
+                "edim": "reconstructed",
+            },
+        },
         plots=plots,
         timings=timings,
         notes=notes,
     )
     result.score("", "", "erank", metrics["erank"], n=n_rows)
-    result.score("", f"p={float(cfg.perank_p)}", "perank", metrics[f"perank_p{float(cfg.perank_p)}"],
-                 n=n_rows)
-    result.score("", f"p={float(cfg.edim_p)}", "edim", metrics[f"edim_p{float(cfg.edim_p)}"], n=n_rows)
+    result.score(
+        "",
+        f"p={float(cfg.perank_p)}",
+        "perank",
+        metrics[f"perank_p{float(cfg.perank_p)}"],
+        n=n_rows,
+    )
+    result.score(
+        "", f"p={float(cfg.edim_p)}", "edim", metrics[f"edim_p{float(cfg.edim_p)}"], n=n_rows
+    )
     result.score("", "", "rank", metrics["rank"], n=n_rows)
     return result
 

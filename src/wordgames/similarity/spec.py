@@ -44,14 +44,19 @@ SIMILARITY = Measure(
         Metric("coverage", HIGHER, (0.0, 1.0), "share of pairs with both words in vocabulary"),
     ),
     headlines=(
-        Headline("spearman", dataset="simlex999", primary=True,
-                 description="Spearman rho with SimLex-999"),
+        Headline(
+            "spearman",
+            dataset="simlex999",
+            primary=True,
+            description="Spearman rho with SimLex-999",
+        ),
         Headline("spearman", dataset="men", primary=True, description="Spearman rho with MEN"),
-        Headline("spearman", primary=True,
-                 description="Spearman rho with human similarity ratings"),
+        Headline(
+            "spearman", primary=True, description="Spearman rho with human similarity ratings"
+        ),
     ),
     citation="Giesen et al., Leveraging the Wikipedia Graph for Evaluating Word Embeddings "
-             "(IJCAI 2022), Figure 1",
+    "(IJCAI 2022), Figure 1",
     options=SimilarityOptions,
 )
 

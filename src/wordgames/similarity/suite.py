@@ -34,8 +34,10 @@ def run(embedding, ctx) -> MeasureResult:
     # None: every shipped benchmark; an empty list: only the users' files
     names = list(BENCHMARKS if opts.benchmarks is None else opts.benchmarks)
     if not names and not opts.extra:
-        raise WordgamesError("no similarity benchmark to run: name shipped benchmarks or give "
-                             "your own files (option 'extra')")
+        raise WordgamesError(
+            "no similarity benchmark to run: name shipped benchmarks or give "
+            "your own files (option 'extra')"
+        )
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
         datasets = {DATASET: verify_dataset(DATASET, ctx.data_root)} if names else {}
@@ -45,8 +47,9 @@ def run(embedding, ctx) -> MeasureResult:
             benches[b.name] = b
     with Timer(timings, "score"):
         scores = evaluate(embedding, benches, oov=opts.oov, oov_similarity=opts.oov_similarity)
-    result = scores_to_result(scores, benches, embedding.name, oov=opts.oov,
-                              oov_similarity=opts.oov_similarity)
+    result = scores_to_result(
+        scores, benches, embedding.name, oov=opts.oov, oov_similarity=opts.oov_similarity
+    )
     result.datasets = datasets
     result.timings.update(timings)
     folder = ctx.plot_dir("similarity", embedding.name)
@@ -56,30 +59,53 @@ def run(embedding, ctx) -> MeasureResult:
     return result
 
 
-def scores_to_result(scores: list[BenchmarkScore], benches: dict, embedding_name: str, *,
-                     oov: str, oov_similarity: float) -> MeasureResult:
+def scores_to_result(
+    scores: list[BenchmarkScore],
+    benches: dict,
+    embedding_name: str,
+    *,
+    oov: str,
+    oov_similarity: float,
+) -> MeasureResult:
     """Flat metrics (``"<benchmark>/spearman"`` beside ``"<benchmark>/oov_pairs"``), table, notes."""
     metrics: dict[str, float] = {}
     oov_rec: dict = {"policy": oov, "oov_similarity": oov_similarity if oov == "fixed" else None}
     result = MeasureResult(measure="similarity", version=VERSION)
     why = "pairs with an out-of-vocabulary word" + (" (scored as fixed)" if oov == "fixed" else "")
     for s in scores:
-        for metric, value in (("spearman", s.spearman), ("pearson", s.pearson),
-                              ("coverage", s.coverage)):
-            result.score(s.benchmark, "", metric, value, n=s.n_scored,
-                         n_skipped=s.n_pairs - s.n_scored, skip_reason=why if s.n_pairs > s.n_scored else "")
+        for metric, value in (
+            ("spearman", s.spearman),
+            ("pearson", s.pearson),
+            ("coverage", s.coverage),
+        ):
+            result.score(
+                s.benchmark,
+                "",
+                metric,
+                value,
+                n=s.n_scored,
+                n_skipped=s.n_pairs - s.n_scored,
+                skip_reason=why if s.n_pairs > s.n_scored else "",
+            )
         metrics[f"{s.benchmark}/spearman"] = s.spearman
         metrics[f"{s.benchmark}/pearson"] = s.pearson
         metrics[f"{s.benchmark}/n_pairs"] = float(s.n_pairs)
         metrics[f"{s.benchmark}/oov_pairs"] = float(s.n_oov_pairs)
         metrics[f"{s.benchmark}/coverage"] = s.coverage
-        oov_rec[s.benchmark] = {"pairs": s.n_pairs, "oov_pairs": s.n_oov_pairs,
-                                "oov_words": s.n_oov_words, "examples": list(s.oov_examples),
-                                "cased_fallback": s.cased_fallback}
+        oov_rec[s.benchmark] = {
+            "pairs": s.n_pairs,
+            "oov_pairs": s.n_oov_pairs,
+            "oov_words": s.n_oov_words,
+            "examples": list(s.oov_examples),
+            "cased_fallback": s.cased_fallback,
+        }
     notes = [
-        f"OOV policy {oov!r}: " + ("pairs with an out-of-vocabulary word are left out of the correlation"
-                                   if oov == "skip" else
-                                   f"pairs with an out-of-vocabulary word are scored cosine = {oov_similarity}"),
+        f"OOV policy {oov!r}: "
+        + (
+            "pairs with an out-of-vocabulary word are left out of the correlation"
+            if oov == "skip"
+            else f"pairs with an out-of-vocabulary word are scored cosine = {oov_similarity}"
+        ),
         "words are lower-cased; an OOV lower-cased word falls back to the file's spelling",
     ]
     for name, b in benches.items():
@@ -87,12 +113,20 @@ def scores_to_result(scores: list[BenchmarkScore], benches: dict, embedding_name
             notes.append(f"{name}: repaired " + ", ".join(f"{k}={v}" for k, v in b.repairs.items()))
         notes.extend(f"{name}: {n}" for n in b.notes)
     result.metrics = metrics
-    result.tables = {"benchmarks": [s.as_row() for s in scores],
-                     "repairs": [{"benchmark": n, **b.repairs, "notes": "; ".join(b.notes)}
-                                 for n, b in benches.items()]}
+    result.tables = {
+        "benchmarks": [s.as_row() for s in scores],
+        "repairs": [
+            {"benchmark": n, **b.repairs, "notes": "; ".join(b.notes)} for n, b in benches.items()
+        ],
+    }
     result.oov = oov_rec
-    result.parameters = {"oov": oov, "oov_similarity": oov_similarity, "similarity": "cosine",
-                         "benchmarks": list(benches), "lowercase": True}
+    result.parameters = {
+        "oov": oov,
+        "oov_similarity": oov_similarity,
+        "similarity": "cosine",
+        "benchmarks": list(benches),
+        "lowercase": True,
+    }
     result.notes = notes
     return result
 
@@ -110,12 +144,20 @@ def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path
     fig, ax = plt.subplots(figsize=(7, 3.4))
     ax.bar(names, np.nan_to_num(vals), color="tab:blue")
     for i, s in enumerate(scores):
-        ax.annotate(f"oov {s.n_oov_pairs}/{s.n_pairs}", (i, max(0.0, np.nan_to_num(vals[i]))),
-                    ha="center", va="bottom", fontsize=6, rotation=90)
+        ax.annotate(
+            f"oov {s.n_oov_pairs}/{s.n_pairs}",
+            (i, max(0.0, np.nan_to_num(vals[i]))),
+            ha="center",
+            va="bottom",
+            fontsize=6,
+            rotation=90,
+        )
     ax.set_ylabel("Spearman rho")
     ax.set_ylim(min(0.0, np.nanmin(vals) if np.isfinite(vals).any() else 0.0) - 0.05, 1.15)
-    ax.set_title(f"{embedding_name}: word similarity (OOV policy {scores[0].oov_policy if scores else ''})",
-                 fontsize=9)
+    ax.set_title(
+        f"{embedding_name}: word similarity (OOV policy {scores[0].oov_policy if scores else ''})",
+        fontsize=9,
+    )
     ax.tick_params(axis="x", rotation=45, labelsize=7)
     fig.tight_layout()
     path = Path(out_dir) / "similarity.png"

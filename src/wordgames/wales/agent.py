@@ -75,8 +75,9 @@ class _Revealed:
         self.sim = np.empty(4096, dtype=np.float64)
 
     @classmethod
-    def from_visited(cls, graph: DiGraph, sim_of, pos: np.ndarray, visited: list[int],
-                     capacity: int) -> _Revealed:
+    def from_visited(
+        cls, graph: DiGraph, sim_of, pos: np.ndarray, visited: list[int], capacity: int
+    ) -> _Revealed:
         """Build the state of a walk that visited ``visited`` (in order) in one go."""
         from wordgames.wales.graph import _gather
 
@@ -113,7 +114,7 @@ class _Revealed:
             raise AssertionError("visited nodes must be added in visiting order")
         if j + 1 > self.adj.shape[0]:
             adj = np.zeros((2 * (j + 1), 2 * (j + 1)), dtype=bool)
-            adj[:self.adj.shape[0], :self.adj.shape[1]] = self.adj
+            adj[: self.adj.shape[0], : self.adj.shape[1]] = self.adj
             self.adj = adj
         e = self.n_edges
         into = self.dst[:e] == node
@@ -124,7 +125,7 @@ class _Revealed:
             keep = np.flatnonzero((pd < 0) | (pd > j))
             for name in ("src", "dst", "sim"):
                 arr = getattr(self, name)
-                arr[:keep.size] = arr[keep]
+                arr[: keep.size] = arr[keep]
             self.n_edges, self.n_dead = int(keep.size), 0
         nb = self.graph.successors(node).astype(np.int64)
         p = self.pos[nb]
@@ -136,8 +137,13 @@ class _Revealed:
         self._append(np.full(int(later.sum()), j, dtype=np.int64), nb[later])
         self.k = j + 1
 
-    def distances(self, start: int, need: np.ndarray | None = None, parents: bool = False,
-                  max_depth: int | None = None):
+    def distances(
+        self,
+        start: int,
+        need: np.ndarray | None = None,
+        parents: bool = False,
+        max_depth: int | None = None,
+    ):
         """BFS over the visited nodes from visited number ``start``.
 
         Stops early once every visited number in ``need`` is reached, or after ``max_depth`` levels.
@@ -266,7 +272,7 @@ class _Pool:
         """Highest similarity of a revealed node not visited yet (-inf if none)."""
         if self.size == 0:
             return -np.inf
-        s = self.sims[:self.size][pos[self.nodes[:self.size]] < 0]
+        s = self.sims[: self.size][pos[self.nodes[: self.size]] < 0]
         return float(s.max()) if s.size else -np.inf
 
 
@@ -322,9 +328,10 @@ class _FullRule:
         if state is not None and len(walk.visited) - state.k > _CATCH_UP:
             state = None  # many fast steps since: rebuilding is cheaper
         if state is None:
-            state = _Revealed.from_visited(self.graph, self.sim_of, self.pos, walk.visited,
-                                           self.capacity)
-        for v in walk.visited[state.k:]:  # nodes visited by fast steps since
+            state = _Revealed.from_visited(
+                self.graph, self.sim_of, self.pos, walk.visited, self.capacity
+            )
+        for v in walk.visited[state.k :]:  # nodes visited by fast steps since
             state.add(v)
         self.state = state
         nxt, m, via, par = state.choose(walk.current, target, gamma, walk.path is not None)
@@ -368,8 +375,14 @@ class GreedyAgent(Params):
     0.5
     """
 
-    def __init__(self, gamma: float = 1.0, max_steps: int = 100, oov_similarity: float = -1.0,
-                 fast_path: bool = True, neighbour_first: bool = False):
+    def __init__(
+        self,
+        gamma: float = 1.0,
+        max_steps: int = 100,
+        oov_similarity: float = -1.0,
+        fast_path: bool = True,
+        neighbour_first: bool = False,
+    ):
         _check_params(gamma, max_steps, oov_similarity)  # fail at construction, set nothing
         self.gamma = gamma
         self.max_steps = max_steps
@@ -395,8 +408,14 @@ class GreedyAgent(Params):
 
         return sim_of
 
-    def navigate(self, graph: DiGraph, vectors: NodeVectors, source: int, target: int,
-                 record_path: bool = False) -> Navigation:
+    def navigate(
+        self,
+        graph: DiGraph,
+        vectors: NodeVectors,
+        source: int,
+        target: int,
+        record_path: bool = False,
+    ) -> Navigation:
         """Walk from ``source`` to ``target``.
 
         The fast path: the unvisited out-links of the current node are exactly the
@@ -424,8 +443,9 @@ class GreedyAgent(Params):
         walk = _Walk([source], source, path=[source] if record_path else None)
         return self._walk(graph, sim_of, pos, target, walk)
 
-    def _walk(self, graph: DiGraph, sim_of, pos: np.ndarray, target: int,
-              walk: _Walk) -> Navigation:
+    def _walk(
+        self, graph: DiGraph, sim_of, pos: np.ndarray, target: int, walk: _Walk
+    ) -> Navigation:
         """Go on with ``walk`` until the target, the step cap or a dead end.
 
         ``pos`` (node -> visited number, -1 elsewhere) is scratch space, all -1 again on return.
@@ -439,8 +459,11 @@ class GreedyAgent(Params):
                 if walk.steps >= self.max_steps:
                     walk.reason = "step-cap"
                     break
-                move = self._fast_step(graph, sim_of, pos, pool, walk.current, target) \
-                    if use_fast else None
+                move = (
+                    self._fast_step(graph, sim_of, pos, pool, walk.current, target)
+                    if use_fast
+                    else None
+                )
                 if move is None:
                     walk.n_general += 1
                     move = rule.choose(walk, target, float(self.gamma))
@@ -453,8 +476,15 @@ class GreedyAgent(Params):
                     break
         finally:
             pos[np.asarray(walk.visited, dtype=np.int64)] = -1
-        return Navigation(walk.visited[0], target, walk.reason == "reached", walk.steps,
-                          walk.reason, walk.path, walk.n_general)
+        return Navigation(
+            walk.visited[0],
+            target,
+            walk.reason == "reached",
+            walk.steps,
+            walk.reason,
+            walk.path,
+            walk.n_general,
+        )
 
     @staticmethod
     def _initial_pool(graph: DiGraph, sim_of, pos: np.ndarray, visited: list[int]) -> _Pool:
@@ -467,22 +497,22 @@ class GreedyAgent(Params):
         if len(visited) > 1:
             from wordgames.wales.graph import _gather
 
-            earlier = _gather(graph.indptr, graph.indices,
-                              np.asarray(visited[:-1], dtype=np.int64))
+            earlier = _gather(graph.indptr, graph.indices, np.asarray(visited[:-1], dtype=np.int64))
             earlier = earlier[pos[earlier] < 0]
             pool.add(earlier, sim_of(earlier))
             pool.refresh(pos)
         return pool
 
-    def _fast_step(self, graph: DiGraph, sim_of, pos: np.ndarray, pool: _Pool, current: int,
-                   target: int) -> _Move | None:
+    def _fast_step(
+        self, graph: DiGraph, sim_of, pos: np.ndarray, pool: _Pool, current: int, target: int
+    ) -> _Move | None:
         """The best unvisited out-link when it provably wins (see :meth:`navigate`), else ``None``.
 
         The out-links join the pool either way.
         """
         gamma = float(self.gamma)
         neighbour_first = bool(self.neighbour_first) and gamma == 1.0
-        nbrs = graph.indices[graph.indptr[current]:graph.indptr[current + 1]]
+        nbrs = graph.indices[graph.indptr[current] : graph.indptr[current + 1]]
         cand = nbrs[pos[nbrs] < 0]
         if not cand.size:
             return None
@@ -523,8 +553,15 @@ class GreedyAgent(Params):
         walk.current = move.node
         return True
 
-    def run(self, graph: DiGraph, vectors: NodeVectors, sources, targets, *,
-            lockstep: bool | None = None) -> dict:
+    def run(
+        self,
+        graph: DiGraph,
+        vectors: NodeVectors,
+        sources,
+        targets,
+        *,
+        lockstep: bool | None = None,
+    ) -> dict:
         """Navigate many tasks; returns arrays ``success``, ``n_steps`` and ``reason``.
 
         On graphs small enough (``n_nodes * n_tasks`` booleans in memory), the fast-path steps
@@ -536,14 +573,20 @@ class GreedyAgent(Params):
         sources = np.asarray(sources, dtype=np.int64)
         targets = np.asarray(targets, dtype=np.int64)
         n_tasks = sources.size
-        out = {"success": np.zeros(n_tasks, dtype=bool),
-               "n_steps": np.zeros(n_tasks, dtype=np.int64),
-               "reason": np.empty(n_tasks, dtype=object)}
+        out = {
+            "success": np.zeros(n_tasks, dtype=bool),
+            "n_steps": np.zeros(n_tasks, dtype=np.int64),
+            "reason": np.empty(n_tasks, dtype=object),
+        }
         if lockstep is None:
-            lockstep = (self.fast_path and not self.neighbour_first
-                        and graph.n_nodes * vectors.unit.shape[1] <= _FULL_SIMS_LIMIT)
-        resume = self._run_batched(graph, vectors, sources, targets, out) \
-            if lockstep and n_tasks else {}
+            lockstep = (
+                self.fast_path
+                and not self.neighbour_first
+                and graph.n_nodes * vectors.unit.shape[1] <= _FULL_SIMS_LIMIT
+            )
+        resume = (
+            self._run_batched(graph, vectors, sources, targets, out) if lockstep and n_tasks else {}
+        )
         todo = sorted(resume) if lockstep and n_tasks else range(n_tasks)
         pos = np.full(graph.n_nodes, -1, dtype=np.int64)
         general = 0
@@ -551,19 +594,25 @@ class GreedyAgent(Params):
             t = int(targets[i])
             if i in resume:
                 r = resume[i]
-                nav = self._walk(graph, r.sims.__getitem__, pos, t,
-                                 _Walk(list(r.visited), r.current, r.steps))
+                nav = self._walk(
+                    graph, r.sims.__getitem__, pos, t, _Walk(list(r.visited), r.current, r.steps)
+                )
             else:
                 s = int(sources[i])
-                nav = self._walk(graph, self._similarity_function(graph, vectors, t), pos, t,
-                                 _Walk([s], s))
-            out["success"][i], out["n_steps"][i], out["reason"][i] = \
-                nav.success, nav.n_steps, nav.reason
+                nav = self._walk(
+                    graph, self._similarity_function(graph, vectors, t), pos, t, _Walk([s], s)
+                )
+            out["success"][i], out["n_steps"][i], out["reason"][i] = (
+                nav.success,
+                nav.n_steps,
+                nav.reason,
+            )
             general += nav.n_general_steps
         return {**out, "n_general_steps": general, "n_left_batch": len(resume)}
 
-    def _run_batched(self, graph: DiGraph, vectors: NodeVectors, sources, targets,
-                     out: dict) -> dict[int, _Resume]:
+    def _run_batched(
+        self, graph: DiGraph, vectors: NodeVectors, sources, targets, out: dict
+    ) -> dict[int, _Resume]:
         """Fast-path steps of every task in chunks, filling ``out`` for the tasks finished.
 
         Returns the tasks that need the full rule.
@@ -589,8 +638,15 @@ class GreedyAgent(Params):
         Returns the batch: ``status`` per task (0 reached, 1 step cap, 2 left the batch),
         ``steps`` and ``resume`` (:class:`_Resume` of the tasks that need the full rule).
         """
-        batch = _Batch.start(graph, vectors, sources, targets, float(self.gamma),
-                             float(self.oov_similarity), int(self.max_steps))
+        batch = _Batch.start(
+            graph,
+            vectors,
+            sources,
+            targets,
+            float(self.gamma),
+            float(self.oov_similarity),
+            int(self.max_steps),
+        )
         active = np.flatnonzero(batch.status < 0)
         while active.size:
             active = batch.cap(active)
@@ -659,8 +715,16 @@ class _Batch:
     resume: dict[int, _Resume]
 
     @classmethod
-    def start(cls, graph: DiGraph, vectors: NodeVectors, sources, targets, gamma: float,
-              oov_similarity: float, max_steps: int) -> _Batch:
+    def start(
+        cls,
+        graph: DiGraph,
+        vectors: NodeVectors,
+        sources,
+        targets,
+        gamma: float,
+        oov_similarity: float,
+        max_steps: int,
+    ) -> _Batch:
         b, n = sources.size, graph.n_nodes
         sims = np.empty((b, n), dtype=np.float64)
         for i, t in enumerate(targets.tolist()):  # the same numbers navigate() uses
@@ -672,10 +736,25 @@ class _Batch:
         order[:, 0] = sources
         status = np.full(b, -1, dtype=np.int64)
         status[sources == targets] = 0
-        return cls(n, gamma, max_steps, sims, sims.ravel(), (sims - gamma).ravel(), targets,
-                   np.zeros(b * n, dtype=bool), visited, np.full(b, -np.inf),
-                   np.zeros(b, dtype=bool), base, order, sources.copy(),
-                   np.zeros(b, dtype=np.int64), status, {})
+        return cls(
+            n,
+            gamma,
+            max_steps,
+            sims,
+            sims.ravel(),
+            (sims - gamma).ravel(),
+            targets,
+            np.zeros(b * n, dtype=bool),
+            visited,
+            np.full(b, -np.inf),
+            np.zeros(b, dtype=bool),
+            base,
+            order,
+            sources.copy(),
+            np.zeros(b, dtype=np.int64),
+            status,
+            {},
+        )
 
     def cap(self, active: np.ndarray) -> np.ndarray:
         """Stop the tasks at the step cap; the others."""
@@ -727,8 +806,12 @@ class _Batch:
         """Tasks whose step needs the full rule leave the batch, to be finished alone."""
         self.status[tasks] = 2
         for t in tasks.tolist():
-            self.resume[t] = _Resume(self.order[t, :self.steps[t] + 1].tolist(),
-                                     int(self.current[t]), int(self.steps[t]), self.sims[t])
+            self.resume[t] = _Resume(
+                self.order[t, : self.steps[t] + 1].tolist(),
+                int(self.current[t]),
+                int(self.steps[t]),
+                self.sims[t],
+            )
 
     def move(self, active: np.ndarray, cand: _Candidates, ok: np.ndarray) -> np.ndarray:
         """One fast step of the tasks that passed the test; the tasks still running."""

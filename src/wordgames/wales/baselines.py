@@ -58,9 +58,17 @@ def path_length_stats(records: list[dict]):
         lengths = np.array([len(p) for p in rec["paths"]], dtype=float)
         if lengths.size == 0:
             continue
-        rows.append({"start": rec["start"], "target": rec["target"], "n_paths": int(lengths.size),
-                     "human_best": lengths.min(), "human_avg": lengths.mean(),
-                     "human_median": float(np.median(lengths)), "human_worst": lengths.max()})
+        rows.append(
+            {
+                "start": rec["start"],
+                "target": rec["target"],
+                "n_paths": int(lengths.size),
+                "human_best": lengths.min(),
+                "human_avg": lengths.mean(),
+                "human_median": float(np.median(lengths)),
+                "human_worst": lengths.max(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -75,15 +83,17 @@ def wikispeedia_human_table(graph: DiGraph, finished: HumanPaths):
     """
     import pandas as pd
 
-    df = pd.DataFrame({"start": finished.starts, "target": finished.targets,
-                       "clicks": finished.n_clicks})
+    df = pd.DataFrame(
+        {"start": finished.starts, "target": finished.targets, "clicks": finished.n_clicks}
+    )
     index = graph.node_index
     inside = df["start"].map(index).notna() & df["target"].map(index).notna() & (df["clicks"] > 0)
     outside = int((~inside).sum())
     df = df[inside]
     g = df.groupby(["start", "target"])["clicks"]
-    table = pd.DataFrame({"n_games": g.size(), "best": g.min(), "average": g.mean(),
-                          "median": g.median()}).reset_index()
+    table = pd.DataFrame(
+        {"n_games": g.size(), "best": g.min(), "average": g.mean(), "median": g.median()}
+    ).reset_index()
     s = np.array([index[x] for x in table["start"]], dtype=np.int64)
     t = np.array([index[x] for x in table["target"]], dtype=np.int64)
     table["opt"] = graph.shortest_path_lengths(s, t)
@@ -93,9 +103,12 @@ def wikispeedia_human_table(graph: DiGraph, finished: HumanPaths):
 
 def wikispeedia_human_baseline(table) -> dict:
     """Mean over pairs of m/best, m/average, m/median (edges) from :func:`wikispeedia_human_table`."""
-    out = {"convention": "edges", "n_pairs": int(len(table)),
-           "n_games": int(table["n_games"].sum()) if len(table) else 0,
-           "n_games_outside_graph": int(table.attrs.get("n_games_outside_graph", 0))}
+    out = {
+        "convention": "edges",
+        "n_pairs": int(len(table)),
+        "n_games": int(table["n_games"].sum()) if len(table) else 0,
+        "n_games_outside_graph": int(table.attrs.get("n_games_outside_graph", 0)),
+    }
     ok = table["opt"].to_numpy() > 0
     for key in ("best", "average", "median"):
         r = table["opt"].to_numpy()[ok] / table[key].to_numpy()[ok]
@@ -103,30 +116,40 @@ def wikispeedia_human_baseline(table) -> dict:
     return out
 
 
-def human_success_rate(unfinished: HumanPaths, finished: HumanPaths | None = None,
-                       graph: DiGraph | None = None) -> dict:
+def human_success_rate(
+    unfinished: HumanPaths, finished: HumanPaths | None = None, graph: DiGraph | None = None
+) -> dict:
     """Share of games finished: finished / (finished + unfinished).
 
     Without the finished games (``paths_finished.tsv`` is not in the shared data), only the
     counts of unfinished games are returned and ``success_rate`` is None.
     """
-    out = {"n_unfinished": int(unfinished.starts.size),
-           "n_unfinished_timeout": int((unfinished.extra.get("type") == "timeout").sum()),
-           "n_unfinished_restart": int((unfinished.extra.get("type") == "restart").sum())}
+    out = {
+        "n_unfinished": int(unfinished.starts.size),
+        "n_unfinished_timeout": int((unfinished.extra.get("type") == "timeout").sum()),
+        "n_unfinished_restart": int((unfinished.extra.get("type") == "restart").sum()),
+    }
     if graph is not None:
         index = graph.node_index
         unknown = sum(1 for t in unfinished.targets.tolist() if t not in index)
         out["n_unfinished_target_not_in_graph"] = unknown
     if finished is None:
-        out.update({"n_finished": None, "success_rate": None,
-                    "note": "finished games unavailable (paths_finished.tsv missing)"})
+        out.update(
+            {
+                "n_finished": None,
+                "success_rate": None,
+                "note": "finished games unavailable (paths_finished.tsv missing)",
+            }
+        )
         return out
     n_fin = int(finished.starts.size)
     out.update({"n_finished": n_fin, "success_rate": n_fin / (n_fin + out["n_unfinished"])})
     return out
 
 
-def w_path_baseline(graph: DiGraph, vectors: NodeVectors, n_pairs: int = 1000, seed: int = 0) -> dict:
+def w_path_baseline(
+    graph: DiGraph, vectors: NodeVectors, n_pairs: int = 1000, seed: int = 0
+) -> dict:
     """Spearman correlation of ``-m(i, j)`` with ``cos(f(w_i), f(w_j))`` over random node pairs.
 
     The pairs are of distinct nodes that both have vectors (pairs without a path are redrawn: none
@@ -148,6 +171,11 @@ def w_path_baseline(graph: DiGraph, vectors: NodeVectors, n_pairs: int = 1000, s
     ok = m > 0
     cos = vectors.cosine_pairs(i[ok], j[ok])
     rho, p = spearmanr(-m[ok], cos)
-    return {"w_path": float(rho), "p_value": float(p), "n_pairs": int(ok.sum()),
-            "n_no_path": int((~ok).sum()), "n_nodes_without_vector": int((~vectors.has_vector).sum()),
-            "seed": seed}
+    return {
+        "w_path": float(rho),
+        "p_value": float(p),
+        "n_pairs": int(ok.sum()),
+        "n_no_path": int((~ok).sum()),
+        "n_nodes_without_vector": int((~vectors.has_vector).sum()),
+        "seed": seed,
+    }

@@ -84,14 +84,21 @@ class TaskResults:
             "n_excluded_unreachable": self.n_unreachable,
             "n_excluded_start_is_target": self.n_trivial,
             "mean_steps_success": float(self.n_steps[self.included & self.success].mean())
-            if (self.included & self.success).any() else float("nan"),
+            if (self.included & self.success).any()
+            else float("nan"),
             "gamma": self.agent.get("gamma"),
         }
 
 
-def evaluate_tasks(graph: DiGraph, vectors: NodeVectors, tasks: TaskSet,
-                   agent: GreedyAgent | None = None, *, distance_method: str = "auto",
-                   shortest: np.ndarray | None = None) -> TaskResults:
+def evaluate_tasks(
+    graph: DiGraph,
+    vectors: NodeVectors,
+    tasks: TaskSet,
+    agent: GreedyAgent | None = None,
+    *,
+    distance_method: str = "auto",
+    shortest: np.ndarray | None = None,
+) -> TaskResults:
     """Run ``agent`` on ``tasks`` and keep what the score needs.
 
     Tasks whose target has no vector are excluded and counted (the agent would have nothing
@@ -143,8 +150,25 @@ def evaluate_tasks(graph: DiGraph, vectors: NodeVectors, tasks: TaskSet,
     n_steps = np.zeros(s.size, dtype=np.int64)
     success = np.zeros(s.size, dtype=bool)
     n_steps[included], success[included] = run["n_steps"], run["success"]
-    reasons = {str(r): int(c) for r, c in zip(*np.unique(run["reason"].astype(str), return_counts=True),
-                                                strict=True)} if included.any() else {}
-    return TaskResults(tasks.name, s, t, shortest, n_steps, success, included, agent.get_params(),
-                       int((~has_vec).sum()), int(unreachable.sum()), int((trivial & has_vec).sum()),
-                       reasons)
+    reasons = (
+        {
+            str(r): int(c)
+            for r, c in zip(*np.unique(run["reason"].astype(str), return_counts=True), strict=True)
+        }
+        if included.any()
+        else {}
+    )
+    return TaskResults(
+        tasks.name,
+        s,
+        t,
+        shortest,
+        n_steps,
+        success,
+        included,
+        agent.get_params(),
+        int((~has_vec).sum()),
+        int(unreachable.sum()),
+        int((trivial & has_vec).sum()),
+        reasons,
+    )

@@ -40,8 +40,9 @@ def _gather(indptr: np.ndarray, indices: np.ndarray, nodes: np.ndarray) -> np.nd
     return indices[idx]
 
 
-def bfs_distances(indptr: np.ndarray, indices: np.ndarray, source: int,
-                  max_depth: int | None = None) -> np.ndarray:
+def bfs_distances(
+    indptr: np.ndarray, indices: np.ndarray, source: int, max_depth: int | None = None
+) -> np.ndarray:
     """Hop distances from ``source`` along the CSR edges (-1 where unreachable).
 
     >>> indptr = np.array([0, 1, 2, 2]); indices = np.array([1, 2], dtype=np.int32)
@@ -101,7 +102,13 @@ class DiGraph:
         self.indptr = indptr
         self.indices = indices
         self.name = name
-        self._names = None if names is None else np.asarray(list(names) if not isinstance(names, np.ndarray) else names, dtype=object)
+        self._names = (
+            None
+            if names is None
+            else np.asarray(
+                list(names) if not isinstance(names, np.ndarray) else names, dtype=object
+            )
+        )
         if self._names is not None and len(self._names) != n:
             raise ValueError(f"{len(self._names)} names for {n} nodes")
         self._index: dict[str, int] | None = None
@@ -111,26 +118,45 @@ class DiGraph:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_edges(cls, sources, targets, n_nodes: int | None = None,
-                   names: Sequence[str] | None = None, *, name: str = "graph",
-                   drop_self_loops: bool = False) -> DiGraph:
+    def from_edges(
+        cls,
+        sources,
+        targets,
+        n_nodes: int | None = None,
+        names: Sequence[str] | None = None,
+        *,
+        name: str = "graph",
+        drop_self_loops: bool = False,
+    ) -> DiGraph:
         """Build from parallel arrays of edge ends; duplicate edges are merged.
 
         Use :meth:`from_edges_report` to learn how many duplicates and self-loops there were.
         """
-        return cls.from_edges_report(sources, targets, n_nodes, names, name=name,
-                                     drop_self_loops=drop_self_loops)[0]
+        return cls.from_edges_report(
+            sources, targets, n_nodes, names, name=name, drop_self_loops=drop_self_loops
+        )[0]
 
     @classmethod
-    def from_edges_report(cls, sources, targets, n_nodes: int | None = None,
-                          names: Sequence[str] | None = None, *, name: str = "graph",
-                          drop_self_loops: bool = False) -> tuple[DiGraph, dict]:
+    def from_edges_report(
+        cls,
+        sources,
+        targets,
+        n_nodes: int | None = None,
+        names: Sequence[str] | None = None,
+        *,
+        name: str = "graph",
+        drop_self_loops: bool = False,
+    ) -> tuple[DiGraph, dict]:
         src = np.asarray(sources, dtype=np.int64)
         dst = np.asarray(targets, dtype=np.int64)
         if src.shape != dst.shape:
             raise ValueError("sources and targets must have the same length")
         if n_nodes is None:
-            n_nodes = len(names) if names is not None else (int(max(src.max(), dst.max())) + 1 if src.size else 0)
+            n_nodes = (
+                len(names)
+                if names is not None
+                else (int(max(src.max(), dst.max())) + 1 if src.size else 0)
+            )
         report = {"edges_read": int(src.size), "duplicate_edges_merged": 0, "self_loops_dropped": 0}
         if drop_self_loops:
             keep = src != dst
@@ -211,8 +237,13 @@ class DiGraph:
         except KeyError:
             raise GraphError(f"{self.name}: unknown node {name!r}") from None
 
-    def node_ids(self, names: Iterable[str], *, path: str | Path | None = None,
-                 lines: Sequence[int] | None = None) -> np.ndarray:
+    def node_ids(
+        self,
+        names: Iterable[str],
+        *,
+        path: str | Path | None = None,
+        lines: Sequence[int] | None = None,
+    ) -> np.ndarray:
         """Ids of many names.
 
         An unknown name raises :class:`DataFormatError` naming the file and line when ``path`` (and
@@ -225,15 +256,17 @@ class DiGraph:
         if bad.size:
             i = int(bad[0])
             line = None if lines is None else int(lines[i])
-            msg = (f"unknown node {names[i]!r} (not a node of {self.name}); "
-                   f"{bad.size} unknown name(s) in all")
+            msg = (
+                f"unknown node {names[i]!r} (not a node of {self.name}); "
+                f"{bad.size} unknown name(s) in all"
+            )
             if path is None:
                 raise GraphError(msg)
             raise DataFormatError(path, line, msg)
         return ids
 
     def successors(self, v: int) -> np.ndarray:
-        return self.indices[self.indptr[v]:self.indptr[v + 1]]
+        return self.indices[self.indptr[v] : self.indptr[v + 1]]
 
     @property
     def out_degree(self) -> np.ndarray:
@@ -291,9 +324,11 @@ class DiGraph:
         n_comp, labels = self.strongly_connected_components()
         if n_comp != 1:
             biggest = int(np.bincount(labels).max())
-            msg = (f"graph {self.name!r} is not strongly connected: {n_comp} components, the "
-                   f"largest has {biggest} of {self.n_nodes} nodes; use largest_scc() "
-                   "(tasks between components have no path)")
+            msg = (
+                f"graph {self.name!r} is not strongly connected: {n_comp} components, the "
+                f"largest has {biggest} of {self.n_nodes} nodes; use largest_scc() "
+                "(tasks between components have no path)"
+            )
             if source is not None:
                 raise DataFormatError(source, None, msg)
             raise GraphError(msg)
@@ -313,8 +348,13 @@ class DiGraph:
         src = np.repeat(np.arange(self.n_nodes, dtype=np.int64), self.out_degree)
         keep = (new_id[src] >= 0) & (new_id[self.indices] >= 0)
         names = None if self._names is None else self._names[nodes]
-        return DiGraph.from_edges(new_id[src[keep]], new_id[self.indices[keep]], nodes.size,
-                                  names, name=name or f"{self.name}[sub]")
+        return DiGraph.from_edges(
+            new_id[src[keep]],
+            new_id[self.indices[keep]],
+            nodes.size,
+            names,
+            name=name or f"{self.name}[sub]",
+        )
 
     # ------------------------------------------------------------------ shortest paths
     def distances_from(self, source: int, max_depth: int | None = None) -> np.ndarray:
@@ -414,7 +454,9 @@ class DiGraph:
                 out[i] = self.distance(s, t)
             return out
         if method != "per-target":
-            raise ValueError(f"method must be 'auto', 'per-target' or 'bidirectional', got {method!r}")
+            raise ValueError(
+                f"method must be 'auto', 'per-target' or 'bidirectional', got {method!r}"
+            )
         self._fill_target_cache(np.unique(targets))
         for t in np.unique(targets).tolist():
             sel = targets == t
@@ -429,7 +471,7 @@ class DiGraph:
             return
         rev = self.reverse().to_scipy()
         for start in range(0, todo.size, batch):
-            chunk = todo[start:start + batch]
+            chunk = todo[start : start + batch]
             d = shortest_path(rev, directed=True, unweighted=True, indices=chunk)
             d[~np.isfinite(d)] = UNREACHABLE
             d = d.astype(np.int32)

@@ -49,8 +49,14 @@ def _nth_data_line(path: Path, row: int, comment: str | None = "#") -> int | Non
     return None
 
 
-def _read_table(path: Path, n_cols: int, *, comment: str | None = "#", header: list[str] | None = None,
-                names: list[str] | None = None):
+def _read_table(
+    path: Path,
+    n_cols: int,
+    *,
+    comment: str | None = "#",
+    header: list[str] | None = None,
+    names: list[str] | None = None,
+):
     """Read a tab-separated table of strings with pandas, checking the column count.
 
     A row with fewer than ``n_cols`` fields raises a DataFormatError with its line number.
@@ -61,12 +67,24 @@ def _read_table(path: Path, n_cols: int, *, comment: str | None = "#", header: l
     if not path.is_file():
         raise DataFormatError(path, None, "file not found")
     try:
-        df = pd.read_csv(path, sep="\t", header=None, comment=comment, dtype=str,
-                         keep_default_na=False, quoting=3, skip_blank_lines=True,
-                         names=names or list(range(n_cols)), engine="c",
-                         on_bad_lines="error", encoding="utf-8")
+        df = pd.read_csv(
+            path,
+            sep="\t",
+            header=None,
+            comment=comment,
+            dtype=str,
+            keep_default_na=False,
+            quoting=3,
+            skip_blank_lines=True,
+            names=names or list(range(n_cols)),
+            engine="c",
+            on_bad_lines="error",
+            encoding="utf-8",
+        )
     except pd.errors.ParserError as exc:
-        raise DataFormatError(path, None, f"expected {n_cols} tab-separated columns: {exc}") from None
+        raise DataFormatError(
+            path, None, f"expected {n_cols} tab-separated columns: {exc}"
+        ) from None
     if header is not None and len(df) and [str(v).strip().lower() for v in df.iloc[0]] == header:
         df = df.iloc[1:].reset_index(drop=True)
         skip = 1
@@ -76,8 +94,11 @@ def _read_table(path: Path, n_cols: int, *, comment: str | None = "#", header: l
     bad = np.flatnonzero((df.iloc[:, :n_cols] == "").any(axis=1).to_numpy())
     if bad.size:
         line = _nth_data_line(path, int(bad[0]) + skip, comment)
-        raise DataFormatError(path, line, f"expected {n_cols} non-empty tab-separated columns; "
-                                          f"{bad.size} such row(s) in all")
+        raise DataFormatError(
+            path,
+            line,
+            f"expected {n_cols} non-empty tab-separated columns; {bad.size} such row(s) in all",
+        )
     return df
 
 
@@ -88,8 +109,13 @@ def _unquote_all(values) -> np.ndarray:
 # ---------------------------------------------------------------------------- edge lists
 
 
-def read_edge_list(path: str | Path, *, names_path: str | Path | None = None, name: str | None = None,
-                   url_decode: bool = False) -> tuple[DiGraph, dict]:
+def read_edge_list(
+    path: str | Path,
+    *,
+    names_path: str | Path | None = None,
+    name: str | None = None,
+    url_decode: bool = False,
+) -> tuple[DiGraph, dict]:
     r"""Read a directed edge list (two tab- or space-separated columns, ``#`` comments).
 
     If every field is an integer the columns are node ids (SNAP style); a name table
@@ -110,27 +136,46 @@ def read_edge_list(path: str | Path, *, names_path: str | Path | None = None, na
     if not path.is_file():
         raise DataFormatError(path, None, "file not found")
     try:
-        df = pd.read_csv(path, sep=r"\s+", header=None, comment="#", dtype=str, names=[0, 1, 2],
-                         keep_default_na=False, engine="c", skip_blank_lines=True)
+        df = pd.read_csv(
+            path,
+            sep=r"\s+",
+            header=None,
+            comment="#",
+            dtype=str,
+            names=[0, 1, 2],
+            keep_default_na=False,
+            engine="c",
+            skip_blank_lines=True,
+        )
     except pd.errors.ParserError as exc:
         raise DataFormatError(path, None, f"expected two columns (source, target): {exc}") from None
     if df.shape[0] and (df[2] != "").any():
         row = int(np.flatnonzero((df[2] != "").to_numpy())[0])
-        raise DataFormatError(path, _nth_data_line(path, row),
-                              "expected two columns (source, target), found more")
+        raise DataFormatError(
+            path, _nth_data_line(path, row), "expected two columns (source, target), found more"
+        )
     if df.shape[0] and [df.iloc[0, 0].lower(), df.iloc[0, 1].lower()] in (
-            ["source", "target"], ["fromnodeid", "tonodeid"], ["linksource", "linktarget"]):
+        ["source", "target"],
+        ["fromnodeid", "tonodeid"],
+        ["linksource", "linktarget"],
+    ):
         df = df.iloc[1:]
         skip = 1
     else:
         skip = 0
     missing = np.flatnonzero((df[1] == "").to_numpy())
     if missing.size:
-        raise DataFormatError(path, _nth_data_line(path, int(missing[0]) + skip),
-                              f"expected two columns (source, target), found one; "
-                              f"{missing.size} such row(s)")
+        raise DataFormatError(
+            path,
+            _nth_data_line(path, int(missing[0]) + skip),
+            f"expected two columns (source, target), found one; {missing.size} such row(s)",
+        )
     a, b = df[0].to_numpy(), df[1].to_numpy()
-    numeric = a.size > 0 and pd.Series(a).str.fullmatch(r"\d+").all() and pd.Series(b).str.fullmatch(r"\d+").all()
+    numeric = (
+        a.size > 0
+        and pd.Series(a).str.fullmatch(r"\d+").all()
+        and pd.Series(b).str.fullmatch(r"\d+").all()
+    )
     report = {"source": str(path), "rows": int(a.size)}
     if numeric:
         src, dst = a.astype(np.int64), b.astype(np.int64)
@@ -141,18 +186,24 @@ def read_edge_list(path: str | Path, *, names_path: str | Path | None = None, na
             bad = np.flatnonzero((si < 0) | (di < 0))
             if bad.size:
                 r = int(bad[0])
-                raise DataFormatError(path, _nth_data_line(path, r + skip),
-                                      f"node id {src[r] if si[r] < 0 else dst[r]} is not in the "
-                                      f"name table {names_path}; {bad.size} such edge(s)")
-            graph, rep = DiGraph.from_edges_report(si, di, len(ids), table_names, name=name or path.stem)
+                raise DataFormatError(
+                    path,
+                    _nth_data_line(path, r + skip),
+                    f"node id {src[r] if si[r] < 0 else dst[r]} is not in the "
+                    f"name table {names_path}; {bad.size} such edge(s)",
+                )
+            graph, rep = DiGraph.from_edges_report(
+                si, di, len(ids), table_names, name=name or path.stem
+            )
         else:
             graph, rep = DiGraph.from_edges_report(src, dst, name=name or path.stem)
     else:
         if url_decode:
             a, b = _unquote_all(a), _unquote_all(b)
         labels, inv = np.unique(np.concatenate([a, b]).astype(str), return_inverse=True)
-        graph, rep = DiGraph.from_edges_report(inv[:a.size], inv[a.size:], labels.size,
-                                               labels.astype(object), name=name or path.stem)
+        graph, rep = DiGraph.from_edges_report(
+            inv[: a.size], inv[a.size :], labels.size, labels.astype(object), name=name or path.stem
+        )
     report.update(rep)
     return graph, report
 
@@ -211,9 +262,12 @@ def load_wikispeedia(folder: str | Path) -> WikispeediaGraph:
     bad = np.flatnonzero((src < 0) | (dst < 0))
     if bad.size:
         r = int(bad[0])
-        raise DataFormatError(folder / "links.tsv", _nth_data_line(folder / "links.tsv", r),
-                              f"link end {src_names[r] if src[r] < 0 else dst_names[r]!r} is not in "
-                              f"articles.tsv; {bad.size} such link(s)")
+        raise DataFormatError(
+            folder / "links.tsv",
+            _nth_data_line(folder / "links.tsv", r),
+            f"link end {src_names[r] if src[r] < 0 else dst_names[r]!r} is not in "
+            f"articles.tsv; {bad.size} such link(s)",
+        )
     graph, rep = DiGraph.from_edges_report(src, dst, len(names), names, name="wikispeedia")
     rep.update({"n_articles": len(names), "n_links_read": int(len(links))})
     return WikispeediaGraph(graph, rep)
@@ -318,8 +372,11 @@ def read_challenges(path: str | Path, known_names=None) -> list[tuple[str, str]]
         for i, (s, t) in enumerate(pairs):
             if s not in known or t not in known:
                 skip = 1 if _has_header(path) else 0
-                raise DataFormatError(path, _nth_data_line(path, i + skip, None),
-                                      f"unknown node {s if s not in known else t!r}")
+                raise DataFormatError(
+                    path,
+                    _nth_data_line(path, i + skip, None),
+                    f"unknown node {s if s not in known else t!r}",
+                )
     return pairs
 
 
@@ -349,7 +406,9 @@ def read_human_results(path: str | Path):
         vals = pd.to_numeric(df[c], errors="coerce")
         bad = np.flatnonzero(vals.isna().to_numpy())
         if bad.size:
-            raise DataFormatError(path, int(bad[0]) + 2, f"column {c!r}: {df[c].iloc[bad[0]]!r} is not a number")
+            raise DataFormatError(
+                path, int(bad[0]) + 2, f"column {c!r}: {df[c].iloc[bad[0]]!r} is not a number"
+            )
         df[c] = vals
     return df
 
@@ -393,14 +452,24 @@ _NX_CLASSES = {
     ("networkx.classes.graph", "Graph"),
 }
 _SAFE_GLOBALS = {
-    ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "dict"), ("builtins", "list"),
-    ("builtins", "tuple"), ("builtins", "object"), ("builtins", "int"), ("builtins", "float"),
-    ("builtins", "str"), ("collections", "OrderedDict"),
+    ("builtins", "set"),
+    ("builtins", "frozenset"),
+    ("builtins", "dict"),
+    ("builtins", "list"),
+    ("builtins", "tuple"),
+    ("builtins", "object"),
+    ("builtins", "int"),
+    ("builtins", "float"),
+    ("builtins", "str"),
+    ("collections", "OrderedDict"),
 }
 _NUMPY_GLOBALS = {
-    ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
-    ("numpy", "dtype"), ("numpy.core.multiarray", "_reconstruct"),
-    ("numpy._core.multiarray", "_reconstruct"), ("numpy", "ndarray"),
+    ("numpy.core.multiarray", "scalar"),
+    ("numpy._core.multiarray", "scalar"),
+    ("numpy", "dtype"),
+    ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "_reconstruct"),
+    ("numpy", "ndarray"),
 }
 
 
@@ -430,8 +499,10 @@ class SafeGraphUnpickler(pickle.Unpickler):
             import importlib
 
             return getattr(importlib.import_module(module), name)
-        raise pickle.UnpicklingError(f"refusing to load global {module}.{name}: only networkx "
-                                     "graphs, numpy scalars and plain containers are allowed")
+        raise pickle.UnpicklingError(
+            f"refusing to load global {module}.{name}: only networkx "
+            "graphs, numpy scalars and plain containers are allowed"
+        )
 
 
 def safe_load_pickle(path: str | Path):
@@ -446,7 +517,9 @@ def safe_load_pickle(path: str | Path):
         raise DataFormatError(path, None, f"not a readable pickle: {exc}") from None
 
 
-def read_networkx_pickle(path: str | Path, *, names: dict | None = None, name: str | None = None) -> DiGraph:
+def read_networkx_pickle(
+    path: str | Path, *, names: dict | None = None, name: str | None = None
+) -> DiGraph:
     """The WALES authors' ``wiki_graph.p`` (a pickled networkx DiGraph) as a :class:`DiGraph`.
 
     ``names`` maps the pickle's node keys to names (e.g. from ``nodes.tsv``); otherwise the
@@ -468,7 +541,9 @@ def read_networkx_pickle(path: str | Path, *, names: dict | None = None, name: s
     if names is not None:
         missing = [k for k in keys if k not in names]
         if missing:
-            raise DataFormatError(path, None, f"{len(missing)} node key(s) have no name, e.g. {missing[0]!r}")
+            raise DataFormatError(
+                path, None, f"{len(missing)} node key(s) have no name, e.g. {missing[0]!r}"
+            )
         labels = [names[k] for k in keys]
     else:
         labels = [str(k) for k in keys]

@@ -64,16 +64,32 @@ def wikispeedia_setup(root=None, *, verify: bool = True) -> WalesSetup:
     path = folder / "challenges_1000_seed0.tsv"
     pairs = read_challenges(path)
     human = pair_tasks(graph, pairs, "human", path=path, lines=list(range(2, len(pairs) + 2)))
-    info = {"graph": graph.name, "n_nodes": graph.n_nodes, "n_edges": graph.n_edges,
-            "full_graph_nodes": ws.graph.n_nodes, "full_graph_edges": ws.graph.n_edges}
-    notes = ["WALES authors' graph (38,609-node LSCC of SNAP enwiki) is not public: the score is "
-             "on the Wikispeedia LSCC; human-played pairs are Wikispeedia games "
-             "(challenges_1000_seed0.tsv), not The Wiki Game challenges."]
+    info = {
+        "graph": graph.name,
+        "n_nodes": graph.n_nodes,
+        "n_edges": graph.n_edges,
+        "full_graph_nodes": ws.graph.n_nodes,
+        "full_graph_edges": ws.graph.n_edges,
+    }
+    notes = [
+        "WALES authors' graph (38,609-node LSCC of SNAP enwiki) is not public: the score is "
+        "on the Wikispeedia LSCC; human-played pairs are Wikispeedia games "
+        "(challenges_1000_seed0.tsv), not The Wiki Game challenges."
+    ]
     return WalesSetup(graph, human, sums, notes, info)
 
 
-def table1(graph: DiGraph, vectors, agent: GreedyAgent, *, ks=TABLE1_KS, trials: int = 50,
-           pool_size: int = 5000, seed: int = 0, convention: str = "edges") -> list[dict]:
+def table1(
+    graph: DiGraph,
+    vectors,
+    agent: GreedyAgent,
+    *,
+    ks=TABLE1_KS,
+    trials: int = 50,
+    pool_size: int = 5000,
+    seed: int = 0,
+    convention: str = "edges",
+) -> list[dict]:
     """Mean and 95% CI half-width of WALES on ``k`` uniform tasks, averaged over ``trials``.
 
     To keep the cost linear in ``pool_size`` rather than ``trials * sum(ks)``, the agent runs
@@ -91,13 +107,27 @@ def table1(graph: DiGraph, vectors, agent: GreedyAgent, *, ks=TABLE1_KS, trials:
             ci = mean_ci(scores[rng.integers(0, scores.size, k)])
             means.append(ci["mean"])
             halves.append((ci["ci_high"] - ci["ci_low"]) / 2)
-        rows.append({"k": int(k), "mean": float(np.mean(means)), "ci": float(np.nanmean(halves)),
-                     "trials": trials, "pool_size": int(scores.size), "convention": convention})
+        rows.append(
+            {
+                "k": int(k),
+                "mean": float(np.mean(means)),
+                "ci": float(np.nanmean(halves)),
+                "trials": trials,
+                "pool_size": int(scores.size),
+                "convention": convention,
+            }
+        )
     return rows
 
 
-def load_setup(graph: str = "wikispeedia", *, names=None, challenges=None, data_root=None,
-               require_scc: bool = False) -> WalesSetup:
+def load_setup(
+    graph: str = "wikispeedia",
+    *,
+    names=None,
+    challenges=None,
+    data_root=None,
+    require_scc: bool = False,
+) -> WalesSetup:
     r"""The graph to navigate and its human-played tasks, from the measure's options.
 
     Parameters
@@ -149,19 +179,32 @@ def load_setup(graph: str = "wikispeedia", *, names=None, challenges=None, data_
     elif not g.is_strongly_connected():
         full = g.n_nodes
         g, _ = g.largest_scc()
-        notes.append(f"{path}: not strongly connected; using its largest SCC "
-                     f"({g.n_nodes} of {full} nodes)")
+        notes.append(
+            f"{path}: not strongly connected; using its largest SCC ({g.n_nodes} of {full} nodes)"
+        )
     human = None
     if challenges is not None:
         human = pair_tasks(g, read_challenges(challenges), "human", path=challenges)
-    return WalesSetup(g, human, {}, notes, {"graph": str(path), "n_nodes": g.n_nodes,
-                                            "n_edges": g.n_edges})
+    return WalesSetup(
+        g, human, {}, notes, {"graph": str(path), "n_nodes": g.n_nodes, "n_edges": g.n_edges}
+    )
 
 
-def evaluate_embedding(setup: WalesSetup, embedding, *, k: int = 1000, seed: int = 0,
-                       gammas: Sequence[float] = DEFAULT_GAMMAS, exponents=None, percents=None,
-                       table1_trials: int = 50, table1_pool: int = 5000, max_steps: int = 100,
-                       w_path_pairs: int = 1000, human_k: int | None = None) -> dict:
+def evaluate_embedding(
+    setup: WalesSetup,
+    embedding,
+    *,
+    k: int = 1000,
+    seed: int = 0,
+    gammas: Sequence[float] = DEFAULT_GAMMAS,
+    exponents=None,
+    percents=None,
+    table1_trials: int = 50,
+    table1_pool: int = 5000,
+    max_steps: int = 100,
+    w_path_pairs: int = 1000,
+    human_k: int | None = None,
+) -> dict:
     """Everything WALES measures for one embedding.
 
     Returns tables (lists of row dicts), the title-coverage report and timings.
@@ -176,43 +219,71 @@ def evaluate_embedding(setup: WalesSetup, embedding, *, k: int = 1000, seed: int
     timings["title_vectors"] = time.perf_counter() - t0
     agent = GreedyAgent(gamma=1.0, max_steps=max_steps)
     t0 = time.perf_counter()
-    rows = _distribution_rows(setup, embedding.name, vectors, agent,
-                              _task_sets(setup, k, seed, exponents, percents, human_k))
+    rows = _distribution_rows(
+        setup,
+        embedding.name,
+        vectors,
+        agent,
+        _task_sets(setup, k, seed, exponents, percents, human_k),
+    )
     timings["distributions"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    sweep = gamma_sweep(setup.graph, vectors, embedding.name, gammas=gammas, k=k, seed=seed,
-                        max_steps=max_steps)
+    sweep = gamma_sweep(
+        setup.graph, vectors, embedding.name, gammas=gammas, k=k, seed=seed, max_steps=max_steps
+    )
     timings["gamma_sweep"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    t1 = [{"embedding": embedding.name, **r}
-          for r in table1(setup.graph, vectors, agent, trials=table1_trials,
-                          pool_size=table1_pool, seed=seed)]
+    t1 = [
+        {"embedding": embedding.name, **r}
+        for r in table1(
+            setup.graph, vectors, agent, trials=table1_trials, pool_size=table1_pool, seed=seed
+        )
+    ]
     timings["table1"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    wpath = {"embedding": embedding.name,
-             **w_path_baseline(setup.graph, vectors, w_path_pairs, seed)}
+    wpath = {
+        "embedding": embedding.name,
+        **w_path_baseline(setup.graph, vectors, w_path_pairs, seed),
+    }
     timings["w_path"] = time.perf_counter() - t0
-    return {"distributions": rows, "gamma_sweep": sweep, "table1": t1, "w_path": [wpath],
-            "coverage": vectors.report, "timings": timings, "agent": agent.get_params()}
+    return {
+        "distributions": rows,
+        "gamma_sweep": sweep,
+        "table1": t1,
+        "w_path": [wpath],
+        "coverage": vectors.report,
+        "timings": timings,
+        "agent": agent.get_params(),
+    }
 
 
-def _task_sets(setup: WalesSetup, k: int, seed: int, exponents, percents,
-               human_k: int | None) -> list[TaskSet]:
+def _task_sets(
+    setup: WalesSetup, k: int, seed: int, exponents, percents, human_k: int | None
+) -> list[TaskSet]:
     """The human-played pairs (the first ``human_k``), then the sampled distributions."""
-    sets = default_distributions(setup.graph, k, seed,
-                                 POWER_LAW_EXPONENTS if exponents is None else exponents,
-                                 TOP_PERCENTS if percents is None else percents)
+    sets = default_distributions(
+        setup.graph,
+        k,
+        seed,
+        POWER_LAW_EXPONENTS if exponents is None else exponents,
+        TOP_PERCENTS if percents is None else percents,
+    )
     if setup.human is None:
         return sets
     human = setup.human
     if human_k is not None and human_k < len(human):
-        human = TaskSet(human.name, human.sources[:human_k], human.targets[:human_k],
-                        {**human.params, "first": human_k})
+        human = TaskSet(
+            human.name,
+            human.sources[:human_k],
+            human.targets[:human_k],
+            {**human.params, "first": human_k},
+        )
     return [human] + sets
 
 
-def _distribution_rows(setup: WalesSetup, name: str, vectors, agent: GreedyAgent,
-                       sets: list[TaskSet]) -> list[dict]:
+def _distribution_rows(
+    setup: WalesSetup, name: str, vectors, agent: GreedyAgent, sets: list[TaskSet]
+) -> list[dict]:
     """One row per task set and length convention (edges, then nodes)."""
     rows = []
     for ts in sets:
@@ -225,14 +296,23 @@ def _distribution_rows(setup: WalesSetup, name: str, vectors, agent: GreedyAgent
     return rows
 
 
-def gamma_sweep(graph: DiGraph, vectors, name: str, *, gammas: Sequence[float] = DEFAULT_GAMMAS,
-                k: int = 1000, seed: int = 0, max_steps: int = 100) -> list[dict]:
+def gamma_sweep(
+    graph: DiGraph,
+    vectors,
+    name: str,
+    *,
+    gammas: Sequence[float] = DEFAULT_GAMMAS,
+    k: int = 1000,
+    seed: int = 0,
+    max_steps: int = 100,
+) -> list[dict]:
     """Scores against gamma on ``k`` tasks of the power law a = 16 (Figure 5), in edges."""
     sweep_set = power_law_tasks(graph, SWEEP_EXPONENT, k, seed + 4242)
     sweep = []
     for gamma in gammas:
-        res = evaluate_tasks(graph, vectors, sweep_set,
-                             GreedyAgent(gamma=gamma, max_steps=max_steps))
+        res = evaluate_tasks(
+            graph, vectors, sweep_set, GreedyAgent(gamma=gamma, max_steps=max_steps)
+        )
         sweep.append({"embedding": name, **res.summary("edges")})
         log.info("%s: gamma=%s: %.4f", name, gamma, sweep[-1]["score"])
     return sweep
@@ -250,7 +330,9 @@ def rankings(rows: list[dict], convention: str = "edges") -> list[dict]:
     for ts, rs in by_set.items():
         order = sorted(rs, key=lambda r: -(r["score"] if np.isfinite(r["score"]) else -np.inf))
         for rank, r in enumerate(order, 1):
-            out.append({"task_set": ts, "embedding": r["embedding"], "rank": rank, "score": r["score"]})
+            out.append(
+                {"task_set": ts, "embedding": r["embedding"], "rank": rank, "score": r["score"]}
+            )
     return out
 
 
@@ -275,8 +357,10 @@ def plot_figure4(rows: list[dict], path: str | Path) -> Path:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for ax, prefix, param, label in ((axes[0], "top-b", "param_b", "top b% of nodes by in-degree"),
-                                     (axes[1], "powerlaw-a", "param_a", "power-law exponent a")):
+    for ax, prefix, param, label in (
+        (axes[0], "top-b", "param_b", "top b% of nodes by in-degree"),
+        (axes[1], "powerlaw-a", "param_a", "power-law exponent a"),
+    ):
         for emb, pts in _series(rows, prefix, param).items():
             x, y, e = (np.array(v, dtype=float) for v in zip(*pts, strict=True))
             ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=emb)
@@ -335,11 +419,24 @@ def merge_tables(results: Sequence) -> dict[str, list]:
         for key in tables:
             tables[key].extend(own.get(key, []))
     tables["rankings"] = rankings(tables["distributions"])
-    tables["rankings_gamma"] = rankings([{**r, "task_set": f"gamma={r['gamma']}"}
-                                         for r in tables["gamma_sweep"]])
+    tables["rankings_gamma"] = rankings(
+        [{**r, "task_set": f"gamma={r['gamma']}"} for r in tables["gamma_sweep"]]
+    )
     return tables
 
 
-__all__ = ["DEFAULT_GAMMAS", "TABLE1_KS", "WalesSetup", "evaluate_embedding", "gamma_sweep",
-           "load_setup", "merge_tables", "plot_figure4", "plot_figure5", "rankings", "table1",
-           "task_scores", "wikispeedia_setup"]
+__all__ = [
+    "DEFAULT_GAMMAS",
+    "TABLE1_KS",
+    "WalesSetup",
+    "evaluate_embedding",
+    "gamma_sweep",
+    "load_setup",
+    "merge_tables",
+    "plot_figure4",
+    "plot_figure5",
+    "rankings",
+    "table1",
+    "task_scores",
+    "wikispeedia_setup",
+]

@@ -66,8 +66,16 @@ class WalesOptions:
 
 
 #: The smaller settings of a quick run (for the options left at their defaults).
-QUICK: dict = {"k": 100, "human_k": 100, "gammas": (0.0, 1.0), "exponents": (1.0, 32.0),
-               "percents": (10.0,), "table1_trials": 3, "table1_pool": 300, "w_path_pairs": 300}
+QUICK: dict = {
+    "k": 100,
+    "human_k": 100,
+    "gammas": (0.0, 1.0),
+    "exponents": (1.0, 32.0),
+    "percents": (10.0,),
+    "table1_trials": 3,
+    "table1_pool": 300,
+    "w_path_pairs": 300,
+}
 
 
 MEASURE = Measure(
@@ -78,22 +86,35 @@ MEASURE = Measure(
     compute="wordgames.wales.suite:run",
     datasets=("wikispeedia", "wales"),
     metrics=(
-        Metric("score", HIGHER, (0.0, 1.0),
-               "mean task score: shortest path / agent path (lengths in edges)"),
+        Metric(
+            "score",
+            HIGHER,
+            (0.0, 1.0),
+            "mean task score: shortest path / agent path (lengths in edges)",
+        ),
         Metric("score_nodes", HIGHER, (0.0, 1.0), "the same in the authors' node convention"),
         Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the agent did not finish"),
         Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
         Metric("title_coverage", HIGHER, (0.0, 1.0), "share of pages with a vector"),
     ),
     headlines=(
-        Headline("score", dataset="human", subject="greedy", primary=True,
-                 description="mean task score on the human-played pairs (gamma = 1, edges)"),
-        Headline("score_nodes", dataset="human", subject="greedy",
-                 description="the same in the authors' node convention"),
+        Headline(
+            "score",
+            dataset="human",
+            subject="greedy",
+            primary=True,
+            description="mean task score on the human-played pairs (gamma = 1, edges)",
+        ),
+        Headline(
+            "score_nodes",
+            dataset="human",
+            subject="greedy",
+            description="the same in the authors' node convention",
+        ),
         Headline("score", subject="greedy", description="score per task distribution"),
         Headline("w_path", description="w-path: Spearman of -path length and cosine"),
     ),
     citation="Giesen, J. et al. Leveraging the Wikipedia Graph for Evaluating Word Embeddings. "
-             "IJCAI 2022.",
+    "IJCAI 2022.",
     options=WalesOptions,
 )

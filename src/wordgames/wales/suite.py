@@ -57,15 +57,25 @@ def run(embedding, ctx) -> MeasureResult:
     opts = effective_options(ctx.options, ctx.quick)
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
-        setup = load_setup(opts.graph, names=opts.names, challenges=opts.challenges,
-                           data_root=ctx.data_root, require_scc=opts.require_scc)
+        setup = load_setup(
+            opts.graph,
+            names=opts.names,
+            challenges=opts.challenges,
+            data_root=ctx.data_root,
+            require_scc=opts.require_scc,
+        )
     with Timer(timings, "evaluate"):
         rep = evaluate_embedding(setup, embedding, seed=ctx.seed, **_measure_kwargs(opts))
     timings.update({f"evaluate/{k}": round(v, 4) for k, v in rep["timings"].items()})
-    result = MeasureResult("wales", VERSION, metrics=legacy_metrics(rep), timings=timings,
-                           tables={k: rep[k] for k in ("distributions", "gamma_sweep", "table1",
-                                                        "w_path")},
-                           notes=list(setup.notes), datasets=dict(setup.datasets))
+    result = MeasureResult(
+        "wales",
+        VERSION,
+        metrics=legacy_metrics(rep),
+        timings=timings,
+        tables={k: rep[k] for k in ("distributions", "gamma_sweep", "table1", "w_path")},
+        notes=list(setup.notes),
+        datasets=dict(setup.datasets),
+    )
     add_scores(result, rep, setup.graph.name)
     if opts.graph == "wikispeedia":
         _add_human_reference(result, ctx.data_root)
@@ -79,8 +89,17 @@ def run(embedding, ctx) -> MeasureResult:
 
 def _measure_kwargs(opts) -> dict:
     """The options :func:`~wordgames.wales.report.evaluate_embedding` takes."""
-    names = ("k", "human_k", "gammas", "exponents", "percents", "table1_trials", "table1_pool",
-             "max_steps", "w_path_pairs")
+    names = (
+        "k",
+        "human_k",
+        "gammas",
+        "exponents",
+        "percents",
+        "table1_trials",
+        "table1_pool",
+        "max_steps",
+        "w_path_pairs",
+    )
     return {name: getattr(opts, name) for name in names}
 
 
@@ -88,8 +107,11 @@ def _changed(opts, given) -> dict:
     from wordgames.wales.spec import WalesOptions
 
     given = given if given is not None else WalesOptions()
-    return {f.name: getattr(opts, f.name) for f in dataclasses.fields(opts)
-            if getattr(opts, f.name) != getattr(given, f.name)}
+    return {
+        f.name: getattr(opts, f.name)
+        for f in dataclasses.fields(opts)
+        if getattr(opts, f.name) != getattr(given, f.name)
+    }
 
 
 def legacy_metrics(rep: dict) -> dict[str, float]:
@@ -118,18 +140,28 @@ def legacy_metrics(rep: dict) -> dict[str, float]:
 
 
 def _row(rep: dict, task_set: str, convention: str) -> dict | None:
-    return next((r for r in rep["distributions"]
-                 if r["task_set"] == task_set and r["convention"] == convention), None)
+    return next(
+        (
+            r
+            for r in rep["distributions"]
+            if r["task_set"] == task_set and r["convention"] == convention
+        ),
+        None,
+    )
 
 
 def _excluded(row: dict) -> tuple[int, str]:
     """Tasks left out of a score and why, in words."""
-    causes = (("n_excluded_target_no_vector", "target page without a vector"),
-              ("n_excluded_unreachable", "target not reachable"),
-              ("n_excluded_start_is_target", "start page is the target"))
+    causes = (
+        ("n_excluded_target_no_vector", "target page without a vector"),
+        ("n_excluded_unreachable", "target not reachable"),
+        ("n_excluded_start_is_target", "start page is the target"),
+    )
     counts = [(row.get(key, 0), why) for key, why in causes]
-    return (sum(n for n, _ in counts),
-            "; ".join(f"{n} task{'s' if n != 1 else ''}: {why}" for n, why in counts if n))
+    return (
+        sum(n for n, _ in counts),
+        "; ".join(f"{n} task{'s' if n != 1 else ''}: {why}" for n, why in counts if n),
+    )
 
 
 def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
@@ -138,23 +170,47 @@ def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
         skipped, why = _excluded(row)
         kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
         if row["convention"] == "nodes":
-            result.score(row["task_set"], "greedy", "score_nodes", row["score"],
-                         ci=(row["ci_low"], row["ci_high"]), **kw)
+            result.score(
+                row["task_set"],
+                "greedy",
+                "score_nodes",
+                row["score"],
+                ci=(row["ci_low"], row["ci_high"]),
+                **kw,
+            )
             continue
-        result.score(row["task_set"], "greedy", "score", row["score"],
-                     ci=(row["ci_low"], row["ci_high"]), **kw)
+        result.score(
+            row["task_set"],
+            "greedy",
+            "score",
+            row["score"],
+            ci=(row["ci_low"], row["ci_high"]),
+            **kw,
+        )
         result.score(row["task_set"], "greedy", "failure_rate", row["failure_rate"], **kw)
     for row in rep["gamma_sweep"]:
         skipped, why = _excluded(row)
         kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
         subject = f"greedy(gamma={row['gamma']:g})"
-        result.score(row["task_set"], subject, "score", row["score"],
-                     ci=(row["ci_low"], row["ci_high"]), **kw)
+        result.score(
+            row["task_set"],
+            subject,
+            "score",
+            row["score"],
+            ci=(row["ci_low"], row["ci_high"]),
+            **kw,
+        )
         result.score(row["task_set"], subject, "failure_rate", row["failure_rate"], **kw)
     wp = rep["w_path"][0]
-    result.score(graph_name, "w-path", "w_path", wp["w_path"], n=wp["n_pairs"],
-                 n_skipped=wp["n_no_path"],
-                 skip_reason="node pairs without a path" if wp["n_no_path"] else "")
+    result.score(
+        graph_name,
+        "w-path",
+        "w_path",
+        wp["w_path"],
+        n=wp["n_pairs"],
+        n_skipped=wp["n_no_path"],
+        skip_reason="node pairs without a path" if wp["n_no_path"] else "",
+    )
     cov = rep["coverage"]
     result.score(graph_name, "", "title_coverage", cov["coverage"], n=cov["n_nodes"])
 
@@ -174,9 +230,12 @@ def _add_human_reference(result: MeasureResult, data_root) -> None:
             f"Human reference (The Wiki Game, authors' graph, lengths in nodes): best "
             f"{hb['best']:.4f}, average {hb['average']:.4f}, median {hb['median']:.4f}; it is "
             "on another graph and in the node convention: compare with wales/score_nodes only "
-            "loosely.")
-    result.notes.append("Wikispeedia human success rate unavailable: paths_finished.tsv is "
-                        "missing from the shared data (see its PROVENANCE.md).")
+            "loosely."
+        )
+    result.notes.append(
+        "Wikispeedia human success rate unavailable: paths_finished.tsv is "
+        "missing from the shared data (see its PROVENANCE.md)."
+    )
 
 
 def _oov_record(rep: dict) -> dict:
@@ -190,7 +249,9 @@ def _oov_record(rep: dict) -> dict:
         "examples_without_vector": cov["examples_no_vector"],
         "tasks_excluded_target_without_vector": {
             r["task_set"]: r["n_excluded_target_no_vector"]
-            for r in rep["distributions"] if r["convention"] == "edges"},
+            for r in rep["distributions"]
+            if r["convention"] == "edges"
+        },
     }
 
 
@@ -198,11 +259,18 @@ def _parameters(rep: dict, setup, opts, ctx) -> dict:
     from wordgames.measure import options_dict
     from wordgames.wales.report import SWEEP_EXPONENT
 
-    return {"graph": setup.info, "agent": rep["agent"], "default_task_set": DEFAULT_TASK_SET,
-            "convention": "edges (m/n); *_nodes: (m+1)/(n+1)", "seed": ctx.seed,
-            "sweep_exponent": SWEEP_EXPONENT, "quick": ctx.quick,
-            "options": {k: list(v) if isinstance(v, tuple) else v
-                        for k, v in options_dict(opts).items()}}
+    return {
+        "graph": setup.info,
+        "agent": rep["agent"],
+        "default_task_set": DEFAULT_TASK_SET,
+        "convention": "edges (m/n); *_nodes: (m+1)/(n+1)",
+        "seed": ctx.seed,
+        "sweep_exponent": SWEEP_EXPONENT,
+        "quick": ctx.quick,
+        "options": {
+            k: list(v) if isinstance(v, tuple) else v for k, v in options_dict(opts).items()
+        },
+    }
 
 
 def _plot(result: MeasureResult, rep: dict, folder) -> None:
@@ -212,6 +280,7 @@ def _plot(result: MeasureResult, rep: dict, folder) -> None:
     from wordgames.wales.report import plot_figure4, plot_figure5
 
     with Timer(result.timings, "plot"):
-        result.plots.append(str(plot_figure4(rep["distributions"],
-                                             folder / "figure4_distributions.png")))
+        result.plots.append(
+            str(plot_figure4(rep["distributions"], folder / "figure4_distributions.png"))
+        )
         result.plots.append(str(plot_figure5(rep["gamma_sweep"], folder / "figure5_gamma.png")))

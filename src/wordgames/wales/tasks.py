@@ -34,8 +34,12 @@ class TaskSet:
         return int(self.sources.size)
 
     def describe(self) -> dict:
-        return {"name": self.name, "n_tasks": len(self), "n_redrawn_equal_pairs": self.n_redrawn,
-                **self.params}
+        return {
+            "name": self.name,
+            "n_tasks": len(self),
+            "n_redrawn_equal_pairs": self.n_redrawn,
+            **self.params,
+        }
 
 
 def nodes_by_in_degree(graph: DiGraph) -> np.ndarray:
@@ -74,7 +78,9 @@ def power_law_tasks(graph: DiGraph, a: float, k: int = 1000, seed: int = 0) -> T
         return order[np.minimum((n * x).astype(np.int64), n - 1)]
 
     s, t, redrawn = _draw_pairs(draw, k, rng)
-    return TaskSet(f"powerlaw-a{a:g}", s, t, {"distribution": "power-law", "a": a, "seed": seed}, redrawn)
+    return TaskSet(
+        f"powerlaw-a{a:g}", s, t, {"distribution": "power-law", "a": a, "seed": seed}, redrawn
+    )
 
 
 def top_percent_tasks(graph: DiGraph, b: float, k: int = 1000, seed: int = 0) -> TaskSet:
@@ -90,8 +96,13 @@ def top_percent_tasks(graph: DiGraph, b: float, k: int = 1000, seed: int = 0) ->
         return pool[rng.integers(0, pool.size, m)]
 
     s, t, redrawn = _draw_pairs(draw, k, rng)
-    return TaskSet(f"top-b{b:g}", s, t, {"distribution": "top-percent", "b": b, "seed": seed,
-                                          "pool_size": int(pool.size)}, redrawn)
+    return TaskSet(
+        f"top-b{b:g}",
+        s,
+        t,
+        {"distribution": "top-percent", "b": b, "seed": seed, "pool_size": int(pool.size)},
+        redrawn,
+    )
 
 
 def pair_tasks(graph: DiGraph, pairs, name: str = "human", *, path=None, lines=None) -> TaskSet:
@@ -102,8 +113,13 @@ def pair_tasks(graph: DiGraph, pairs, name: str = "human", *, path=None, lines=N
     return TaskSet(name, s, t, {"distribution": "pairs"})
 
 
-def default_distributions(graph: DiGraph, k: int = 1000, seed: int = 0,
-                          exponents=POWER_LAW_EXPONENTS, percents=TOP_PERCENTS) -> list[TaskSet]:
+def default_distributions(
+    graph: DiGraph,
+    k: int = 1000,
+    seed: int = 0,
+    exponents=POWER_LAW_EXPONENTS,
+    percents=TOP_PERCENTS,
+) -> list[TaskSet]:
     """The task sets of Figure 4: power laws and top-b% sets, each with its own seed."""
     sets = [power_law_tasks(graph, a, k, seed + 101 * i) for i, a in enumerate(exponents)]
     sets += [top_percent_tasks(graph, b, k, seed + 1009 + 101 * i) for i, b in enumerate(percents)]

@@ -66,7 +66,9 @@ class NodeVectors:
     def has_vector(self) -> np.ndarray:
         return self.rows >= 0
 
-    def similarity(self, nodes: np.ndarray, target: int, oov_similarity: float = -1.0) -> np.ndarray:
+    def similarity(
+        self, nodes: np.ndarray, target: int, oov_similarity: float = -1.0
+    ) -> np.ndarray:
         """cos(f(node), f(target)) for ``nodes``; ``oov_similarity`` where a node has no vector.
 
         Values are clipped to [-1, 1] and the target's similarity to itself is exactly 1,
@@ -108,7 +110,9 @@ def normalise_titles(titles, *, drop_qualifier: bool = True):
     return s
 
 
-def title_vectors(titles, embedding, *, drop_qualifier: bool = True, n_examples: int = 10) -> NodeVectors:
+def title_vectors(
+    titles, embedding, *, drop_qualifier: bool = True, n_examples: int = 10
+) -> NodeVectors:
     """Vectors of article titles by the rule of this module.
 
     Examples
@@ -158,8 +162,11 @@ def title_vectors(titles, embedding, *, drop_qualifier: bool = True, n_examples:
     no_vec = np.flatnonzero(~covered)
     oov_tokens = tokens[~found]
     report = {
-        "rule": ("url-decode, '_'->' ', lower-case" + (", drop '(qualifier)'" if drop_qualifier else "")
-                 + "; whole title if in vocabulary, else mean of in-vocabulary token unit vectors"),
+        "rule": (
+            "url-decode, '_'->' ', lower-case"
+            + (", drop '(qualifier)'" if drop_qualifier else "")
+            + "; whole title if in vocabulary, else mean of in-vocabulary token unit vectors"
+        ),
         "embedding": embedding.name,
         "n_nodes": n,
         "n_whole_title": int((whole >= 0).sum()),

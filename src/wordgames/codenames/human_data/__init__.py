@@ -71,8 +71,9 @@ def load_human_data(name: str, root: str | Path | None = None, **options) -> Loa
     DataFormatError : a file is malformed beyond the documented, repairable damage
     """
     if name not in HUMAN_DATASETS:
-        raise KeyError(f"{name!r} is not a human Codenames data set; known: "
-                       f"{', '.join(HUMAN_DATASETS)}")
+        raise KeyError(
+            f"{name!r} is not a human Codenames data set; known: {', '.join(HUMAN_DATASETS)}"
+        )
     from wordgames.datasets import data_root
 
     base_root = str(data_root(root).resolve())
@@ -94,9 +95,14 @@ def _load_cached(name: str, root: str, options: tuple) -> LoadedHumanData:
 def _copy(data: LoadedHumanData) -> LoadedHumanData:
     # records are frozen; only the containers need copying so callers cannot alter the cache
     return LoadedHumanData(
-        dataset=data.dataset, receiver=list(data.receiver), sender=list(data.sender),
-        repairs=dict(data.repairs), dropped=dict(data.dropped), files=dict(data.files),
-        notes=list(data.notes), flagged=dict(data.flagged),
+        dataset=data.dataset,
+        receiver=list(data.receiver),
+        sender=list(data.sender),
+        repairs=dict(data.repairs),
+        dropped=dict(data.dropped),
+        files=dict(data.files),
+        notes=list(data.notes),
+        flagged=dict(data.flagged),
     )
 
 

@@ -56,14 +56,20 @@ def expect_header(path: Path, found: list[str], expected: list[str]) -> None:
     """Raise :class:`DataFormatError` at line 1 unless ``found`` starts with ``expected``."""
     got = [c.strip() for c in found[: len(expected)]]
     if got != expected:
-        bad = next((i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b),
-                   min(len(got), len(expected)))
+        bad = next(
+            (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b),
+            min(len(got), len(expected)),
+        )
         want = expected[bad] if bad < len(expected) else "(end)"
         seen = got[bad] if bad < len(got) else "(missing)"
-        raise DataFormatError(path, 1, f"header column {bad + 1}: expected {want!r}, found {seen!r}")
+        raise DataFormatError(
+            path, 1, f"header column {bad + 1}: expected {want!r}, found {seen!r}"
+        )
 
 
 def expect_keys(path: Path, obj: dict, keys: Iterable[str], where: str) -> None:
     missing = [k for k in keys if k not in obj]
     if missing:
-        raise DataFormatError(path, None, f"{where}: missing key(s) {', '.join(map(repr, missing))}")
+        raise DataFormatError(
+            path, None, f"{where}: missing key(s) {', '.join(map(repr, missing))}"
+        )

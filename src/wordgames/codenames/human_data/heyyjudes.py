@@ -31,16 +31,25 @@ from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, 
 from wordgames.errors import DataFormatError
 
 FILE = "derived/shen2018_ex1_scenarios.json"
-KEYS = ("item_id", "adjective_set", "target_nouns", "nontarget_nouns", "board",
-        "candidate_clues", "speaker_choice_counts", "listener_pair_counts_by_clue")
+KEYS = (
+    "item_id",
+    "adjective_set",
+    "target_nouns",
+    "nontarget_nouns",
+    "board",
+    "candidate_clues",
+    "speaker_choice_counts",
+    "listener_pair_counts_by_clue",
+)
 
 
 def _emit(records: list, record, count: int, expand: bool) -> None:
     if expand:
         from dataclasses import replace
 
-        records.extend(replace(record, record_id=f"{record.record_id}#{j}", count=1)
-                       for j in range(count))
+        records.extend(
+            replace(record, record_id=f"{record.record_id}#{j}", count=1) for j in range(count)
+        )
     else:
         records.append(record)
 
@@ -63,18 +72,34 @@ def load(base: Path, data: LoadedHumanData, *, expand_counts: bool = False) -> N
         board = norm_all(item["board"])
         candidates = norm_all(item["candidate_clues"])
         if set(board) != set(targets) | set(others) or len(targets) != 2:
-            raise DataFormatError(path, None, f"item {iid}: board must be the 2 targets plus the "
-                                  "non-targets")
-        meta = {"item": iid, "adjective_set": item["adjective_set"],
-                "candidate_clues": list(candidates)}
+            raise DataFormatError(
+                path, None, f"item {iid}: board must be the 2 targets plus the non-targets"
+            )
+        meta = {
+            "item": iid,
+            "adjective_set": item["adjective_set"],
+            "candidate_clues": list(candidates),
+        }
         for adj, count in item["speaker_choice_counts"].items():
             if int(count) <= 0:
                 continue
             clue = norm(adj)
-            _emit(data.sender, HumanSenderRecord(
-                dataset=data.dataset, record_id=f"{iid}/{clue}", blue=targets, red=others,
-                clue=clue, targets=targets, number=2, meta=meta, count=int(count)),
-                int(count), expand_counts)
+            _emit(
+                data.sender,
+                HumanSenderRecord(
+                    dataset=data.dataset,
+                    record_id=f"{iid}/{clue}",
+                    blue=targets,
+                    red=others,
+                    clue=clue,
+                    targets=targets,
+                    number=2,
+                    meta=meta,
+                    count=int(count),
+                ),
+                int(count),
+                expand_counts,
+            )
         for adj, pairs in item["listener_pair_counts_by_clue"].items():
             clue = norm(adj)
             for entry in pairs:
@@ -85,11 +110,25 @@ def load(base: Path, data: LoadedHumanData, *, expand_counts: bool = False) -> N
                 if len(pair) != 2 or not set(pair) <= set(board):
                     data.count("dropped", "heyyjudes: listener pair not two board nouns")
                     continue
-                _emit(data.receiver, HumanReceiverRecord(
-                    dataset=data.dataset, record_id=f"{iid}/{clue}/{'+'.join(pair)}",
-                    board=board, clue=clue, chosen=pair, clue_source=str(item["adjective_set"]),
-                    number=2, intended=targets, blue=targets, red=others,
-                    meta={**meta, "unordered": True}, count=count), count, expand_counts)
+                _emit(
+                    data.receiver,
+                    HumanReceiverRecord(
+                        dataset=data.dataset,
+                        record_id=f"{iid}/{clue}/{'+'.join(pair)}",
+                        board=board,
+                        clue=clue,
+                        chosen=pair,
+                        clue_source=str(item["adjective_set"]),
+                        number=2,
+                        intended=targets,
+                        blue=targets,
+                        red=others,
+                        meta={**meta, "unordered": True},
+                        count=count,
+                    ),
+                    count,
+                    expand_counts,
+                )
     data.notes.append(
         "Shen et al. 2018, Experiment 1: multiple-choice adjective clues for noun pairs; one "
         "record per distinct decision with its count of people (weight by record.count). "

@@ -40,11 +40,29 @@ from wordgames.errors import DataFormatError
 GAME_FILES = ("codenamesexp.json", "data_Polygon.json", "data_MCDM.json", "more_data.json")
 STUDY_FILE = "derived/eval_study_responses_deidentified.csv"
 GROUP_FILES = tuple(f"eval_study_groups/group{i}.csv" for i in range(1, 9))
-STUDY_COLUMNS = ["group", "list_number", "scenario", "item", "question_id", "participant",
-                 "board_words", "board_colors", "team_turn", "given_clue", "given_clue_number",
-                 "response_clue", "response_clue_number", "response_words"]
-COLOURS = {"blue": "blue", "red": "red", "white": "neutral", "lightgrey": "neutral",
-           "black": "assassin"}
+STUDY_COLUMNS = [
+    "group",
+    "list_number",
+    "scenario",
+    "item",
+    "question_id",
+    "participant",
+    "board_words",
+    "board_colors",
+    "team_turn",
+    "given_clue",
+    "given_clue_number",
+    "response_clue",
+    "response_clue_number",
+    "response_words",
+]
+COLOURS = {
+    "blue": "blue",
+    "red": "red",
+    "white": "neutral",
+    "lightgrey": "neutral",
+    "black": "assassin",
+}
 ROUND_KEYS = ("team", "remaining words", "clue", "guesses")
 
 
@@ -105,8 +123,11 @@ def _load_games(base: Path, data: LoadedHumanData) -> None:
         source = fname.removesuffix(".json")
         for game, content in doc.items():
             if not isinstance(content, dict) or "color distribution" not in content:
-                raise DataFormatError(path, None, f"{game}: expected an object with a "
-                                      "'color distribution' and 'round K' entries")
+                raise DataFormatError(
+                    path,
+                    None,
+                    f"{game}: expected an object with a 'color distribution' and 'round K' entries",
+                )
             colours = _game_colours(path, game, content["color distribution"], data)
             for rkey, rnd in content.items():
                 if not rkey.startswith("round"):
@@ -139,15 +160,33 @@ def _round_records(path, source, game, rkey, rnd, colours, data: LoadedHumanData
             data.count("dropped", "itsluisa: round with an unknown team or uncoloured word")
             return
         split = _split_colours(board, colours, team)
-        data.sender.append(HumanSenderRecord(
-            dataset=data.dataset, record_id=rid, blue=split["blue"], red=split["red"], clue=clue,
-            targets=intended, number=number, neutral=split["neutral"],
-            assassin=split["assassin"], meta=meta))
+        data.sender.append(
+            HumanSenderRecord(
+                dataset=data.dataset,
+                record_id=rid,
+                blue=split["blue"],
+                red=split["red"],
+                clue=clue,
+                targets=intended,
+                number=number,
+                neutral=split["neutral"],
+                assassin=split["assassin"],
+                meta=meta,
+            )
+        )
     elif intended:
-        data.sender.append(HumanSenderRecord(
-            dataset=data.dataset, record_id=rid, blue=intended,
-            red=tuple(w for w in board if w not in set(intended)), clue=clue, targets=intended,
-            number=number, meta={**meta, "colours": "none: blue = intended words"}))
+        data.sender.append(
+            HumanSenderRecord(
+                dataset=data.dataset,
+                record_id=rid,
+                blue=intended,
+                red=tuple(w for w in board if w not in set(intended)),
+                clue=clue,
+                targets=intended,
+                number=number,
+                meta={**meta, "colours": "none: blue = intended words"},
+            )
+        )
         split = {}
     else:
         data.count("dropped", "itsluisa: round without colours or intended words (sender)")
@@ -158,12 +197,23 @@ def _round_records(path, source, game, rkey, rnd, colours, data: LoadedHumanData
     if not set(guesses) <= set(board):
         data.count("dropped", "itsluisa: guess not on the remaining board")
         return
-    data.receiver.append(HumanReceiverRecord(
-        dataset=data.dataset, record_id=rid, board=board, clue=clue, chosen=guesses,
-        clue_source="human", number=number, intended=intended, blue=split.get("blue", ()),
-        red=split.get("red", ()), neutral=split.get("neutral", ()),
-        assassin=split.get("assassin", ()),
-        meta={**meta, "wrong_guesses": list(norm_all(rnd.get("wrong guesses") or ()))}))
+    data.receiver.append(
+        HumanReceiverRecord(
+            dataset=data.dataset,
+            record_id=rid,
+            board=board,
+            clue=clue,
+            chosen=guesses,
+            clue_source="human",
+            number=number,
+            intended=intended,
+            blue=split.get("blue", ()),
+            red=split.get("red", ()),
+            neutral=split.get("neutral", ()),
+            assassin=split.get("assassin", ()),
+            meta={**meta, "wrong_guesses": list(norm_all(rnd.get("wrong guesses") or ()))},
+        )
+    )
 
 
 def _read_groups(base: Path) -> dict[tuple[str, str, str], list[str]]:
@@ -175,7 +225,9 @@ def _read_groups(base: Path) -> dict[tuple[str, str, str], list[str]]:
             if not any(row):
                 continue
             if len(row) != 10:
-                raise DataFormatError(path, line, f"expected 10 ';'-separated fields, found {len(row)}")
+                raise DataFormatError(
+                    path, line, f"expected 10 ';'-separated fields, found {len(row)}"
+                )
             items[(row[0].strip(), row[1].strip(), row[2].strip())] = row
     return items
 
@@ -192,17 +244,27 @@ def _load_study(base: Path, data: LoadedHumanData) -> None:
         line = i + 2  # header + 1-based; no field of this file spans lines
         board, cols = tuple(boards[i]), colour_lists[i]
         if len(board) != len(cols) or not set(cols) <= set(COLOURS):
-            raise DataFormatError(path, line, "board_words and board_colors must align, with "
-                                  f"colours among {', '.join(COLOURS)}")
+            raise DataFormatError(
+                path,
+                line,
+                f"board_words and board_colors must align, with colours among {', '.join(COLOURS)}",
+            )
         team = norm(row.team_turn)
         try:
             words = norm_all(json.loads(row.response_words or "[]"))
         except json.JSONDecodeError as exc:
-            raise DataFormatError(path, line, f"response_words: expected a JSON list ({exc.msg})") from exc
+            raise DataFormatError(
+                path, line, f"response_words: expected a JSON list ({exc.msg})"
+            ) from exc
         split = _split_colours(board, dict(zip(board, cols, strict=True)), team)
         rid = f"study/g{row.group}/{row.scenario}/{row.item}/{row.participant}"
-        meta = {"source": "eval_study", "group": row.group, "item": row.item,
-                "participant": row.participant, "line": line}
+        meta = {
+            "source": "eval_study",
+            "group": row.group,
+            "item": row.item,
+            "participant": row.participant,
+            "line": line,
+        }
         if row.scenario == "spymaster":
             clue = norm(row.response_clue)
             if not clue:
@@ -214,13 +276,25 @@ def _load_study(base: Path, data: LoadedHumanData) -> None:
                 # for this board; the target list keeps the team words only
                 words = tuple(w for w in words if w not in stray)
                 meta["targets_not_team_words"] = stray
-                data.count("repairs", "itsluisa study: spymaster target that is not a team word "
-                           "removed from targets")
+                data.count(
+                    "repairs",
+                    "itsluisa study: spymaster target that is not a team word removed from targets",
+                )
             number = _number(row.response_clue_number, data) if row.response_clue_number else None
-            data.sender.append(HumanSenderRecord(
-                dataset=data.dataset, record_id=rid, blue=split["blue"], red=split["red"],
-                clue=clue, targets=words, number=number if number is not None else (len(words) or None),
-                neutral=split["neutral"], assassin=split["assassin"], meta=meta))
+            data.sender.append(
+                HumanSenderRecord(
+                    dataset=data.dataset,
+                    record_id=rid,
+                    blue=split["blue"],
+                    red=split["red"],
+                    clue=clue,
+                    targets=words,
+                    number=number if number is not None else (len(words) or None),
+                    neutral=split["neutral"],
+                    assassin=split["assassin"],
+                    meta=meta,
+                )
+            )
         elif row.scenario == "operative":
             item = groups.get((row.group, "operative", row.item))
             if item is None or tuple(item[3].lower().split()) != board:
@@ -229,14 +303,27 @@ def _load_study(base: Path, data: LoadedHumanData) -> None:
             if not words or not set(words) <= set(board):
                 data.count("dropped", "itsluisa study: operative picks empty or not on the board")
                 continue
-            data.receiver.append(HumanReceiverRecord(
-                dataset=data.dataset, record_id=rid, board=board, clue=norm(row.given_clue),
-                chosen=words, clue_source="experimenter", number=_number(row.given_clue_number, data),
-                intended=norm_all(item[8].split()), blue=split["blue"], red=split["red"],
-                neutral=split["neutral"], assassin=split["assassin"], meta=meta))
+            data.receiver.append(
+                HumanReceiverRecord(
+                    dataset=data.dataset,
+                    record_id=rid,
+                    board=board,
+                    clue=norm(row.given_clue),
+                    chosen=words,
+                    clue_source="experimenter",
+                    number=_number(row.given_clue_number, data),
+                    intended=norm_all(item[8].split()),
+                    blue=split["blue"],
+                    red=split["red"],
+                    neutral=split["neutral"],
+                    assassin=split["assassin"],
+                    meta=meta,
+                )
+            )
         else:
-            raise DataFormatError(path, line, f"scenario must be 'operative' or 'spymaster', "
-                                  f"found {row.scenario!r}")
+            raise DataFormatError(
+                path, line, f"scenario must be 'operative' or 'spymaster', found {row.scenario!r}"
+            )
     data.notes.append(
         "itsluisa eval study (Prolific): spymaster responses -> sender records (targets = the "
         "participant's intended words, empty for 40), operative responses -> receiver records "

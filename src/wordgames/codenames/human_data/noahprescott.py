@@ -33,8 +33,15 @@ from wordgames.errors import DataFormatError
 COMBINED = "combined-data.json"
 HUMAN_CLUES = "boards_and_responses.json"
 GPT_CLUES = "cluesAndBoardsHumanDataFullTrial.json"
-KEYS = ("words", "human_clue", "human_intended_words", "human_guess_human_clue",
-        "GPT_clue", "GPT_intended_words", "human_guess_GPT_clue")
+KEYS = (
+    "words",
+    "human_clue",
+    "human_intended_words",
+    "human_guess_human_clue",
+    "GPT_clue",
+    "GPT_intended_words",
+    "human_guess_GPT_clue",
+)
 
 
 def _signature(words, clue, intended, responses) -> tuple:
@@ -55,10 +62,22 @@ def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> Non
         if not isinstance(item, dict):
             raise DataFormatError(path, None, f"board {key}: expected an object")
         expect_keys(path, item, KEYS, f"board {b} ({key[:40]}...)")
-        human_sig.add(_signature(item["words"], item["human_clue"], item["human_intended_words"],
-                                 item["human_guess_human_clue"]))
-        gpt_sig.add(_signature(item["words"], item["GPT_clue"], item["GPT_intended_words"],
-                               item["human_guess_GPT_clue"]))
+        human_sig.add(
+            _signature(
+                item["words"],
+                item["human_clue"],
+                item["human_intended_words"],
+                item["human_guess_human_clue"],
+            )
+        )
+        gpt_sig.add(
+            _signature(
+                item["words"],
+                item["GPT_clue"],
+                item["GPT_intended_words"],
+                item["human_guess_GPT_clue"],
+            )
+        )
         board = norm_all(item["words"])
         on_board = set(board)
         if len(board) != 12 or len(on_board) != 12:
@@ -73,8 +92,9 @@ def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> Non
                 # GPT-4 twice named a word that is not on the board (QUEEN, PUP): the human
                 # guesses stay valid; keep the intended words that are on the board
                 intended = tuple(w for w in intended if w in on_board)
-                data.count("repairs", f"noahprescott: {source} intended word not on the board "
-                           "removed")
+                data.count(
+                    "repairs", f"noahprescott: {source} intended word not on the board removed"
+                )
             if not intended:
                 data.count("dropped", f"noahprescott: {source} clue without intended board words")
                 continue
@@ -84,9 +104,18 @@ def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> Non
                 if clue_on_board:
                     data.count("dropped", "noahprescott: human clue is a board word (sender)")
                 else:
-                    data.sender.append(HumanSenderRecord(
-                        dataset=data.dataset, record_id=f"b{b}", blue=intended, red=avoid,
-                        clue=clue, targets=intended, number=3, meta={"board": b}))
+                    data.sender.append(
+                        HumanSenderRecord(
+                            dataset=data.dataset,
+                            record_id=f"b{b}",
+                            blue=intended,
+                            red=avoid,
+                            clue=clue,
+                            targets=intended,
+                            number=3,
+                            meta={"board": b},
+                        )
+                    )
             for j, picks in enumerate(item[guesses_key]):
                 chosen = norm_all(picks)
                 if not chosen or not set(chosen) <= on_board or len(set(chosen)) != len(chosen):
@@ -95,11 +124,24 @@ def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> Non
                 meta = {"board": b, "response": j}
                 if clue_on_board:
                     meta["clue_on_board"] = True
-                    data.count("flagged", f"noahprescott: {source} clue is a board word (receiver, kept)")
-                data.receiver.append(HumanReceiverRecord(
-                    dataset=data.dataset, record_id=f"b{b}/{source}/{j}", board=board, clue=clue,
-                    chosen=chosen, clue_source=source, number=3, intended=intended,
-                    blue=intended, red=avoid, meta=meta))
+                    data.count(
+                        "flagged", f"noahprescott: {source} clue is a board word (receiver, kept)"
+                    )
+                data.receiver.append(
+                    HumanReceiverRecord(
+                        dataset=data.dataset,
+                        record_id=f"b{b}/{source}/{j}",
+                        board=board,
+                        clue=clue,
+                        chosen=chosen,
+                        clue_source=source,
+                        number=3,
+                        intended=intended,
+                        blue=intended,
+                        red=avoid,
+                        meta=meta,
+                    )
+                )
     if check_copies:
         _check_copy(base / HUMAN_CLUES, human_sig, data, list_form=True)
         _check_copy(base / GPT_CLUES, gpt_sig, data, list_form=False)
@@ -125,4 +167,6 @@ def _check_copy(path: Path, expected: set, data: LoadedHumanData, *, list_form: 
         seen.add(_signature(item["words"], item["clue"], item["intended_words"], item["responses"]))
     differ = len(seen ^ expected)
     if differ:
-        data.count("flagged", f"noahprescott: boards of {path.name} differing from {COMBINED}", differ)
+        data.count(
+            "flagged", f"noahprescott: boards of {path.name} differing from {COMBINED}", differ
+        )

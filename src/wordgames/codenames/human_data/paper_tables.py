@@ -60,8 +60,12 @@ def _numbered(path: Path, keys: list[str], label: str, minimum: int) -> list[int
             found[int(m.group(1))] = i
     n = len(found)
     if n < minimum or sorted(found) != list(range(1, n + 1)):
-        raise DataFormatError(path, 1, f"expected columns {label}1..{label}N (N >= {minimum}, "
-                              f"consecutive); found {sorted(found) or 'none'}")
+        raise DataFormatError(
+            path,
+            1,
+            f"expected columns {label}1..{label}N (N >= {minimum}, "
+            f"consecutive); found {sorted(found) or 'none'}",
+        )
     return [found[j] for j in range(1, n + 1)]
 
 
@@ -95,8 +99,9 @@ def read_receiver_table(path: str | Path, *, dataset: str | None = None) -> Load
     i_clue = _column(path, keys, "clueword", "Clue word")
     words = _numbered(path, keys, "Word", 2)
     ranks = _numbered(path, keys, "Rank", 1)
-    data = LoadedHumanData(dataset=dataset or f"user:{path.name}",
-                           files={path.name: sha256_file(path)})
+    data = LoadedHumanData(
+        dataset=dataset or f"user:{path.name}", files={path.name: sha256_file(path)}
+    )
     for line, row in rows:
         if len(row) != len(keys):
             raise DataFormatError(path, line, f"expected {len(keys)} fields, found {len(row)}")
@@ -108,9 +113,17 @@ def read_receiver_table(path: str | Path, *, dataset: str | None = None) -> Load
         stray = [w for w in chosen if w not in board]
         if stray:
             raise DataFormatError(path, line, f"pick(s) {stray} are not among the Word columns")
-        data.receiver.append(HumanReceiverRecord(
-            dataset=data.dataset, record_id=f"{path.name}:{line}", board=board, clue=clue,
-            chosen=chosen, clue_source=row[i_model].strip() or "unknown", meta={"line": line}))
+        data.receiver.append(
+            HumanReceiverRecord(
+                dataset=data.dataset,
+                record_id=f"{path.name}:{line}",
+                board=board,
+                clue=clue,
+                chosen=chosen,
+                clue_source=row[i_model].strip() or "unknown",
+                meta={"line": line},
+            )
+        )
     return data
 
 
@@ -127,8 +140,9 @@ def read_sender_table(path: str | Path, *, dataset: str | None = None) -> Loaded
     red_cols = _numbered(path, keys, "RWord", 1)
     i_clue = _column(path, keys, "clueword", "Clue word")
     target_cols = _numbered(path, keys, "T", 1)
-    data = LoadedHumanData(dataset=dataset or f"user:{path.name}",
-                           files={path.name: sha256_file(path)})
+    data = LoadedHumanData(
+        dataset=dataset or f"user:{path.name}", files={path.name: sha256_file(path)}
+    )
     for line, row in rows:
         if len(row) != len(keys):
             raise DataFormatError(path, line, f"expected {len(keys)} fields, found {len(row)}")
@@ -139,7 +153,16 @@ def read_sender_table(path: str | Path, *, dataset: str | None = None) -> Loaded
         stray = [w for w in targets if w not in blue]
         if stray:
             raise DataFormatError(path, line, f"target(s) {stray} are not among the BWord columns")
-        data.sender.append(HumanSenderRecord(
-            dataset=data.dataset, record_id=f"{path.name}:{line}", blue=blue, red=red, clue=clue,
-            targets=targets, number=len(targets) or None, meta={"line": line}))
+        data.sender.append(
+            HumanSenderRecord(
+                dataset=data.dataset,
+                record_id=f"{path.name}:{line}",
+                blue=blue,
+                red=red,
+                clue=clue,
+                targets=targets,
+                number=len(targets) or None,
+                meta={"line": line},
+            )
+        )
     return data

@@ -37,24 +37,53 @@ BATCHES = (
 )
 
 MTURK_META = [
-    "HITId", "HITTypeId", "Title", "Description", "Keywords", "Reward", "CreationTime",
-    "MaxAssignments", "RequesterAnnotation", "AssignmentDurationInSeconds",
-    "AutoApprovalDelayInSeconds", "Expiration", "NumberOfSimilarHITs", "LifetimeInSeconds",
-    "AssignmentId", "WorkerId", "AssignmentStatus", "AcceptTime", "SubmitTime",
-    "AutoApprovalTime", "ApprovalTime", "RejectionTime", "RequesterFeedback",
-    "WorkTimeInSeconds", "LifetimeApprovalRate", "Last30DaysApprovalRate",
+    "HITId",
+    "HITTypeId",
+    "Title",
+    "Description",
+    "Keywords",
+    "Reward",
+    "CreationTime",
+    "MaxAssignments",
+    "RequesterAnnotation",
+    "AssignmentDurationInSeconds",
+    "AutoApprovalDelayInSeconds",
+    "Expiration",
+    "NumberOfSimilarHITs",
+    "LifetimeInSeconds",
+    "AssignmentId",
+    "WorkerId",
+    "AssignmentStatus",
+    "AcceptTime",
+    "SubmitTime",
+    "AutoApprovalTime",
+    "ApprovalTime",
+    "RejectionTime",
+    "RequesterFeedback",
+    "WorkTimeInSeconds",
+    "LifetimeApprovalRate",
+    "Last30DaysApprovalRate",
     "Last7DaysApprovalRate",
 ]
-BATCH_HEADER = (MTURK_META + ["Input.embedding_name", "Input.clue"]
-                + [f"Input.word{i}" for i in range(20)]
-                + [f"Answer.rank{i}" for i in range(1, 5)] + ["Approve", "Reject"])
-KEY_HEADER = (["embedding_name", "configuration", "clue", "word0ForClue", "word1ForClue"]
-              + [f"blueWord{i}" for i in range(10)] + [f"redWord{i}" for i in range(10)])
+BATCH_HEADER = (
+    MTURK_META
+    + ["Input.embedding_name", "Input.clue"]
+    + [f"Input.word{i}" for i in range(20)]
+    + [f"Answer.rank{i}" for i in range(1, 5)]
+    + ["Approve", "Reject"]
+)
+KEY_HEADER = (
+    ["embedding_name", "configuration", "clue", "word0ForClue", "word1ForClue"]
+    + [f"blueWord{i}" for i in range(10)]
+    + [f"redWord{i}" for i in range(10)]
+)
 
 NO_MORE = "nomorerelatedwords"
 _HITID_LEN = 30
-_NAME_RE = re.compile(r"^(?P<model>[a-z0-9]+?)(?P<h>With|Without)Heuristics(?P<kim>(?:With(?:out)?)?KimFx)?Trial(?P<trial>\d+)$",
-                      re.IGNORECASE)
+_NAME_RE = re.compile(
+    r"^(?P<model>[a-z0-9]+?)(?P<h>With|Without)Heuristics(?P<kim>(?:With(?:out)?)?KimFx)?Trial(?P<trial>\d+)$",
+    re.IGNORECASE,
+)
 
 # column positions in a batch row
 _I_NAME = BATCH_HEADER.index("Input.embedding_name")
@@ -68,8 +97,11 @@ def parse_config_name(name: str) -> dict:
     m = _NAME_RE.match(name)
     if not m:
         return {"model": name, "heuristics": None, "trial": None}
-    return {"model": m["model"].lower(), "heuristics": m["h"].lower() == "with",
-            "trial": int(m["trial"])}
+    return {
+        "model": m["model"].lower(),
+        "heuristics": m["h"].lower() == "with",
+        "trial": int(m["trial"]),
+    }
 
 
 def read_batch_results(path: Path, data: LoadedHumanData) -> list[tuple[int, list[str]]]:
@@ -91,14 +123,21 @@ def read_batch_results(path: Path, data: LoadedHumanData) -> list[tuple[int, lis
             glued = row[n - 3]
             head, hitid = glued[:-_HITID_LEN], glued[-_HITID_LEN:]
             if len(glued) < _HITID_LEN or not hitid.isalnum():
-                raise DataFormatError(path, line, f"{len(row)} fields and field {n - 2} is not "
-                                      "'<rank4><30-character HITId>': cannot split")
+                raise DataFormatError(
+                    path,
+                    line,
+                    f"{len(row)} fields and field {n - 2} is not "
+                    "'<rank4><30-character HITId>': cannot split",
+                )
             out.append((line, row[: n - 3] + [head, "", ""]))
-            out.append((line, [hitid] + row[n - 2:]))
+            out.append((line, [hitid] + row[n - 2 :]))
             data.count("repairs", "pilot: two rows glued on one line (missing newline) split")
         else:
-            raise DataFormatError(path, line, f"expected {n} fields ({n - 2} without "
-                                  f"Approve/Reject), found {len(row)}")
+            raise DataFormatError(
+                path,
+                line,
+                f"expected {n} fields ({n - 2} without Approve/Reject), found {len(row)}",
+            )
     return out
 
 
@@ -109,20 +148,27 @@ def read_answer_key(path: Path, data: LoadedHumanData) -> dict[str, list[str]]:
         raise DataFormatError(path, 1, "empty file: expected the answer-key header")
     expect_header(path, rows[0][1], KEY_HEADER)
     n = len(KEY_HEADER)
-    glued_header = "".join(["HITId"] + MTURK_META[1:] + BATCH_HEADER[len(MTURK_META):])
+    glued_header = "".join(["HITId"] + MTURK_META[1:] + BATCH_HEADER[len(MTURK_META) :])
     out = {}
     for line, row in rows[1:]:
         if len(row) < n:
             raise DataFormatError(path, line, f"expected {n} fields, found {len(row)}")
         extra = row[n:]
         if extra:
-            if any(extra) and row[n - 1].endswith("HITId") and "".join([row[n - 1][-5:]] + extra) == glued_header:
+            if (
+                any(extra)
+                and row[n - 1].endswith("HITId")
+                and "".join([row[n - 1][-5:]] + extra) == glued_header
+            ):
                 # an MTurk results header glued onto the last row without a newline
                 row = row[: n - 1] + [row[n - 1][:-5]]
                 data.count("repairs", "pilot key: MTurk header glued onto the last row removed")
             elif any(extra):
-                raise DataFormatError(path, line, f"expected {n} fields, found {len(row)} "
-                                      "with values past the header's columns")
+                raise DataFormatError(
+                    path,
+                    line,
+                    f"expected {n} fields, found {len(row)} with values past the header's columns",
+                )
             else:
                 data.count("repairs", "pilot key: empty trailing fields cut")
             row = row[:n]
@@ -148,33 +194,50 @@ def load(base: Path, data: LoadedHumanData, *, prefilled: str = "keep") -> None:
                 data.count("dropped", "pilot: prefilled copy of an answered HIT (prefilled='drop')")
                 continue
             clue = norm(row[_I_CLUE])
-            board = norm_all(row[_I_WORD0:_I_WORD0 + 20])
-            picks = [norm(w) for w in row[_I_RANK1:_I_RANK1 + 4]]
+            board = norm_all(row[_I_WORD0 : _I_WORD0 + 20])
+            picks = [norm(w) for w in row[_I_RANK1 : _I_RANK1 + 4]]
             chosen = tuple(w for w in picks if w and w != NO_MORE)
             k = key.get(name)
             if k is None:
                 data.count("dropped", "pilot: configuration missing from the answer key")
                 continue
             if norm(k[2]) != clue or set(norm_all(k[5:25])) != set(board):
-                reason = ("pilot: prefilled copy whose clue differs from its configuration's clue"
-                          if is_copy else "pilot: clue or board differs from the answer key")
+                reason = (
+                    "pilot: prefilled copy whose clue differs from its configuration's clue"
+                    if is_copy
+                    else "pilot: clue or board differs from the answer key"
+                )
                 data.count("dropped", reason)
                 continue
             if len(board) != 20 or not set(chosen) <= set(board) or not chosen:
                 data.count("dropped", "pilot: picks not on the board, or board not 20 words")
                 continue
             cfg = parse_config_name(name)
-            meta = {"batch": batch, "line": line, "config": name, "trial": cfg["trial"],
-                    "model": cfg["model"], "heuristics": cfg["heuristics"]}
+            meta = {
+                "batch": batch,
+                "line": line,
+                "config": name,
+                "trial": cfg["trial"],
+                "model": cfg["model"],
+                "heuristics": cfg["heuristics"],
+            }
             if is_copy:
                 meta["prefilled_copy_of"] = source
                 data.count("flagged", "pilot: prefilled copy of an answered HIT (kept)")
-            data.receiver.append(HumanReceiverRecord(
-                dataset=data.dataset, record_id=f"{batch}/{name}", board=board, clue=clue,
-                chosen=chosen, clue_source=name[: name.index("Trial")] if "Trial" in name else name,
-                intended=norm_all(k[3:5]), blue=norm_all(k[5:15]), red=norm_all(k[15:25]),
-                meta=meta,
-            ))
+            data.receiver.append(
+                HumanReceiverRecord(
+                    dataset=data.dataset,
+                    record_id=f"{batch}/{name}",
+                    board=board,
+                    clue=clue,
+                    chosen=chosen,
+                    clue_source=name[: name.index("Trial")] if "Trial" in name else name,
+                    intended=norm_all(k[3:5]),
+                    blue=norm_all(k[5:15]),
+                    red=norm_all(k[15:25]),
+                    meta=meta,
+                )
+            )
     data.notes.append(
         "Koyyalagunta et al. August 2020 AMT pilot (one worker, 20 boards): human receivers on "
         "model clues. clue_source is the clue generator configuration "

@@ -61,15 +61,21 @@ def read_task(path: Path, task: str) -> pd.DataFrame:
     try:
         df = pd.read_csv(path, usecols=["base_text", "output"], dtype=str, keep_default_na=False)
     except ValueError as exc:  # a missing column
-        raise DataFormatError(path, 1, f"expected columns 'base_text' and 'output' ({exc})") from exc
+        raise DataFormatError(
+            path, 1, f"expected columns 'base_text' and 'output' ({exc})"
+        ) from exc
     except pd.errors.ParserError as exc:
         raise DataFormatError(path, None, f"unreadable CSV: {exc}") from exc
     parts = df["base_text"].str.strip().str.extract(TASKS[task])
     bad = parts.isna().any(axis=1).to_numpy()
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise DataFormatError(path, None, f"data row {i + 1}: base_text {df['base_text'][i][:60]!r} "
-                              f"does not match the {task} layout {TASKS[task]!r}")
+        raise DataFormatError(
+            path,
+            None,
+            f"data row {i + 1}: base_text {df['base_text'][i][:60]!r} "
+            f"does not match the {task} layout {TASKS[task]!r}",
+        )
     out = pd.DataFrame(index=df.index)
     for col in parts.columns:
         out[col] = parts[col].str.strip() if col == "hint" else _word_lists(parts[col])
@@ -84,11 +90,12 @@ def load(base: Path, data: LoadedHumanData) -> None:
         cg = read_task(base / "clue_generation_task" / f"{split}.csv", "clue_generation_task")
         gg = read_task(base / "generate_guess_task" / f"{split}.csv", "generate_guess_task")
         if len(cg) != len(gg):
-            raise DataFormatError(base / "generate_guess_task" / f"{split}.csv", None,
-                                  f"expected {len(cg)} rows (one per clue-generation row), "
-                                  f"found {len(gg)}")
-        _load_split(split, ts, cg, gg, data,
-                    base / "target_selection_task" / f"{split}.csv")
+            raise DataFormatError(
+                base / "generate_guess_task" / f"{split}.csv",
+                None,
+                f"expected {len(cg)} rows (one per clue-generation row), found {len(gg)}",
+            )
+        _load_split(split, ts, cg, gg, data, base / "target_selection_task" / f"{split}.csv")
     data.notes.append(
         "Cultural Codes (Codenames Duet), val + test splits only (828 of 7,703 turns): one sender "
         "and one receiver record per turn. blue = the giver's green words, assassin = black, "
@@ -96,8 +103,14 @@ def load(base: Path, data: LoadedHumanData) -> None:
     )
 
 
-def _load_split(split: str, ts: pd.DataFrame, cg: pd.DataFrame, gg: pd.DataFrame,
-                data: LoadedHumanData, ts_path: Path) -> None:
+def _load_split(
+    split: str,
+    ts: pd.DataFrame,
+    cg: pd.DataFrame,
+    gg: pd.DataFrame,
+    data: LoadedHumanData,
+    ts_path: Path,
+) -> None:
     cg = cg.assign(clue=cg["output"].map(norm))
     # A turn repeated on the next row (same key, targets and clue) is one turn logged twice.
     # Where the repeat has the targets in the same order it is missing from target selection
@@ -109,12 +122,19 @@ def _load_split(split: str, ts: pd.DataFrame, cg: pd.DataFrame, gg: pd.DataFrame
     dup = (as_set == as_set.shift()).to_numpy()
     ts_row = np.cumsum(~dup_exact) - 1  # the target-selection row of each clue-generation row
     if ts_row[-1] + 1 != len(ts):
-        raise DataFormatError(ts_path, None, f"expected {ts_row[-1] + 1} rows (one per distinct "
-                              f"clue-generation turn), found {len(ts)}")
+        raise DataFormatError(
+            ts_path,
+            None,
+            f"expected {ts_row[-1] + 1} rows (one per distinct "
+            f"clue-generation turn), found {len(ts)}",
+        )
     tsm = ts.iloc[ts_row].reset_index(drop=True)
     ts_targets = _comma_lists(tsm["output"])
-    match = ((tsm["black"] == cg["black"]) & (tsm["tan"] == cg["tan"])
-             & (ts_targets.map(frozenset) == cg["targets"].map(frozenset))).to_numpy()
+    match = (
+        (tsm["black"] == cg["black"])
+        & (tsm["tan"] == cg["tan"])
+        & (ts_targets.map(frozenset) == cg["targets"].map(frozenset))
+    ).to_numpy()
     hint_ok = (gg["hint"].map(norm) == cg["clue"]).to_numpy()
     guesses = _comma_lists(gg["output"])
 
@@ -133,10 +153,20 @@ def _load_split(split: str, ts: pd.DataFrame, cg: pd.DataFrame, gg: pd.DataFrame
         elif not clue or not set(targets) <= set(green):
             data.count("dropped", "salt: empty clue or targets not among the green words")
         else:
-            data.sender.append(HumanSenderRecord(
-                dataset=data.dataset, record_id=rid, blue=green, red=(), clue=clue,
-                targets=targets, number=len(targets), neutral=tan, assassin=black,
-                meta={"split": split, "row": i, "target_selection_row": int(ts_row[i])}))
+            data.sender.append(
+                HumanSenderRecord(
+                    dataset=data.dataset,
+                    record_id=rid,
+                    blue=green,
+                    red=(),
+                    clue=clue,
+                    targets=targets,
+                    number=len(targets),
+                    neutral=tan,
+                    assassin=black,
+                    meta={"split": split, "row": i, "target_selection_row": int(ts_row[i])},
+                )
+            )
         remaining, chosen = boards[i], all_guesses[i]
         if not hint_ok[i]:
             data.count("dropped", "salt: guess row whose hint differs from the clue")
@@ -147,11 +177,24 @@ def _load_split(split: str, ts: pd.DataFrame, cg: pd.DataFrame, gg: pd.DataFrame
         else:
             on_board = set(remaining)
             in_key = set(green) | set(black) | set(tan)
-            data.receiver.append(HumanReceiverRecord(
-                dataset=data.dataset, record_id=rid, board=remaining, clue=clue, chosen=chosen,
-                clue_source="human", number=len(targets), intended=targets,
-                blue=tuple(w for w in green if w in on_board), red=(),
-                neutral=tuple(w for w in tan if w in on_board),
-                assassin=tuple(w for w in black if w in on_board),
-                meta={"split": split, "row": i,
-                      "not_in_giver_key": [w for w in remaining if w not in in_key]}))
+            data.receiver.append(
+                HumanReceiverRecord(
+                    dataset=data.dataset,
+                    record_id=rid,
+                    board=remaining,
+                    clue=clue,
+                    chosen=chosen,
+                    clue_source="human",
+                    number=len(targets),
+                    intended=targets,
+                    blue=tuple(w for w in green if w in on_board),
+                    red=(),
+                    neutral=tuple(w for w in tan if w in on_board),
+                    assassin=tuple(w for w in black if w in on_board),
+                    meta={
+                        "split": split,
+                        "row": i,
+                        "not_in_giver_key": [w for w in remaining if w not in in_key],
+                    },
+                )
+            )

@@ -27,7 +27,7 @@ def load(base: Path, data: LoadedHumanData) -> None:
     doc = read_json(path)
     boards = doc.get("data") if isinstance(doc, dict) else None
     if not isinstance(boards, list):
-        raise DataFormatError(path, 1, "expected an object {\"data\": [boards]}")
+        raise DataFormatError(path, 1, 'expected an object {"data": [boards]}')
     for b, board in enumerate(boards):
         if not isinstance(board, dict) or not all(isinstance(v, list) for v in board.values()):
             raise DataFormatError(path, None, f"board {b + 1}: expected an object clue -> [words]")
@@ -39,11 +39,19 @@ def load(base: Path, data: LoadedHumanData) -> None:
             if clue in set(all_words):
                 data.count("dropped", "stanfordhci: clue is a board word")
                 continue
-            data.sender.append(HumanSenderRecord(
-                dataset=data.dataset, record_id=f"b{b}/{clue}", blue=targets,
-                red=tuple(w for w in all_words if w not in set(targets)), clue=clue,
-                targets=targets, number=len(targets), clue_source="researcher",
-                meta={"board": b}))
+            data.sender.append(
+                HumanSenderRecord(
+                    dataset=data.dataset,
+                    record_id=f"b{b}/{clue}",
+                    blue=targets,
+                    red=tuple(w for w in all_words if w not in set(targets)),
+                    clue=clue,
+                    targets=targets,
+                    number=len(targets),
+                    clue_source="researcher",
+                    meta={"board": b},
+                )
+            )
     data.notes.append(
         "DreamTeam task set: researcher-authored clues, not recorded play (a weak sender set); "
         "blue = the clue's words, red = the board's other words."

@@ -87,8 +87,12 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
     kind = obj.get("kind")
     unknown = set(obj) - KNOWN
     if unknown:
-        raise DataFormatError(path, line, f"unknown key(s) {', '.join(sorted(unknown))}; "
-                              f"expected some of {', '.join(sorted(KNOWN))}")
+        raise DataFormatError(
+            path,
+            line,
+            f"unknown key(s) {', '.join(sorted(unknown))}; "
+            f"expected some of {', '.join(sorted(KNOWN))}",
+        )
     if kind not in ("receiver", "sender"):
         raise DataFormatError(path, line, f"'kind' must be 'receiver' or 'sender', found {kind!r}")
     required = RECEIVER_REQUIRED if kind == "receiver" else SENDER_REQUIRED
@@ -108,7 +112,9 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
         try:
             number = int(number)
         except (TypeError, ValueError):
-            raise DataFormatError(path, line, f"'number' must be an integer, found {number!r}") from None
+            raise DataFormatError(
+                path, line, f"'number' must be an integer, found {number!r}"
+            ) from None
     else:
         number = None
     rid = str(obj.get("id") or f"{path.name}:{line}")
@@ -119,21 +125,42 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
         board = lists["board"]
         if not set(lists["chosen"]) <= set(board):
             raise DataFormatError(path, line, "every 'chosen' word must be on the 'board'")
-        data.receiver.append(HumanReceiverRecord(
-            dataset=data.dataset, record_id=rid, board=board, clue=clue, chosen=lists["chosen"],
-            clue_source=str(obj.get("clue_source") or "unknown"), number=number,
-            intended=lists.get("intended", ()), blue=lists.get("blue", ()),
-            red=lists.get("red", ()), neutral=lists.get("neutral", ()),
-            assassin=lists.get("assassin", ()), meta=meta))
+        data.receiver.append(
+            HumanReceiverRecord(
+                dataset=data.dataset,
+                record_id=rid,
+                board=board,
+                clue=clue,
+                chosen=lists["chosen"],
+                clue_source=str(obj.get("clue_source") or "unknown"),
+                number=number,
+                intended=lists.get("intended", ()),
+                blue=lists.get("blue", ()),
+                red=lists.get("red", ()),
+                neutral=lists.get("neutral", ()),
+                assassin=lists.get("assassin", ()),
+                meta=meta,
+            )
+        )
     else:
         targets = lists.get("targets", ())
         if not set(targets) <= set(lists["blue"]):
             raise DataFormatError(path, line, "every 'targets' word must be a 'blue' word")
-        data.sender.append(HumanSenderRecord(
-            dataset=data.dataset, record_id=rid, blue=lists["blue"], red=lists["red"], clue=clue,
-            targets=targets, number=number if number is not None else (len(targets) or None),
-            neutral=lists.get("neutral", ()), assassin=lists.get("assassin", ()),
-            clue_source=str(obj.get("clue_source") or "human"), meta=meta))
+        data.sender.append(
+            HumanSenderRecord(
+                dataset=data.dataset,
+                record_id=rid,
+                blue=lists["blue"],
+                red=lists["red"],
+                clue=clue,
+                targets=targets,
+                number=number if number is not None else (len(targets) or None),
+                neutral=lists.get("neutral", ()),
+                assassin=lists.get("assassin", ()),
+                clue_source=str(obj.get("clue_source") or "human"),
+                meta=meta,
+            )
+        )
 
 
 def _read_jsonl(path: Path, data: LoadedHumanData) -> None:
@@ -144,17 +171,22 @@ def _read_jsonl(path: Path, data: LoadedHumanData) -> None:
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise DataFormatError(path, line, f"invalid JSON ({exc.msg}): expected one "
-                                      "JSON object per line") from exc
+                raise DataFormatError(
+                    path, line, f"invalid JSON ({exc.msg}): expected one JSON object per line"
+                ) from exc
             _record_from_dict(path, line, obj, data)
 
 
 def _read_csv(path: Path, header: list[str], rows, data: LoadedHumanData) -> None:
     unknown = set(header) - KNOWN - {""}
     if "kind" not in header or "clue" not in header or unknown:
-        raise DataFormatError(path, 1, "expected a header naming 'kind', 'clue' and some of "
-                              f"{', '.join(sorted(KNOWN - {'meta'}))}"
-                              + (f"; unknown: {', '.join(sorted(unknown))}" if unknown else ""))
+        raise DataFormatError(
+            path,
+            1,
+            "expected a header naming 'kind', 'clue' and some of "
+            f"{', '.join(sorted(KNOWN - {'meta'}))}"
+            + (f"; unknown: {', '.join(sorted(unknown))}" if unknown else ""),
+        )
     for line, row in rows:
         if not any(c.strip() for c in row):
             continue
@@ -177,16 +209,33 @@ def write_user_jsonl(data: LoadedHumanData, path: str | Path) -> Path:
     path = Path(path)
     with open(path, "w", encoding="utf-8") as fh:
         for r in data.receiver:
-            obj = {"kind": "receiver", "id": r.record_id, "board": list(r.board), "clue": r.clue,
-                   "chosen": list(r.chosen), "clue_source": r.clue_source, "number": r.number,
-                   "intended": list(r.intended), "blue": list(r.blue), "red": list(r.red),
-                   "neutral": list(r.neutral), "assassin": list(r.assassin)}
+            obj = {
+                "kind": "receiver",
+                "id": r.record_id,
+                "board": list(r.board),
+                "clue": r.clue,
+                "chosen": list(r.chosen),
+                "clue_source": r.clue_source,
+                "number": r.number,
+                "intended": list(r.intended),
+                "blue": list(r.blue),
+                "red": list(r.red),
+                "neutral": list(r.neutral),
+                "assassin": list(r.assassin),
+            }
             fh.write(json.dumps({k: v for k, v in obj.items() if v not in (None, [])}) + "\n")
         for s in data.sender:
-            obj = {"kind": "sender", "id": s.record_id, "blue": list(s.blue), "red": list(s.red),
-                   "clue": s.clue, "targets": list(s.targets), "number": s.number,
-                   "neutral": list(s.neutral), "assassin": list(s.assassin),
-                   "clue_source": s.clue_source}
+            obj = {
+                "kind": "sender",
+                "id": s.record_id,
+                "blue": list(s.blue),
+                "red": list(s.red),
+                "clue": s.clue,
+                "targets": list(s.targets),
+                "number": s.number,
+                "neutral": list(s.neutral),
+                "assassin": list(s.assassin),
+                "clue_source": s.clue_source,
+            }
             fh.write(json.dumps({k: v for k, v in obj.items() if v not in (None, [])}) + "\n")
     return path
-

@@ -31,8 +31,9 @@ from wordgames.codenames.records import HumanReceiverRecord, LoadedHumanData
 from wordgames.errors import DataFormatError
 
 RESPONSES = "dataclips_userdata_en.csv"
-RESPONSE_COLUMNS = (["sessionid", "tablaid", "utalasid", "kezdes", "befejezes", "tipp"]
-                    + [f"tipp{i}" for i in range(1, 13)])
+RESPONSE_COLUMNS = ["sessionid", "tablaid", "utalasid", "kezdes", "befejezes", "tipp"] + [
+    f"tipp{i}" for i in range(1, 13)
+]
 RELATEDNESS = ("fasttext", "graph", "sqrt", "sqrt2")
 
 
@@ -44,14 +45,18 @@ def _boards(base: Path) -> tuple[dict[int, tuple], dict[int, np.ndarray]]:
             if not any(row):
                 continue
             if len(row) != 21 or not row[0].strip().isdigit():
-                raise DataFormatError(path, line, f"expected a board id and 20 fields, found {len(row)} fields")
+                raise DataFormatError(
+                    path, line, f"expected a board id and 20 fields, found {len(row)} fields"
+                )
             store[int(row[0])] = row[1:]
     path = base / "board_colors.csv"
     out_colours = {}
     for b, codes in colours.items():
         codes = [c.strip() for c in codes]
         if not set(codes) <= {"1", "2"}:
-            raise DataFormatError(path, None, f"board {b}: colour codes must be 1 (bad) or 2 (good)")
+            raise DataFormatError(
+                path, None, f"board {b}: colour codes must be 1 (bad) or 2 (good)"
+            )
         out_colours[b] = np.array(codes) == "2"
     return {b: norm_all(w) for b, w in words.items()}, out_colours
 
@@ -68,7 +73,9 @@ def _clues(base: Path) -> dict[int, list[tuple[str, int]]]:
         if len(fields) % 2 or not row[0].strip().isdigit():
             raise DataFormatError(path, line, "expected a board id and clue;number pairs")
         try:
-            out[int(row[0])] = [(norm(fields[i]), int(fields[i + 1])) for i in range(0, len(fields), 2)]
+            out[int(row[0])] = [
+                (norm(fields[i]), int(fields[i + 1])) for i in range(0, len(fields), 2)
+            ]
         except ValueError as exc:
             raise DataFormatError(path, line, f"a clue number is not an integer ({exc})") from exc
     return out
@@ -82,7 +89,11 @@ def _configs(base: Path) -> dict[tuple[int, str, int], list[str]]:
             if not any(row):
                 continue
             if len(row) != 4:
-                raise DataFormatError(path, line, f"expected 4 fields (board, scoring, clue, number), found {len(row)}")
+                raise DataFormatError(
+                    path,
+                    line,
+                    f"expected 4 fields (board, scoring, clue, number), found {len(row)}",
+                )
             out[(int(row[0]), norm(row[2]), int(row[3]))].append(f"{rel}/{row[1].strip()}")
     return out
 
@@ -113,7 +124,9 @@ def load(base: Path, data: LoadedHumanData) -> None:
         board, clue_number = boards[b], clues[b][k]
         chosen = tuple(w for w in pick_lists[i] if w)
         if n_picks[i] != declared[i]:
-            data.count("repairs", "xerevity: 'tipp' count differs from the filled guesses (guesses kept)")
+            data.count(
+                "repairs", "xerevity: 'tipp' count differs from the filled guesses (guesses kept)"
+            )
         if not chosen or not set(chosen) <= set(board) or len(set(chosen)) != len(chosen):
             data.count("dropped", "xerevity: guesses empty, repeated or not on the board")
             continue
@@ -123,12 +136,20 @@ def load(base: Path, data: LoadedHumanData) -> None:
             data.count("flagged", "xerevity: clue of no listed agent configuration")
         source = "+".join(sorted({c.split("/")[0] for c in made_by})) or "unknown"
         mask = good[b]
-        data.receiver.append(HumanReceiverRecord(
-            dataset=data.dataset, record_id=f"r{i}", board=board, clue=clue, chosen=chosen,
-            clue_source=source, number=number,
-            blue=tuple(w for w, g in zip(board, mask, strict=True) if g),
-            red=tuple(w for w, g in zip(board, mask, strict=True) if not g),
-            meta={"board": b, "clue_index": k, "configs": made_by, "line": i + 2}))
+        data.receiver.append(
+            HumanReceiverRecord(
+                dataset=data.dataset,
+                record_id=f"r{i}",
+                board=board,
+                clue=clue,
+                chosen=chosen,
+                clue_source=source,
+                number=number,
+                blue=tuple(w for w, g in zip(board, mask, strict=True) if g),
+                red=tuple(w for w, g in zip(board, mask, strict=True) if not g),
+                meta={"board": b, "clue_index": k, "configs": made_by, "line": i + 2},
+            )
+        )
     data.notes.append(
         "Cserháti et al. 2022 (English): human guessers on agent clues, 20-word boards of 10 "
         "good (blue) and 10 bad (red = words to avoid) words. No sender data, no intended words."

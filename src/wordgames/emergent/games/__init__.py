@@ -12,9 +12,15 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "ReferentialGame": "game", "Turns": "game",
-    "World": "worlds", "ThingWorld": "worlds", "ShapeWorld": "worlds", "make_world": "worlds",
-    "GameTrainer": "train", "GameEvaluation": "train", "PlayResult": "train",
+    "ReferentialGame": "game",
+    "Turns": "game",
+    "World": "worlds",
+    "ThingWorld": "worlds",
+    "ShapeWorld": "worlds",
+    "make_world": "worlds",
+    "GameTrainer": "train",
+    "GameEvaluation": "train",
+    "PlayResult": "train",
 }
 
 __all__ = sorted(_EXPORTS)

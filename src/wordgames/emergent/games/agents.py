@@ -25,16 +25,22 @@ __all__ = ["Receiver", "Sender", "make_encoder"]
 def make_encoder(feature_shape: tuple[int, ...], hidden: int) -> nn.Module:
     """MLP for flat features, CNN for ``(3, S, S)`` images; output ``(N, hidden)``."""
     if len(feature_shape) == 1:
-        return nn.Sequential(nn.Linear(feature_shape[0], hidden), nn.ReLU(),
-                             nn.Linear(hidden, hidden))
+        return nn.Sequential(
+            nn.Linear(feature_shape[0], hidden), nn.ReLU(), nn.Linear(hidden, hidden)
+        )
     if len(feature_shape) == 3:
         channels, size, _ = feature_shape
         out = size // 4  # two stride-2 convolutions
         return nn.Sequential(
-            nn.Conv2d(channels, 16, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Conv2d(16, 32, 3, stride=2, padding=1), nn.ReLU(),
-            nn.Flatten(), nn.Linear(32 * out * out, hidden), nn.ReLU(),
-            nn.Linear(hidden, hidden))
+            nn.Conv2d(channels, 16, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+            nn.Linear(32 * out * out, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, hidden),
+        )
     raise ValueError(f"no encoder for inputs of shape {feature_shape}")
 
 
@@ -56,8 +62,9 @@ class Sender(nn.Module):
     max_len : words per message
     """
 
-    def __init__(self, feature_shape, channel: nn.Module, hidden: int = 64, embed: int = 32,
-                 max_len: int = 1):
+    def __init__(
+        self, feature_shape, channel: nn.Module, hidden: int = 64, embed: int = 32, max_len: int = 1
+    ):
         super().__init__()
         self.channel = channel
         self.max_len = int(max_len)
@@ -68,8 +75,9 @@ class Sender(nn.Module):
         self.to_logits = nn.Linear(hidden, channel.n_logits)
         self.embed_word = nn.Linear(channel.word_dim, embed, bias=False)
 
-    def forward(self, features: torch.Tensor, labels: torch.Tensor,
-                generator: torch.Generator | None = None) -> torch.Tensor:
+    def forward(
+        self, features: torch.Tensor, labels: torch.Tensor, generator: torch.Generator | None = None
+    ) -> torch.Tensor:
         """Word vectors ``(B, max_len, word_dim)`` for turns ``features (B, C, ...)``."""
         enc = _encode_candidates(self.encoder, features)
         w = labels.to(enc.dtype)
@@ -105,6 +113,6 @@ class Receiver(nn.Module):
 
     def forward(self, words: torch.Tensor, features: torch.Tensor) -> torch.Tensor:
         _, h = self.rnn(self.embed_word(words))
-        z = h[-1]                                        # (B, hidden)
-        u = _encode_candidates(self.encoder, features)   # (B, C, hidden)
+        z = h[-1]  # (B, hidden)
+        u = _encode_candidates(self.encoder, features)  # (B, C, hidden)
         return (u * z[:, None, :]).sum(-1) + self.bias

@@ -68,8 +68,11 @@ class GumbelSoftmaxChannel(nn.Module):
         return words.argmax(-1)
 
     def get_params(self) -> dict:
-        return {"channel": self.kind, "vocab_size": self.vocab_size,
-                "temperature": self.temperature}
+        return {
+            "channel": self.kind,
+            "vocab_size": self.vocab_size,
+            "temperature": self.temperature,
+        }
 
 
 class QuantizedChannel(nn.Module):
@@ -94,7 +97,7 @@ class QuantizedChannel(nn.Module):
 
     @property
     def n_words(self) -> int:
-        return 2 ** self.word_dim
+        return 2**self.word_dim
 
     def forward(self, logits: torch.Tensor, generator: torch.Generator | None = None):
         soft = torch.sigmoid(logits)
@@ -110,8 +113,9 @@ class QuantizedChannel(nn.Module):
         return {"channel": self.kind, "word_dim": self.word_dim}
 
 
-def make_channel(kind: str, *, vocab_size: int = 50, word_dim: int = 6,
-                 temperature: float = 1.0) -> nn.Module:
+def make_channel(
+    kind: str, *, vocab_size: int = 50, word_dim: int = 6, temperature: float = 1.0
+) -> nn.Module:
     """``"gs"`` -> :class:`GumbelSoftmaxChannel`, ``"qt"`` -> :class:`QuantizedChannel`."""
     kind = str(kind).lower()
     if kind == "gs":

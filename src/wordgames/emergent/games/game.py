@@ -60,8 +60,10 @@ class Turns:
 
     def obeys(self) -> np.ndarray:
         """Recompute from the objects whether each candidate obeys its turn's rule."""
-        idx = np.broadcast_to(self.rule_attributes[:, None, :],
-                              self.objects.shape[:2] + self.rule_attributes.shape[1:])
+        idx = np.broadcast_to(
+            self.rule_attributes[:, None, :],
+            self.objects.shape[:2] + self.rule_attributes.shape[1:],
+        )
         held = np.take_along_axis(self.objects, idx, axis=2) == self.rule_values[:, None, :]
         return held.all(axis=2)
 
@@ -97,9 +99,15 @@ class ReferentialGame(Params):
     ((4, 6, 5), 12, True)
     """
 
-    def __init__(self, world: str | World = "thing", rule_length: int = 1, n_targets: int = 20,
-                 n_distractors: int = 20, p_violate: float | None = None,
-                 world_params: dict | None = None):
+    def __init__(
+        self,
+        world: str | World = "thing",
+        rule_length: int = 1,
+        n_targets: int = 20,
+        n_distractors: int = 20,
+        p_violate: float | None = None,
+        world_params: dict | None = None,
+    ):
         self.world = world
         self.rule_length = rule_length
         self.n_targets = n_targets
@@ -113,8 +121,10 @@ class ReferentialGame(Params):
 
     def _check(self, world: World) -> None:
         if not 1 <= self.rule_length <= world.n_attributes:
-            raise ValueError(f"rule_length must be between 1 and {world.n_attributes} "
-                             f"for the {world.name} world, got {self.rule_length}")
+            raise ValueError(
+                f"rule_length must be between 1 and {world.n_attributes} "
+                f"for the {world.name} world, got {self.rule_length}"
+            )
         if self.n_targets < 1 or self.n_distractors < 1:
             raise ValueError("a turn needs at least one target and one distractor")
         if self.p_violate is not None and not 0.0 < self.p_violate <= 1.0:
@@ -137,12 +147,16 @@ class ReferentialGame(Params):
         from itertools import combinations
 
         card = self.world_.cardinalities
-        return int(sum(np.prod(card[list(c)])
-                       for c in combinations(range(self.world_.n_attributes), self.rule_length)))
+        return int(
+            sum(
+                np.prod(card[list(c)])
+                for c in combinations(range(self.world_.n_attributes), self.rule_length)
+            )
+        )
 
     def sample_rules(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """``n`` rules drawn uniformly over attribute subsets and then values."""
-        attrs = np.argsort(rng.random((n, self.world_.n_attributes)), axis=1)[:, :self.rule_length]
+        attrs = np.argsort(rng.random((n, self.world_.n_attributes)), axis=1)[:, : self.rule_length]
         attrs = np.sort(attrs, axis=1)
         values = np.floor(rng.random(attrs.shape) * self.world_.cardinalities[attrs])
         return attrs, values.astype(np.int64)
@@ -150,7 +164,7 @@ class ReferentialGame(Params):
     def sample_turns(self, n_turns: int, rng: np.random.Generator) -> Turns:
         """Draw ``n_turns`` turns (rules, targets, distractors, shuffled)."""
         attrs, values = self.sample_rules(n_turns, rng)
-        card = self.world_.cardinalities[attrs]                       # (T, l)
+        card = self.world_.cardinalities[attrs]  # (T, l)
         nt, nd, ln = self.n_targets, self.n_distractors, self.rule_length
         objects = self.world_.sample_objects((n_turns, nt + nd), rng)  # (T, C, A)
 

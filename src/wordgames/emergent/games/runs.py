@@ -18,12 +18,28 @@ from wordgames.results import write_json_atomic
 
 __all__ = ["TABLE1_COLUMNS", "format_table1", "read_table1_rows", "train_and_evaluate"]
 
-TABLE1_COLUMNS = ("Game", "Com", "l", "d", "Cons", "Phrs", "#w", "#m", "Acc", "TopSim", "AMI",
-                  "CBM", "Amb", "Para", "Unm")
+TABLE1_COLUMNS = (
+    "Game",
+    "Com",
+    "l",
+    "d",
+    "Cons",
+    "Phrs",
+    "#w",
+    "#m",
+    "Acc",
+    "TopSim",
+    "AMI",
+    "CBM",
+    "Amb",
+    "Para",
+    "Unm",
+)
 
 
-def train_and_evaluate(trainer, out_dir: str | Path, *, test_turns: int = 1000, callback=None,
-                       plot: bool = True):
+def train_and_evaluate(
+    trainer, out_dir: str | Path, *, test_turns: int = 1000, callback=None, plot: bool = True
+):
     """Fit ``trainer``, save it, evaluate it on ``test_turns`` held-out turns, write everything.
 
     Returns the :class:`~wordgames.emergent.games.train.GameEvaluation`.
@@ -39,15 +55,18 @@ def train_and_evaluate(trainer, out_dir: str | Path, *, test_turns: int = 1000, 
         from wordgames.emergent.plots import plot_best_match_graph
 
         row = evaluation.table1_row()
-        title = (f"{row['Game']} {row['Com']} l={row['l']} d={row['d']}: "
-                 f"CBM {evaluation.report.cbm:.2f}")
-        path = plot_best_match_graph(evaluation.report.cbm_result, out_dir / "best_match.png",
-                                     title=title)
+        title = (
+            f"{row['Game']} {row['Com']} l={row['l']} d={row['d']}: CBM {evaluation.report.cbm:.2f}"
+        )
+        path = plot_best_match_graph(
+            evaluation.report.cbm_result, out_dir / "best_match.png", title=title
+        )
         record["plots"] = [str(path)]
     write_json_atomic(out_dir / "eval.json", record)
     with open(out_dir / "messages.jsonl", "w", encoding="utf-8") as fh:
-        for ids, concepts in zip(evaluation.play.word_ids.tolist(), evaluation.concepts,
-                                 strict=True):
+        for ids, concepts in zip(
+            evaluation.play.word_ids.tolist(), evaluation.concepts, strict=True
+        ):
             fh.write(json.dumps({"message": ids, "concepts": concepts}) + "\n")
     return evaluation
 
@@ -60,14 +79,16 @@ def read_table1_rows(run_dirs) -> list[dict]:
     for run in run_dirs:
         path = Path(run) / "eval.json"
         if not path.is_file():
-            raise DataFormatError(path, None, "no eval.json: is this a `wordgames cbm train` "
-                                              "output folder?")
+            raise DataFormatError(
+                path, None, "no eval.json: is this a `wordgames cbm train` output folder?"
+            )
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
             row = dict(rec["table1_row"])
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise DataFormatError(path, None, f"expected a JSON record with 'table1_row' ({exc})"
-                                  ) from None
+            raise DataFormatError(
+                path, None, f"expected a JSON record with 'table1_row' ({exc})"
+            ) from None
         row["run"] = str(run)
         rows.append(row)
     order = {"Shape": 0, "Thing": 1}
@@ -84,8 +105,7 @@ def _fmt(value) -> str:
 
 def format_table1(rows: list[dict]) -> str:
     """Markdown table in the column order of the paper's Table 1."""
-    lines = ["| " + " | ".join(TABLE1_COLUMNS) + " |",
-             "|" + "---|" * len(TABLE1_COLUMNS)]
+    lines = ["| " + " | ".join(TABLE1_COLUMNS) + " |", "|" + "---|" * len(TABLE1_COLUMNS)]
     for row in rows:
         lines.append("| " + " | ".join(_fmt(row.get(c)) for c in TABLE1_COLUMNS) + " |")
     return "\n".join(lines) + "\n"

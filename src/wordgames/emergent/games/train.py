@@ -68,16 +68,24 @@ class GameEvaluation:
         """One row in the layout of the paper's Table 1."""
         p = self.parameters
         d = p["vocab_size"] if p["channel"] == "gs" else p["word_dim"]
-        row = {"Game": p["world"].capitalize(), "Com": p["channel"].upper(),
-               "l": p["rule_length"], "d": d}
+        row = {
+            "Game": p["world"].capitalize(),
+            "Com": p["channel"].upper(),
+            "l": p["rule_length"],
+            "d": d,
+        }
         row.update(self.report.table1_row())
         row["Acc"] = self.accuracy
         return row
 
     def as_dict(self) -> dict:
-        return {"accuracy": self.accuracy, "n_turns": len(self.concepts),
-                "table1_row": self.table1_row(), "parameters": self.parameters,
-                "language": self.report.as_dict()}
+        return {
+            "accuracy": self.accuracy,
+            "n_turns": len(self.concepts),
+            "table1_row": self.table1_row(),
+            "parameters": self.parameters,
+            "language": self.report.as_dict(),
+        }
 
 
 class GameTrainer(Params):
@@ -111,15 +119,31 @@ class GameTrainer(Params):
     random_state : seed of every random choice
     """
 
-    def __init__(self, world: str = "thing", channel: str = "gs", rule_length: int = 1,
-                 n_targets: int = 20, n_distractors: int = 20, max_len: int | None = None,
-                 vocab_size: int | None = None, word_dim: int | None = None,
-                 temperature: float = 1.0, hidden: int = 64, embed: int = 32,
-                 batch_size: int = 32, lr: float = 3e-3, steps: int = 3000,
-                 eval_every: int = 100, eval_turns: int = 200,
-                 target_accuracy: float | None = None, time_limit: float | None = None,
-                 p_violate: float | None = None, world_params: dict | None = None,
-                 n_threads: int | None = 1, random_state: int = 0):
+    def __init__(
+        self,
+        world: str = "thing",
+        channel: str = "gs",
+        rule_length: int = 1,
+        n_targets: int = 20,
+        n_distractors: int = 20,
+        max_len: int | None = None,
+        vocab_size: int | None = None,
+        word_dim: int | None = None,
+        temperature: float = 1.0,
+        hidden: int = 64,
+        embed: int = 32,
+        batch_size: int = 32,
+        lr: float = 3e-3,
+        steps: int = 3000,
+        eval_every: int = 100,
+        eval_turns: int = 200,
+        target_accuracy: float | None = None,
+        time_limit: float | None = None,
+        p_violate: float | None = None,
+        world_params: dict | None = None,
+        n_threads: int | None = 1,
+        random_state: int = 0,
+    ):
         self.world = world
         self.channel = channel
         self.rule_length = rule_length
@@ -146,15 +170,25 @@ class GameTrainer(Params):
 
     # -- configuration --------------------------------------------------------------------------
     def _make_game(self) -> ReferentialGame:
-        return ReferentialGame(self.world, self.rule_length, self.n_targets, self.n_distractors,
-                               self.p_violate, self.world_params)
+        return ReferentialGame(
+            self.world,
+            self.rule_length,
+            self.n_targets,
+            self.n_distractors,
+            self.p_violate,
+            self.world_params,
+        )
 
     def _check(self) -> None:
         self._make_game()  # checks the world and the rule
         if str(self.channel).lower() not in ("gs", "qt"):
             raise ValueError(f"unknown channel {self.channel!r}; choose 'gs' or 'qt'")
-        if ((self.max_len is not None and self.max_len < 1) or self.batch_size < 1
-                or self.steps < 0 or self.eval_every < 1):
+        if (
+            (self.max_len is not None and self.max_len < 1)
+            or self.batch_size < 1
+            or self.steps < 0
+            or self.eval_every < 1
+        ):
             raise ValueError("max_len, batch_size and eval_every must be positive, steps >= 0")
 
     @cached_property
@@ -186,8 +220,12 @@ class GameTrainer(Params):
         shape = self.game.world_.feature_shape
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(self.random_state)
-            channel = make_channel(p["channel"], vocab_size=p["vocab_size"],
-                                   word_dim=p["word_dim"], temperature=self.temperature)
+            channel = make_channel(
+                p["channel"],
+                vocab_size=p["vocab_size"],
+                word_dim=p["word_dim"],
+                temperature=self.temperature,
+            )
             self.sender_ = Sender(shape, channel, self.hidden, self.embed, p["max_len"])
             self.receiver_ = Receiver(shape, channel.word_dim, self.hidden, self.embed)
         self.generator_ = torch.Generator().manual_seed(self.random_state)
@@ -242,11 +280,16 @@ class GameTrainer(Params):
                 losses.append(float(loss.detach()))
                 accs.append(float(((logits.detach() > 0) == labels).float().mean()))
                 if step % self.eval_every == 0 or step == self.steps:
-                    val = self.play(val_turns, np.random.default_rng([self.random_state,
-                                                                      VALID_STREAM, 1]))
-                    rec = {"step": step, "loss": float(np.mean(losses)),
-                           "accuracy": float(np.mean(accs)), "val_accuracy": val.accuracy,
-                           "elapsed_s": round(time.perf_counter() - start, 3)}
+                    val = self.play(
+                        val_turns, np.random.default_rng([self.random_state, VALID_STREAM, 1])
+                    )
+                    rec = {
+                        "step": step,
+                        "loss": float(np.mean(losses)),
+                        "accuracy": float(np.mean(accs)),
+                        "val_accuracy": val.accuracy,
+                        "elapsed_s": round(time.perf_counter() - start, 3),
+                    }
                     losses, accs = [], []
                     self.history_.append(rec)
                     if log_fh is not None:
@@ -274,8 +317,9 @@ class GameTrainer(Params):
             raise RuntimeError("the agents are not trained: call fit() or load() first")
 
     # -- playing --------------------------------------------------------------------------------
-    def play(self, turns: Turns, rng: np.random.Generator | None = None,
-             chunk: int = 100) -> PlayResult:
+    def play(
+        self, turns: Turns, rng: np.random.Generator | None = None, chunk: int = 100
+    ) -> PlayResult:
         """Play ``turns`` with discrete messages (evaluation mode), ``chunk`` turns at a time."""
         import torch
 
@@ -286,9 +330,13 @@ class GameTrainer(Params):
         ids, words, scores, inputs = [], [], [], []
         with torch.no_grad():
             for lo in range(0, len(turns), chunk):
-                part = Turns(turns.world, turns.objects[lo:lo + chunk],
-                             turns.labels[lo:lo + chunk], turns.rule_attributes[lo:lo + chunk],
-                             turns.rule_values[lo:lo + chunk])
+                part = Turns(
+                    turns.world,
+                    turns.objects[lo : lo + chunk],
+                    turns.labels[lo : lo + chunk],
+                    turns.rule_attributes[lo : lo + chunk],
+                    turns.rule_values[lo : lo + chunk],
+                )
                 feats, labels = self._tensors(part, rng)
                 w = self.sender_(feats, labels)
                 s = self.receiver_(w, feats)
@@ -300,11 +348,17 @@ class GameTrainer(Params):
                 inputs.append(mean.numpy())
         scores_np = np.concatenate(scores)
         acc = float(((scores_np > 0) == turns.labels).mean())
-        return PlayResult(np.concatenate(ids).astype(np.int64), np.concatenate(words),
-                          scores_np, acc, np.concatenate(inputs))
+        return PlayResult(
+            np.concatenate(ids).astype(np.int64),
+            np.concatenate(words),
+            scores_np,
+            acc,
+            np.concatenate(inputs),
+        )
 
-    def evaluate(self, n_turns: int = 1000, random_state: int | None = None,
-                 **measure_options) -> GameEvaluation:
+    def evaluate(
+        self, n_turns: int = 1000, random_state: int | None = None, **measure_options
+    ) -> GameEvaluation:
         """Play ``n_turns`` held-out turns and measure the language.
 
         The turns come from the test stream of ``random_state`` (default: the trainer's), never
@@ -320,14 +374,18 @@ class GameTrainer(Params):
         result = self.play(turns, rng)
         concepts = turns.concepts()
         measure_options.setdefault("random_state", seed)
-        report = evaluate_language(result.word_ids, concepts, objects=result.sender_inputs,
-                                   **measure_options)
+        report = evaluate_language(
+            result.word_ids, concepts, objects=result.sender_inputs, **measure_options
+        )
         params = self.resolved_params()
-        params.update(eval_turns_test=n_turns, eval_seed=seed,
-                      n_steps=getattr(self, "n_steps_", None),
-                      train_seconds=getattr(self, "train_seconds_", None),
-                      stopped_because=getattr(self, "stopped_because_", None),
-                      n_distinct_rules=self.game.n_rules())
+        params.update(
+            eval_turns_test=n_turns,
+            eval_seed=seed,
+            n_steps=getattr(self, "n_steps_", None),
+            train_seconds=getattr(self, "train_seconds_", None),
+            stopped_because=getattr(self, "stopped_because_", None),
+            n_distinct_rules=self.game.n_rules(),
+        )
         return GameEvaluation(result.accuracy, report, result, concepts, params)
 
     # -- persistence ----------------------------------------------------------------------------
@@ -338,10 +396,13 @@ class GameTrainer(Params):
         self._check_fitted()
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "config.json").write_text(json.dumps(self.get_params(), indent=2),
-                                             encoding="utf-8")
-        torch.save({"sender": self.sender_.state_dict(),
-                    "receiver": self.receiver_.state_dict()}, out_dir / "agents.pt")
+        (out_dir / "config.json").write_text(
+            json.dumps(self.get_params(), indent=2), encoding="utf-8"
+        )
+        torch.save(
+            {"sender": self.sender_.state_dict(), "receiver": self.receiver_.state_dict()},
+            out_dir / "agents.pt",
+        )
         return out_dir
 
     @classmethod

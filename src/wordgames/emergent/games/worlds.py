@@ -38,8 +38,9 @@ class World(Params):
     (5, ['size=small', 'size=big', 'color=red'], [2, 3])
     """
 
-    def __init__(self, attributes: Sequence[str], values: Sequence[Sequence[str]],
-                 name: str = "world"):
+    def __init__(
+        self, attributes: Sequence[str], values: Sequence[Sequence[str]], name: str = "world"
+    ):
         self.attributes = attributes
         self.values = values
         self.name = name
@@ -63,8 +64,9 @@ class World(Params):
     @property
     def concepts(self) -> list[str]:
         """Every concept (feature-value pair) of the world, attribute by attribute."""
-        return [f"{a}={v}" for a, vals in zip(self.attributes, self.values, strict=True)
-                for v in vals]
+        return [
+            f"{a}={v}" for a, vals in zip(self.attributes, self.values, strict=True) for v in vals
+        ]
 
     @property
     def n_concepts(self) -> int:
@@ -82,13 +84,18 @@ class World(Params):
 
     def summary(self) -> dict:
         """The world for records: name, attributes, cardinalities."""
-        return {"name": self.name, "attributes": [str(a) for a in self.attributes],
-                "cardinalities": self.cardinalities.tolist()}
+        return {
+            "name": self.name,
+            "attributes": [str(a) for a in self.attributes],
+            "cardinalities": self.cardinalities.tolist(),
+        }
 
     def describe(self, obj: Sequence[int]) -> list[str]:
         """Concept names of one object, e.g. ``["shape=circle", "color=red", ...]``."""
-        return [f"{a}={self.values[i][int(v)]}" for i, (a, v) in
-                enumerate(zip(self.attributes, obj, strict=True))]
+        return [
+            f"{a}={self.values[i][int(v)]}"
+            for i, (a, v) in enumerate(zip(self.attributes, obj, strict=True))
+        ]
 
     # -- objects ------------------------------------------------------------------------------
     def sample_objects(self, shape: int | tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
@@ -101,8 +108,10 @@ class World(Params):
         """Concatenated one-hot vectors (float32, ``objects.shape[:-1] + (n_concepts,)``)."""
         objects = np.asarray(objects, dtype=np.int64)
         if objects.shape[-1] != self.n_attributes:
-            raise ValueError(f"objects must end with {self.n_attributes} attribute values, "
-                             f"got shape {objects.shape}")
+            raise ValueError(
+                f"objects must end with {self.n_attributes} attribute values, "
+                f"got shape {objects.shape}"
+            )
         if (objects < 0).any() or (objects >= self.cardinalities).any():
             raise ValueError("an attribute value is out of range for this world")
         out = np.zeros(objects.shape[:-1] + (self.n_concepts,), dtype=np.float32)
@@ -161,8 +170,14 @@ class ThingWorld(World):
 
 
 SHAPES = ("circle", "square", "triangle", "cross", "semicircle")
-COLORS = {"red": (1.0, 0.0, 0.0), "green": (0.0, 1.0, 0.0), "blue": (0.0, 0.0, 1.0),
-          "yellow": (1.0, 1.0, 0.0), "magenta": (1.0, 0.0, 1.0), "cyan": (0.0, 1.0, 1.0)}
+COLORS = {
+    "red": (1.0, 0.0, 0.0),
+    "green": (0.0, 1.0, 0.0),
+    "blue": (0.0, 0.0, 1.0),
+    "yellow": (1.0, 1.0, 0.0),
+    "magenta": (1.0, 0.0, 1.0),
+    "cyan": (0.0, 1.0, 1.0),
+}
 HORIZONTAL = ("left", "center", "right")
 VERTICAL = ("top", "middle", "bottom")
 _RGB = np.array(list(COLORS.values()), dtype=np.float32)
@@ -228,13 +243,15 @@ class ShapeWorld(World):
         w = (grid[None, :, None] - cy[:, None, None]) / radius[:, None, None]
         au, aw = np.abs(u), np.abs(w)
         disc = u * u + w * w <= 1.0
-        masks = np.stack([
-            disc,                                                        # circle
-            np.maximum(au, aw) <= 0.8,                                   # square
-            (w >= -0.95) & (w <= 0.8) & (au <= 0.95 * (w + 0.95) / 1.75),  # triangle, apex up
-            ((au <= 0.3) & (aw <= 0.95)) | ((aw <= 0.3) & (au <= 0.95)),  # cross
-            disc & (w <= 0.15),                                           # semicircle, flat below
-        ])
+        masks = np.stack(
+            [
+                disc,  # circle
+                np.maximum(au, aw) <= 0.8,  # square
+                (w >= -0.95) & (w <= 0.8) & (au <= 0.95 * (w + 0.95) / 1.75),  # triangle, apex up
+                ((au <= 0.3) & (aw <= 0.95)) | ((aw <= 0.3) & (au <= 0.95)),  # cross
+                disc & (w <= 0.15),  # semicircle, flat below
+            ]
+        )
         mask = masks[flat[:, 0], np.arange(n)]
         images = mask[:, None, :, :] * _RGB[flat[:, 1]][:, :, None, None]
         return images.astype(np.float32).reshape(lead + self.feature_shape)
