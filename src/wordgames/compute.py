@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from wordgames.measure import Measure, MeasureContext, Skip
+from wordgames.measure import Measure, MeasureContext, Skip, ThinPolicy, is_thin
 
 Progress = Callable[[str, int, int], None]
 
@@ -21,8 +22,14 @@ def compute_unit(
     data_root=None,
     out_dir=None,
     progress: Progress | None = None,
+    ci_resamples: int = 1000,
+    thin: ThinPolicy | None = None,
 ):
     """Compute one measure on one embedding.
+
+    Every score is stamped with its coverage and whether it is too thin to rank (``thin``,
+    default :class:`~wordgames.measure.ThinPolicy`); plot paths are made relative to
+    ``out_dir`` (results are moved and merged as folders).
 
     Returns
     -------
@@ -42,6 +49,7 @@ def compute_unit(
         out_dir=Path(out_dir) if out_dir else None,
         progress=progress,
         measure=measure.name,
+        ci_resamples=ci_resamples,
     )
     name = getattr(embedding, "name", "") or ""
     start = time.perf_counter()
@@ -51,12 +59,14 @@ def compute_unit(
         return Skip(name, measure.name, str(exc))
     seconds = time.perf_counter() - start
     result.timings.setdefault("total", round(seconds, 4))
-    finish_result(result, measure, name)
+    finish_result(result, measure, name, thin=thin)
+    result.plots = [relative_plot(p, out_dir) for p in result.plots]
     return result
 
 
-def finish_result(result, measure: Measure, embedding_name: str) -> None:
-    """Stamp the result and its scores with the embedding, measure and declared directions."""
+def finish_result(result, measure: Measure, embedding_name: str, *,
+                  thin: ThinPolicy | None = None) -> None:
+    """Stamp the result and its scores: embedding, measure, direction, coverage, thinness."""
     result.embedding = embedding_name
     result.measure = measure.name
     result.version = measure.version
@@ -64,3 +74,17 @@ def finish_result(result, measure: Measure, embedding_name: str) -> None:
         s.embedding = embedding_name
         s.measure = measure.name
         s.direction = measure.direction(s.metric)
+        if not math.isfinite(s.coverage) and s.n is not None and s.n + s.n_skipped > 0:
+            s.coverage = s.n / (s.n + s.n_skipped)
+        s.thin, s.thin_reason = is_thin(s, thin)
+
+
+def relative_plot(path, out_dir) -> str:
+    """``path`` relative to ``out_dir`` when it lies inside it (else as given)."""
+    if out_dir is None:
+        return str(path)
+    p, root = Path(path), Path(out_dir)
+    try:
+        return str(p.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)

@@ -20,7 +20,7 @@ from typing import Any
 
 from wordgames.compute import Progress, compute_unit, finish_result
 from wordgames.errors import WordgamesError
-from wordgames.measure import Measure, Score, Skip, options_dict
+from wordgames.measure import Measure, Score, Skip, ThinPolicy, is_thin, options_dict
 
 __all__ = ["Results", "compute_unit", "evaluate", "finish_result"]
 
@@ -99,13 +99,25 @@ class Results:
 
 
 # --------------------------------------------------------------------------- planning
-def measure_params(
-    measure: Measure, options, *, seed: int, quick: bool, vocabulary: dict | None
-) -> dict:
+@dataclass(frozen=True)
+class RunSettings:
+    """The run-level settings every unit shares (recorded with every result)."""
+
+    seed: int = 0
+    quick: bool = False
+    ci_resamples: int = 1000
+    thin: ThinPolicy = field(default_factory=ThinPolicy)
+    vocabulary: dict | None = None
+    data_root: str | None = None
+    out_dir: str | None = None
+
+
+def measure_params(measure: Measure, options, settings: RunSettings) -> dict:
     """The parameters that decide a measure's numbers: part of its key in the results store.
 
     Input files among the options are identified by content (sha256), so an edited file is not
-    mistaken for a stored one.
+    mistaken for a stored one. The thinness policy is not part of it: it changes no number and
+    is applied again whenever results are collected.
     """
     from wordgames.datasets import sha256_file
 
@@ -117,9 +129,10 @@ def measure_params(
         return value
 
     own = {k: by_content(v) for k, v in sorted(options_dict(options).items())}
-    params = {"seed": seed, "quick": quick, "options": own}
-    if vocabulary is not None:
-        params["vocabulary"] = vocabulary
+    params = {"seed": settings.seed, "quick": settings.quick, "options": own,
+              "ci_resamples": settings.ci_resamples}
+    if settings.vocabulary is not None:
+        params["vocabulary"] = settings.vocabulary
     return params
 
 
@@ -175,55 +188,34 @@ class Plan:
     missing: list
 
 
-def plan_units(
-    embs,
-    measures,
-    typed_options: dict,
-    *,
-    store,
-    seed: int,
-    quick: bool,
-    vocabulary: dict,
-    data_root,
-    out_dir,
-    overwrite: bool = False,
-) -> Plan:
+def plan_units(embs, measures, typed_options: dict, *, store, settings: RunSettings,
+               overwrite: bool = False) -> Plan:
     """Every (embedding, measure) unit and whether the store already holds it."""
+    from dataclasses import replace
+
     from wordgames.executors import EmbeddingRef, WorkUnit
     from wordgames.results.store import ResultKey, params_hash
 
     # workers (other processes, other machines) get absolute paths and the driver's data root
-    root = data_root or os.environ.get("WORDGAMES_DATA") or None
-    root = str(Path(root).resolve()) if root else None
+    root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
+    settings = replace(settings, data_root=str(Path(root).resolve()) if root else None,
+                       out_dir=str(Path(settings.out_dir).resolve()) if settings.out_dir else None)
+    store_root = str(Path(store.root).resolve()) if store is not None else None
     units, stored = [], set()
     for emb in embs:
         ref = EmbeddingRef(emb.name, emb.fingerprint(), emb.describe())
         for m in measures:
-            params = measure_params(
-                m, typed_options[m.name], seed=seed, quick=quick, vocabulary=vocabulary
-            )
+            params = measure_params(m, typed_options[m.name], settings)
             key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
             if store is not None and not overwrite and store.has(key):
                 stored.add(len(units))
-            units.append(
-                WorkUnit(
-                    ref,
-                    m,
-                    key,
-                    params,
-                    str(Path(store.root).resolve()) if store is not None else None,
-                    str(Path(out_dir).resolve()) if out_dir else None,
-                    root,
-                    seed,
-                    quick,
-                    typed_options[m.name],
-                )
-            )
+            units.append(WorkUnit(ref, m, key, params, store_root, settings.out_dir,
+                                  settings.data_root, settings.seed, settings.quick,
+                                  typed_options[m.name], settings.ci_resamples, settings.thin))
     # two specs with the same content share their keys: compute each key once
     seen: set = set()
-    missing = [
-        u for i, u in enumerate(units) if i not in stored and not (u.key in seen or seen.add(u.key))
-    ]
+    missing = [u for i, u in enumerate(units)
+               if i not in stored and not (u.key in seen or seen.add(u.key))]
     return Plan(units, stored, missing)
 
 
@@ -246,6 +238,8 @@ def evaluate(
     transformer_vocab=None,
     progress: Progress | None = None,
     on_plan: Callable[[Results], None] | None = None,
+    ci_resamples: int = 1000,
+    thin: ThinPolicy | None = None,
 ) -> Results:
     """Run measures on embeddings and return every score.
 
@@ -277,6 +271,10 @@ def evaluate(
         Recompute stored results; only plan (``Results.missing`` lists what would run).
     transformer_vocab : int, path or list of str, optional
         Vocabulary of ``transformer:MODEL`` embeddings.
+    ci_resamples : int
+        Bootstrap resamples of every confidence interval (0: none).
+    thin : ThinPolicy, optional
+        When a score is too thin to rank (default: coverage below 50 % or n below 30).
     progress, on_plan : callable, optional
         ``progress(label, done, total)`` after each unit; ``on_plan(results)`` once the units
         are planned (``results.missing`` lists those to compute). The CLI shows both.
@@ -302,42 +300,19 @@ def evaluate(
     runner = _executor(executor)
     store = _open_store(store, runner)
     embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
-    out_dir = out_dir or (store.root if store is not None else None)
+    settings = RunSettings(seed, quick, ci_resamples, thin or ThinPolicy(), policy.get_params(),
+                           data_root, out_dir or (store.root if store is not None else None))
     timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
-    plan = plan_units(
-        embs,
-        chosen,
-        typed,
-        store=store,
-        seed=seed,
-        quick=quick,
-        vocabulary=policy.get_params(),
-        data_root=data_root,
-        out_dir=out_dir,
-        overwrite=overwrite,
-    )
-    res = Results(
-        embeddings=[e.describe() for e in embs],
-        missing=[u.label for u in plan.missing],
-        parameters=_run_parameters(
-            embs,
-            chosen,
-            typed,
-            policy,
-            runner,
-            plan,
-            seed=seed,
-            quick=quick,
-            overwrite=overwrite,
-            data_root=data_root,
-        ),
-    )
+    plan = plan_units(embs, chosen, typed, store=store, settings=settings, overwrite=overwrite)
+    res = Results(embeddings=[e.describe() for e in embs], missing=[u.label for u in plan.missing],
+                  parameters=_run_parameters(embs, chosen, typed, runner, plan, settings,
+                                             overwrite=overwrite))
     if on_plan is not None:
         on_plan(res)
     if dry_run:
         return res
     computed = _run_units(runner, plan, embs, progress, timings)
-    _collect(res, plan, computed, store)
+    _collect(res, plan, computed, store, settings.thin)
     res.parameters["computed"] = sum(1 for o in computed.values() if o["status"] == "done")
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
@@ -357,23 +332,19 @@ def _open_store(store, runner):
     return store
 
 
-def _run_parameters(
-    embs, chosen, typed, policy, runner, plan: Plan, *, seed, quick, overwrite, data_root
-) -> dict:
+def _run_parameters(embs, chosen, typed, runner, plan: Plan, settings: RunSettings, *,
+                    overwrite: bool) -> dict:
     """What the run record says about how it was run."""
-    return {
-        "embeddings": [e.name for e in embs],
-        "measures": [m.name for m in chosen],
-        "seed": seed,
-        "quick": quick,
-        "vocabulary": policy.get_params(),
-        "options": {m: options_dict(o) for m, o in typed.items()},
-        "executor": runner.get_params(),
-        "overwrite": overwrite,
-        "units": len(plan.units),
-        "reused": len(plan.units) - len(plan.missing),
-        "data_root": str(data_root or os.environ.get("WORDGAMES_DATA") or "") or None,
-    }
+    root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
+    return {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
+            "seed": settings.seed, "quick": settings.quick, "vocabulary": settings.vocabulary,
+            "options": {m: options_dict(o) for m, o in typed.items()},
+            "confidence_intervals": {"method": "percentile bootstrap", "confidence": 0.95,
+                                     "resamples": settings.ci_resamples, "seed": settings.seed},
+            "thin": {"min_coverage": settings.thin.min_coverage, "min_n": settings.thin.min_n},
+            "executor": runner.get_params(), "overwrite": overwrite,
+            "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
+            "data_root": str(Path(root).resolve()) if root else None}
 
 
 def _executor(executor):
@@ -417,7 +388,7 @@ def _with_folder(unit, ref):
     return replace(unit, embedding=replace(unit.embedding, folder=ref.folder))
 
 
-def _collect(res: Results, plan: Plan, outcomes: dict, store) -> None:
+def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) -> None:
     """Results in the units' order: computed ones from memory, the rest from the store."""
     from wordgames.results import MeasureResult
 
@@ -451,4 +422,6 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store) -> None:
             r = MeasureResult.from_dict(entry["result"])
         if r.embedding != u.embedding.name:  # a stored twin computed under another name
             r = r.renamed(u.embedding.name)
+        for sc in r.scores:  # this run's policy, also for results stored under another one
+            sc.thin, sc.thin_reason = is_thin(sc, thin)
         res.results.append(r)

@@ -71,6 +71,8 @@ class WorkUnit:
     seed: int = 0
     quick: bool = False
     options: object = None  # the measure's typed options
+    ci_resamples: int = 1000
+    thin: object = None  # wordgames.measure.ThinPolicy (None: the default)
 
     @property
     def label(self) -> str:
@@ -175,6 +177,8 @@ def run_unit(
             quick=unit.quick,
             data_root=unit.data_root,
             out_dir=unit.out_dir,
+            ci_resamples=unit.ci_resamples,
+            thin=unit.thin,
         )
         seconds = time.perf_counter() - start
         if isinstance(result, Skip):

@@ -126,6 +126,12 @@ class Score:
         Why items were skipped, in words.
     direction : {"higher", "lower", None}
         Filled from the measure's declaration.
+    coverage : float
+        Share of the available items that the value reflects, in [0, 1]; NaN when unknown.
+        :func:`wordgames.compute.compute_unit` fills ``n / (n + n_skipped)`` where the measure
+        leaves it NaN (a measure whose skipped items stay in ``n`` sets it itself).
+    thin : bool
+        Built on too little data to be ranked (:func:`is_thin`); ``thin_reason`` says why.
     """
 
     embedding: str
@@ -140,6 +146,9 @@ class Score:
     n_skipped: int = 0
     skip_reason: str = ""
     direction: str | None = None
+    coverage: float = math.nan
+    thin: bool = False
+    thin_reason: str = ""
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -152,9 +161,52 @@ class Score:
     def from_dict(cls, d: Mapping) -> Score:
         names = {f.name for f in dataclasses.fields(cls)}
         kw = {k: v for k, v in d.items() if k in names}
-        for k in ("value", "ci_low", "ci_high"):
+        for k in ("value", "ci_low", "ci_high", "coverage"):
             kw[k] = math.nan if kw.get(k) is None else float(kw[k])
         return cls(**kw)
+
+
+@dataclass(frozen=True)
+class ThinPolicy:
+    """When a score is built on too little data to be ranked.
+
+    Parameters
+    ----------
+    min_coverage : float
+        Scores reflecting less than this share of the available items are thin.
+    min_n : int
+        Scores computed on fewer items are thin.
+    """
+
+    min_coverage: float = 0.5
+    min_n: int = 30
+
+
+def is_thin(score: Score, policy: ThinPolicy | None = None) -> tuple[bool, str]:
+    """Whether ``score`` is too thin to rank, and why in words.
+
+    Examples
+    --------
+    >>> is_thin(Score("e", "m", "pilot", "", "map", 0.5, n=4, n_skipped=192, coverage=4 / 196))
+    (True, 'coverage 4 of 196 (2%) is below 50%')
+    >>> is_thin(Score("e", "m", "d", "", "map", 0.5, n=12, coverage=1.0))
+    (True, 'n = 12 is below 30')
+    >>> is_thin(Score("e", "m", "d", "", "map", 0.5, n=300, coverage=1.0))
+    (False, '')
+    """
+    policy = policy or ThinPolicy()
+    reasons = []
+    cov = score.coverage
+    if math.isfinite(cov) and cov < policy.min_coverage:
+        if score.n is not None and score.n_skipped:
+            total = score.n + score.n_skipped
+            reasons.append(f"coverage {score.n:,} of {total:,} ({cov:.0%}) is below "
+                           f"{policy.min_coverage:.0%}")
+        else:
+            reasons.append(f"coverage {cov:.0%} is below {policy.min_coverage:.0%}")
+    elif score.n is not None and score.n < policy.min_n:
+        reasons.append(f"n = {score.n:,} is below {policy.min_n}")
+    return bool(reasons), "; ".join(reasons)
 
 
 @dataclass
@@ -175,6 +227,8 @@ class MeasureContext:
         Folder for plots; ``None`` in memory (no plot is written).
     progress : callable or None
         ``progress(label, done, total)``, called as work advances.
+    ci_resamples : int
+        Bootstrap resamples of every confidence interval (0: no interval).
     """
 
     options: Any = None
@@ -184,6 +238,7 @@ class MeasureContext:
     out_dir: Path | None = None
     progress: Callable[[str, int, int], None] | None = None
     measure: str = ""
+    ci_resamples: int = 1000
 
     @property
     def logger(self) -> logging.Logger:
@@ -435,6 +490,8 @@ __all__ = [
     "OptionError",
     "Score",
     "Skip",
+    "ThinPolicy",
     "check_type",
+    "is_thin",
     "options_dict",
 ]

@@ -227,5 +227,22 @@ def load_embeddings(
     embs = _unique_names(embs)
     if policy.intersect and len(embs) > 1:
         embs = intersect_vocabularies(embs)
+        # the name says it: a full embedding and its intersection are different embeddings
+        tag = f"∩{compact_count(len(embs[0]))}"
+        embs = [e.with_name(f"{e.name}[{tag}]") for e in embs]
         log.info("restricted to the shared vocabulary: %s words", f"{len(embs[0]):,}")
     return embs
+
+
+def compact_count(n: int) -> str:
+    """A short count for names: ``10k``, ``9.8k``, ``1.2M``, ``512``.
+
+    Examples
+    --------
+    >>> [compact_count(n) for n in (512, 10_000, 9_842, 400_000, 1_250_000)]
+    ['512', '10k', '9.8k', '400k', '1.2M']
+    """
+    for size, unit in ((1_000_000, "M"), (1_000, "k")):
+        if n >= size:
+            return f"{n / size:.2g}{unit}" if n < 10 * size else f"{n / size:.0f}{unit}"
+    return str(n)
