@@ -5,11 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# WordNet 3.0 (Odd-Man-Out taxonomy solver); Chromium only checks that the HTML report renders
+# WordNet 3.0 (Odd-Man-Out taxonomy solver); Chromium checks that the HTML report renders and
+# plays the web app's end-to-end tests (through chromium-driver); PostgreSQL 15's binaries start
+# the throwaway servers of the web app's tests (the tests start and stop their own)
 apt_pkgs=""
 [ -f /usr/share/wordnet/data.noun ] || apt_pkgs="$apt_pkgs wordnet-base"
 if [ "${1:-}" != "--minimal" ]; then
-  command -v chromium >/dev/null 2>&1 || apt_pkgs="$apt_pkgs chromium chromium-driver"
+  command -v chromium >/dev/null 2>&1 || apt_pkgs="$apt_pkgs chromium"
+  command -v chromedriver >/dev/null 2>&1 || apt_pkgs="$apt_pkgs chromium-driver"
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_pkgs="$apt_pkgs postgresql"
 fi
 if [ -n "$apt_pkgs" ] && command -v apt-get >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
@@ -26,7 +30,7 @@ if [ "${1:-}" = "--minimal" ]; then
   python -m pip install -q -e ".[test]"
 else
   # torch is pinned to the local CPU build: a bare 'torch' would pull a multi-GB CUDA build
-  python -m pip install -q -e ".[test,torch,gensim,contextual,ray]"
+  python -m pip install -q -e ".[test,torch,gensim,contextual,ray,serve]"
 fi
 # nltk reads WordNet once a 'lexnames' file lies beside the data files (Debian ships none);
 # without write access wordgames makes a private copy in its cache on first use instead.

@@ -10,17 +10,29 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Export and score the human play collected by 'wordgames serve'.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(
+    help="Export and score the human play collected by 'wordgames serve'.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 
-DbOption = Annotated[str, typer.Option(
-    "--db", help="Database URL: sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DB.")]
-StudyOption = Annotated[list[str] | None, typer.Option(
-    "--study", "-s", metavar="SLUG", help="Only this study (repeatable). Default: all.")]
+DbOption = Annotated[
+    str,
+    typer.Option(
+        "--db", help="Database URL: sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DB."
+    ),
+]
+StudyOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--study", "-s", metavar="SLUG", help="Only this study (repeatable). Default: all."
+    ),
+]
 
 
 def _fail_on_errors(func):
-    from wordgames.cli import fail
+    from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
 
     try:
@@ -38,10 +50,12 @@ def export_cmd(
     db: DbOption,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write.")],
     study: StudyOption = None,
-    include_flagged: Annotated[bool, typer.Option(
-        help="Keep participants who failed an attention check.")] = False,
-    completed_only: Annotated[bool, typer.Option(
-        help="Only participants who reached the completion code.")] = False,
+    include_flagged: Annotated[
+        bool, typer.Option(help="Keep participants who failed an attention check.")
+    ] = False,
+    completed_only: Annotated[
+        bool, typer.Option(help="Only participants who reached the completion code.")
+    ] = False,
 ):
     """Write the collected answers in the documented user formats: codenames.jsonl (for
     'wordgames codenames evaluate --file'), wiki_paths_finished/unfinished.tsv (Wikispeedia
@@ -58,17 +72,24 @@ def export_cmd(
         database = Database(db)
         try:
             require_current(database)
-            return export(database, out, study or None, include_flagged=include_flagged,
-                          completed_only=completed_only)
+            return export(
+                database,
+                out,
+                study or None,
+                include_flagged=include_flagged,
+                completed_only=completed_only,
+            )
         finally:
             database.dispose()
 
     rep = _fail_on_errors(run)
     con = console()
     for name, n in rep.counts.items():
-        con.print(f"{escape(str(out / name))}: {n}", highlight=False)
+        con.print(f"{escape(str(out / name))}: {n}", highlight=False, soft_wrap=True)
     for why, n in rep.left_out.items():
-        con.print(f"[dim]left out: {n} answer(s): {escape(why)}[/]", highlight=False)
+        con.print(
+            f"[dim]left out: {n} answer(s): {escape(why)}[/]", highlight=False, soft_wrap=True
+        )
 
 
 @app.command("migrate")
@@ -85,17 +106,20 @@ def migrate_cmd(db: DbOption):
         finally:
             database.dispose()
 
-    console().print(f"schema revision {_fail_on_errors(run)}", highlight=False)
+    console().print(f"schema revision {_fail_on_errors(run)}", highlight=False, soft_wrap=True)
 
 
 @app.command("measures")
 def measures_cmd(
     db: DbOption,
     study: Annotated[str, typer.Option("--study", "-s", help="The study's slug.")],
-    embedding: Annotated[str | None, typer.Option(
-        "-e", "--embedding", help="Embedding of the agents (default: the study's).")] = None,
-    keep: Annotated[Path | None, typer.Option(
-        help="Keep the exported files in this folder.")] = None,
+    embedding: Annotated[
+        str | None,
+        typer.Option("-e", "--embedding", help="Embedding of the agents (default: the study's)."),
+    ] = None,
+    keep: Annotated[
+        Path | None, typer.Option(help="Keep the exported files in this folder.")
+    ] = None,
 ):
     """The measures on the data collected so far (what the admin page shows): the families'
     own code on the exported files, e.g. wordgames.evaluate for Codenames."""
@@ -118,10 +142,15 @@ def measures_cmd(
     table = Table("dataset", "subject", "metric", "value", "n")
     for r in res["rows"]:
         v = r["value"]
-        table.add_row(escape(str(r["dataset"])), escape(str(r["subject"])),
-                      escape(str(r["metric"])), "—" if v is None else f"{v:.4g}", str(r["n"]))
+        table.add_row(
+            escape(str(r["dataset"])),
+            escape(str(r["subject"])),
+            escape(str(r["metric"])),
+            "—" if v is None else f"{v:.4g}",
+            str(r["n"]),
+        )
     con = console()
-    con.print(f"{res['n_records']} record(s)", highlight=False)
+    con.print(f"{res['n_records']} record(s)", highlight=False, soft_wrap=True)
     con.print(table)
     for note in res["notes"]:
-        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)

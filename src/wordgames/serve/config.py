@@ -47,7 +47,8 @@ DEFAULT_TEXTS = {
         "game with a computer partner. Taking part is voluntary: you may stop at any time by "
         "closing this page. We store your answers and the time you took; if you came from a "
         "recruitment platform we store your platform id only as a salted one-way hash. No other "
-        "personal data is collected."),
+        "personal data is collected."
+    ),
     "instructions": "Read each screen, then answer. There are no trick questions.",
     "done": "Thank you! Your answers are saved.",
 }
@@ -56,20 +57,25 @@ GAME_INSTRUCTIONS = {
     "codenames-receiver": (
         "A computer partner sees which words on the board are its team's. It gives you one clue "
         "word and a number. Pick that many board words that you think the clue points to, the "
-        "best match first."),
+        "best match first."
+    ),
     "codenames-sender": (
         "You see a board: the blue words are your team's, the red ones are to avoid. Give a "
         "one-word clue (not a board word) that links as many blue words as you can, say which "
-        "blue words you meant, and the number of them."),
+        "blue words you meant, and the number of them."
+    ),
     "wiki": (
         "Get from the start article to the target article by following links only. Each page "
-        "lists the articles it links to. Use 'Back' to return; 'Give up' ends the round."),
+        "lists the articles it links to. Use 'Back' to return; 'Give up' ends the round."
+    ),
     "oddmanout": (
         "Five words are shown. Four of them belong together; pick the one that does not. If no "
-        "single word stands out, choose 'none fits'. You may name what the four have in common."),
+        "single word stands out, choose 'none fits'. You may name what the four have in common."
+    ),
     "oddmanout-crowd": (
         "You see a word and one of its meanings (a category). Give more examples of that "
-        "category: words that belong with it but are different from the word shown."),
+        "category: words that belong with it but are different from the word shown."
+    ),
 }
 
 
@@ -126,25 +132,42 @@ class StudyConfig:
     oddmanout: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        _check(SLUG_RE.match(str(self.slug)) is not None, "slug",
-               f"lower-case letters, digits and '-', at most 40 characters; got {self.slug!r}")
+        _check(
+            SLUG_RE.match(str(self.slug)) is not None,
+            "slug",
+            f"lower-case letters, digits and '-', at most 40 characters; got {self.slug!r}",
+        )
         _check(self.game in GAMES, "game", f"one of {', '.join(GAMES)}; got {self.game!r}")
         for key in ("trials", "pool_size", "seed"):
-            _check(isinstance(getattr(self, key), int) and not isinstance(getattr(self, key), bool),
-                   key, f"an integer; got {getattr(self, key)!r}")
+            _check(
+                isinstance(getattr(self, key), int) and not isinstance(getattr(self, key), bool),
+                key,
+                f"an integer; got {getattr(self, key)!r}",
+            )
         _check(1 <= self.trials <= MAX_TRIALS, "trials", f"between 1 and {MAX_TRIALS}")
         _check(self.pool_size >= self.trials, "pool_size", f"at least trials ({self.trials})")
         _check(self.pool_size <= 5000, "pool_size", "at most 5000")
-        _check(re.fullmatch(r"[A-Za-z0-9_-]{0,64}", self.completion_code) is not None,
-               "completion_code", "letters, digits, '_' or '-' (at most 64)")
-        _check(self.completion_url == "" or self.completion_url.startswith(("https://", "http://")),
-               "completion_url", "an http(s) URL")
+        _check(
+            re.fullmatch(r"[A-Za-z0-9_-]{0,64}", self.completion_code) is not None,
+            "completion_code",
+            "letters, digits, '_' or '-' (at most 64)",
+        )
+        _check(
+            self.completion_url == "" or self.completion_url.startswith(("https://", "http://")),
+            "completion_url",
+            "an http(s) URL",
+        )
         unknown = set(self.texts) - set(DEFAULT_TEXTS)
-        _check(not unknown, "texts", f"keys among {', '.join(DEFAULT_TEXTS)}; got {sorted(unknown)}")
+        _check(
+            not unknown, "texts", f"keys among {', '.join(DEFAULT_TEXTS)}; got {sorted(unknown)}"
+        )
         att = self.attention
         _check(att.action in ("flag", "end"), "attention.action", "'flag' or 'end'")
-        _check(all(isinstance(p, int) and 0 <= p <= self.trials for p in att.positions),
-               "attention.positions", f"positions between 0 and {self.trials}")
+        _check(
+            all(isinstance(p, int) and 0 <= p <= self.trials for p in att.positions),
+            "attention.positions",
+            f"positions between 0 and {self.trials}",
+        )
 
     # ------------------------------------------------------------------ views
     def text(self, key: str) -> str:
@@ -173,7 +196,8 @@ class StudyConfig:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["attention"] = {k: list(v) for k, v in d["attention"].items() if k != "action"} | {
-            "action": self.attention.action}
+            "action": self.attention.action
+        }
         return d
 
     def design_sha(self) -> str:
@@ -191,13 +215,30 @@ def _check(ok: bool, key: str, expected: str) -> None:
 
 
 _SECTION_KEYS = {
-    "codenames": {"agents", "feedback_agents", "embedding", "vocab_size", "n_blue", "n_red",
-                  "word_list", "no_shared_stem", "no_substring", "clue_in_vocabulary",
-                  "n_restarts"},
-    "wiki": {"graph", "names", "pairs", "max_clicks", "min_distance", "max_distance",
-             "max_links_shown"},
-    "oddmanout": {"puzzles", "ask_category", "seeds", "n_examples", "min_examples",
-                  "embedding"},
+    "codenames": {
+        "agents",
+        "feedback_agents",
+        "embedding",
+        "vocab_size",
+        "n_blue",
+        "n_red",
+        "word_list",
+        "no_shared_stem",
+        "no_substring",
+        "clue_in_vocabulary",
+        "n_restarts",
+        "max_number",
+    },
+    "wiki": {
+        "graph",
+        "names",
+        "pairs",
+        "max_clicks",
+        "min_distance",
+        "max_distance",
+        "max_links_shown",
+    },
+    "oddmanout": {"puzzles", "ask_category", "seeds", "n_examples", "min_examples", "embedding"},
 }
 
 
@@ -213,19 +254,24 @@ def study_from_dict(data: dict, *, source: str = "<options>") -> StudyConfig:
     known = {f.name for f in fields(StudyConfig)}
     unknown = set(data) - known
     if unknown:
-        raise StudyConfigError(f"{source}: unknown study option(s) {', '.join(sorted(unknown))}; "
-                               f"known: {', '.join(sorted(known))}")
+        raise StudyConfigError(
+            f"{source}: unknown study option(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(known))}"
+        )
     kw = dict(data)
     att = kw.pop("attention", {}) or {}
     if not isinstance(att, dict) or set(att) - {"positions", "action", "items"}:
         raise StudyConfigError(f"{source}: [attention] takes positions, action, items")
-    kw["attention"] = AttentionConfig(tuple(att.get("positions", ())), att.get("action", "flag"),
-                                      tuple(att.get("items", ())))
+    kw["attention"] = AttentionConfig(
+        tuple(att.get("positions", ())), att.get("action", "flag"), tuple(att.get("items", ()))
+    )
     for section, keys in _SECTION_KEYS.items():
         sec = kw.get(section, {}) or {}
         if not isinstance(sec, dict) or set(sec) - keys:
-            raise StudyConfigError(f"{source}: [{section}] takes {', '.join(sorted(keys))}; got "
-                                   f"{sorted(set(sec) - keys) if isinstance(sec, dict) else sec!r}")
+            raise StudyConfigError(
+                f"{source}: [{section}] takes {', '.join(sorted(keys))}; got "
+                f"{sorted(set(sec) - keys) if isinstance(sec, dict) else sec!r}"
+            )
         kw[section] = sec
     try:
         return StudyConfig(**kw)

@@ -40,11 +40,12 @@ def normalise_url(url: str) -> str:
     url = str(url).strip()
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     if url.startswith(("sqlite:///", "postgresql+psycopg://")):
         return url
-    raise DatabaseError(f"database URL {url!r}: expected sqlite:///FILE or "
-                        "postgresql://USER:PASSWORD@HOST:PORT/DB")
+    raise DatabaseError(
+        f"database URL {url!r}: expected sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DB"
+    )
 
 
 def make_engine(url: str, *, pool_size: int = 10) -> Engine:
@@ -56,15 +57,20 @@ def make_engine(url: str, *, pool_size: int = 10) -> Engine:
     if url.startswith("sqlite"):
         path = make_url(url).database
         if not path or path == ":memory:":
-            raise DatabaseError("an in-memory SQLite database cannot be shared by requests: "
-                                "give a file (sqlite:///study.db)")
+            raise DatabaseError(
+                "an in-memory SQLite database cannot be shared by requests: "
+                "give a file (sqlite:///study.db)"
+            )
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               pool_size=pool_size, max_overflow=2 * pool_size)
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=pool_size,
+            max_overflow=2 * pool_size,
+        )
         _sqlite_setup(engine)
         return engine
-    return create_engine(url, pool_size=pool_size, max_overflow=2 * pool_size,
-                         pool_pre_ping=True)
+    return create_engine(url, pool_size=pool_size, max_overflow=2 * pool_size, pool_pre_ping=True)
 
 
 def _sqlite_setup(engine: Engine) -> None:
@@ -72,8 +78,12 @@ def _sqlite_setup(engine: Engine) -> None:
     def _connect(dbapi_conn, _record):
         dbapi_conn.isolation_level = None  # transactions are begun below
         cur = dbapi_conn.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
-                       "busy_timeout=30000"):
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=FULL",
+            "foreign_keys=ON",
+            "busy_timeout=30000",
+        ):
             cur.execute(f"PRAGMA {pragma}")
         cur.close()
 
@@ -92,8 +102,9 @@ class Database:
         self.engine = make_engine(self.url, pool_size=pool_size)
         self.is_sqlite = self.url.startswith("sqlite")
         self._read = sessionmaker(self.engine, expire_on_commit=False)
-        self._write = sessionmaker(self.engine.execution_options(wg_write=True),
-                                   expire_on_commit=False)
+        self._write = sessionmaker(
+            self.engine.execution_options(wg_write=True), expire_on_commit=False
+        )
 
     @contextmanager
     def read(self):
@@ -112,6 +123,7 @@ class Database:
         return stmt if self.is_sqlite else stmt.with_for_update()
 
     def dispose(self) -> None:
+        """Close the pooled connections."""
         self.engine.dispose()
 
 
@@ -152,7 +164,9 @@ def require_current(db: Database) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     have = current_revision(db)
     if have != head:
-        raise DatabaseError(f"database {db.engine.url.render_as_string(hide_password=True)} is at "
-                            f"schema revision {have!r}, the app needs {head!r}: run "
-                            "'wordgames collect migrate --db URL' (or start 'wordgames serve', "
-                            "which migrates)")
+        raise DatabaseError(
+            f"database {db.engine.url.render_as_string(hide_password=True)} is at "
+            f"schema revision {have!r}, the app needs {head!r}: run "
+            "'wordgames collect migrate --db URL' (or start 'wordgames serve', "
+            "which migrates)"
+        )

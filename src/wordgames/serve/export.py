@@ -34,9 +34,15 @@ from wordgames.serve.db import Database
 from wordgames.serve.models import Answer, Participant
 
 log = logging.getLogger("wordgames.serve")
-FILES = ("codenames.jsonl", "wiki_paths_finished.tsv", "wiki_paths_unfinished.tsv",
-         "oddmanout_answers.jsonl", "oddmanout_validated.jsonl", "oddmanout_seeds.jsonl",
-         "oddmanout_crowd_puzzles.jsonl")
+FILES = (
+    "codenames.jsonl",
+    "wiki_paths_finished.tsv",
+    "wiki_paths_unfinished.tsv",
+    "oddmanout_answers.jsonl",
+    "oddmanout_validated.jsonl",
+    "oddmanout_seeds.jsonl",
+    "oddmanout_crowd_puzzles.jsonl",
+)
 
 
 @dataclass
@@ -52,14 +58,21 @@ class Row:
 
     @property
     def rid(self) -> str:
+        """A stable record id: ``<study>:p<participant number>:t<position>``."""
         return f"{self.study.slug}:p{self.participant.seq}:t{self.answer.position}"
 
     @property
     def meta(self) -> dict:
-        return {"study": self.study.slug, "participant": self.participant.pid_hash[:16],
-                "condition": self.participant.condition, "position": self.answer.position,
-                "rt_ms": self.answer.rt_ms, "client_rt_ms": self.answer.client_rt_ms,
-                "time": self.answer.created_at.isoformat(timespec="seconds") + "Z"}
+        """What a record's ``meta`` holds: never personal data, the participant only hashed."""
+        return {
+            "study": self.study.slug,
+            "participant": self.participant.pid_hash[:16],
+            "condition": self.participant.condition,
+            "position": self.answer.position,
+            "rt_ms": self.answer.rt_ms,
+            "client_rt_ms": self.answer.client_rt_ms,
+            "time": self.answer.created_at.isoformat(timespec="seconds") + "Z",
+        }
 
 
 @dataclass
@@ -71,12 +84,18 @@ class ExportReport:
     left_out: dict = field(default_factory=dict)
 
     def files(self) -> list[Path]:
+        """The files written."""
         return [self.out_dir / f for f, n in self.counts.items() if n]
 
 
-def collect_rows(db: Database, studies: list[str] | None = None, *,
-                 include_flagged: bool = False, completed_only: bool = False,
-                 left_out: dict | None = None) -> list[Row]:
+def collect_rows(
+    db: Database,
+    studies: list[str] | None = None,
+    *,
+    include_flagged: bool = False,
+    completed_only: bool = False,
+    left_out: dict | None = None,
+) -> list[Row]:
     """The trial answers of the given studies (default: all), attention checks excluded."""
     left_out = {} if left_out is None else left_out
     rows = []
@@ -85,22 +104,41 @@ def collect_rows(db: Database, studies: list[str] | None = None, *,
         if study is None:
             raise store.StudyError(f"no study {slug!r} in the database")
         with db.read() as s:
-            parts = {p.id: p for p in s.scalars(select(Participant).where(
-                Participant.study_id == study.id))}
-            answers = list(s.scalars(select(Answer).where(Answer.study_id == study.id)
-                                     .order_by(Answer.participant_id, Answer.position)))
+            parts = {
+                p.id: p
+                for p in s.scalars(select(Participant).where(Participant.study_id == study.id))
+            }
+            answers = list(
+                s.scalars(
+                    select(Answer)
+                    .where(Answer.study_id == study.id)
+                    .order_by(Answer.participant_id, Answer.position)
+                )
+            )
         for a in answers:
             p = parts[a.participant_id]
-            why = ("attention check" if a.kind == "attention" else
-                   "participant failed an attention check" if p.attention_failed
-                   and not include_flagged else
-                   "participant did not complete" if completed_only
-                   and p.status != "completed" else None)
+            why = (
+                "attention check"
+                if a.kind == "attention"
+                else "participant failed an attention check"
+                if p.attention_failed and not include_flagged
+                else "participant did not complete"
+                if completed_only and p.status != "completed"
+                else None
+            )
             if why:
                 left_out[why] = left_out.get(why, 0) + 1
                 continue
-            rows.append(Row(study, p, a, study.items[a.item_id][3], Answer.loads(a.payload),
-                            Answer.loads(a.outcome)))
+            rows.append(
+                Row(
+                    study,
+                    p,
+                    a,
+                    study.items[a.item_id][3],
+                    Answer.loads(a.payload),
+                    Answer.loads(a.outcome),
+                )
+            )
     return rows
 
 
@@ -110,16 +148,42 @@ def codenames_records(rows: list[Row]) -> list[dict]:
     for r in rows:
         game, pl, d = r.study.cfg.game, r.payload, r.data
         if game == "codenames-receiver":
-            out.append({"kind": "receiver", "id": r.rid, "board": pl["board"], "clue": pl["clue"],
-                        "chosen": d["chosen"], "clue_source": pl["clue_source"],
-                        "number": pl["number"], "blue": pl["blue"], "red": pl["red"],
-                        "meta": {**r.meta, "agent": pl.get("agent", {})}})
+            out.append(
+                {
+                    "kind": "receiver",
+                    "id": r.rid,
+                    "board": pl["board"],
+                    "clue": pl["clue"],
+                    "chosen": d["chosen"],
+                    "clue_source": pl["clue_source"],
+                    "number": pl["number"],
+                    "blue": pl["blue"],
+                    "red": pl["red"],
+                    "meta": {
+                        **r.meta,
+                        "agent": pl.get("agent", {}),
+                        "agent_number": pl.get("agent_number"),
+                    },
+                }
+            )
         elif game == "codenames-sender":
-            meta = {**r.meta, **({"agent_feedback": r.outcome["feedback"]}
-                                 if "feedback" in r.outcome else {})}
-            out.append({"kind": "sender", "id": r.rid, "blue": pl["blue"], "red": pl["red"],
-                        "clue": d["clue"], "targets": d["targets"], "number": d["number"],
-                        "clue_source": "human", "meta": meta})
+            meta = {
+                **r.meta,
+                **({"agent_feedback": r.outcome["feedback"]} if "feedback" in r.outcome else {}),
+            }
+            out.append(
+                {
+                    "kind": "sender",
+                    "id": r.rid,
+                    "blue": pl["blue"],
+                    "red": pl["red"],
+                    "clue": d["clue"],
+                    "targets": d["targets"],
+                    "number": d["number"],
+                    "clue_source": "human",
+                    "meta": meta,
+                }
+            )
     return out
 
 
@@ -131,8 +195,11 @@ def wiki_lines(rows: list[Row]) -> tuple[list[str], list[str]]:
             continue
         d = r.data
         path = ";".join(t if t == "<" else quote(t, safe="") for t in d["path"])
-        head = [r.participant.pid_hash[:16], str(int(r.answer.created_at.replace(tzinfo=UTC).timestamp())),
-                str(round(d["duration_ms"] / 1000))]
+        head = [
+            r.participant.pid_hash[:16],
+            str(int(r.answer.created_at.replace(tzinfo=UTC).timestamp())),
+            str(round(d["duration_ms"] / 1000)),
+        ]
         if d["success"]:
             finished.append("\t".join([*head, path, "NULL"]))
         else:
@@ -148,16 +215,28 @@ def oddmanout_records(rows: list[Row]) -> tuple[list[dict], list[dict]]:
         if r.study.cfg.game != "oddmanout":
             continue
         pl, d = r.payload, r.data
-        answers.append({"words": pl["words"], "answer": pl["answer"], "category": pl["category"],
-                        "choice": d["choice"], "named_category": d["category"],
-                        "source": pl["source"], "line": pl["line"], "id": r.rid, **r.meta})
+        answers.append(
+            {
+                "words": pl["words"],
+                "answer": pl["answer"],
+                "category": pl["category"],
+                "choice": d["choice"],
+                "named_category": d["category"],
+                "source": pl["source"],
+                "line": pl["line"],
+                "id": r.rid,
+                **r.meta,
+            }
+        )
         key = (tuple(sorted(pl["words"])), pl["answer"])
-        first.setdefault(key, {"words": pl["words"], "answer": pl["answer"],
-                               "category": pl["category"]})
+        first.setdefault(
+            key, {"words": pl["words"], "answer": pl["answer"], "category": pl["category"]}
+        )
         votes[key][0] += d["choice"] == pl["answer"]
         votes[key][1] += 1
-    validated = [{**first[k], "agree": v[0], "n": v[1]} for k, v in votes.items()
-                 if 2 * v[0] > v[1]]
+    validated = [
+        {**first[k], "agree": v[0], "n": v[1]} for k, v in votes.items() if 2 * v[0] > v[1]
+    ]
     return answers, validated
 
 
@@ -179,33 +258,58 @@ def crowd_records(rows: list[Row], seed: int = 0) -> tuple[list[dict], list[dict
     return seeds, puzzles
 
 
-def export(db: Database, out_dir: str | Path, studies: list[str] | None = None, *,
-           include_flagged: bool = False, completed_only: bool = False) -> ExportReport:
+def export(
+    db: Database,
+    out_dir: str | Path,
+    studies: list[str] | None = None,
+    *,
+    include_flagged: bool = False,
+    completed_only: bool = False,
+) -> ExportReport:
     """Write every file of the module docstring that has data into ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rep = ExportReport(out)
-    rows = collect_rows(db, studies, include_flagged=include_flagged,
-                        completed_only=completed_only, left_out=rep.left_out)
+    rows = collect_rows(
+        db,
+        studies,
+        include_flagged=include_flagged,
+        completed_only=completed_only,
+        left_out=rep.left_out,
+    )
     answers, validated = oddmanout_records(rows)
     seeds, crowd = crowd_records(rows, seed=rows[0].study.cfg.seed if rows else 0)
     finished, unfinished = wiki_lines(rows)
     _jsonl(rep, "codenames.jsonl", codenames_records(rows))
-    _tsv(rep, "wiki_paths_finished.tsv", finished,
-         "# hashedIpAddress   timestamp   durationInSec   path   rating")
-    _tsv(rep, "wiki_paths_unfinished.tsv", unfinished,
-         "# hashedIpAddress   timestamp   durationInSec   path   target   type")
+    _tsv(
+        rep,
+        "wiki_paths_finished.tsv",
+        finished,
+        "# hashedIpAddress   timestamp   durationInSec   path   rating",
+    )
+    _tsv(
+        rep,
+        "wiki_paths_unfinished.tsv",
+        unfinished,
+        "# hashedIpAddress   timestamp   durationInSec   path   target   type",
+    )
     _jsonl(rep, "oddmanout_answers.jsonl", answers)
     _jsonl(rep, "oddmanout_validated.jsonl", validated)
     _jsonl(rep, "oddmanout_seeds.jsonl", seeds)
     _jsonl(rep, "oddmanout_crowd_puzzles.jsonl", crowd)
     _participants(db, rep, studies)
-    manifest = {"files": rep.counts, "left_out": rep.left_out,
-                "studies": {s: store.load_study(db, s).cfg.to_dict()
-                            for s in (studies or store.list_studies(db))},
-                "include_flagged": include_flagged, "completed_only": completed_only}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True),
-                                       encoding="utf-8")
+    manifest = {
+        "files": rep.counts,
+        "left_out": rep.left_out,
+        "studies": {
+            s: store.load_study(db, s).cfg.to_dict() for s in (studies or store.list_studies(db))
+        },
+        "include_flagged": include_flagged,
+        "completed_only": completed_only,
+    }
+    (out / "manifest.json").write_text(
+        json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8"
+    )
     return rep
 
 
@@ -214,8 +318,9 @@ def _jsonl(rep: ExportReport, name: str, records: list[dict]) -> None:
     if not records:
         path.unlink(missing_ok=True)
         return
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8"
+    )
     rep.counts[name] = len(records)
 
 
@@ -229,16 +334,37 @@ def _tsv(rep: ExportReport, name: str, lines: list[str], header: str) -> None:
 
 
 def _participants(db: Database, rep: ExportReport, studies) -> None:
-    lines = ["study\tparticipant\tsource\tcondition\tstatus\tposition\tattention_failed\t"
-             "created\tcompleted"]
+    lines = [
+        "study\tparticipant\tsource\tcondition\tstatus\tposition\tattention_failed\t"
+        "created\tcompleted"
+    ]
     for slug in studies or store.list_studies(db):
         study = store.load_study(db, slug)
         with db.read() as s:
-            for p in s.scalars(select(Participant).where(Participant.study_id == study.id)
-                               .order_by(Participant.seq)):
-                lines.append("\t".join(map(str, [
-                    slug, p.pid_hash[:16], p.source, p.condition, p.status, p.position,
-                    p.attention_failed, p.created_at.isoformat(timespec="seconds"),
-                    p.completed_at.isoformat(timespec="seconds") if p.completed_at else ""])))
+            for p in s.scalars(
+                select(Participant)
+                .where(Participant.study_id == study.id)
+                .order_by(Participant.seq)
+            ):
+                lines.append(
+                    "\t".join(
+                        map(
+                            str,
+                            [
+                                slug,
+                                p.pid_hash[:16],
+                                p.source,
+                                p.condition,
+                                p.status,
+                                p.position,
+                                p.attention_failed,
+                                p.created_at.isoformat(timespec="seconds"),
+                                p.completed_at.isoformat(timespec="seconds")
+                                if p.completed_at
+                                else "",
+                            ],
+                        )
+                    )
+                )
     (rep.out_dir / "participants.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     rep.counts["participants.tsv"] = len(lines) - 1

@@ -15,63 +15,18 @@ colours). The wiki game's clicks are handled by :mod:`wordgames.serve.wiki`.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-
-import numpy as np
-
-from wordgames.errors import WordgamesError
 from wordgames.serve import resources
 from wordgames.serve.config import StudyConfig, StudyConfigError
-
-WORD_RE = re.compile(r"^[a-z][a-z' -]{0,39}$")
-MAX_FIELD = 200
-ANIMALS = ("dog", "cat", "horse", "cow", "sheep", "lion", "tiger", "rabbit")
-UNRELATED = ("piano", "bridge", "salt", "window", "paper", "engine", "cloud", "ticket", "mirror",
-             "carpet", "pencil", "bottle", "ladder", "button", "candle", "wallet", "helmet",
-             "tunnel", "anchor", "basket", "blanket", "kettle", "magnet", "napkin")
-
-
-class AnswerError(WordgamesError, ValueError):
-    """An answer that breaks a rule; the message is shown to the participant."""
-
-
-def field(form: Mapping, key: str, *, required: bool = True, max_len: int = MAX_FIELD) -> str:
-    """A form field, stripped; bounded in length; required unless told otherwise."""
-    value = form.get(key)
-    if value is None or not isinstance(value, str):
-        value = ""
-    value = value.strip()
-    if len(value) > max_len:
-        raise AnswerError(f"'{key}' is too long (at most {max_len} characters)")
-    if required and not value:
-        raise AnswerError(f"please fill in '{key}'")
-    return value
-
-
-def _rng(*parts: int) -> np.random.Generator:
-    return np.random.default_rng([int(p) & 0xFFFFFFFF for p in parts])
-
-
-class Game:
-    """Base class: see the module docstring."""
-
-    name = ""
-
-    def generate(self, cfg: StudyConfig) -> dict[str, list[dict]]:  # pragma: no cover
-        raise NotImplementedError
-
-    def attention(self, cfg: StudyConfig) -> list[dict]:
-        return [dict(i) for i in cfg.attention.items]
-
-    def public(self, payload: dict) -> dict:
-        return payload
-
-    def check(self, cfg: StudyConfig, payload: dict, form: Mapping) -> dict:  # pragma: no cover
-        raise NotImplementedError
-
-    def outcome(self, cfg, payload, answer, condition, kind) -> dict:
-        return {"attention_ok": None}
+from wordgames.serve.gamebase import (
+    ANIMALS,
+    CLUE_RE,
+    UNRELATED,
+    WORD_RE,
+    AnswerError,
+    Game,
+    field,
+    seeded_rng,
+)
 
 
 # --------------------------------------------------------------------------- Codenames
@@ -79,24 +34,33 @@ def _boards(cfg: StudyConfig, n_blue: int, n_red: int):
     from wordgames.codenames.board import Board, ClueRules
 
     cn = cfg.codenames
-    words = resources.word_list(cn.get("word_list", "codenames"),
-                                cn.get("embedding", resources.DEFAULT_EMBEDDING))
+    words = resources.word_list(
+        cn.get("word_list", "codenames"), cn.get("embedding", resources.DEFAULT_EMBEDDING)
+    )
     if len(words) < n_blue + n_red:
-        raise StudyConfigError(f"study {cfg.slug}: the word list has {len(words)} usable words, "
-                               f"a board needs {n_blue + n_red}")
-    rules = ClueRules(no_substring=bool(cn.get("no_substring", False)),
-                      no_shared_stem=bool(cn.get("no_shared_stem", False)))
-    return [Board.random(words, n_blue, n_red, seed=cfg.seed * 1_000_003 + i, rules=rules)
-            for i in range(cfg.pool_size)]
+        raise StudyConfigError(
+            f"study {cfg.slug}: the word list has {len(words)} usable words, "
+            f"a board needs {n_blue + n_red}"
+        )
+    rules = ClueRules(
+        no_substring=bool(cn.get("no_substring", False)),
+        no_shared_stem=bool(cn.get("no_shared_stem", False)),
+    )
+    return [
+        Board.random(words, n_blue, n_red, seed=cfg.seed * 1_000_003 + i, rules=rules)
+        for i in range(cfg.pool_size)
+    ]
 
 
 def _attention_board(cfg: StudyConfig, n_blue: int, n_red: int) -> dict:
     """The paper's attention check: the blue words are all animals, the red ones unrelated."""
-    rng = _rng(cfg.seed, 7)
+    rng = seeded_rng(cfg.seed, 7)
     k = min(max(n_blue, 2), 3)
     blue = [ANIMALS[i] for i in rng.choice(len(ANIMALS), k, replace=False)]
-    red = [UNRELATED[i] for i in rng.choice(len(UNRELATED), min(n_blue + n_red - k,
-                                                                len(UNRELATED)), replace=False)]
+    red = [
+        UNRELATED[i]
+        for i in rng.choice(len(UNRELATED), min(n_blue + n_red - k, len(UNRELATED)), replace=False)
+    ]
     board = blue + red
     return {"board": [board[i] for i in rng.permutation(len(board))], "blue": blue, "red": red}
 
@@ -117,12 +81,22 @@ class CodenamesReceiver(Game):
             sender = resources.agent("sender", cond, cfg)
             params = _json_safe(agent_params(sender))
             items = []
+            cap = int(cn.get("max_number", 4))
             for b in boards:
                 clue, number = sender.give_clue(b)
-                number = max(1, min(int(number), len(b.blue)))
-                items.append({"board": list(b.words), "blue": list(b.blue), "red": list(b.red),
-                              "clue": clue, "number": number, "clue_source": cond,
-                              "agent": params})
+                shown = max(1, min(int(number), len(b.blue), cap))
+                items.append(
+                    {
+                        "board": list(b.words),
+                        "blue": list(b.blue),
+                        "red": list(b.red),
+                        "clue": clue,
+                        "number": shown,
+                        "agent_number": int(number),
+                        "clue_source": cond,
+                        "agent": params,
+                    }
+                )
             out[cond] = items
         return out
 
@@ -132,8 +106,15 @@ class CodenamesReceiver(Game):
             return own
         cn = cfg.codenames
         a = _attention_board(cfg, int(cn.get("n_blue", 6)), int(cn.get("n_red", 6)))
-        return [{**a, "clue": "animal", "number": len(a["blue"]), "clue_source": "attention",
-                 "expect": a["blue"]}]
+        return [
+            {
+                **a,
+                "clue": "animal",
+                "number": len(a["blue"]),
+                "clue_source": "attention",
+                "expect": a["blue"],
+            }
+        ]
 
     def public(self, payload):
         return {"board": payload["board"], "clue": payload["clue"], "number": payload["number"]}
@@ -165,8 +146,7 @@ class CodenamesSender(Game):
     def generate(self, cfg):
         cn = cfg.codenames
         boards = _boards(cfg, int(cn.get("n_blue", 3)), int(cn.get("n_red", 3)))
-        items = [{"board": list(b.words), "blue": list(b.blue), "red": list(b.red)}
-                 for b in boards]
+        items = [{"board": list(b.words), "blue": list(b.blue), "red": list(b.red)} for b in boards]
         return {cond: items for cond in cfg.conditions}
 
     def attention(self, cfg):
@@ -189,15 +169,24 @@ class CodenamesSender(Game):
         if not number.isdigit() or not 1 <= int(number) <= len(payload["blue"]):
             raise AnswerError(f"the number must be between 1 and {len(payload['blue'])}")
         number = int(number)
-        targets = [t.strip().lower() for t in form.getlist("targets")] \
-            if hasattr(form, "getlist") else list(form.get("targets", []))
+        targets = (
+            [t.strip().lower() for t in form.getlist("targets")]
+            if hasattr(form, "getlist")
+            else list(form.get("targets", []))
+        )
         if len(targets) > len(payload["blue"]) or not set(targets) <= set(payload["blue"]):
             raise AnswerError("the words you meant must be blue words")
         if len(set(targets)) != number:
-            raise AnswerError(f"tick exactly {number} blue word(s): the number says how many "
-                              "words your clue is for")
-        rules = ClueRules(no_substring=bool(cn.get("no_substring", False)),
-                          no_shared_stem=bool(cn.get("no_shared_stem", False)))
+            raise AnswerError(
+                f"tick exactly {number} blue word(s): the number says how many "
+                "words your clue is for"
+            )
+        if " " not in clue and not CLUE_RE.fullmatch(clue):
+            raise AnswerError("a clue is one word: letters, and ' or - inside it, only")
+        rules = ClueRules(
+            no_substring=bool(cn.get("no_substring", False)),
+            no_shared_stem=bool(cn.get("no_shared_stem", False)),
+        )
         board = Board(payload["blue"], payload["red"], rules, payload["board"])
         try:
             clue = board.check_clue(clue)
@@ -206,10 +195,15 @@ class CodenamesSender(Game):
         if cn.get("clue_in_vocabulary", True):
             emb = resources.embedding(cn.get("embedding", resources.DEFAULT_EMBEDDING))
             if emb.lookup([clue]).indices[0] < 0:
-                raise AnswerError(f"we do not know the word '{clue}': please check the spelling "
-                                  "or use another common word")
-        return {"clue": clue, "number": number,
-                "targets": [w for w in payload["blue"] if w in set(targets)]}
+                raise AnswerError(
+                    f"we do not know the word '{clue}': please check the spelling "
+                    "or use another common word"
+                )
+        return {
+            "clue": clue,
+            "number": number,
+            "targets": [w for w in payload["blue"] if w in set(targets)],
+        }
 
     def outcome(self, cfg, payload, answer, condition, kind):
         out = {"attention_ok": None}
@@ -218,6 +212,25 @@ class CodenamesSender(Game):
         if condition not in ("none", "") and kind != "attention":
             out["feedback"] = _receiver_feedback(cfg, payload, answer, condition)
         return out
+
+
+def _warm_codenames(cfg: StudyConfig) -> None:
+    from wordgames.codenames.board import Board, ClueRules
+
+    cn = cfg.codenames
+    resources.embedding(cn.get("embedding", resources.DEFAULT_EMBEDDING))
+    if cfg.game == "codenames-sender":
+        rules = ClueRules(
+            no_substring=bool(cn.get("no_substring", False)),
+            no_shared_stem=bool(cn.get("no_shared_stem", False)),
+        )
+        Board(("dog",), ("cat",), rules).is_legal_clue("animal")  # imports the stemmer
+        for cond in cfg.conditions:
+            if cond != "none":
+                resources.agent("receiver", cond, cfg).guess(["dog", "cat"], "animal", 1)
+
+
+CodenamesReceiver.warm = CodenamesSender.warm = lambda self, cfg: _warm_codenames(cfg)
 
 
 def _clue_message(clue: str, rules) -> str:
@@ -261,23 +274,39 @@ class OddManOut(Game):
         spec = om.get("puzzles", "anomia-common-dev")
         ps = resources.puzzles(spec, cfg.seed)
         if len(ps) < cfg.trials:
-            raise StudyConfigError(f"study {cfg.slug}: {spec} has {len(ps)} puzzles, fewer than "
-                                   f"the {cfg.trials} trials")
-        rows = _rng(cfg.seed, 11).choice(len(ps), min(cfg.pool_size, len(ps)), replace=False)
-        items = [{"words": list(ps.words[r]), "answer": str(ps.words[r][ps.answer[r]]),
-                  "category": str(ps.categories[r]), "source": ps.name,
-                  "line": int(ps.lines[r])} for r in sorted(rows.tolist())]
+            raise StudyConfigError(
+                f"study {cfg.slug}: {spec} has {len(ps)} puzzles, fewer than "
+                f"the {cfg.trials} trials"
+            )
+        rows = seeded_rng(cfg.seed, 11).choice(len(ps), min(cfg.pool_size, len(ps)), replace=False)
+        items = [
+            {
+                "words": list(ps.words[r]),
+                "answer": str(ps.words[r][ps.answer[r]]),
+                "category": str(ps.categories[r]),
+                "source": ps.name,
+                "line": int(ps.lines[r]),
+            }
+            for r in sorted(rows.tolist())
+        ]
         return {"default": items}
 
     def attention(self, cfg):
         own = super().attention(cfg)
         if own:
             return own
-        rng = _rng(cfg.seed, 13)
+        rng = seeded_rng(cfg.seed, 13)
         animals = [ANIMALS[i] for i in rng.choice(len(ANIMALS), 4, replace=False)]
         words = animals + ["table"]
-        return [{"words": [words[i] for i in rng.permutation(5)], "answer": "table",
-                 "category": "animal", "source": "attention", "line": 0}]
+        return [
+            {
+                "words": [words[i] for i in rng.permutation(5)],
+                "answer": "table",
+                "category": "animal",
+                "source": "attention",
+                "line": 0,
+            }
+        ]
 
     def public(self, payload):
         return {"words": payload["words"]}
@@ -304,8 +333,10 @@ class OddManOutCrowd(Game):
     def generate(self, cfg):
         pairs = [(s["seed"], c) for s in _seeds(cfg) for c in s["categories"]]
         if len(pairs) < cfg.trials:
-            raise StudyConfigError(f"study {cfg.slug}: {len(pairs)} (seed, category) pairs, fewer "
-                                   f"than the {cfg.trials} trials")
+            raise StudyConfigError(
+                f"study {cfg.slug}: {len(pairs)} (seed, category) pairs, fewer "
+                f"than the {cfg.trials} trials"
+            )
         return {"default": [{"seed": s, "category": c} for s, c in pairs[: cfg.pool_size]]}
 
     def attention(self, cfg):
@@ -334,8 +365,10 @@ class OddManOutCrowd(Game):
     def outcome(self, cfg, payload, answer, condition, kind):
         if kind != "attention":
             return {"attention_ok": None}
-        return {"attention_ok": bool(answer["examples"])
-                and answer["examples"][0] == payload.get("instructed")}
+        return {
+            "attention_ok": bool(answer["examples"])
+            and answer["examples"][0] == payload.get("instructed")
+        }
 
 
 def _seeds(cfg) -> list[dict]:
@@ -347,13 +380,20 @@ def _seeds(cfg) -> list[dict]:
 
         return [{"seed": s, "categories": list(c)} for s, c in read_protocol_seeds(seeds)]
     if not isinstance(seeds, list) or not seeds:
-        raise StudyConfigError(f"study {cfg.slug}: [oddmanout] seeds must be a list of "
-                               '{seed = "bat", categories = ["...", "..."]} or a JSONL file')
+        raise StudyConfigError(
+            f"study {cfg.slug}: [oddmanout] seeds must be a list of "
+            '{seed = "bat", categories = ["...", "..."]} or a JSONL file'
+        )
     for s in seeds:
-        if not isinstance(s, dict) or not isinstance(s.get("seed"), str) \
-                or not isinstance(s.get("categories"), list) or len(s["categories"]) < 2:
-            raise StudyConfigError(f"study {cfg.slug}: each seed needs 'seed' and two or more "
-                                   f"'categories'; got {s!r}")
+        if (
+            not isinstance(s, dict)
+            or not isinstance(s.get("seed"), str)
+            or not isinstance(s.get("categories"), list)
+            or len(s["categories"]) < 2
+        ):
+            raise StudyConfigError(
+                f"study {cfg.slug}: each seed needs 'seed' and two or more 'categories'; got {s!r}"
+            )
     return seeds
 
 
@@ -363,6 +403,7 @@ def game_for(name: str) -> Game:
         from wordgames.serve.wiki import WikiGame
 
         return WikiGame()
-    games = {g.name: g for g in (CodenamesReceiver(), CodenamesSender(), OddManOut(),
-                                 OddManOutCrowd())}
+    games = {
+        g.name: g for g in (CodenamesReceiver(), CodenamesSender(), OddManOut(), OddManOutCrowd())
+    }
     return games[name]

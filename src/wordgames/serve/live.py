@@ -22,8 +22,18 @@ from pathlib import Path
 from wordgames.serve.db import Database
 
 log = logging.getLogger("wordgames.serve")
-SCORE_COLUMNS = ("embedding", "measure", "dataset", "subject", "metric", "value", "ci_low",
-                 "ci_high", "n", "n_skipped")
+SCORE_COLUMNS = (
+    "embedding",
+    "measure",
+    "dataset",
+    "subject",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n",
+    "n_skipped",
+)
 
 
 def _clean(v):
@@ -34,8 +44,14 @@ def _score_rows(results) -> list[dict]:
     return [{k: _clean(getattr(s, k)) for k in SCORE_COLUMNS} for s in results.scores]
 
 
-def evaluate_study(db: Database, slug: str, embedding: str | None = None, *,
-                   out_dir: str | Path | None = None, seed: int = 0) -> dict:
+def evaluate_study(
+    db: Database,
+    slug: str,
+    embedding: str | None = None,
+    *,
+    out_dir: str | Path | None = None,
+    seed: int = 0,
+) -> dict:
     """Measures on a study's data so far: ``{"n_records": int, "rows": [score rows...],
     "notes": [...]}``. ``out_dir`` keeps the exported files (default: a temporary folder)."""
     from wordgames.serve import store
@@ -48,8 +64,12 @@ def evaluate_study(db: Database, slug: str, embedding: str | None = None, *,
         folder = Path(out_dir or tmp)
         rep = export(db, folder, [slug])
         game = study.cfg.game
-        emb = embedding or study.cfg.codenames.get("embedding") \
-            or study.cfg.oddmanout.get("embedding") or "glove-6b-50d"
+        emb = (
+            embedding
+            or study.cfg.codenames.get("embedding")
+            or study.cfg.oddmanout.get("embedding")
+            or "glove-6b-50d"
+        )
         if game.startswith("codenames"):
             return _codenames(folder, rep, emb, seed)
         if game == "oddmanout":
@@ -57,9 +77,14 @@ def evaluate_study(db: Database, slug: str, embedding: str | None = None, *,
         if game == "wiki":
             return _wiki(folder, rep, study)
         n = rep.counts.get("oddmanout_seeds.jsonl", 0)
-        return {"n_records": n, "rows": [], "notes": [
-            f"{rep.counts.get('oddmanout_crowd_puzzles.jsonl', 0)} puzzles generated from "
-            f"{n} seed word(s) so far"]}
+        return {
+            "n_records": n,
+            "rows": [],
+            "notes": [
+                f"{rep.counts.get('oddmanout_crowd_puzzles.jsonl', 0)} puzzles generated from "
+                f"{n} seed word(s) so far"
+            ],
+        }
 
 
 def _codenames(folder: Path, rep, emb: str, seed: int) -> dict:
@@ -68,8 +93,18 @@ def _codenames(folder: Path, rep, emb: str, seed: int) -> dict:
     n = rep.counts.get("codenames.jsonl", 0)
     if not n:
         return {"n_records": 0, "rows": [], "notes": ["no answers yet"]}
-    res = wordgames.evaluate(emb, measures=["codenames"], seed=seed, options={"codenames": {
-        "files": [str(folder / "codenames.jsonl")], "datasets": None, "max_records": None}})
+    res = wordgames.evaluate(
+        emb,
+        measures=["codenames"],
+        seed=seed,
+        options={
+            "codenames": {
+                "files": [str(folder / "codenames.jsonl")],
+                "datasets": None,
+                "max_records": None,
+            }
+        },
+    )
     notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
     return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
@@ -97,12 +132,27 @@ def _oddmanout(folder: Path, rep, emb: str, seed: int) -> dict:
             choice[i] = ps.words[i].tolist().index(c)
     reason = np.array(["" if c >= 0 else "none-fits" for c in choice], dtype=object)
     s = score(ps, Solution("people", choice, reason, np.zeros(ps.words.shape)))
-    rows = [{"embedding": "", "measure": "oddmanout", "dataset": "collected", "subject": "people",
-             "metric": k, "value": _clean(float(s[k])), "ci_low": None, "ci_high": None,
-             "n": s["n"], "n_skipped": 0}
-            for k in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")]
-    res = wordgames.evaluate(emb, measures=["oddmanout"], seed=seed, options={"oddmanout": {
-        "puzzles": [str(path)], "sets": (), "wordnet": False}})
+    rows = [
+        {
+            "embedding": "",
+            "measure": "oddmanout",
+            "dataset": "collected",
+            "subject": "people",
+            "metric": k,
+            "value": _clean(float(s[k])),
+            "ci_low": None,
+            "ci_high": None,
+            "n": s["n"],
+            "n_skipped": 0,
+        }
+        for k in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
+    ]
+    res = wordgames.evaluate(
+        emb,
+        measures=["oddmanout"],
+        seed=seed,
+        options={"oddmanout": {"puzzles": [str(path)], "sets": (), "wordnet": False}},
+    )
     return {"n_records": n, "rows": rows + _score_rows(res), "notes": []}
 
 
@@ -125,18 +175,33 @@ def _wiki(folder: Path, rep, study) -> dict:
     rows = []
     if finished is not None:
         base = wikispeedia_human_baseline(wikispeedia_human_table(graph, finished))
-        rows += [_wiki_row(f"human_{k}", base[k], base["n_pairs"])
-                 for k in ("best", "average", "median")]
+        rows += [
+            _wiki_row(f"human_{k}", base[k], base["n_pairs"]) for k in ("best", "average", "median")
+        ]
     if unf.is_file():
         rate = human_success_rate(read_wikispeedia_paths(unf, finished=False), finished)
         rows.append(_wiki_row("success_rate", rate["success_rate"], n))
     else:
         rows.append(_wiki_row("success_rate", 1.0, n))
-    return {"n_records": n, "rows": rows, "notes": [
-        "WALES human baseline: mean over (start, target) pairs of shortest path / clicks"]}
+    return {
+        "n_records": n,
+        "rows": rows,
+        "notes": [
+            "WALES human baseline: mean over (start, target) pairs of shortest path / clicks"
+        ],
+    }
 
 
 def _wiki_row(metric: str, value, n: int) -> dict:
-    return {"embedding": "", "measure": "wales-human", "dataset": "collected",
-            "subject": "people", "metric": metric, "value": _clean(value), "ci_low": None,
-            "ci_high": None, "n": n, "n_skipped": 0}
+    return {
+        "embedding": "",
+        "measure": "wales-human",
+        "dataset": "collected",
+        "subject": "people",
+        "metric": metric,
+        "value": _clean(value),
+        "ci_low": None,
+        "ci_high": None,
+        "n": n,
+        "n_skipped": 0,
+    }

@@ -75,8 +75,11 @@ class Item(Base, JSONMixin):
     """A generated trial (``kind="trial"``) or attention check (``kind="attention"``)."""
 
     __tablename__ = "wg_item"
-    __table_args__ = (UniqueConstraint("study_id", "condition", "kind", "idx",
-                                       name="uq_item_study_condition_kind_idx"),)
+    __table_args__ = (
+        UniqueConstraint(
+            "study_id", "condition", "kind", "idx", name="uq_item_study_condition_kind_idx"
+        ),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("wg_study.id"), index=True)
     condition: Mapped[str] = mapped_column(String(64))
@@ -89,8 +92,10 @@ class Participant(Base, JSONMixin):
     """A participant of one study."""
 
     __tablename__ = "wg_participant"
-    __table_args__ = (UniqueConstraint("study_id", "pid_hash", name="uq_participant_pid"),
-                      UniqueConstraint("study_id", "seq", name="uq_participant_seq"))
+    __table_args__ = (
+        UniqueConstraint("study_id", "pid_hash", name="uq_participant_pid"),
+        UniqueConstraint("study_id", "seq", name="uq_participant_seq"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("wg_study.id"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)

@@ -10,9 +10,9 @@ from fastapi import Request
 from fastapi.responses import RedirectResponse
 
 from wordgames.serve import store
-from wordgames.serve.app import Ctx, _client_rt, _cookie, completion_url, form_token, read_token
-from wordgames.serve.games import AnswerError
+from wordgames.serve.gamebase import AnswerError
 from wordgames.serve.models import Answer
+from wordgames.serve.web import Ctx, client_rt, completion_url, cookie_name, form_token, read_token
 
 
 def _who(ctx: Ctx, slug: str, request: Request):
@@ -20,15 +20,16 @@ def _who(ctx: Ctx, slug: str, request: Request):
     study = store.load_study(ctx.db, slug)
     if study is None:
         return None, None, None, ctx.error("There is no such study.", 404)
-    token = request.cookies.get(_cookie(slug))
+    token = request.cookies.get(cookie_name(slug))
     p = store.find_participant(ctx.db, study, token=token) if token else None
     if p is None:
         return study, None, None, RedirectResponse(f"/s/{slug}/", status_code=303)
     return study, p, token, None
 
 
-def play_page(ctx: Ctx, slug: str, request: Request, *, error: str | None = None,
-              form=None, status: int = 200):
+def play_page(
+    ctx: Ctx, slug: str, request: Request, *, error: str | None = None, form=None, status: int = 200
+):
     """The current trial of the participant (or the completion page)."""
     study, p, token, resp = _who(ctx, slug, request)
     if resp is not None:
@@ -38,15 +39,26 @@ def play_page(ctx: Ctx, slug: str, request: Request, *, error: str | None = None
         return done_page(ctx, study, p)
     cond, kind, _, payload = study.items[plan[p.position]]
     game = study.game
-    view = {"study": study, "title": study.cfg.text("title"), "game": study.cfg.game,
-            "item": game.public(payload), "position": p.position, "n": len(plan),
-            "error": error, "form": form or {}}
+    view = {
+        "study": study,
+        "title": study.cfg.text("title"),
+        "game": study.cfg.game,
+        "item": game.public(payload),
+        "position": p.position,
+        "n": len(plan),
+        "error": error,
+        "form": form or {},
+        "ticked": form.getlist("targets") if hasattr(form, "getlist") else [],
+    }
     if study.cfg.game == "wiki":
         from wordgames.serve.wiki import links, replay
 
         state = replay(payload["start"], store.moves_of(ctx.db, p.id, p.position))
-        view.update(state=state, links=links(study.cfg, state.page),
-                    t=form_token(study, token, p.position, len(state.tokens) - 1))
+        view.update(
+            state=state,
+            links=links(study.cfg, state.page),
+            t=form_token(study, token, p.position, len(state.tokens) - 1),
+        )
     else:
         view["t"] = form_token(study, token, p.position)
     if study.cfg.game == "oddmanout-crowd":
@@ -58,18 +70,27 @@ def play_page(ctx: Ctx, slug: str, request: Request, *, error: str | None = None
 
 
 def done_page(ctx: Ctx, study, p):
+    """The completion page (code, link to the platform), or the ended page."""
     if p.status == "ended":
         return ctx.page("ended.html", study=study, title=study.cfg.text("title"))
-    return ctx.page("done.html", study=study, title=study.cfg.text("title"),
-                    code=study.cfg.completion_code, url=completion_url(study))
+    return ctx.page(
+        "done.html",
+        study=study,
+        title=study.cfg.text("title"),
+        code=study.cfg.completion_code,
+        url=completion_url(study),
+    )
 
 
 def submit_answer(ctx: Ctx, slug: str, request: Request, form):
     """POST of a trial form: check, store (one transaction), then redirect to the next page."""
     study, p, token, resp = _who(ctx, slug, request)
     if resp is not None:
-        return resp if p is not None or study is None else ctx.error(
-            "Your session was not found: open the study link again.", 403)
+        return (
+            resp
+            if p is not None or study is None
+            else ctx.error("Your session was not found: open the study link again.", 403)
+        )
     try:
         position, seq, served, idem = read_token(study, token, str(form.get("t", "")))
     except AnswerError as exc:
@@ -89,8 +110,9 @@ def submit_answer(ctx: Ctx, slug: str, request: Request, form):
         answer = finished_answer(payload, state, success=False, why="restart")
     outcome = study.game.outcome(study.cfg, payload, answer, cond, kind)
     rt = max(0, int(time.time() * 1000) - served)
-    result = store.record_answer(ctx.db, study, p.id, position, idem, answer, outcome, rt,
-                                 _client_rt(form.get("crt")))
+    result = store.record_answer(
+        ctx.db, study, p.id, position, idem, answer, outcome, rt, client_rt(form.get("crt"))
+    )
     if result == "stored" and "feedback" in outcome:
         return RedirectResponse(f"/s/{slug}/feedback/{position}", status_code=303)
     return RedirectResponse(f"/s/{slug}/play", status_code=303)
@@ -103,8 +125,11 @@ def submit_move(ctx: Ctx, slug: str, request: Request, form):
 
     study, p, token, resp = _who(ctx, slug, request)
     if resp is not None:
-        return resp if p is not None or study is None else ctx.error(
-            "Your session was not found: open the study link again.", 403)
+        return (
+            resp
+            if p is not None or study is None
+            else ctx.error("Your session was not found: open the study link again.", 403)
+        )
     try:
         position, seq, served, idem = read_token(study, token, str(form.get("t", "")))
     except AnswerError as exc:
@@ -124,11 +149,22 @@ def submit_move(ctx: Ctx, slug: str, request: Request, form):
     max_clicks = int(study.cfg.wiki.get("max_clicks", 30))
     if page == payload["target"] or new.clicks >= max_clicks:
         success = page == payload["target"]
-        answer = finished_answer(payload, new, success=success,
-                                 why="target" if success else "timeout")
+        answer = finished_answer(
+            payload, new, success=success, why="target" if success else "timeout"
+        )
         outcome = study.game.outcome(study.cfg, payload, answer, cond, kind)
-        store.record_answer(ctx.db, study, p.id, position, idem, answer, outcome, new.rt_ms,
-                            _client_rt(form.get("crt")), moves=[move])
+        store.record_answer(
+            ctx.db,
+            study,
+            p.id,
+            position,
+            idem,
+            answer,
+            outcome,
+            new.rt_ms,
+            client_rt(form.get("crt")),
+            moves=[move],
+        )
     else:
         store.record_move(ctx.db, p.id, position, **move)
     return RedirectResponse(f"/s/{slug}/play", status_code=303)
@@ -153,5 +189,11 @@ def feedback_page(ctx: Ctx, slug: str, position: int, request: Request):
         return RedirectResponse(f"/s/{slug}/play", status_code=303)
     answer = Answer.loads(a.payload)
     pairs = list(zip(fb["guess"], fb["colours"], strict=True))
-    return ctx.page("feedback.html", study=study, title=study.cfg.text("title"), answer=answer,
-                    pairs=pairs, n_blue=sum(c == "blue" for _, c in pairs))
+    return ctx.page(
+        "feedback.html",
+        study=study,
+        title=study.cfg.text("title"),
+        answer=answer,
+        pairs=pairs,
+        n_blue=sum(c == "blue" for _, c in pairs),
+    )

@@ -24,8 +24,14 @@ def embedding(name: str = DEFAULT_EMBEDDING):
 
 
 @lru_cache(maxsize=16)
-def senders(emb_name: str, seed: int, vocab_size: int | None, n_restarts: int | None,
-            no_shared_stem: bool, no_substring: bool) -> dict:
+def senders(
+    emb_name: str,
+    seed: int,
+    vocab_size: int | None,
+    n_restarts: int | None,
+    no_shared_stem: bool,
+    no_substring: bool,
+) -> dict:
     """The paper's senders on an embedding, by name (``cluster``, ``exhaustive:<tie-break>``,
     ``random-sender``), with the study's clue rules."""
     from wordgames.codenames.agents import default_senders
@@ -34,8 +40,9 @@ def senders(emb_name: str, seed: int, vocab_size: int | None, n_restarts: int | 
     emb = embedding(emb_name)
     rules = ClueRules(no_substring=no_substring, no_shared_stem=no_shared_stem)
     out = {}
-    for agent in default_senders(emb, random_state=seed, vocab_size=vocab_size,
-                                 n_restarts=n_restarts):
+    for agent in default_senders(
+        emb, random_state=seed, vocab_size=vocab_size, n_restarts=n_restarts
+    ):
         if "rules" in agent.get_params():
             agent.set_params(rules=rules)
         out[agent.name] = agent
@@ -55,13 +62,20 @@ def agent(kind: str, name: str, cfg) -> object:
     cn = cfg.codenames
     emb = cn.get("embedding", DEFAULT_EMBEDDING)
     if kind == "sender":
-        pool = senders(emb, cfg.seed, cn.get("vocab_size", 50000), cn.get("n_restarts"),
-                       bool(cn.get("no_shared_stem", False)), bool(cn.get("no_substring", False)))
+        pool = senders(
+            emb,
+            cfg.seed,
+            cn.get("vocab_size", 50000),
+            cn.get("n_restarts"),
+            bool(cn.get("no_shared_stem", False)),
+            bool(cn.get("no_substring", False)),
+        )
     else:
         pool = receivers(emb, cfg.seed)
     if name not in pool:
-        raise StudyConfigError(f"study {cfg.slug}: unknown {kind} {name!r}; known: "
-                               f"{', '.join(pool)}")
+        raise StudyConfigError(
+            f"study {cfg.slug}: unknown {kind} {name!r}; known: {', '.join(pool)}"
+        )
     return pool[name]
 
 
@@ -77,14 +91,22 @@ def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
         path = Path(spec)
         if not path.is_file():
             raise StudyConfigError(f"word list {spec!r}: no such file (or use 'codenames')")
-        words = [w.strip().lower() for w in path.read_text(encoding="utf-8").splitlines()
-                 if w.strip() and not w.startswith("#")]
+        words = [
+            w.strip().lower()
+            for w in path.read_text(encoding="utf-8").splitlines()
+            if w.strip() and not w.startswith("#")
+        ]
     words = list(dict.fromkeys(words))
     look = embedding(emb_name).lookup(words)
     known = tuple(w for w, i in zip(words, look.indices.tolist(), strict=True) if i >= 0)
     if len(known) < len(words):
-        log.info("word list %s: %d of %d words have no vector in %s and are left out",
-                 spec, len(words) - len(known), len(words), emb_name)
+        log.info(
+            "word list %s: %d of %d words have no vector in %s and are left out",
+            spec,
+            len(words) - len(known),
+            len(words),
+            emb_name,
+        )
     return known
 
 
@@ -108,9 +130,10 @@ def wikispeedia_human_pairs() -> tuple[tuple[str, str], ...]:
 
     setup = wikispeedia_setup(verify=False)
     names = setup.graph.names
-    return tuple((str(names[s]), str(names[t]))
-                 for s, t in zip(setup.human.sources.tolist(), setup.human.targets.tolist(),
-                                 strict=True))
+    return tuple(
+        (str(names[s]), str(names[t]))
+        for s, t in zip(setup.human.sources.tolist(), setup.human.targets.tolist(), strict=True)
+    )
 
 
 @lru_cache(maxsize=8)
@@ -122,6 +145,7 @@ def puzzles(spec: str, seed: int):
     if spec in FILES:
         return load_dataset(spec, seed=seed)
     if not Path(spec).is_file():
-        raise StudyConfigError(f"puzzles {spec!r}: neither a published set ({', '.join(FILES)}) "
-                               "nor a file")
+        raise StudyConfigError(
+            f"puzzles {spec!r}: neither a published set ({', '.join(FILES)}) nor a file"
+        )
     return read_puzzles(spec, seed=seed)

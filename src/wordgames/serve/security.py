@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "form-action 'self' https:; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "form-action 'self' https:; frame-ancestors 'none'; base-uri 'none'"
+)
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -54,8 +56,13 @@ class _TooLarge(Exception):
 
 
 async def _reject(send) -> None:
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
     await send({"type": "http.response.body", "body": b"request too large"})
 
 
@@ -73,9 +80,12 @@ class SecurityHeadersMiddleware:
         async def with_headers(msg):
             if msg["type"] == "http.response.start":
                 names = {k.lower() for k, _ in msg.get("headers", [])}
-                extra = [(k, v) for k, v in HEADERS
-                         if k not in names and not (k == b"cache-control"
-                                                    and scope["path"].startswith("/static"))]
+                extra = [
+                    (k, v)
+                    for k, v in HEADERS
+                    if k not in names
+                    and not (k == b"cache-control" and scope["path"].startswith("/static"))
+                ]
                 msg = {**msg, "headers": list(msg.get("headers", [])) + extra}
             await send(msg)
 

@@ -33,6 +33,7 @@ class StudyError(WordgamesError):
 
 
 def sha(text: str) -> str:
+    """sha256 hex digest of ``text`` (how cookie tokens are stored)."""
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -54,15 +55,20 @@ class LoadedStudy:
 
     @cached_property
     def game(self):
+        """The study's :class:`~wordgames.serve.games.Game`."""
         return game_for(self.cfg.game)
 
     def pool(self, condition: str, kind: str) -> list[int]:
         """Item ids of a condition's trials (or of the attention checks), by index."""
-        rows = sorted((idx, iid) for iid, (c, k, idx, _) in self.items.items()
-                      if k == kind and (c == condition or kind == "attention"))
+        rows = sorted(
+            (idx, iid)
+            for iid, (c, k, idx, _) in self.items.items()
+            if k == kind and (c == condition or kind == "attention")
+        )
         return [iid for _, iid in rows]
 
     def sign(self, *parts) -> str:
+        """HMAC-SHA256 (hex, 128 bits) of the parts under the study's secret."""
         msg = "|".join(map(str, parts)).encode()
         return hmac.new(self.secret.encode(), msg, hashlib.sha256).hexdigest()[:32]
 
@@ -79,9 +85,11 @@ def init_study(db: Database, cfg: StudyConfig) -> int:
         row = s.scalar(select(Study).where(Study.slug == cfg.slug))
     if row is not None:
         if row.design_sha != cfg.design_sha():
-            raise StudyError(f"study {cfg.slug!r} is already in the database with another design "
-                             "(game, trials, agents, words...); keep its file as it was or use a "
-                             "new slug")
+            raise StudyError(
+                f"study {cfg.slug!r} is already in the database with another design "
+                "(game, trials, agents, words...); keep its file as it was or use a "
+                "new slug"
+            )
         with db.write() as s:
             s.get(Study, row.id).config = Study.dumps(cfg.to_dict())
         return row.id
@@ -90,22 +98,44 @@ def init_study(db: Database, cfg: StudyConfig) -> int:
     attention = game.attention(cfg) if cfg.attention.positions else []
     try:
         with db.write() as s:
-            study = Study(slug=cfg.slug, game=cfg.game, config=Study.dumps(cfg.to_dict()),
-                          design_sha=cfg.design_sha(), salt=secrets.token_hex(32),
-                          secret=secrets.token_hex(32), created_at=utcnow(),
-                          n_items=sum(map(len, pools.values())) + len(attention))
+            study = Study(
+                slug=cfg.slug,
+                game=cfg.game,
+                config=Study.dumps(cfg.to_dict()),
+                design_sha=cfg.design_sha(),
+                salt=secrets.token_hex(32),
+                secret=secrets.token_hex(32),
+                created_at=utcnow(),
+                n_items=sum(map(len, pools.values())) + len(attention),
+            )
             s.add(study)
             s.flush()
             for cond, payloads in pools.items():
-                s.add_all(Item(study_id=study.id, condition=cond, kind="trial", idx=i,
-                               payload=Item.dumps(p)) for i, p in enumerate(payloads))
-            s.add_all(Item(study_id=study.id, condition="*", kind="attention", idx=i,
-                           payload=Item.dumps(p)) for i, p in enumerate(attention))
+                s.add_all(
+                    Item(
+                        study_id=study.id,
+                        condition=cond,
+                        kind="trial",
+                        idx=i,
+                        payload=Item.dumps(p),
+                    )
+                    for i, p in enumerate(payloads)
+                )
+            s.add_all(
+                Item(
+                    study_id=study.id, condition="*", kind="attention", idx=i, payload=Item.dumps(p)
+                )
+                for i, p in enumerate(attention)
+            )
             sid = study.id
     except IntegrityError:  # another process created it at the same time
         return init_study(db, cfg)
-    log.info("study %s: %d items for %d condition(s) created", cfg.slug,
-             sum(map(len, pools.values())), len(pools))
+    log.info(
+        "study %s: %d items for %d condition(s) created",
+        cfg.slug,
+        sum(map(len, pools.values())),
+        len(pools),
+    )
     return sid
 
 
@@ -122,8 +152,10 @@ def load_study(db: Database, slug: str) -> LoadedStudy | None:
         hit = _CACHE.get(key)
         if hit is not None and hit.cfg.to_dict() == Study.loads(row.config):
             return hit
-        items = {i.id: (i.condition, i.kind, i.idx, Item.loads(i.payload))
-                 for i in s.scalars(select(Item).where(Item.study_id == row.id))}
+        items = {
+            i.id: (i.condition, i.kind, i.idx, Item.loads(i.payload))
+            for i in s.scalars(select(Item).where(Item.study_id == row.id))
+        }
     cfg = study_from_dict(Study.loads(row.config), source=f"database study {slug}")
     loaded = LoadedStudy(row.id, row.slug, cfg, row.salt, row.secret, items)
     _CACHE[key] = loaded
@@ -131,6 +163,7 @@ def load_study(db: Database, slug: str) -> LoadedStudy | None:
 
 
 def list_studies(db: Database) -> list[str]:
+    """Slugs of the studies in the database, oldest first."""
     with db.read() as s:
         return list(s.scalars(select(Study.slug).order_by(Study.id)))
 
@@ -150,19 +183,26 @@ def make_plan(study: LoadedStudy, condition: str, seq: int) -> list[int]:
     return plan
 
 
-def find_participant(db: Database, study: LoadedStudy, token: str | None = None,
-                     pid: str | None = None) -> Participant | None:
+def find_participant(
+    db: Database, study: LoadedStudy, token: str | None = None, pid: str | None = None
+) -> Participant | None:
     """A participant by cookie token, else by platform id."""
     with db.read() as s:
         if token:
-            p = s.scalar(select(Participant).where(Participant.token_hash == sha(token),
-                                                   Participant.study_id == study.id))
+            p = s.scalar(
+                select(Participant).where(
+                    Participant.token_hash == sha(token), Participant.study_id == study.id
+                )
+            )
             if p is not None:
                 return p
         if pid:
-            return s.scalar(select(Participant).where(
-                Participant.study_id == study.id,
-                Participant.pid_hash == keyed_hash(study.salt, "pid:" + pid)))
+            return s.scalar(
+                select(Participant).where(
+                    Participant.study_id == study.id,
+                    Participant.pid_hash == keyed_hash(study.salt, "pid:" + pid),
+                )
+            )
     return None
 
 
@@ -175,8 +215,14 @@ def new_token(db: Database, participant_id: int) -> str:
     return token
 
 
-def create_participant(db: Database, study: LoadedStudy, *, pid: str | None,
-                       platform_study: str | None, session: str | None) -> tuple[Participant, str]:
+def create_participant(
+    db: Database,
+    study: LoadedStudy,
+    *,
+    pid: str | None,
+    platform_study: str | None,
+    session: str | None,
+) -> tuple[Participant, str]:
     """Consent given: a new participant with the next assignment number; conditions are
     assigned round-robin on that number (balanced by construction). Returns it and its token.
     A participant with the same platform id is returned instead (with a new token)."""
@@ -185,18 +231,32 @@ def create_participant(db: Database, study: LoadedStudy, *, pid: str | None,
         token = secrets.token_urlsafe(24)
         try:
             with db.write() as s:
-                seq = s.scalar(select(func.coalesce(func.max(Participant.seq), -1))
-                               .where(Participant.study_id == study.id)) + 1
+                seq = (
+                    s.scalar(
+                        select(func.coalesce(func.max(Participant.seq), -1)).where(
+                            Participant.study_id == study.id
+                        )
+                    )
+                    + 1
+                )
                 cond = conditions[seq % len(conditions)]
                 p = Participant(
-                    study_id=study.id, token_hash=sha(token), seq=seq, condition=cond,
-                    pid_hash=keyed_hash(study.salt, "pid:" + pid) if pid
+                    study_id=study.id,
+                    token_hash=sha(token),
+                    seq=seq,
+                    condition=cond,
+                    pid_hash=keyed_hash(study.salt, "pid:" + pid)
+                    if pid
                     else keyed_hash(study.salt, "anon:" + secrets.token_hex(16)),
                     source="prolific" if pid else "anonymous",
                     platform_study=platform_study or None,
                     session_hash=keyed_hash(study.salt, "session:" + session) if session else None,
-                    plan=json.dumps(make_plan(study, cond, seq)), position=0, status="active",
-                    attention_failed=0, created_at=utcnow())
+                    plan=json.dumps(make_plan(study, cond, seq)),
+                    position=0,
+                    status="active",
+                    attention_failed=0,
+                    created_at=utcnow(),
+                )
                 s.add(p)
             return p, token
         except IntegrityError:
@@ -208,27 +268,48 @@ def create_participant(db: Database, study: LoadedStudy, *, pid: str | None,
 
 
 def plan_of(p: Participant) -> list[int]:
+    """The item ids of a participant's trials, in order."""
     return json.loads(p.plan)
 
 
 def moves_of(db: Database, participant_id: int, position: int) -> list[Move]:
+    """The wiki clicks of a participant's trial, in order."""
     with db.read() as s:
-        return list(s.scalars(select(Move).where(Move.participant_id == participant_id,
-                                                 Move.position == position).order_by(Move.seq)))
+        return list(
+            s.scalars(
+                select(Move)
+                .where(Move.participant_id == participant_id, Move.position == position)
+                .order_by(Move.seq)
+            )
+        )
 
 
 def answer_at(db: Database, participant_id: int, position: int) -> Answer | None:
+    """A participant's answer at a position, or None."""
     with db.read() as s:
-        return s.scalar(select(Answer).where(Answer.participant_id == participant_id,
-                                             Answer.position == position))
+        return s.scalar(
+            select(Answer).where(
+                Answer.participant_id == participant_id, Answer.position == position
+            )
+        )
 
 
-def record_answer(db: Database, study: LoadedStudy, participant_id: int, position: int,
-                  idem: str, answer: dict, outcome: dict, rt_ms: int,
-                  client_rt_ms: int | None, moves: list[dict] = ()) -> str:
+def record_answer(
+    db: Database,
+    study: LoadedStudy,
+    participant_id: int,
+    position: int,
+    idem: str,
+    answer: dict,
+    outcome: dict,
+    rt_ms: int,
+    client_rt_ms: int | None,
+    moves: list[dict] = (),
+) -> str:
     """Write an answer (and the moves that led to it) and advance the participant, in one
     transaction. Returns ``"stored"``, ``"duplicate"`` (this position or key was already
     answered: nothing written) or ``"stale"`` (the participant is elsewhere)."""
+    idem = f"{participant_id}:{idem}"[:64]  # keys are unique per participant
     try:
         with db.write() as s:
             p = s.scalar(db.lock(s, select(Participant).where(Participant.id == participant_id)))
@@ -241,10 +322,21 @@ def record_answer(db: Database, study: LoadedStudy, participant_id: int, positio
             kind = study.items[item_id][1]
             for m in moves:
                 s.add(Move(participant_id=p.id, position=position, created_at=utcnow(), **m))
-            s.add(Answer(study_id=study.id, participant_id=p.id, item_id=item_id,
-                         position=position, kind=kind, idem=idem, payload=Answer.dumps(answer),
-                         outcome=Answer.dumps(outcome), rt_ms=int(rt_ms),
-                         client_rt_ms=client_rt_ms, created_at=utcnow()))
+            s.add(
+                Answer(
+                    study_id=study.id,
+                    participant_id=p.id,
+                    item_id=item_id,
+                    position=position,
+                    kind=kind,
+                    idem=idem,
+                    payload=Answer.dumps(answer),
+                    outcome=Answer.dumps(outcome),
+                    rt_ms=int(rt_ms),
+                    client_rt_ms=client_rt_ms,
+                    created_at=utcnow(),
+                )
+            )
             _advance(study, p, outcome)
         return "stored"
     except IntegrityError:
@@ -264,8 +356,9 @@ def _advance(study: LoadedStudy, p: Participant, outcome: dict) -> None:
         p.completed_at = utcnow()
 
 
-def record_move(db: Database, participant_id: int, position: int, seq: int, page: str,
-                back: bool, rt_ms: int) -> str:
+def record_move(
+    db: Database, participant_id: int, position: int, seq: int, page: str, back: bool, rt_ms: int
+) -> str:
     """Write one wiki click. ``"stored"``, or ``"duplicate"`` when this click (position, seq)
     is already there (a double click) or the participant moved on."""
     try:
@@ -273,8 +366,17 @@ def record_move(db: Database, participant_id: int, position: int, seq: int, page
             p = s.scalar(db.lock(s, select(Participant).where(Participant.id == participant_id)))
             if p.position != position or p.status != "active":
                 return "duplicate"
-            s.add(Move(participant_id=participant_id, position=position, seq=seq, page=page,
-                       back=back, rt_ms=int(rt_ms), created_at=utcnow()))
+            s.add(
+                Move(
+                    participant_id=participant_id,
+                    position=position,
+                    seq=seq,
+                    page=page,
+                    back=back,
+                    rt_ms=int(rt_ms),
+                    created_at=utcnow(),
+                )
+            )
         return "stored"
     except IntegrityError:
         return "duplicate"

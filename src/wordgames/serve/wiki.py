@@ -16,7 +16,7 @@ import numpy as np
 
 from wordgames.serve import resources
 from wordgames.serve.config import StudyConfigError
-from wordgames.serve.games import AnswerError, Game, _rng
+from wordgames.serve.gamebase import AnswerError, Game, seeded_rng
 
 
 @dataclass
@@ -93,18 +93,24 @@ class WikiGame(Game):
         s = np.array([index[a] for a, _ in pairs], dtype=np.int64)
         t = np.array([index[b] for _, b in pairs], dtype=np.int64)
         dist = g.shortest_path_lengths(s, t)
-        items = [{"start": a, "target": b, "shortest": int(d)}
-                 for (a, b), d in zip(pairs, dist.tolist(), strict=True) if 0 < d < 10**6]
+        items = [
+            {"start": a, "target": b, "shortest": int(d)}
+            for (a, b), d in zip(pairs, dist.tolist(), strict=True)
+            if 0 < d < 10**6
+        ]
         if len(items) < cfg.trials:
-            raise StudyConfigError(f"study {cfg.slug}: only {len(items)} reachable start/target "
-                                   f"pairs, fewer than the {cfg.trials} trials")
+            raise StudyConfigError(
+                f"study {cfg.slug}: only {len(items)} reachable start/target "
+                f"pairs, fewer than the {cfg.trials} trials"
+            )
         return {"default": items[: cfg.pool_size]}
 
     def _pairs(self, cfg, g) -> list[tuple[str, str]]:
         w = cfg.wiki
-        spec = w.get("pairs", "human" if w.get("graph", "wikispeedia") == "wikispeedia"
-                     else "random")
-        rng = _rng(cfg.seed, 17)
+        spec = w.get(
+            "pairs", "human" if w.get("graph", "wikispeedia") == "wikispeedia" else "random"
+        )
+        rng = seeded_rng(cfg.seed, 17)
         if spec == "human":
             pool = list(resources.wikispeedia_human_pairs())
             idx = rng.choice(len(pool), min(len(pool), cfg.pool_size * 2), replace=False)
@@ -128,7 +134,7 @@ class WikiGame(Game):
         if own:
             return own
         g = _graph(cfg)
-        rng = _rng(cfg.seed, 19)
+        rng = seeded_rng(cfg.seed, 19)
         for v in rng.permutation(g.n_nodes).tolist():
             succ = g.successors(v)
             if len(succ):
@@ -138,6 +144,9 @@ class WikiGame(Game):
 
     def public(self, payload):
         return {"start": payload["start"], "target": payload["target"]}
+
+    def warm(self, cfg):
+        _graph(cfg).node_index  # noqa: B018 (builds the name index once)
 
     def check(self, cfg, payload, form):
         """Only 'give up' is an answer form in this game."""
@@ -165,6 +174,12 @@ def check_move(cfg, payload: dict, state: WikiState, to: str) -> tuple[str, bool
 def finished_answer(payload: dict, state: WikiState, *, success: bool, why: str) -> dict:
     """The answer row of a navigation that ended (``why``: ``target``, ``restart`` (gave up)
     or ``timeout`` (clicks used up), as in Wikispeedia's unfinished games)."""
-    return {"path": state.tokens, "n_back": state.n_back, "clicks": state.clicks,
-            "success": success, "end": why, "target": payload["target"],
-            "duration_ms": state.rt_ms}
+    return {
+        "path": state.tokens,
+        "n_back": state.n_back,
+        "clicks": state.clicks,
+        "success": success,
+        "end": why,
+        "target": payload["target"],
+        "duration_ms": state.rt_ms,
+    }

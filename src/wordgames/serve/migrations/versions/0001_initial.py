@@ -35,8 +35,9 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("idx", sa.Integer, nullable=False),
         sa.Column("payload", sa.Text, nullable=False),
-        sa.UniqueConstraint("study_id", "condition", "kind", "idx",
-                            name="uq_item_study_condition_kind_idx"),
+        sa.UniqueConstraint(
+            "study_id", "condition", "kind", "idx", name="uq_item_study_condition_kind_idx"
+        ),
     )
     op.create_table(
         "wg_participant",
@@ -62,8 +63,13 @@ def upgrade() -> None:
         "wg_answer",
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("study_id", sa.Integer, sa.ForeignKey("wg_study.id"), nullable=False, index=True),
-        sa.Column("participant_id", sa.Integer, sa.ForeignKey("wg_participant.id"),
-                  nullable=False, index=True),
+        sa.Column(
+            "participant_id",
+            sa.Integer,
+            sa.ForeignKey("wg_participant.id"),
+            nullable=False,
+            index=True,
+        ),
         sa.Column("item_id", sa.Integer, sa.ForeignKey("wg_item.id"), nullable=False),
         sa.Column("position", sa.Integer, nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
@@ -78,8 +84,13 @@ def upgrade() -> None:
     op.create_table(
         "wg_move",
         sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("participant_id", sa.Integer, sa.ForeignKey("wg_participant.id"),
-                  nullable=False, index=True),
+        sa.Column(
+            "participant_id",
+            sa.Integer,
+            sa.ForeignKey("wg_participant.id"),
+            nullable=False,
+            index=True,
+        ),
         sa.Column("position", sa.Integer, nullable=False),
         sa.Column("seq", sa.Integer, nullable=False),
         sa.Column("page", sa.String(300), nullable=False),
