@@ -2,7 +2,8 @@
 
 Each of ``--embeddings`` embeddings gets a Codenames-like result (756 Score rows over 7 data
 sets x 9 agents x 2 kinds of data x 6 statistics, 378 table rows, 88 OOV records), a
-similarity-like one (45 Score rows) and a WALES-like one, plus a 40 KB plot each. Figures:
+similarity-like one (45 Score rows) and a WALES-like one, plus a 40 KB plot each; about one
+score in ten is thin (n below 30). Figures:
 load, leaderboard, correlation, long table and HTML rendering.
 
 Run: ``python bench/bench_report.py [--embeddings 12]``.
@@ -24,10 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _row(rng, emb: str, measure: str, dataset: str, subject: str, metric: str) -> dict:
-    from wordgames.measure import Score
+    from wordgames.measure import Score, is_thin
 
     v = float(rng.random())
-    return Score(
+    n, skipped = int(rng.integers(10, 200)), int(rng.integers(0, 5))
+    s = Score(
         emb,
         measure,
         dataset,
@@ -36,10 +38,13 @@ def _row(rng, emb: str, measure: str, dataset: str, subject: str, metric: str) -
         v,
         v - 0.05,
         v + 0.05,
-        100,
-        int(rng.integers(0, 5)),
+        n,
+        skipped,
         "word not in vocabulary",
-    ).as_dict()
+        coverage=n / (n + skipped),
+    )
+    s.thin, s.thin_reason = is_thin(s)  # about 1 in 10 is thin (n below 30)
+    return s.as_dict()
 
 
 def _codenames(rng, name: str, plot: Path) -> dict:

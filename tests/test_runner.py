@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -260,7 +261,10 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     ).stdout
     assert (
         table.splitlines()[0]
-        == ("embedding,measure,dataset,subject,metric,value,ci_low,ci_high,n,n_skipped")
+        == (
+            "embedding,measure,dataset,subject,metric,value,ci_low,ci_high,n,n_skipped,"
+            "skip_reason,coverage,thin,thin_reason"  # issue 10: every score's coverage, thinness
+        )
         and len(table.splitlines()) == 5
     )
     bad = subprocess.run(main + ["no-such-command"], capture_output=True, text=True)
@@ -275,3 +279,231 @@ def test_family_option_lists_every_member(tmp_path, toys):
     assert f"{n} of {n} result(s) missing" in output
     assert all(f"missing: {name}: toy1" in output for name in FAMILY_NAMES)
     assert not (tmp_path / "out" / "records").exists()  # a dry run computes nothing
+
+
+# --------------------------------------------------------------------------- errors
+@pytest.mark.parametrize(
+    ("args", "first", "also"),
+    [
+        (
+            ["-e", "/nonexistent.vec"],
+            "error: file not found: /nonexistent.vec",
+            "neither a built-in",
+        ),
+        (["-e", "glove-6b-5d"], "error: unknown embedding 'glove-6b-5d'", "glove-6b-50d"),
+        (
+            ["-m", "glove-6b-50d"],
+            "error: 'glove-6b-50d' is an embedding",
+            "did you mean -e glove-6b-50d?",
+        ),
+        (
+            ["-m", "no-such-measure"],
+            "error: unknown measure 'no-such-measure'",
+            "`wordgames measures`",
+        ),
+    ],
+)
+def test_errors_say_what_is_wrong_first_and_point_to_commands(tmp_path, args, first, also):
+    res = cli.invoke(app, ["run", *args, "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2, res.output
+    text = " ".join(res.output.split())
+    assert text.startswith(first) and also in text, text
+    assert "FAMILY_NAMES" not in text and "wordgames.embeddings" not in text  # no Python symbols
+    assert not (tmp_path / "out").exists()  # nothing was run
+
+
+def test_a_file_given_to_m_is_taken_for_an_embedding(tmp_path):
+    emb, _ = write_tiny(tmp_path / "mine.vec")
+    res = cli.invoke(app, ["run", "-m", str(emb), "-o", str(tmp_path / "out")])
+    assert res.exit_code == 2
+    assert f"did you mean -e {emb}?" in " ".join(res.output.split()), res.output
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--cbm-eos-id", "0"], "--cbm-eos-id describes the CBM logs: give --cbm-log too"),
+        (["--cbm-pad-id", "1", "--cbm-eos-id", "0"], "--cbm-eos-id and --cbm-pad-id describe"),
+        (["--workers", "2", "--executor", "serial"], "--workers applies to the local and process"),
+        (["--workers", "2", "--executor", "ray"], "not to --executor ray"),
+        (["--address", "auto"], "--address is the address of a Ray cluster"),
+        (["--intersect"], "--intersect restricts two or more embeddings"),
+        (["--transformer-vocab", "100"], "--transformer-vocab applies to transformer:MODEL"),
+        (["--cbm-log", "x.jsonl", "-m", "toy1"], "--cbm-log feeds the cbm measure"),
+        (["--executor", "dask"], "Invalid value for '--executor'"),
+    ],
+)
+def test_an_option_that_does_not_apply_is_an_error(tmp_path, toys, extra, says):
+    emb, _ = write_tiny(tmp_path / "tiny.txt")
+    res = cli.invoke(app, ["run", "-e", str(emb), "-m", "toy1", "-o", str(tmp_path / "o"), *extra])
+    assert res.exit_code == 2 and says in " ".join(res.output.split()), res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_options_that_apply_are_accepted(tmp_path, toys):
+    a, _ = write_tiny(tmp_path / "a.txt", seed=1)
+    b, _ = write_tiny(tmp_path / "b.txt", seed=2)
+    out = tmp_path / "out"
+    run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out, "--intersect", "--executor", "serial")
+    run_cli("-e", a, "-m", "toy1", "-o", out, "--workers", "1", "--ci-resamples", "0")
+    record = json.loads((out / "results.json").read_text())
+    assert record["parameters"]["confidence_intervals"]["resamples"] == 0
+    run_cli("-e", a, "-m", "toy1", "-o", out, "--min-coverage", "0.9", "--min-n", "5")
+    record = json.loads((out / "results.json").read_text())
+    assert record["parameters"]["thin"] == {"min_coverage": 0.9, "min_n": 5}
+
+
+# --------------------------------------------------------------------------- summary
+LONG_EMBEDDINGS = ("glove-6b-50d[∩10k]", "transformer:all-MiniLM-L6-v2[∩10k]", "my-vectors[∩10k]")
+
+
+def _codenames_like(monkeypatch):
+    """A measure record with Codenames' long names, standing in for the real one."""
+    import wordgames.registry as registry
+    from wordgames.measure import Headline, Measure, Metric
+
+    spec = Measure(
+        name="codenames",
+        version="1",
+        family="codenames",
+        description="stand-in",
+        compute="x:y",
+        metrics=(
+            Metric("human_receiver.map", "higher", (0.0, 1.0)),
+            Metric("human_receiver.mean_rank", "lower", (1.0, None)),
+        ),
+        headlines=(
+            Headline("human_receiver.map", subject="nearest"),
+            Headline("human_receiver.mean_rank", subject="cluster"),
+        ),
+    )
+    real = registry.get_measure
+    monkeypatch.setattr(registry, "get_measure", lambda n: spec if n == "codenames" else real(n))
+    return spec
+
+
+def _results(spec, *, intersect=True):
+    """Three embeddings; the pilot is not covered at all; the first embedding is thin on salt."""
+    from wordgames.compute import finish_result
+    from wordgames.evaluation import Results
+    from wordgames.results import MeasureResult
+
+    res = Results(
+        parameters={
+            "vocabulary": {"top_n": None, "lower_alpha": False, "intersect": intersect},
+            "thin": {"min_coverage": 0.5, "min_n": 30},
+            "quick": False,
+        },
+        timings={"total": 1.0},
+    )
+    for i, name in enumerate(LONG_EMBEDDINGS):
+        r = MeasureResult(measure="codenames", version="1", parameters={"max_records": 200})
+        r.score(
+            "codenames-pilot",
+            "nearest",
+            "human_receiver.map",
+            math.nan,
+            n=0,
+            n_skipped=196,
+            skip_reason="board word not in vocabulary",
+        )
+        salt = (10, 190) if i == 0 else (150 + 10 * i, 50 - 10 * i)
+        r.score(
+            "codenames-human-noahprescott",
+            "nearest",
+            "human_receiver.map",
+            (0.9, 0.6, 0.7)[i],
+            n=salt[0],
+            n_skipped=salt[1],
+            skip_reason="clue not in vocabulary",
+        )
+        r.score(
+            "codenames-human-noahprescott",
+            "cluster",
+            "human_receiver.mean_rank",
+            13205.1034 * (i + 1),
+            n=200,
+        )
+        finish_result(r, spec, name)
+        res.results.append(r)
+    return res
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_summary_never_cuts_a_name(monkeypatch, width):
+    import io
+    import re
+
+    from rich.console import Console
+
+    from wordgames.cli.summary import print_summary
+
+    res = _results(_codenames_like(monkeypatch))
+    buf = io.StringIO()
+    con = Console(file=buf, width=width, no_color=True, highlight=False)
+    print_summary(con, res, out="OUT", vocabulary="intersection")
+    lines = buf.getvalue().splitlines()
+    table = lines[: next(i for i, ln in enumerate(lines) if ln.startswith("  [1]"))]
+    assert max(map(len, table)) <= width, "\n".join(table)
+    for name in (
+        *LONG_EMBEDDINGS,
+        "codenames-pilot",
+        "codenames-human-noahprescott",
+        "nearest human_receiver.map",
+        "cluster human_receiver.mean_rank",
+    ):
+        assert any(name in ln for ln in lines), (name, "\n".join(lines))
+    assert "a seeded sample of at most 200 records of each kind per data set" in buf.getvalue()
+    # one format in the value column: three decimals, thousands separated
+    values = [m.group(1) for ln in table if (m := re.match(r"\s+\S+\s+(\S+)\s+\d", ln))]
+    assert values and all(re.fullmatch(r"-?\d{1,3}(,\d{3})*\.\d{3}|n/a", v) for v in values)
+    assert any(v == "13,205.103" for v in values) and "n/a" in values
+    # coverage: items used of items available; thin scores said so, never marked best
+    at = table.index("  codenames-human-noahprescott")
+    assert table[at + 1] == "    nearest human_receiver.map"
+    row = {
+        emb: next(ln for ln in table[at + 2 : at + 5] if ln.split()[0] == emb)
+        for emb in LONG_EMBEDDINGS
+    }
+    assert "10 of 200" in row[LONG_EMBEDDINGS[0]] and "thin" in row[LONG_EMBEDDINGS[0]]
+    assert "best" not in row[LONG_EMBEDDINGS[0]]  # 0.9 is the highest, but thin
+    assert "best" in row[LONG_EMBEDDINGS[2]] and "170 of 200" in row[LONG_EMBEDDINGS[2]]
+    assert "best" not in row[LONG_EMBEDDINGS[1]]
+    notes = " ".join(" ".join(lines[len(table) :]).split())
+    assert "thin, not ranked: coverage 10 of 200 (5%) is below 50%" in notes
+    assert "skipped: clue not in vocabulary" in notes
+
+
+def test_thin_coverage_is_warned_about(monkeypatch):
+    from wordgames.cli.summary import coverage_warnings
+
+    spec = _codenames_like(monkeypatch)
+    assert coverage_warnings(_results(spec)) == [
+        "warning: codenames-pilot: 0 of 196 records covered by the shared vocabulary "
+        "(codenames on every embedding; thin, not ranked)",
+        f"warning: codenames-human-noahprescott: 10 of 200 records covered by the shared "
+        f"vocabulary (codenames on {LONG_EMBEDDINGS[0]}; thin, not ranked)",
+    ]
+    assert coverage_warnings(_results(spec, intersect=False))[0].startswith(
+        "warning: codenames-pilot: 0 of 196 records covered by the vocabulary"
+    )
+
+
+def test_run_summary_at_80_columns_shows_every_metric_whole(tmp_path, toys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    a, _ = write_tiny(tmp_path / "a-rather-long-embedding-file-name.txt", seed=1)
+    b, _ = write_tiny(tmp_path / "b.txt", seed=2)
+    output = run_cli("-e", a, "-e", b, "-m", "toy1", "-m", "toy2", "-o", tmp_path / "out")
+    lines = output.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("wordgames results"))
+    assert max(len(ln) for ln in lines[start:]) <= 80
+    for name in (
+        "mean_norm",
+        "n_words",
+        "gram_trace",
+        "mean_pair_cosine",
+        "a-rather-long-embedding-file-name",
+        "toy1",
+        "toy2",
+    ):
+        assert any(name in ln.split() for ln in lines[start:]), (name, output)

@@ -70,6 +70,10 @@ def test_table_shows_score_rows(tmp_path):
         "ci_high",
         "n",
         "n_skipped",
+        "skip_reason",
+        "coverage",
+        "thin",
+        "thin_reason",
     ]
     row = df.iloc[0]
     assert len(df) == 1 and (row.dataset, row.metric, row.value) == ("men", "spearman", 0.7)

@@ -198,8 +198,8 @@ def is_thin(score: Score, policy: ThinPolicy | None = None) -> tuple[bool, str]:
     reasons = []
     cov = score.coverage
     if math.isfinite(cov) and cov < policy.min_coverage:
-        if score.n is not None and score.n_skipped:
-            total = score.n + score.n_skipped
+        total = (score.n or 0) + score.n_skipped
+        if score.n_skipped and abs(cov - (score.n or 0) / total) < 1e-9:  # counts say it
             reasons.append(f"coverage {score.n:,} of {total:,} ({cov:.0%}) is below "
                            f"{policy.min_coverage:.0%}")
         else:

@@ -23,6 +23,8 @@ WALES_NO_VECTOR = 2
 CN_MAP = {"A": 0.9, "B": 0.7, "C": 0.5, "D<i>": 0.3}
 CN_RANK = {"A": 10.0, "B": 30.0, "C": 20.0, "D<i>": 40.0}  # lower is better: ranks 1 3 2 4
 CN_MAP_SKIPPED = 4
+#: the Codenames data set of the means over the data sets, which its headlines read
+CN_ALL = "all"
 ODD = {"A": 50.0, "B": 40.0, "C": 45.0, "D<i>": 10.0}
 ODD_OOV = 11
 TURNS = {"A": 1.0, "B": 2.0, "C": 3.0, "D<i>": 4.0}  # lower-better twin of SIM
@@ -161,10 +163,11 @@ def results(root: Path, lab: str) -> dict[str, dict]:
             "measure": "codenames",
             "version": "1",
             "scores": [
+                # the headlines read the "all" rows: the mean over the data sets
                 _score(
                     lab,
                     "codenames",
-                    "codenames-pilot",
+                    CN_ALL,
                     "nearest",
                     "human_receiver.map",
                     CN_MAP[lab],
@@ -176,7 +179,7 @@ def results(root: Path, lab: str) -> dict[str, dict]:
                 _score(
                     lab,
                     "codenames",
-                    "codenames-pilot",
+                    CN_ALL,
                     "cluster",
                     "human_receiver.mean_rank",
                     CN_RANK[lab],
@@ -184,6 +187,18 @@ def results(root: Path, lab: str) -> dict[str, dict]:
                     ci=(CN_RANK[lab] - 1.5, CN_RANK[lab] + 1.5),
                     n=100,
                     n_skipped=6,
+                    skip_reason="records with a word not in vocabulary",
+                ),
+                _score(
+                    lab,
+                    "codenames",
+                    "codenames-pilot",
+                    "nearest",
+                    "human_receiver.map",
+                    CN_MAP[lab],
+                    HIGHER,
+                    n=100,
+                    n_skipped=CN_MAP_SKIPPED,
                     skip_reason="records with a word not in vocabulary",
                 ),
             ],

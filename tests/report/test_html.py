@@ -49,9 +49,7 @@ def test_leaderboard_numbers_ranks_cis_and_oov(report):
     row = row_of(find_table(p, "metric", "human/greedy/score"), "human/greedy/score")
     assert row[1].startswith("0.5 [0.45, 0.55] rank 1/4")
     assert f"skipped {WALES_NO_VECTOR} of 1,000: target page has no vector" in row[1]
-    row = row_of(
-        find_table(p, "metric", "mean_rank"), "codenames-pilot/cluster/human_receiver.mean_rank"
-    )
+    row = row_of(find_table(p, "metric", "mean_rank"), "all/cluster/human_receiver.mean_rank")
     assert "lower is better" in row[0]
     assert row[3].startswith(f"{CN_RANK['C']:.0f} [18.5, 21.5] rank 2/4")
 
@@ -85,12 +83,24 @@ def test_summary_embeddings_checksums_skipped(report):
 
 
 def test_every_oov_count_is_shown(report):
+    # the result's OOV record in words (it was shown as a JSON dict before issue 10)
     _, _, p = report
-    text = " ".join(p.text)
     for lab in LABELS:
-        # the result's OOV record, verbatim
-        assert f'"oov_pairs": {SIM_OOV[lab]}, "oov_words": {2 * SIM_OOV[lab]}' in text
-    assert "n_nodes_without_vector" in text and "17" in text
+        assert any(
+            row == ["men / out-of-vocabulary pairs", str(SIM_OOV[lab])]
+            for tab in p.tables
+            for row in tab
+        )
+        assert any(
+            row == ["men / out-of-vocabulary words", str(2 * SIM_OOV[lab])]
+            for tab in p.tables
+            for row in tab
+        )
+    assert any(row == ["number of nodes without vector", "17"] for tab in p.tables for row in tab)
+    text = " ".join(p.text[p.text.index("wordgames report", 5) :])  # after the <style>
+    # never a raw key or a dict repr
+    assert "oov_pairs" not in text and "n_nodes_without_vector" not in text
+    assert "{'" not in text and '{"' not in text
 
 
 def test_baselines_beside_agents(report):
@@ -153,12 +163,13 @@ def test_missing_plot_is_reported(tmp_path):
 
 
 def test_single_embedding_report_explains_missing_correlation(tmp_path):
+    # issue 10: one line saying why, instead of a grid of "n/a" (the grid was asserted before)
     root = make_store(tmp_path / "one", labels=("A",))
     text = write_report(root).read_text(encoding="utf-8")
     p = parse(text)
-    assert "a rank correlation needs at least 3" in "".join(p.text)
-    row = row_of(find_table(p, "Spearman rho", "wales"), "similarity")
-    assert row[1:] == ["n/a n=1"] * (len(row) - 1)
+    assert "needs three or more embeddings; this report has 1" in "".join(p.text)
+    assert not any(t and t[0] and t[0][0] == "Spearman rho" for t in p.tables)
+    assert "n/a n=1" not in "".join(p.text)
 
 
 def test_cli_report_command(tmp_path):
@@ -176,7 +187,10 @@ def test_cli_report_command(tmp_path):
     register(app)
     root = make_store(tmp_path / "res")
     out = tmp_path / "out" / "r.html"
-    res = CliRunner().invoke(app, ["report", str(root), "--out", str(out)])
+    # --out is a folder (issue 10: -o is always a folder); --name names the page in it
+    res = CliRunner().invoke(
+        app, ["report", str(root), "--out", str(out.parent), "--name", "r.html"]
+    )
     assert res.exit_code == 0, res.output
     assert out.is_file() and (out.parent / "leaderboard.csv").is_file()
     import pandas as pd

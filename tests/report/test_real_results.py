@@ -60,3 +60,22 @@ def test_report_of_a_real_run(run_dir):
     sums = sim["datasets"]["word-similarity"]
     rows = [r for t in p.tables for r in t]
     assert sums and all([f, h] in rows for f, h in sums.items())
+
+
+def test_every_interval_of_the_real_run_lies_within_its_bounds(run_dir):
+    from wordgames.report import load_results, long_table
+    from wordgames.report.collect import measure_spec
+
+    coll = load_results(run_dir)
+    checked = 0
+    for e in coll.entries:
+        spec = measure_spec(e.measure)
+        for s in e.scores:
+            lo, hi = spec.bounds(s.metric)
+            for v in (s.ci_low, s.ci_high):
+                if v == v:  # not NaN
+                    checked += 1
+                    assert lo is None or v >= lo, (e.measure, s.key, v)
+                    assert hi is None or v <= hi, (e.measure, s.key, v)
+    assert checked > 20
+    assert not long_table(coll).ci_clipped.any()  # nothing had to be clipped

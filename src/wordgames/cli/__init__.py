@@ -7,26 +7,38 @@ that ``wordgames --help`` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 from wordgames._version import __version__
+from wordgames.cli._lazy import WordgamesGroup
 from wordgames.cli.common import resolve_specs  # noqa: F401  (part of the CLI's Python surface)
 
 app = typer.Typer(
     name="wordgames",
-    help="Evaluate word representations by playing associative language games against human play.",
+    help="Evaluate word representations by playing associative language games against human "
+    "play.\n\n"
+    "Start with `wordgames run --quick`; `wordgames measures` lists the measures, "
+    "`wordgames datasets list` the data sets, `wordgames embeddings list` the built-in "
+    "embeddings.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    # plain click help for the top level: rich's help renderer costs ~0.4 s of imports,
-    # more than the whole start-up budget of `wordgames --help`
+    # ONE help style for every command: plain click help (issue 10). Rich's help renderer
+    # adds 0.05-0.1 s of imports to a `wordgames --help` that takes ~0.1 s without them (budget:
+    # 0.3 s, on a loaded machine too), and plain text reads the same in a pipe, a log or under
+    # NO_COLOR. Sub-apps inherit this mode (cli/_lazy.py builds them as typer does), and
+    # WordgamesGroup gives every option a click-style metavar (INTEGER, PATH...) instead of
+    # typer's Python type hints.
     rich_markup_mode=None,
+    cls=WordgamesGroup,
 )
 
 datasets_app = typer.Typer(help="List and verify the declared data sets.", no_args_is_help=True)
-embeddings_app = typer.Typer(help="Inspect and convert embeddings.", no_args_is_help=True)
+embeddings_app = typer.Typer(
+    help="List the built-in embeddings and describe one.", no_args_is_help=True
+)
 app.add_typer(datasets_app, name="datasets")
 app.add_typer(embeddings_app, name="embeddings")
 
@@ -58,7 +70,11 @@ def _add_family_apps() -> None:
 
 DataRoot = Annotated[
     Path | None,
-    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
+    typer.Option(
+        "--data-root",
+        metavar="FOLDER",
+        help="Folder holding the data sets (default: $WORDGAMES_DATA).",
+    ),
 ]
 
 
@@ -88,7 +104,10 @@ def _root(
         ),
     ] = False,
 ):
-    """wordgames: Codenames, WALES, Odd-Man-Out and Concept-Best-Matching measures."""
+    """Evaluate word representations by playing associative language games."""
+
+
+Executor = Literal["local", "serial", "process", "ray"]
 
 
 @app.command()
@@ -100,8 +119,8 @@ def run(
             "--embedding",
             metavar="NAME|FILE",
             help="Built-in name (glove-6b-50d, a family member such as glove-6b-50d-pca10, "
-            "transformer:all-MiniLM-L6-v2) or vector file; repeat for several. "
-            "Default: glove-6b-50d.",
+            "transformer:all-MiniLM-L6-v2: see `wordgames embeddings list`) or vector file; "
+            "repeat for several. Default: glove-6b-50d.",
         ),
     ] = None,
     family: Annotated[
@@ -113,7 +132,10 @@ def run(
         ),
     ] = False,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")
+        Path,
+        typer.Option(
+            "--out", "-o", metavar="FOLDER", help="Output folder (holds the results store)."
+        ),
     ] = Path("wordgames-results"),
     measure: Annotated[
         list[str] | None,
@@ -121,7 +143,8 @@ def run(
             "-m",
             "--measure",
             metavar="MEASURE",
-            help="Run only these measures (repeatable). Default: all.",
+            help="Run only these measures (repeatable; `wordgames measures` lists them). "
+            "Default: all.",
         ),
     ] = None,
     data_root: DataRoot = None,
@@ -129,7 +152,9 @@ def run(
     quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
     top_n: Annotated[
         int | None,
-        typer.Option(help="Vocabulary policy: keep each embedding's N most frequent words."),
+        typer.Option(
+            metavar="N", help="Vocabulary policy: keep each embedding's N most frequent words."
+        ),
     ] = None,
     lower_alpha: Annotated[
         bool,
@@ -139,8 +164,35 @@ def run(
     ] = False,
     intersect: Annotated[
         bool,
-        typer.Option(help="Vocabulary policy: restrict all embeddings to their shared vocabulary."),
+        typer.Option(
+            help="Vocabulary policy: restrict all embeddings (two or more) to their shared "
+            "vocabulary."
+        ),
     ] = False,
+    ci_resamples: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            min=0,
+            help="Bootstrap resamples of every 95% confidence interval (0: no intervals).",
+        ),
+    ] = 1000,
+    min_coverage: Annotated[
+        float,
+        typer.Option(
+            metavar="SHARE",
+            min=0.0,
+            max=1.0,
+            help="A score reflecting less than this share of its data set's items is thin: "
+            "shown, never ranked.",
+        ),
+    ] = 0.5,
+    min_n: Annotated[
+        int,
+        typer.Option(
+            metavar="N", min=0, help="A score computed on fewer items is thin: shown, never ranked."
+        ),
+    ] = 30,
     overwrite: Annotated[
         bool,
         typer.Option(
@@ -157,29 +209,44 @@ def run(
         bool, typer.Option("--dry-run", help="Only count and list the missing results.")
     ] = False,
     executor: Annotated[
-        str,
+        Executor,
         typer.Option(
-            help="local (this process; a process pool with --workers > 1), serial, process or ray."
+            help="local: this process, or a process pool with --workers > 1; serial; process; "
+            "ray (needs the ray extra)."
         ),
     ] = "local",
-    workers: Annotated[int, typer.Option(help="Worker processes of the local executor.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=1,
+            help="Worker processes of the local or process executor (default 1 for local, "
+            "2 for process).",
+        ),
+    ] = None,
     address: Annotated[
         str | None,
         typer.Option(
-            help="Ray cluster address (auto, HOST:6379, ray://HOST:10001); default: a local Ray."
+            metavar="ADDRESS",
+            help="With --executor ray: the cluster address (auto, HOST:6379, ray://HOST:10001); "
+            "default: a local Ray.",
         ),
     ] = None,
     blas_threads: Annotated[
         int | None,
         typer.Option(
-            help="BLAS threads per worker (default 1 for process/ray workers, unchanged for serial)."
+            metavar="N",
+            min=1,
+            help="BLAS threads per worker (default 1 for process/ray workers, unchanged for "
+            "serial).",
         ),
     ] = None,
     transformer_vocab: Annotated[
         str | None,
         typer.Option(
+            metavar="N|FILE",
             help="Vocabulary of transformer:MODEL embeddings: a number N (GloVe's top N lower-case "
-            "words; default 10000) or a word-list file."
+            "words; default 10000) or a word-list file.",
         ),
     ] = None,
     cbm_log: Annotated[
@@ -190,9 +257,21 @@ def run(
             help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.",
         ),
     ] = None,
-    cbm_eos_id: Annotated[int | None, typer.Option(help="EOS symbol id in the CBM logs.")] = None,
+    cbm_eos_id: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SYMBOL",
+            help="With --cbm-log: the end-of-sentence symbol of the logs (an integer id or the "
+            "token itself, as `cbm evaluate --eos-id`).",
+        ),
+    ] = None,
     cbm_pad_id: Annotated[
-        int | None, typer.Option(help="Padding symbol id in the CBM logs.")
+        str | None,
+        typer.Option(
+            metavar="SYMBOL",
+            help="With --cbm-log: the padding symbol of the logs (an integer id or the token "
+            "itself, as `cbm evaluate --pad-id`).",
+        ),
     ] = None,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
@@ -200,21 +279,42 @@ def run(
     Results are stored one file per (embedding, measure, parameters) in OUT/records as soon as
     each is computed: running the same command again resumes an interrupted run.
     """
-    from wordgames.cli.common import console, print_skipped, run_evaluation
+    from wordgames.cli.common import (
+        check_embedding_specs,
+        check_measure_names,
+        console,
+        print_skipped,
+        run_evaluation,
+    )
     from wordgames.cli.summary import print_summary
     from wordgames.embeddings.sets import VocabularyPolicy
+    from wordgames.measure import ThinPolicy
 
-    if overwrite and only_missing:
-        fail("--overwrite and --only-missing contradict each other: choose one")
+    specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
+    problem = inapplicable_run_options(
+        specs,
+        measure,
+        overwrite=overwrite,
+        only_missing=only_missing,
+        intersect=intersect,
+        executor=executor,
+        workers=workers,
+        address=address,
+        transformer_vocab=transformer_vocab,
+        cbm_log=cbm_log,
+        cbm_ids={"--cbm-eos-id": cbm_eos_id, "--cbm-pad-id": cbm_pad_id},
+    )
+    if problem:
+        fail(problem)
+    check_embedding_specs(specs)  # before any executor starts: "file not found" first
+    check_measure_names(measure)
     options = {}
-    if cbm_log and (not measure or "cbm" in measure):
+    if cbm_log:
         options["cbm"] = {
             "logs": [str(p) for p in cbm_log],
-            "eos_id": cbm_eos_id,
-            "pad_id": cbm_pad_id,
+            "eos_id": _symbol(cbm_eos_id),
+            "pad_id": _symbol(cbm_pad_id),
         }
-    specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
-    vocab = _transformer_vocab(transformer_vocab)
     runner = _executor(executor, workers, address, blas_threads)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
@@ -232,7 +332,9 @@ def run(
         options=options,
         overwrite=overwrite,
         executor=runner,
-        transformer_vocab=vocab,
+        transformer_vocab=_transformer_vocab(transformer_vocab),
+        ci_resamples=ci_resamples,
+        thin=ThinPolicy(min_coverage=min_coverage, min_n=min_n),
     )
     if res is None:
         return
@@ -242,16 +344,83 @@ def run(
         raise typer.Exit(1)
 
 
+def inapplicable_run_options(
+    specs,
+    measures,
+    *,
+    overwrite,
+    only_missing,
+    intersect,
+    executor,
+    workers,
+    address,
+    transformer_vocab,
+    cbm_log,
+    cbm_ids,
+) -> str:
+    """Why options given to ``wordgames run`` contradict or do not apply (``""``: they all do).
+
+    An option that would be silently ignored is an error.
+    """
+    measures = list(measures or [])
+    checks = [
+        (
+            overwrite and only_missing,
+            "--overwrite and --only-missing contradict each other: choose one",
+        ),
+        (
+            intersect and len(specs) < 2,
+            "--intersect restricts two or more embeddings to their shared vocabulary: give "
+            "several -e (or --family)",
+        ),
+        (
+            workers is not None and executor not in ("local", "process"),
+            f"--workers applies to the local and process executors, not to --executor {executor}",
+        ),
+        (
+            address is not None and executor != "ray",
+            "--address is the address of a Ray cluster: it needs --executor ray",
+        ),
+        (
+            transformer_vocab is not None
+            and not any(str(s).startswith("transformer:") for s in specs),
+            "--transformer-vocab applies to transformer:MODEL embeddings, and none is given",
+        ),
+        (
+            bool(cbm_log) and bool(measures) and "cbm" not in measures,
+            "--cbm-log feeds the cbm measure, which -m leaves out: add -m cbm",
+        ),
+    ]
+    given_ids = [name for name, value in cbm_ids.items() if value is not None]
+    checks.append(
+        (
+            bool(given_ids) and not cbm_log,
+            f"{' and '.join(given_ids)} {'describes' if len(given_ids) == 1 else 'describe'} "
+            "the CBM logs: give --cbm-log too",
+        )
+    )
+    return next((message for bad, message in checks if bad), "")
+
+
+def _symbol(value: str | None) -> int | str | None:
+    """An EOS / padding symbol of CBM logs: an integer id when it is one, else the token."""
+    if value is None:
+        return None
+    return int(value) if value.lstrip("-").isdigit() else value
+
+
 def _transformer_vocab(value: str | None):
     if value is None:
         return None
     return int(value) if value.isdigit() else Path(value)
 
 
-def _executor(kind: str, workers: int, address: str | None, blas_threads: int | None):
+def _executor(kind: str, workers: int | None, address: str | None, blas_threads: int | None):
     from wordgames.errors import WordgamesError
     from wordgames.executors import make_executor
 
+    if workers is None:
+        workers = 2 if kind == "process" else 1
     try:
         return make_executor(kind, workers=workers, address=address, blas_threads=blas_threads)
     except (WordgamesError, ValueError) as exc:
@@ -261,54 +430,82 @@ def _executor(kind: str, workers: int, address: str | None, blas_threads: int | 
 @app.command("measures")
 def measures_list():
     """List every measure: name, family, version, data sets, headline scores, options."""
-    from rich.markup import escape
-    from rich.table import Table
+    from rich.text import Text
 
     from wordgames.cli.common import console
     from wordgames.registry import all_measures
 
-    table = Table()
-    for col in ("measure", "family", "version", "description", "data sets", "options"):
-        table.add_column(col, overflow="fold")
+    con = console()
     for m in all_measures():
-        table.add_row(
-            *(
-                escape(x)
-                for x in (
-                    m.name,
-                    m.family,
-                    m.version,
-                    m.description,
-                    ", ".join(m.datasets) or "-",
-                    ", ".join(m.option_names()) or "-",
-                )
-            )
-        )
-    console().print(table)
+        con.print(Text(f"{m.name}  (family {m.family}, version {m.version})", style="bold"))
+        lines = _field("", m.description, con.width)
+        lines += _field("data sets", ", ".join(m.datasets) or "-", con.width)
+        for k, h in enumerate(m.headlines):
+            what = h.description or " ".join(p for p in (h.subject, h.metric, h.dataset) if p)
+            lines += _field("headlines" if k == 0 else "", what, con.width)
+        lines += _field("options", ", ".join(m.option_names()) or "-", con.width)
+        for line in lines:
+            con.print(Text(line), soft_wrap=True)
+        con.print()
+
+
+def _field(label: str, text: str, width: int) -> list[str]:
+    """``label: text`` wrapped at spaces under a hanging indent (names are never cut)."""
+    import textwrap
+
+    lead = f"  {label + ':' if label else '':<11} "
+    return textwrap.wrap(
+        text,
+        max(width, 40),
+        initial_indent=lead,
+        subsequent_indent=" " * len(lead),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 @datasets_app.command("list")
 def datasets_list(data_root: DataRoot = None):
     """List every declared data set and whether it is available."""
-    from rich.console import Console
+    from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
+    from wordgames.cli.common import console
     from wordgames.datasets import all_datasets, is_available
     from wordgames.errors import DatasetMissingError
 
-    table = Table("name", "family", "files", "available", "title")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("name", no_wrap=True)  # names are never cut; titles wrap
+    table.add_column("family", no_wrap=True)
+    table.add_column("available", no_wrap=True)
+    table.add_column("title", overflow="fold")
     for name, spec in all_datasets().items():
         try:
             ok = is_available(name, data_root)
         except DatasetMissingError:
             ok = False
-        table.add_row(name, spec.family, str(len(spec.files)), "yes" if ok else "no", spec.title)
-    Console().print(table)
+        files = f"{len(spec.files)} file{'s' if len(spec.files) != 1 else ''}"
+        table.add_row(
+            escape(name),
+            escape(spec.family),
+            f"{'yes' if ok else 'no'}, {files}",
+            escape(spec.title),
+        )
+    console().print(table)
 
 
 @datasets_app.command("verify")
 def datasets_verify(
-    names: Annotated[list[str] | None, typer.Argument()] = None, data_root: DataRoot = None
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="NAME",
+            help="Data sets to check (`wordgames datasets list` names them). Default: every "
+            "available one.",
+        ),
+    ] = None,
+    data_root: DataRoot = None,
 ):
     """Check the sha256 of every file of the given (default: all available) data sets."""
     from wordgames.datasets import all_datasets, is_available, verify_dataset
@@ -327,17 +524,61 @@ def datasets_verify(
         raise typer.Exit(1)
 
 
+@embeddings_app.command("list")
+def embeddings_list():
+    """List the built-in embeddings: the base GloVe and every member of the offline family."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from wordgames.cli.common import console
+    from wordgames.embeddings.family import family_members
+    from wordgames.embeddings.loaders import BUILTIN
+
+    table = Table("name", "what", title="built-in embeddings (use them with -e NAME)")
+    table.columns[0].no_wrap = True
+    for name, what in BUILTIN.items():
+        table.add_row(escape(name), escape(what))
+    for member in family_members():
+        table.add_row(escape(member.name), escape(member.description))
+    table.add_row(
+        "transformer:MODEL",
+        "a sentence-transformers model encoding a vocabulary "
+        "(--transformer-vocab; needs the contextual extra)",
+    )
+    console().print(table)
+    console().print(
+        "Any other -e value is read as a vector file (word2vec, GloVe, fastText, .npy, gensim).",
+        highlight=False,
+    )
+
+
+EmbeddingFormat = Literal[
+    "auto", "word2vec", "word2vec-binary", "glove", "fasttext", "npy", "gensim", "builtin"
+]
+
+
 @embeddings_app.command("info")
 def embeddings_info(
-    spec: Annotated[str, typer.Argument(help="Built-in name or vector file.")] = "glove-6b-50d",
-    fmt: Annotated[str, typer.Option("--format")] = "auto",
+    spec: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME|FILE",
+            help="Built-in name (`wordgames embeddings list`) or vector file.",
+        ),
+    ] = "glove-6b-50d",
+    fmt: Annotated[
+        EmbeddingFormat,
+        typer.Option("--format", help="Format of a vector file (auto: from its name and content)."),
+    ] = "auto",
 ):
-    """Load an embedding (converting it to the cache once) and describe it."""
+    """Load an embedding (converting a vector file to the cache once) and describe it."""
     import json
 
+    from wordgames.cli.common import check_embedding_specs
     from wordgames.embeddings import load_embedding
     from wordgames.errors import WordgamesError
 
+    check_embedding_specs([spec])
     try:
         emb = load_embedding(spec, fmt=fmt)
     except WordgamesError as exc:

@@ -56,15 +56,45 @@ def console_logging(con, level=logging.INFO):
 def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool = False, **kwargs):
     """:func:`wordgames.evaluate` with a progress bar and the log on ``con``.
 
-    Errors of the user's making become ``error:`` messages. Writes ``results.json`` into the store's
-    folder.
+    Embedding and measure names are checked first (a missing file says "file not found", an
+    embedding given to ``-m`` asks "did you mean -e"); errors of the user's making become
+    ``error:`` messages. Warns about data sets the scores cover too little of. Writes
+    ``results.json`` into the store's folder.
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
+    from wordgames.cli.summary import print_coverage_warnings
     from wordgames.errors import WordgamesError
     from wordgames.evaluation import evaluate
+    from wordgames.registry import UnknownMeasureError
 
+    check_embedding_specs(embeddings)
+    check_measure_names(measures)
     dry_run = kwargs.get("dry_run", False)
+    try:
+        with console_logging(con), _progress(con) as progress:
+            res = evaluate(
+                embeddings,
+                measures,
+                store=store,
+                progress=progress,
+                on_plan=_plan_printer(con, store, show_missing, dry_run),
+                **kwargs,
+            )
+    except UnknownMeasureError as exc:
+        fail(f"{exc} (`wordgames measures` describes them)")
+    except KeyError as exc:
+        fail(str(exc.args[0]) if exc.args else str(exc))
+    except WordgamesError as exc:
+        fail(str(exc))
+    if dry_run:
+        return None
+    print_coverage_warnings(con, res)
+    if store is not None:
+        res.write(Path(store))
+    return res
+
+
+def _plan_printer(con, store, show_missing: bool, dry_run: bool):
+    """The ``on_plan`` callback: how many results the store lacks (and which, when asked)."""
 
     def on_plan(plan):
         if store is None:
@@ -73,40 +103,106 @@ def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool 
             f"{len(plan.missing)} of {plan.parameters['units']} result(s) missing from "
             f"the store in {store}" + ("; computing them" if plan.missing and not dry_run else ""),
             highlight=False,
+            markup=False,
         )
         if show_missing or dry_run:
             for label in plan.missing:
-                con.print(f"  missing: {label}", highlight=False)
+                con.print(f"  missing: {label}", highlight=False, markup=False)
 
-    try:
-        with (
-            console_logging(con),
-            Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed}/{task.total}"),
-                TimeElapsedColumn(),
-                console=con,
-                transient=True,
-            ) as bar,
-        ):
-            task = bar.add_task("measures", total=None)
+    return on_plan
 
-            def progress(label, done, total):
-                bar.update(task, description=label, completed=done, total=total)
 
-            res = evaluate(
-                embeddings, measures, store=store, progress=progress, on_plan=on_plan, **kwargs
+@contextlib.contextmanager
+def _progress(con):
+    """A transient progress bar; yields the ``progress(label, done, total)`` callback."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=con,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("measures", total=None)
+
+        def progress(label, done, total):
+            bar.update(task, description=label, completed=done, total=total)
+
+        yield progress
+
+
+def embedding_problem(spec) -> str:
+    """Why ``spec`` names no embedding, in words (``""`` when it names one).
+
+    A spec that looks like a path says "file not found" first; a name gets the closest
+    built-in names. Objects (loaded embeddings) are taken as they are.
+
+    Examples
+    --------
+    >>> embedding_problem("glove-6b-50d")
+    ''
+    >>> embedding_problem("/nonexistent.vec").split(" (")[0]
+    'file not found: /nonexistent.vec'
+    """
+    if not isinstance(spec, str | Path):
+        return ""
+    text = str(spec)
+    if text in _builtin_names() or text.startswith("transformer:"):
+        return ""
+    path = Path(text)
+    if path.exists():
+        return ""
+    listing = "`wordgames embeddings list` lists the built-in names"
+    if isinstance(spec, Path) or "/" in text or "\\" in text or path.suffix or text[:1] in "~.":
+        return (
+            f"file not found: {text} ('{text}' is neither a built-in name nor an existing "
+            f"file; {listing})"
+        )
+    import difflib
+
+    close = difflib.get_close_matches(text, _builtin_names(), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return (
+        f"unknown embedding '{text}'{hint}: neither a built-in name, a member of the built-in "
+        f"family, 'transformer:MODEL' nor an existing file; {listing}"
+    )
+
+
+def _builtin_names() -> list[str]:
+    from wordgames.embeddings.family import FAMILY_NAMES
+    from wordgames.embeddings.loaders import BUILTIN
+
+    return [*BUILTIN, *FAMILY_NAMES]
+
+
+def check_embedding_specs(specs) -> None:
+    """Fail (exit 2) on the first spec that names no embedding: :func:`embedding_problem`."""
+    if specs is None or isinstance(specs, str | Path):
+        specs = [] if specs is None else [specs]
+    for spec in specs if isinstance(specs, list | tuple) else []:
+        problem = embedding_problem(spec)
+        if problem:
+            fail(problem)
+
+
+def check_measure_names(measures) -> None:
+    """Fail when a measure name is an embedding instead (users of MTEB, where ``-m`` is a model).
+
+    Unknown names that are no embedding are left to the registry's "unknown measure" error.
+    """
+    if not measures or isinstance(measures, str):
+        measures = [measures] if measures else []
+    from wordgames.registry import all_measures
+
+    known = {m.name for m in all_measures()}
+    for name in measures:
+        if isinstance(name, str) and name not in known and not embedding_problem(name):
+            fail(
+                f"'{name}' is an embedding, not a measure: did you mean -e {name}? "
+                "(-m names a measure; `wordgames measures` lists them)"
             )
-    except KeyError as exc:
-        fail(str(exc.args[0]) if exc.args else str(exc))
-    except WordgamesError as exc:
-        fail(str(exc))
-    if dry_run:
-        return None
-    if store is not None:
-        res.write(Path(store))
-    return res
 
 
 def print_skipped(con, res) -> None:

@@ -1,4 +1,7 @@
-"""``wordgames results``: merge results stores and show them as one table."""
+"""``wordgames results``: merge results stores and show them as one table.
+
+Heavy imports stay inside the command bodies.
+"""
 
 from __future__ import annotations
 
@@ -11,19 +14,36 @@ app = typer.Typer(
     help="Merge results stores of several runs and show them as one table.", no_args_is_help=True
 )
 
+FORMATS = ("rich", "csv", "markdown")
+#: file name of ``results table --out FOLDER``, by format
+TABLE_FILES = {
+    "rich": "results-table.txt",
+    "csv": "results-table.csv",
+    "markdown": "results-table.md",
+}
+
 
 @app.command("merge")
 def merge(
-    sources: Annotated[list[Path], typer.Argument(help="Output folders (stores) of earlier runs.")],
+    sources: Annotated[
+        list[Path], typer.Argument(help="Output folders (results stores) of earlier runs.")
+    ],
     into: Annotated[
-        Path, typer.Option("--into", help="Store to merge them into (created if needed).")
+        Path,
+        typer.Option(
+            "--into", metavar="FOLDER", help="Store to merge them into (created if needed)."
+        ),
     ],
     overwrite: Annotated[
         bool,
         typer.Option(help="Replace results the target already holds (default: keep the target's)."),
     ] = False,
 ):
-    """Copy every result of SOURCES into the store INTO (same key = same numbers: kept once)."""
+    """Copy every result of SOURCES into the store INTO (same key = same numbers: kept once).
+
+    Results are keyed by the embedding's content: two different embeddings under one name are
+    both kept, and tables and the report tell them apart by a short sha256 suffix.
+    """
     from wordgames.cli.common import fail
     from wordgames.results.store import ResultStore
 
@@ -36,85 +56,246 @@ def merge(
         typer.echo(f"{src}: {added} of {len(ResultStore(src))} result(s) added")
         total += added
     typer.echo(f"{into}: {len(target)} result(s) ({total} added)")
+    for name, shas in target.name_clashes().items():
+        shown = ", ".join(f"'{name} ({s[:8]})'" for s in shas)
+        typer.echo(
+            f"note: {len(shas)} different embeddings are named '{name}' (different vectors); "
+            f"tables and the report show them as {shown}"
+        )
 
 
 @app.command("table")
 def table(
     store: Annotated[Path, typer.Argument(help="An output folder (results store).")],
     measure: Annotated[
-        list[str] | None, typer.Option("-m", "--measure", help="Only these measures.")
+        list[str] | None,
+        typer.Option(
+            "-m", "--measure", metavar="MEASURE", help="Only these measures (repeatable)."
+        ),
     ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="rich, csv or markdown.")] = "rich",
+    fmt: Annotated[
+        str, typer.Option("--format", metavar="FORMAT", help="rich (default), csv or markdown.")
+    ] = "rich",
     wide: Annotated[
         bool,
         typer.Option(
             help="One row per score (measure, data set, subject, metric), one column per embedding."
         ),
     ] = False,
-    output: Annotated[
-        Path | None, typer.Option("--output", help="Write the table to this file.")
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FOLDER",
+            help="Folder to write the table into, as results-table.txt, .csv or .md by --format "
+            "(default: print it).",
+        ),
     ] = None,
 ):
     """Every stored score of every embedding and measure, as one table.
 
-    Columns: embedding, measure, data set, subject, metric, value, 95 % interval (ci_low, ci_high),
-    n and items skipped.
+    Columns: embedding, measure, data set, subject, metric, value, 95 % interval, n and the
+    items skipped (in words); thin scores say why. Two different embeddings under one name
+    are told apart by a short sha256 suffix. The console table never cuts a name: it is split
+    per measure, and into several tables or 'name: value' lines when the terminal is narrow.
     """
     from wordgames.cli.common import fail
     from wordgames.results.store import ResultStore
 
-    if fmt not in ("rich", "csv", "markdown"):
+    if fmt not in FORMATS:
         fail(f"unknown --format {fmt!r}; use rich, csv or markdown")
     if not (store / "records").is_dir():
         fail(f"{store} holds no results store (no {store / 'records'} folder)")
     df = ResultStore(store).table()
     if measure:
         df = df[df["measure"].isin(measure)]
+    thin = {
+        (r.measure, r.dataset, r.subject, r.metric, r.embedding)
+        for r in df.itertuples(index=False)
+        if r.thin
+    }
     if wide:
-        df = df.pivot_table(
-            index=["measure", "dataset", "subject", "metric"],
-            columns="embedding",
-            values="value",
-            aggfunc="first",
-        ).reset_index()
-        df.columns.name = None
-    else:
-        df = df.drop(columns=["embedding_sha256"])
-    if fmt == "csv":
-        text = df.to_csv(index=False)
-    elif fmt == "markdown":
-        cols = [str(c) for c in df.columns]
-        rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-        rows += [
-            "| " + " | ".join(_fmt(v) for v in rec) + " |" for rec in df.itertuples(index=False)
-        ]
-        text = "\n".join(rows) + "\n"
-    else:
-        from rich.console import Console
-        from rich.markup import escape
-        from rich.table import Table
-
-        tab = Table(title=escape(f"{store}: {len(df)} row(s)"))
-        for col in df.columns:
-            tab.add_column(escape(str(col)), overflow="fold")
-        for rec in df.itertuples(index=False):
-            tab.add_row(*(escape(_fmt(v)) for v in rec))
-        if output is None:
-            Console().print(tab)
+        df = wide_frame(df)
+    if fmt == "rich":
+        text = _print_rich(df, store, wide=wide, record=out is not None, thin=thin)
+        if out is None:
             return
-        console = Console(record=True, width=200)
-        console.print(tab)
-        text = console.export_text()
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {output}")
+    elif fmt == "csv":
+        text = (df if wide else df.drop(columns=["embedding_sha256"])).to_csv(index=False)
     else:
+        text = markdown(df if wide else df.drop(columns=["embedding_sha256"]))
+    if out is None:
         typer.echo(text, nl=False)
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / TABLE_FILES[fmt]
+    path.write_text(text, encoding="utf-8")
+    typer.echo(f"wrote {path}")
+
+
+def wide_frame(df):
+    """One row per (measure, dataset, subject, metric), one column per embedding label."""
+    keys = ["measure", "dataset", "subject", "metric"]
+    labels = list(dict.fromkeys(df["embedding"]))
+    wide = (
+        df.drop_duplicates(subset=[*keys, "embedding"])
+        .set_index([*keys, "embedding"])["value"]
+        .unstack("embedding")
+        .reset_index()
+    )
+    wide.columns.name = None
+    return wide[[*keys, *labels]]
+
+
+def markdown(df) -> str:
+    """A DataFrame as a Markdown table (numbers as in the report)."""
+    cols = [str(c) for c in df.columns]
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    rows += [
+        "| " + " | ".join(_fmt(v).replace("|", "\\|") for v in rec) + " |"
+        for rec in df.itertuples(index=False)
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def _print_rich(df, store: Path, *, wide: bool, record: bool, thin: set) -> str:
+    """Print the table per measure (names never cut); returns the text when ``record``.
+
+    ``thin``: the (measure, dataset, subject, metric, embedding) of the thin scores, marked
+    ``(thin)`` in the wide table.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+
+    con = Console(record=True, width=200) if record else Console()
+    con.print(escape(f"{store}: {len(df)} row(s)"), highlight=False, soft_wrap=True)
+    for m in dict.fromkeys(df["measure"]):
+        con.print(f"\n[bold]{escape(m)}[/]", highlight=False, soft_wrap=True)
+        part = df[df["measure"] == m]
+        if wide:
+            _print_wide(con, part, thin)
+        else:
+            _print_long(con, part)
+    return con.export_text() if record else ""
+
+
+def _fits(con, cols, rows, keys: int) -> bool:
+    """Whether the table fits the console as one table (no split, no ``name: value`` lines)."""
+    from rich.text import Text
+
+    from wordgames.cli.tables import Col, column_groups, column_width
+
+    cols = [c if isinstance(c, Col) else Col(str(c)) for c in cols]
+    plain = [[Text.from_markup(c).plain for c in row] for row in rows]
+    widths = [column_width(c, [r[i] for r in plain]) for i, c in enumerate(cols)]
+    groups = column_groups(widths, keys, con.width)
+    return groups is not None and len(groups) == 1
+
+
+def _groups(part, by: list[str]):
+    """``(heading, rows)`` per distinct value of the ``by`` columns, in first-seen order."""
+    for key, rows in part.groupby(by, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        yield " · ".join(str(k) for k in key if str(k)), rows
+
+
+def _print_long(con, part) -> None:
+    """The long rows: one table, or one table per (embedding, data set, subject) if narrow."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    tail = [
+        Col("value", "right"),
+        Col("95 % CI", "right"),
+        Col("n", "right"),
+        Col("skipped", wrap=True),
+        Col("thin (not ranked)", wrap=True),
+    ]
+    rows = [_long_row(r) for r in part.itertuples(index=False)]
+    cols = ["embedding", "data set", "subject", "metric", *tail]
+    if _fits(con, cols, _escaped(rows), keys=4):
+        print_table(con, cols, _escaped(rows), keys=4)
+        return
+    for heading, g in _groups(part, ["embedding", "dataset", "subject"]):
+        sub = [_long_row(r)[3:] for r in g.itertuples(index=False)]
+        keep = [0, 1, 2, 3]  # metric, value, CI, n; skipped and thin said once when shared
+        for k, label in ((4, ""), (5, "thin, not ranked: ")):
+            said = {r[k] for r in sub}
+            if len(said) == 1:
+                heading += f" · {label}{said.pop()}" if sub[0][k] else ""
+            else:
+                keep.append(k)
+        con.print(escape(heading), highlight=False, soft_wrap=True)
+        print_table(
+            con,
+            [(["metric", *tail])[k] for k in keep],
+            _escaped([[r[k] for k in keep] for r in sub]),
+        )
+
+
+def _escaped(rows) -> list[list[str]]:
+    from rich.markup import escape
+
+    return [[escape(c) for c in row] for row in rows]
+
+
+def _wide_cell(r, lab: str, thin: set) -> str:
+    key = (r["measure"], r["dataset"], r["subject"], r["metric"], lab)
+    return _fmt(r[lab]) + (" (thin)" if key in thin else "")
+
+
+def _print_wide(con, part, thin: set) -> None:
+    """Scores x embeddings: one table, or one table per (data set, subject) if narrow."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    labels = [c for c in part.columns if c not in ("measure", "dataset", "subject", "metric")]
+    values = [Col(lab, "right") for lab in labels]
+    names = ("dataset", "subject", "metric")
+    rows = [
+        [escape(str(r[k])) for k in names] + [_wide_cell(r, lab, thin) for lab in labels]
+        for _, r in part.iterrows()
+    ]
+    cols = ["data set", "subject", "metric", *values]
+    if _fits(con, cols, rows, keys=3):
+        print_table(con, cols, rows, keys=3)
+        return
+    for heading, g in _groups(part, ["dataset", "subject"]):
+        con.print(escape(heading), highlight=False, soft_wrap=True)
+        sub = [
+            [escape(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
+            for _, r in g.iterrows()
+        ]
+        print_table(con, ["metric", *values], sub)
+
+
+def _long_row(r) -> list[str]:
+    """The cells of one long row, as plain text (escaped where printed)."""
+    from wordgames.report.text import finite, format_number, skipped_text
+
+    ci = f"[{format_number(r.ci_low)}, {format_number(r.ci_high)}]" if finite(r.ci_low) else ""
+    n = None if r.n is None or r.n != r.n else int(r.n)
+    return [
+        str(r.embedding),
+        str(r.dataset),
+        str(r.subject),
+        str(r.metric),
+        format_number(r.value),
+        ci,
+        format_number(n) if n is not None else "",
+        skipped_text(r.n_skipped, n, r.skip_reason),
+        (r.thin_reason or "yes") if r.thin else "",
+    ]
 
 
 def _fmt(value) -> str:
+    from wordgames.report.text import format_number
+
     if value is None:
         return ""
     if isinstance(value, float):
-        return "" if value != value else f"{value:.4g}"
+        return "" if value != value else format_number(value)
     return str(value)

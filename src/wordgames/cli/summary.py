@@ -1,18 +1,100 @@
-"""The console summary of a run: each result's headline scores with their OOV counts."""
+"""The console summary of a run: each headline score with its coverage, thin ones marked.
+
+The summary never cuts a name: one block per measure, the data set as a heading, each score's
+label (subject and metric) whole on its line; when the values do not fit beside the label at
+the console's width they go on the lines below it (one per embedding). Numbers have one
+format per column (values: three decimals with thousands separators). Why a score is thin or
+why items were skipped is said once per block, in numbered notes.
+"""
 
 from __future__ import annotations
 
 import math
+import textwrap
+from dataclasses import dataclass
+
+#: what one item of each family's data sets is, for coverage lines
+ITEM_NOUNS = {
+    "codenames": "records",
+    "similarity": "pairs",
+    "oddmanout": "puzzles",
+    "wales": "tasks",
+    "cbm": "messages",
+}
+#: sampling parameters a result may record: how the console says them
+SAMPLE_PARAMETERS = {
+    "max_records": "a seeded sample of at most {:,} records of each kind per data set",
+    "human_k": "the first {:,} human-played pairs",
+}
 
 
-def _fmt(v) -> str:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+@dataclass
+class Row:
+    """One headline score of one embedding, ready to print."""
+
+    measure: str
+    dataset: str
+    label: str  # subject and metric
+    embedding: str
+    value: float | None
+    counts: tuple[int, int] | None  # (items used, items available)
+    thin: bool = False
+    thin_reason: str = ""
+    skip_reason: str = ""
+    direction: str | None = None
+    best: bool = False
+
+
+def fmt_value(v) -> str:
+    """A value as the summary prints every value: three decimals, thousands separated.
+
+    Examples
+    --------
+    >>> [fmt_value(v) for v in (0.53914, 13205.1034, -0.0893, 40, float("nan"), None)]
+    ['0.539', '13,205.103', '-0.089', '40.000', 'n/a', 'n/a']
+    """
+    if v is None or isinstance(v, bool) or not math.isfinite(float(v)):
         return "n/a"
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+    return f"{float(v):,.3f}"
 
 
-def headline_rows(res) -> list[tuple]:
-    """``(embedding, measure, what, value, n, skipped)`` for every headline score of ``res``.
+def coverage_counts(score) -> tuple[int, int] | None:
+    """``(items used, items available)`` of a score (``None`` when it does not say).
+
+    ``n + n_skipped`` items are available and ``n`` used, unless the measure set a coverage
+    that says otherwise (Odd-Man-Out keeps abstained puzzles in ``n``): then ``n`` is what is
+    available and ``coverage * n`` what is used.
+
+    Examples
+    --------
+    >>> from wordgames.measure import Score
+    >>> coverage_counts(Score("e", "m", "d", "", "map", 0.5, n=26, n_skipped=4))
+    (26, 30)
+    >>> coverage_counts(Score("e", "m", "d", "", "pct", 50.0, n=102, n_skipped=3,
+    ...                       coverage=99 / 102))
+    (99, 102)
+    """
+    if score.n is None:
+        return None
+    available = score.n + (score.n_skipped or 0)
+    cov = score.coverage
+    if cov is None or not math.isfinite(cov) or available == 0:
+        return score.n, available
+    if abs(cov - score.n / available) < 1e-9:
+        return score.n, available
+    return round(cov * score.n), score.n
+
+
+def fmt_counts(counts) -> str:
+    """``"26 of 30"`` (``"30"`` when every item is used, ``""`` when unknown)."""
+    if counts is None:
+        return ""
+    used, available = counts
+    return f"{used:,}" if used == available else f"{used:,} of {available:,}"
+
+
+def headline_rows(res) -> list[Row]:
+    """A :class:`Row` for every headline score of ``res``, best non-thin values marked.
 
     For a measure without declared headlines: its numeric metrics.
     """
@@ -28,53 +110,252 @@ def headline_rows(res) -> list[tuple]:
             for s in r.scores:
                 if spec.headline_of(s) is None:
                     continue
-                what = "/".join(p for p in (s.dataset, s.subject, s.metric) if p)
-                skipped = f"{s.n_skipped}: {s.skip_reason}" if s.n_skipped else ""
                 rows.append(
-                    (
-                        r.embedding,
+                    Row(
                         r.measure,
-                        what,
-                        _fmt(s.value),
-                        "" if s.n is None else f"{s.n:,}",
-                        skipped,
+                        s.dataset,
+                        " ".join(p for p in (s.subject, s.metric) if p),
+                        r.embedding,
+                        s.value,
+                        coverage_counts(s),
+                        bool(s.thin),
+                        s.thin_reason,
+                        s.skip_reason if s.n_skipped else "",
+                        s.direction,
                     )
                 )
             continue
         for key, value in r.metrics.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
-                rows.append((r.embedding, r.measure, key, _fmt(value), "", ""))
-    return rows
+                rows.append(Row(r.measure, "", key, r.embedding, value, None))
+    _mark_best(rows)
+    return _grouped(rows)
+
+
+def _grouped(rows: list[Row]) -> list[Row]:
+    """``rows`` by measure, data set and label (in order of first appearance), then embedding."""
+    first: dict = {}
+    for i, row in enumerate(rows):
+        for key in (
+            (row.measure,),
+            (row.measure, row.dataset),
+            (row.measure, row.dataset, row.label),
+        ):
+            first.setdefault(key, i)
+
+    def order(item):
+        i, row = item
+        return (
+            first[(row.measure,)],
+            first[(row.measure, row.dataset)],
+            first[(row.measure, row.dataset, row.label)],
+            i,
+        )
+
+    return [row for _, row in sorted(enumerate(rows), key=order)]
+
+
+def _mark_best(rows: list[Row]) -> None:
+    """Mark the best value of each score among two or more non-thin embeddings."""
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault((row.measure, row.dataset, row.label), []).append(row)
+    for group in groups.values():
+        ok = [
+            r
+            for r in group
+            if not r.thin
+            and r.direction in ("higher", "lower")
+            and r.value is not None
+            and math.isfinite(r.value)
+        ]
+        if len(ok) < 2 or len({r.embedding for r in ok}) < 2:
+            continue
+        pick = max if ok[0].direction == "higher" else min
+        best = pick(r.value for r in ok)
+        for r in ok:
+            r.best = r.value == best
+
+
+def sample_note(result) -> str:
+    """How a result sampled its data (``""`` when it used all of it)."""
+    params = getattr(result, "parameters", None) or {}
+    own = params.get("options") if isinstance(params.get("options"), dict) else {}
+    notes = []
+    for key, text in SAMPLE_PARAMETERS.items():
+        value = params.get(key, own.get(key))
+        if isinstance(value, int) and not isinstance(value, bool):
+            notes.append(text.format(value))
+    return "; ".join(notes)
+
+
+def coverage_warnings(res) -> list[str]:
+    """One line per data set that the scores cover less than the thin policy's share of.
+
+    Embeddings with the same coverage of a data set (an intersected vocabulary) share a line.
+    """
+    params = res.parameters or {}
+    least = float((params.get("thin") or {}).get("min_coverage", 0.5))
+    found: dict = {}
+    for r in res.results:
+        for s in r.scores:
+            counts = coverage_counts(s)
+            if counts is not None and counts[1] and counts[0] / counts[1] < least:
+                found.setdefault((r.measure, s.dataset, r.embedding), set()).add(counts)
+    shared: dict = {}
+    for (measure, dataset, embedding), pairs in found.items():
+        key = (measure, dataset, tuple(sorted(pairs, key=lambda p: (-p[1], p[0]))))
+        shared.setdefault(key, []).append(embedding)
+    everyone = list(dict.fromkeys(r.embedding for r in res.results))
+    by_what = _vocabulary_phrase(params.get("vocabulary") or {})
+    lines = []
+    for (measure, dataset, pairs), embeddings in shared.items():
+        covered = " and ".join(f"{u:,} of {a:,}" for u, a in pairs)
+        who = (
+            "every embedding"
+            if len(everyone) > 1 and embeddings == everyone
+            else (", ".join(embeddings))
+        )
+        lines.append(
+            f"warning: {dataset or measure}: {covered} {ITEM_NOUNS.get(measure, 'items')} "
+            f"covered by {by_what} ({measure} on {who}; thin, not ranked)"
+        )
+    return lines
+
+
+def _vocabulary_phrase(vocabulary: dict) -> str:
+    """What restricted the vocabularies, in words."""
+    if vocabulary.get("intersect"):
+        return "the shared vocabulary"
+    if vocabulary.get("top_n"):
+        return f"the top {vocabulary['top_n']:,} words"
+    if vocabulary.get("lower_alpha"):
+        return "the a-z vocabulary"
+    return "the vocabulary"
+
+
+def print_coverage_warnings(con, res) -> None:
+    """Print :func:`coverage_warnings` (yellow; the text says it all without colour)."""
+    from rich.text import Text
+
+    for line in coverage_warnings(res):
+        con.print(Text(line, style="yellow"))
 
 
 def print_summary(con, res, *, out, vocabulary: str) -> None:
-    """Print the headline table.
+    """Print the headline scores, one block per measure; then where the rest is.
 
     The rest (often hundreds of numbers) is in results.json and in ``wordgames report``.
     """
-    from rich.markup import escape
-    from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"wordgames results (vocabulary: {escape(vocabulary)})")
-    for col in ("embedding", "measure", "score", "value", "n", "skipped or OOV"):
-        table.add_column(col, overflow="fold")
     rows = headline_rows(res)
-    for row in rows:
-        table.add_row(*(escape(str(c)) for c in row))
-    con.print(table)
+    embeddings = list(dict.fromkeys(r.embedding for r in res.results))
+    title = f"wordgames results (vocabulary: {vocabulary}"
+    title += "; quick run)" if (res.parameters or {}).get("quick") else ")"
+    if len(embeddings) == 1:
+        title += f": {embeddings[0]}"
+    con.print(Text(title, style="bold"), soft_wrap=True)
+    samples = {r.measure: sample_note(r) for r in res.results}
+    for measure in dict.fromkeys(r.measure for r in rows):
+        block = [r for r in rows if r.measure == measure]
+        for line, style in render_block(
+            measure,
+            block,
+            samples.get(measure, ""),
+            width=con.width,
+            one_embedding=len(embeddings) == 1,
+        ):
+            con.print(Text(line, style=style), soft_wrap=True)
+    _print_footer(con, res, rows, out)
+
+
+def _print_footer(con, res, rows, out) -> None:
     total = sum(len(r.scores) or len(r.metrics) for r in res.results)
+    lines = []
     if total > len(rows):
-        con.print(
+        lines.append(
             f"{total - len(rows)} more scores in {out}/results.json; "
-            f"`wordgames report {out}` shows them all",
-            highlight=False,
+            f"`wordgames report {out}` shows them all"
         )
-    reused = res.parameters.get("reused", 0)
+    reused = (res.parameters or {}).get("reused", 0)
     if reused:
-        con.print(
-            f"{reused} result(s) reused from the store in {out} (use --overwrite to recompute)",
-            highlight=False,
+        lines.append(
+            f"{reused} result(s) reused from the store in {out} (use --overwrite to recompute)"
         )
-    con.print(
-        f"results: {out}/results.json  ({res.timings.get('total', 0):.1f} s)", highlight=False
+    lines.append(f"results: {out}/results.json  ({res.timings.get('total', 0):.1f} s)")
+    for line in lines:  # prose: wrapped at words by the console
+        con.print(line, highlight=False, markup=False)
+
+
+def render_block(
+    measure: str, rows: list[Row], sample: str, *, width: int, one_embedding: bool
+) -> list[tuple[str, str]]:
+    """The lines (and their styles) of one measure's block, fitted to ``width`` columns.
+
+    A score's label and its values share a line when they fit; otherwise the values go on
+    the lines below the label. No name is ever cut.
+    """
+    notes: dict[str, int] = {}
+
+    def refs(row: Row) -> str:
+        marks = ["best"] if row.best else []
+        for text, thin in ((row.thin_reason, True), (row.skip_reason, False)):
+            if (thin and row.thin) or (not thin and text):
+                key = (f"thin, not ranked: {text}" if thin else f"skipped: {text}").rstrip(": ")
+                marks.append(
+                    ("thin " if thin else "") + f"[{notes.setdefault(key, len(notes) + 1)}]"
+                )
+        return " ".join(marks)
+
+    cells = [
+        (r, "" if one_embedding else r.embedding, fmt_value(r.value), fmt_counts(r.counts), refs(r))
+        for r in rows
+    ]
+    emb_w = max((len(c[1]) for c in cells), default=0)
+    val_w = max([len("value")] + [len(c[2]) for c in cells])
+    cov_w = max([len("n used")] + [len(c[3]) for c in cells])
+    label_w = max(len(r.label) for r in rows) + 4
+    values_w = (emb_w + 2 if emb_w else 0) + val_w + 2 + cov_w + 2
+    inline = one_embedding and label_w + 2 + values_w + 8 <= width
+    head = f"{measure}" + (f" ({sample})" if sample else "")
+    lines = [("", ""), (head, "bold")]
+    pad = label_w + 2 if inline else 6
+    lines.append(
+        (
+            " " * pad
+            + (" " * (emb_w + 2) if emb_w else "")
+            + "value".rjust(val_w)
+            + "  "
+            + "n used".rjust(cov_w)
+            + "  notes",
+            "dim",
+        )
     )
+    dataset, label = None, None
+    for row, emb, value, cov, note in cells:
+        if row.dataset != dataset:
+            dataset, label = row.dataset, None
+            if dataset:
+                lines.append(("  " + dataset, ""))
+        values = (
+            ((emb.ljust(emb_w) + "  ") if emb_w else "")
+            + value.rjust(val_w)
+            + "  "
+            + cov.rjust(cov_w)
+            + ("  " + note if note else "")
+        )
+        style = "dim" if row.thin else ("bold" if row.best else "")
+        if inline:
+            lines.append((("    " + row.label).ljust(label_w + 2) + values, style))
+            continue
+        if row.label != label:
+            label = row.label
+            lines.append(("    " + row.label, ""))
+        lines.append(("      " + values, style))
+    for text, i in notes.items():  # prose: wrapped at the width, under its number
+        wrapped = textwrap.wrap(text, max(width - 8, 20), break_long_words=False)
+        lines += [
+            ((f"  [{i}] " if k == 0 else " " * 6) + part, "dim") for k, part in enumerate(wrapped)
+        ]
+    return lines

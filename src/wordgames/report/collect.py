@@ -17,12 +17,18 @@ When the store holds several results for one (embedding, measure) -- another ver
 measure or other parameters, e.g. a ``--quick`` run and a full run -- all of them are kept in
 the long table, and the leaderboard uses one: the non-quick one if there is one, then the
 most recently written. :attr:`Collection.notes` says so.
+
+**Thin scores**: a Score row's ``thin`` flag (set when it was computed) is kept; rows of a store
+written before the flag existed are judged here by the same rule,
+:func:`wordgames.measure.is_thin` (the last run's policy, else coverage below 50 % or n below
+30), with the coverage ``n / (n + n_skipped)``.
+
+**Plots** are read only from inside the results folder (:func:`resolve_plot`).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -30,7 +36,8 @@ from functools import cache
 from pathlib import Path
 
 from wordgames.errors import DataFormatError, WordgamesError
-from wordgames.measure import HIGHER, LOWER, Measure, Score
+from wordgames.measure import HIGHER, LOWER, Measure, Score, ThinPolicy, is_thin
+from wordgames.report.text import finite
 from wordgames.results import SCHEMA_VERSION
 
 # Used only for plug-in measures without Score rows (see result_scores): words in the last part
@@ -345,10 +352,106 @@ def load_results(root: str | Path) -> Collection:
     if run is not None:
         coll.skipped = _still_skipped(run, entries)
     _label(entries)
+    policy = thin_policy(run)
+    judged = 0
     for e in entries:
         e.scores = [replace(s, embedding=e.label) for s in result_scores(e.result, e.measure)]
+        judged += stamp_thin(e.result.get("scores") or (), e.scores, policy)
+    if judged:
+        coll.notes.append(
+            f"{judged:,} score(s) were stored before wordgames marked thin scores: judged here "
+            f"by the same rule (coverage below {policy.min_coverage:.0%} or n below "
+            f"{policy.min_n} is thin, not ranked)"
+        )
     coll.notes.extend(_select(entries))
     return coll
+
+
+def thin_policy(run: Mapping | None) -> ThinPolicy:
+    """The thinness policy recorded by the last run (``parameters.thin``), else the default."""
+    given = ((run or {}).get("parameters") or {}).get("thin") or {}
+    try:
+        return ThinPolicy(
+            min_coverage=float(given.get("min_coverage", ThinPolicy.min_coverage)),
+            min_n=int(given.get("min_n", ThinPolicy.min_n)),
+        )
+    except (TypeError, ValueError):
+        return ThinPolicy()
+
+
+def stamp_thin(rows, scores: list[Score], policy: ThinPolicy) -> int:
+    """Judge the rows stored without a ``thin`` flag by :func:`~wordgames.measure.is_thin`.
+
+    Fills every score's unknown coverage with ``n / (n + n_skipped)``; returns how many rows
+    had no flag (a store written before the flag existed) and were judged here.
+
+    Examples
+    --------
+    >>> s = [Score("e", "m", "pilot", "", "map", 0.5, n=4, n_skipped=192)]
+    >>> stamp_thin([{"n": 4, "n_skipped": 192}], s, ThinPolicy()), s[0].thin, s[0].thin_reason
+    (1, True, 'coverage 4 of 196 (2%) is below 50%')
+    """
+    judged = 0
+    for raw, s in zip(rows, scores, strict=False):
+        if not finite(s.coverage) and s.n is not None and s.n + s.n_skipped > 0:
+            s.coverage = s.n / (s.n + s.n_skipped)
+        if isinstance(raw, Mapping) and "thin" not in raw:
+            s.thin, s.thin_reason = is_thin(s, policy)
+            judged += 1
+    return judged
+
+
+class PlotPathError(WordgamesError):
+    """A stored plot path that points outside the results folder."""
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def resolve_plot(root: Path, plot: str, record: str) -> Path | None:
+    """The file of a stored plot path, read only from inside the results folder ``root``.
+
+    A relative path is taken relative to ``root``; an absolute one (stores written before
+    plot paths were relative) must lie inside ``root``, or, when the folder was moved since,
+    its ``plots/...`` tail is looked up under ``root``. Symbolic links are followed before the
+    check.
+
+    Returns
+    -------
+    Path or None
+        ``None`` when the file is missing (the report lists it).
+
+    Raises
+    ------
+    PlotPathError
+        When the path leads outside ``root``; the message names ``record``.
+    """
+    base = Path(root).resolve()
+    p = Path(plot)
+    if not p.is_absolute():
+        q = (base / p).resolve()
+        if not _inside(q, base):
+            raise _outside(plot, record, root)
+        return q if q.is_file() else None
+    q = p.resolve()
+    if _inside(q, base):
+        return q if q.is_file() else None
+    parts = p.parts
+    if "plots" in parts:  # the folder moved: the same plots/... under root
+        i = len(parts) - 1 - parts[::-1].index("plots")
+        moved = base.joinpath(*parts[i:]).resolve()
+        if _inside(moved, base):
+            return moved if moved.is_file() else None
+    raise _outside(plot, record, root)
+
+
+def _outside(plot: str, record: str, root: Path) -> PlotPathError:
+    return PlotPathError(
+        f"{record}: plot path {plot!r} lies outside the results folder {root}; the report "
+        "reads plots only from inside it (move the plot under the folder's plots/ and store "
+        "its relative path, or recompute with 'wordgames run --out FOLDER')"
+    )
 
 
 def _still_skipped(run: dict, entries: list[Entry]) -> list[dict]:
@@ -361,13 +464,32 @@ def _still_skipped(run: dict, entries: list[Entry]) -> list[dict]:
     ]
 
 
-def _label(entries: list[Entry]) -> None:
+def embedding_labels(pairs) -> dict[tuple[str, str], str]:
+    """One display label per distinct ``(name, sha256)``.
+
+    The name alone, or with the first 8 hex digits of the sha256 appended when different
+    embeddings share the name (a merge of two stores): no embedding is hidden behind another.
+
+    Examples
+    --------
+    >>> sorted(embedding_labels([("g", "a" * 64), ("g", "b" * 64), ("w", "c" * 64)]).values())
+    ['g (aaaaaaaa)', 'g (bbbbbbbb)', 'w']
+    """
     shas_by_name: dict[str, set[str]] = defaultdict(set)
-    for e in entries:
-        shas_by_name[e.embedding.get("name", "?")].add(e.sha256)
-    for e in entries:
-        name = str(e.embedding.get("name", "?"))
-        e.label = f"{name} ({e.sha256[:8]})" if len(shas_by_name[name]) > 1 else name
+    pairs = list(pairs)
+    for name, sha in pairs:
+        shas_by_name[name].add(sha)
+    return {
+        (name, sha): f"{name} ({sha[:8]})" if len(shas_by_name[name]) > 1 else name
+        for name, sha in pairs
+    }
+
+
+def _label(entries: list[Entry]) -> None:
+    pairs = [(str(e.embedding.get("name", "?")), e.sha256) for e in entries]
+    labels = embedding_labels(pairs)
+    for e, pair in zip(entries, pairs, strict=True):
+        e.label = labels[pair]
 
 
 def _select(entries: list[Entry]) -> list[str]:
@@ -399,8 +521,3 @@ def _select(entries: list[Entry]) -> list[str]:
                 f"({', '.join(sorted(variants))}); compare them with care"
             )
     return notes
-
-
-def finite(value) -> bool:
-    """A number that is neither missing nor NaN/infinite."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

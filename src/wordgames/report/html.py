@@ -2,16 +2,20 @@
 
 One file with inline CSS. Plots are embedded as base64 ``data:`` URIs (``images="embed"``, the
 default: the file can be mailed or moved alone) or copied beside the HTML into
-``<name>_files/`` and linked relatively (``images="copy"``). Every piece of text from the
+``<name>_files/`` and linked relatively (``images="copy"``); they are read only from inside the
+results folder (:func:`wordgames.report.collect.resolve_plot`). Every piece of text from the
 results is escaped with :func:`html.escape`.
 
-Sections: summary (tool version, dates, embeddings with sha256 and vocabulary size,
-parameters, seeds, data set checksums, timings, skipped measures), leaderboard (with 95 %
-intervals, ranks and the items skipped beside each value, all from the Score rows), the
-cross-measure correlation table, then one section per measure: every Score row (rows that are
-the same for every embedding, such as human or WordNet baselines, shown once beside the
-embeddings' rows), the result's tables, OOV records, notes and plots. Nothing is special-cased
-per measure.
+The page leads with the results: the leaderboard (each measure's headline scores with 95 %
+intervals inside the metric's bounds, ranks where two or more embeddings are ranked, the items
+left out in words, thin scores greyed with their reason and never ranked), a folded "Methods"
+note (interval method, thinness, ranks), each measure's headline plots, the cross-measure
+correlation (or one line saying why it needs three embeddings), then one section per measure:
+every Score row (rows that are the same for every embedding, such as human or WordNet
+baselines, shown once beside the embeddings' rows), the result's tables, the items left out and
+the OOV record in words, notes and the other plots. The run's environment, embeddings,
+parameters, data set checksums, timings and skipped measures are folded at the end.
+Nothing is special-cased per measure.
 """
 
 from __future__ import annotations
@@ -25,12 +29,31 @@ import time
 from pathlib import Path
 
 from wordgames.measure import HIGHER, LOWER
-from wordgames.report.collect import Collection, Entry, finite, load_results, measure_spec
+from wordgames.report.collect import (
+    Collection,
+    Entry,
+    load_results,
+    measure_spec,
+    resolve_plot,
+    thin_policy,
+)
 from wordgames.report.leaderboard import (
+    MIN_EMBEDDINGS,
     MeasureScores,
+    clip_interval,
     correlation_table,
     leaderboard,
     score_label,
+)
+from wordgames.report.text import (
+    finite,
+    format_number,
+    key_words,
+    note_text,
+    oov_rows,
+    skipped_text,
+    thin_text,
+    value_words,
 )
 
 MAX_TABLE_ROWS = 2000  # larger tables are cut (the JSON in the results folder has them all)
@@ -43,19 +66,27 @@ main{max-width:1280px;margin:0 auto;padding:1rem 2rem 4rem}
 header{background:#22313f;color:#fff;padding:1rem 2rem}
 header h1{margin:0 0 .2rem;font-size:1.6rem}
 header p{margin:0;color:#cfd8dc}
-h2{border-bottom:2px solid #22313f;padding-bottom:.2rem;margin-top:2.5rem}
+h2{border-bottom:2px solid #22313f;padding-bottom:.2rem;margin-top:2rem}
+h2#leaderboard{margin-top:.6rem}
 h3{margin-top:1.6rem}
-nav ul{columns:3;list-style:none;padding:0}
+nav{font-size:.85rem;margin:.6rem 0}
+nav a{margin-right:.9rem;white-space:nowrap}
 table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.82rem;background:#fff}
 th,td{border:1px solid #d0d7de;padding:.25rem .45rem;text-align:left;vertical-align:top}
 th{background:#eef2f5;position:sticky;top:0}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num .v,td.num .ci,td.num .rank{white-space:nowrap}
 td.best{font-weight:700;background:#e8f5e9}
+td.thin{color:#8a8a8a;background:#f2f2f2}
+.thinwhy{color:#6d6d6d;font-size:.72rem;display:block;font-style:italic}
+.clipped{color:#8a4b00;font-size:.72rem}
 .ci{color:#555;font-size:.75rem;display:block}
 .oov{color:#a0522d;font-size:.75rem;display:block}
+td.num .oov,td.num .thinwhy{max-width:15rem;margin-left:auto}
 .rank{color:#37474f;font-size:.72rem;display:block}
 .dir{font-weight:400;color:#555;font-size:.72rem;display:block}
 .baseline td{background:#fff8e1}
+tr.group th{background:#22313f;color:#fff;text-align:left;position:static}
 .note{color:#444;font-size:.85rem}
 .warn{color:#8a4b00}
 code{font-size:.78rem;word-break:break-all}
@@ -63,6 +94,10 @@ figure{display:inline-block;margin:.4rem;vertical-align:top;background:#fff;bord
 padding:.3rem}
 figure img{max-width:min(100%,900px);height:auto;display:block}
 figcaption{font-size:.75rem;color:#555}
+.gallery figure img{max-width:350px}
+.plotgroup{display:inline-block;vertical-align:top;margin-right:.4rem}
+.plotgroup h3{margin:.6rem 0 .2rem}
+details.fold>summary{font-weight:600;font-size:1.05rem;margin:.4rem 0}
 details{margin:.3rem 0 .8rem}
 summary{cursor:pointer;color:#22313f}
 .wrap{overflow-x:auto}
@@ -78,33 +113,6 @@ def esc(value) -> str:
     return value if isinstance(value, Markup) else html.escape(str(value), quote=True)
 
 
-def format_number(value) -> str:
-    """How numbers are shown.
-
-    Integers with thousands separators, others to 4 significant digits, missing ones as ``n/a``.
-
-    >>> format_number(1234.0), format_number(0.123456), format_number(None), format_number(12)
-    ('1,234', '0.1235', 'n/a', '12')
-    >>> format_number(11785.14), format_number(float("nan"))
-    ('11,785', 'n/a')
-    """
-    if value is None or isinstance(value, bool):
-        return "n/a" if value is None else str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return str(value)
-    if not math.isfinite(v):
-        return "n/a"
-    if v.is_integer() and abs(v) < 1e15:
-        return f"{int(v):,}"
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    return f"{v:.4g}"
-
-
 def _is_number(v) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
@@ -112,14 +120,15 @@ def _is_number(v) -> bool:
 def _cell_text(v) -> str:
     if _is_number(v) or v is None:
         return format_number(v)
-    if isinstance(v, dict | list | tuple):
-        return json.dumps(v, ensure_ascii=False, separators=(", ", ": "), default=str)
-    return str(v)
+    return value_words(v)  # a mapping or list in words, never a Python repr
 
 
-def table(headers, rows, *, cls: str = "", row_classes=None, caption: str | None = None) -> Markup:
+def table(
+    headers, rows, *, cls: str = "", row_classes=None, caption: str | None = None, id: str = ""
+) -> Markup:
     """An HTML table; cells are escaped unless they are :class:`Markup`."""
-    out = [f'<div class="wrap"><table class="{esc(cls)}">']
+    ident = f' id="{esc(id)}"' if id else ""
+    out = [f'<div class="wrap"><table class="{esc(cls)}"{ident}>']
     if caption:
         out.append(f"<caption>{esc(caption)}</caption>")
     out.append(
@@ -130,7 +139,7 @@ def table(headers, rows, *, cls: str = "", row_classes=None, caption: str | None
         cells = []
         for v in row:
             if isinstance(v, Markup):
-                cells.append(f"<td>{v}</td>" if not v.startswith("<td") else v)
+                cells.append(v if v.startswith(("<td", "<th")) else f"<td>{v}</td>")
             else:
                 num = ' class="num"' if _is_number(v) or v is None else ""
                 cells.append(f"<td{num}>{esc(_cell_text(v))}</td>")
@@ -152,7 +161,7 @@ def dict_rows_table(rows: list[dict], *, row_classes=None, fold_title: str | Non
                 cols.append(k)
     shown = rows[:MAX_TABLE_ROWS]
     html_table = table(
-        cols,
+        [key_words(c) for c in cols],
         [[r.get(c, "") for c in cols] for r in shown],
         row_classes=row_classes[:MAX_TABLE_ROWS] if row_classes else None,
     )
@@ -189,35 +198,47 @@ def _ci_text(lo, hi) -> str:
     return f"[{format_number(lo)}, {format_number(hi)}]" if finite(lo) and finite(hi) else ""
 
 
-def skipped_text(n_skipped, n=None, reason: str = "") -> str:
-    """What was left out of a value: ``skipped 3 of 100: pairs with an out-of-vocabulary word``.
+def score_cell(
+    value,
+    lo,
+    hi,
+    rank=None,
+    n_ranked=None,
+    skipped: str = "",
+    best=False,
+    *,
+    thin: str | None = None,
+    clipped: bool = False,
+) -> Markup:
+    """A leaderboard cell: value, [CI], rank, the items skipped (with why) and thinness.
 
-    >>> skipped_text(3, 97, "pairs with an OOV word"), skipped_text(0, 10)
-    ('skipped 3 of 100: pairs with an OOV word', '')
+    ``rank`` is shown only among two or more ranked embeddings (``n_ranked``); ``thin`` (the
+    reason, when the score is thin) greys the cell and says why it is not ranked; ``clipped``
+    marks an interval cut to the metric's bounds.
     """
-    if not finite(n_skipped) or not n_skipped:
-        return ""
-    total = f" of {format_number(n + n_skipped)}" if finite(n) else ""
-    return f"skipped {format_number(n_skipped)}{total}" + (f": {reason}" if reason else "")
-
-
-def score_cell(value, lo, hi, rank=None, n_ranked=None, skipped: str = "", best=False) -> Markup:
-    """A leaderboard cell: value, [CI], rank, and the items skipped (with why) beside it."""
     parts = [f'<span class="v">{esc(format_number(value))}</span>']
     if _ci_text(lo, hi):
-        parts.append(f'<span class="ci">{esc(_ci_text(lo, hi))}</span>')
-    if rank is not None and math.isfinite(rank):
-        parts.append(
-            f'<span class="rank">rank {int(rank)}{f"/{n_ranked}" if n_ranked else ""}</span>'
-        )
+        mark = ' <span class="clipped">clipped</span>' if clipped else ""
+        parts.append(f'<span class="ci">{esc(_ci_text(lo, hi))}{mark}</span>')
+    ranked = rank is not None and math.isfinite(rank) and (n_ranked or 0) >= 2
+    if ranked and thin is None:
+        parts.append(f'<span class="rank">rank {int(rank)}/{n_ranked}</span>')
     if skipped:
         parts.append(f'<span class="oov">{esc(skipped)}</span>')
-    cls = "num best" if best else "num"
+    if thin is not None:
+        parts.append(f'<span class="thinwhy">{esc(thin_text(thin))}</span>')
+    cls = "num thin" if thin is not None else ("num best" if best else "num")
     return Markup(f'<td class="{cls}">' + "".join(parts) + "</td>")
 
 
 def _notes_list(notes, cls: str = "note") -> str:
-    return "<ul>" + "".join(f'<li class="{cls}">{esc(n)}</li>' for n in notes) + "</ul>"
+    return "<ul>" + "".join(f'<li class="{cls}">{esc(note_text(n))}</li>' for n in notes) + "</ul>"
+
+
+def _fold(title: str, body: str, *, ident: str = "", cls: str = "fold") -> str:
+    """A ``<details>`` block (opens without JavaScript)."""
+    i = f' id="{esc(ident)}"' if ident else ""
+    return f'<details class="{cls}"{i}><summary>{esc(title)}</summary>{body}</details>'
 
 
 # --------------------------------------------------------------------------- images
@@ -231,22 +252,8 @@ class _Images:
         if mode == "copy" and self.files_dir.exists():
             shutil.rmtree(self.files_dir)
 
-    def resolve(self, plot: str) -> Path | None:
-        p = Path(plot)
-        if p.is_file():
-            return p
-        # the folder may have moved since the run: find "plots/..." under the results folder
-        parts = p.parts
-        if "plots" in parts:
-            i = len(parts) - 1 - parts[::-1].index("plots")
-            q = self.coll.root.joinpath(*parts[i:])
-            if q.is_file():
-                return q
-        q = self.coll.root / p
-        return q if q.is_file() else None
-
     def src(self, plot: str, entry: Entry) -> str | None:
-        p = self.resolve(plot)
+        p = resolve_plot(self.coll.root, plot, entry.source)
         if p is None:
             self.missing.append(plot)
             return None
@@ -264,9 +271,20 @@ class _Images:
         shutil.copyfile(p, dst)
         return dst.relative_to(self.out_path.parent).as_posix()
 
+    def figure(self, m: str, plot: str, e: Entry) -> str:
+        """A ``<figure>`` of one plot, or a warning line when the file is missing."""
+        src = self.src(plot, e)
+        name = Path(plot).name
+        if src is None:
+            return f'<p class="warn">plot missing: {esc(plot)}</p>'
+        return (
+            f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for {esc(e.label)}">'
+            f"<figcaption>{esc(e.label)}: {esc(name)}</figcaption></figure>"
+        )
 
-# --------------------------------------------------------------------------- summary
-def _facts(coll: Collection) -> list[str]:
+
+# --------------------------------------------------------------------------- run details
+def _facts(coll: Collection) -> str:
     from wordgames._version import __version__
 
     run = coll.run or {}
@@ -283,10 +301,10 @@ def _facts(coll: Collection) -> list[str]:
         ("stored results", f"{len(coll.entries):,} ({len(coll.selected):,} on the leaderboard)"),
     ]
     facts += [(f"environment: {k}", v) for k, v in (run.get("environment") or {}).items()]
-    return ['<h2 id="summary">Summary</h2>', table(["item", "value"], facts)]
+    return _fold("Environment and versions", table(["item", "value"], facts), ident="summary")
 
 
-def _embeddings(coll: Collection) -> list[str]:
+def _embeddings(coll: Collection) -> str:
     rows = []
     for d in coll.embeddings():
         measures = sorted({e.measure for e in coll.entries if e.label == d["label"]})
@@ -301,26 +319,21 @@ def _embeddings(coll: Collection) -> list[str]:
                 ", ".join(measures),
             ]
         )
-    return [
-        '<h3 id="embeddings">Embeddings</h3>',
-        table(
-            [
-                "embedding",
-                "source",
-                "vocabulary size",
-                "dimensions",
-                "sha256",
-                "OOV policy",
-                "measures stored",
-            ],
-            rows,
-        ),
+    head = [
+        "embedding",
+        "source",
+        "vocabulary size",
+        "dimensions",
+        "sha256",
+        "OOV policy",
+        "measures stored",
     ]
+    return _fold("Embeddings: sources, sizes, sha256", table(head, rows), ident="embeddings")
 
 
-def _parameters(coll: Collection) -> list[str]:
+def _parameters(coll: Collection) -> str:
     run = coll.run or {}
-    out = ['<h3 id="parameters">Parameters and seeds</h3>']
+    out = []
     if run.get("parameters"):
         out.append(
             table(
@@ -346,39 +359,39 @@ def _parameters(coll: Collection) -> list[str]:
         for e in coll.entries
     ]
     out.append(
-        f"<details><summary>Parameters of every stored result ({len(rows)})</summary>"
-        + table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows)
-        + "</details>"
+        _fold(
+            f"Parameters of every stored result ({len(rows)})",
+            table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows),
+            cls="",
+        )
     )
-    if coll.notes:
-        out.append(_notes_list(coll.notes, "warn"))
-    return out
+    return _fold("Parameters and seeds", "".join(out), ident="parameters")
 
 
-def _datasets(coll: Collection) -> list[str]:
-    out = ['<h3 id="datasets">Data sets and checksums</h3>']
+def _datasets(coll: Collection) -> str:
     sums: dict[str, dict] = {}
     for e in coll.entries:
         for name, files in (e.result.get("datasets") or {}).items():
             sums.setdefault(name, {}).update(files or {})
     if not sums:
-        return [*out, '<p class="note">The results record no data set checksums.</p>']
-    for name in sorted(sums):
-        files = sums[name]
-        out.append(
-            f"<details><summary>{esc(name)}: {len(files)} file(s)</summary>"
-            + table(
-                ["file", "sha256"],
-                [[f, Markup(f"<code>{esc(s)}</code>")] for f, s in sorted(files.items())],
+        body = '<p class="note">The results record no data set checksums.</p>'
+    else:
+        body = "".join(
+            _fold(
+                f"{name}: {len(sums[name])} file(s)",
+                table(
+                    ["file", "sha256"],
+                    [[f, Markup(f"<code>{esc(h)}</code>")] for f, h in sorted(sums[name].items())],
+                ),
+                cls="",
             )
-            + "</details>"
+            for name in sorted(sums)
         )
-    return out
+    return _fold("Data sets and checksums", body, ident="datasets")
 
 
-def _timings_and_skips(coll: Collection) -> list[str]:
+def _timings(coll: Collection) -> str:
     run = coll.run or {}
-    out = ['<h3 id="timings">Timings (seconds)</h3>']
     measures = coll.measures()
     rows = []
     for lab in coll.labels():
@@ -386,35 +399,34 @@ def _timings_and_skips(coll: Collection) -> list[str]:
         rows.append(
             [lab, *((e.result.get("timings") or {}).get("total") if e else None for e in entries)]
         )
-    out.append(table(["embedding", *measures], rows))
+    body = table(["embedding", *measures], rows)
     if run.get("timings"):
-        out.append(
-            f"<details><summary>Timings of the last run</summary>"
-            f"{table(['step', 'seconds'], list(run['timings'].items()))}</details>"
-        )
-    out.append('<h3 id="skipped">Skipped measures</h3>')
-    if coll.skipped:
-        out.append(
-            table(
-                ["embedding", "measure", "reason"],
-                [
-                    [s.get("embedding", ""), s.get("measure", ""), s.get("reason", "")]
-                    for s in coll.skipped
-                ],
-            )
-        )
-    else:
-        out.append('<p class="note">None.</p>')
-    return out
+        body += table(["step of the last run", "seconds"], list(run["timings"].items()))
+    return _fold("Timings (seconds)", body, ident="timings")
 
 
-def _summary(coll: Collection) -> list[str]:
+def _skipped_table(coll: Collection) -> str:
+    if not coll.skipped:
+        return _fold("Skipped measures: none", '<p class="note">None.</p>', ident="skipped")
+    rows = [
+        [s.get("embedding", ""), s.get("measure", ""), s.get("reason", "")] for s in coll.skipped
+    ]
+    return _fold(
+        f"Skipped measures ({len(rows)})",
+        table(["embedding", "measure", "reason"], rows),
+        ident="skipped",
+    )
+
+
+def _run_details(coll: Collection) -> list[str]:
     return [
-        *_facts(coll),
-        *_embeddings(coll),
-        *_parameters(coll),
-        *_datasets(coll),
-        *_timings_and_skips(coll),
+        '<h2 id="details">Run details</h2>',
+        _facts(coll),
+        _embeddings(coll),
+        _parameters(coll),
+        _datasets(coll),
+        _timings(coll),
+        _skipped_table(coll),
     ]
 
 
@@ -422,33 +434,32 @@ def _summary(coll: Collection) -> list[str]:
 class _Cells:
     """The leaderboard's frames as arrays.
 
-    A report has thousands of cells, and pandas' ``.at`` on a MultiIndex costs tens of microseconds
-    each.
+    A report has thousands of cells, and pandas' ``.at`` on a MultiIndex costs tens of
+    microseconds each.
     """
 
     def __init__(self, lb):
-        import numpy as np
-
         self.row = {lab: i for i, lab in enumerate(lb.values.index)}
         self.col = {c: j for j, c in enumerate(lb.columns)}
-        self.a = {
-            k: getattr(lb, k).to_numpy()
-            for k in ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")
-        }
-        ranks = self.a["ranks"].astype(float)
-        self.n_ranked = [int(x) for x in (~np.isnan(ranks)).sum(axis=0)] if ranks.size else []
+        keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")
+        self.a = {k: getattr(lb, k).to_numpy() for k in keys}
+        for k in ("thin", "thin_reason", "ci_clipped"):
+            self.a[k] = getattr(lb, k).to_numpy()
+        self.a["best"] = lb.best().to_numpy()
+        self.n_ranked = [int(x) for x in lb.n_ranked()] if lb.columns else []
 
     def cell(self, lab, col) -> Markup:
         a, i, j = self.a, self.row[lab], self.col[col]
-        rank = float(a["ranks"][i, j])
         return score_cell(
             a["values"][i, j],
             a["ci_low"][i, j],
             a["ci_high"][i, j],
-            rank,
+            float(a["ranks"][i, j]),
             self.n_ranked[j],
             skipped_text(a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j]),
-            best=rank == 1,
+            best=bool(a["best"][i, j]),
+            thin=str(a["thin_reason"][i, j]) if a["thin"][i, j] else None,
+            clipped=bool(a["ci_clipped"][i, j]),
         )
 
 
@@ -456,7 +467,7 @@ def _column_head(lb, col, name: str) -> Markup:
     bounds = _bounds_label(lb.bounds.get(col))
     return Markup(
         f'{esc(name)}<span class="dir">{esc(_direction_label(lb.directions[col]))}'
-        f"{'<br>' + esc(bounds) if bounds else ''}</span>"
+        f"{' &middot; ' + esc(bounds) if bounds else ''}</span>"
     )
 
 
@@ -465,8 +476,10 @@ def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
     prim = {m: (m, *k) for m, k in prim.items() if k is not None and (m, *k) in lb.directions}
     if not prim:
         return []
+    labels = list(lb.values.index)
     ranked_cols = [c for c in lb.columns if lb.directions[c] in (HIGHER, LOWER)]
-    mean_rank = lb.ranks[ranked_cols].mean(axis=1) if ranked_cols else None
+    # a mean rank needs two embeddings to rank
+    mean_rank = lb.ranks[ranked_cols].mean(axis=1) if ranked_cols and len(labels) > 1 else None
     heads = [
         Markup(
             f'{esc(m)}<span class="dir">{esc(score_label(c[1:]))}<br>'
@@ -474,65 +487,164 @@ def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
         )
         for m, c in prim.items()
     ]
-    rows = [
-        [
-            lab,
-            *(cells.cell(lab, c) for c in prim.values()),
-            None if mean_rank is None else float(mean_rank[lab]),
-        ]
-        for lab in lb.values.index
-    ]
+    if mean_rank is not None:
+        heads.append(
+            Markup(
+                'mean rank<span class="dir">over every ranked headline score<br>'
+                "↓ lower is better</span>"
+            )
+        )
+    rows = []
+    for lab in labels:
+        row = [lab, *(cells.cell(lab, c) for c in prim.values())]
+        if mean_rank is not None:
+            row.append(float(mean_rank[lab]))
+        rows.append(row)
     return [
         "<h3>Overview: each measure's headline score</h3>",
-        table(
-            [
-                "embedding",
-                *heads,
-                Markup(
-                    'mean rank<span class="dir">over every ranked headline score<br>'
-                    "↓ lower is better</span>"
-                ),
-            ],
-            rows,
-        ),
+        table(["embedding", *heads], rows, cls="leaderboard", id="leaderboard-table"),
     ]
+
+
+def _methods(coll: Collection) -> str:
+    """The folded note on how intervals, thinness and ranks are computed."""
+    run_params = (coll.run or {}).get("parameters") or {}
+    ci = run_params.get("confidence_intervals") or {}
+    stored = [e.params.get("ci_resamples") for e in coll.entries]
+    known = sorted({int(r) for r in stored if isinstance(r, int | float)})
+    unknown = sum(1 for r in stored if not isinstance(r, int | float))
+    resamples = ", ".join(f"{r:,}" for r in known) if known else "not recorded"
+    seeds = sorted({str(e.params.get("seed", "n/a")) for e in coll.entries})
+    confidence = float(ci.get("confidence", 0.95))
+    method = ci.get("method", "percentile bootstrap")
+    policy = thin_policy(coll.run)
+    items = [
+        f"<b>Intervals</b>: {esc(method)} at {confidence:.0%} confidence. Each score's items "
+        "(records, pairs, puzzles, tasks) are resampled with replacement "
+        f"{esc(resamples)} times with the run's seed ({esc(', '.join(seeds))}), and the "
+        f"interval is the central {confidence:.0%} of the resampled statistic; it always lies "
+        "inside the metric's declared range, shown under each score's name. A score without an "
+        "interval shows none: none is invented (0 resamples: no intervals)."
+        + (
+            f" {unknown} stored result(s) do not record their resamples (written by an older "
+            "wordgames, which used t-intervals): an interval of theirs that reaches outside the "
+            "range is shown clipped to it and marked &ldquo;clipped&rdquo;."
+            if unknown
+            else ""
+        ),
+        f"<b>Thin scores</b>: a score is thin when it reflects less than "
+        f"{policy.min_coverage:.0%} of the available items (coverage = items used / items "
+        f"available) or fewer than {policy.min_n} items. It is shown greyed with the reason, "
+        "never ranked or highlighted, left out of the correlation, and it never makes a "
+        "measure's headline column switch to another data set.",
+        "<b>Ranks</b>: competition ranks among the embeddings with a value that is not thin "
+        "(1 = best, ties share the best rank; descriptive metrics are not ranked), shown only "
+        "when two or more embeddings are ranked. The best cell is highlighted only when it sets "
+        "an embedding apart.",
+        "<b>Headline scores</b>: each measure's declared headlines, in their order "
+        "(<code>wordgames measures</code> lists them).",
+    ]
+    return _fold(
+        "Methods: intervals, thin scores, ranks",
+        "<ul>" + "".join(f'<li class="note">{x}</li>' for x in items) + "</ul>",
+        ident="methods",
+        cls="",
+    )
+
+
+def _leaderboard_notes(coll: Collection, lb) -> list[str]:
+    notes = []
+    n_thin = int(lb.thin.to_numpy().sum()) if lb.columns else 0
+    if n_thin:
+        notes.append(
+            f"{n_thin} leaderboard cell(s) are thin (too little coverage or too few items): "
+            "greyed with the reason and not ranked"
+        )
+    n_clip = int(lb.ci_clipped.to_numpy().sum()) if lb.columns else 0
+    if n_clip:
+        notes.append(
+            f"{n_clip} stored interval(s) reached outside their metric's range (results of an "
+            "older wordgames): shown clipped to it, marked 'clipped'; recompute them with "
+            f"'wordgames run --out {coll.root}'"
+        )
+    for s in coll.skipped:
+        notes.append(
+            f"not run: {s.get('measure', '?')} on {s.get('embedding', '?')}: {s.get('reason', '')}"
+        )
+    notes.extend(coll.notes)
+    return [_notes_list(notes, "warn")] if notes else []
 
 
 def _leaderboard(coll: Collection) -> list[str]:
     lb = leaderboard(coll)
     cells = _Cells(lb)
     labels = list(lb.values.index)
+    ranked = "its rank among the embeddings, " if len(labels) > 1 else ""
     out = [
         '<h2 id="leaderboard">Leaderboard</h2>',
-        '<p class="note">Each cell: the value, its 95 % confidence interval in brackets where the '
-        "measure gives one, the embedding's rank among the embeddings (1 = best, ties share a "
-        "rank; descriptive metrics are not ranked) and the items left out of the value (e.g. "
-        "out-of-vocabulary words) with the reason. The best value of each score is "
-        "highlighted.</p>",
+        '<p class="note">Each cell: the value, its 95 % interval in brackets where the measure '
+        f"gives one, {ranked}the items left out of the value with the reason; thin scores are "
+        "greyed and not ranked.</p>",
+        _methods(coll),
         *_overview(coll, lb, cells),
     ]
+    rows, classes = [], []
     for m in coll.measures():
         cols = [c for c in lb.columns if c[0] == m]
         if not cols:
             continue
-        out.append(f'<h3 id="lb-{esc(m)}">{esc(m)}</h3>')
-        rows = [
-            [_column_head(lb, c, score_label(c[1:])), *(cells.cell(lab, c) for lab in labels)]
-            for c in cols
-        ]
-        out.append(table(["metric", *labels], rows, cls="leaderboard"))
-    return out
+        rows.append([Markup(f'<th colspan="{len(labels) + 1}" id="lb-{esc(m)}">{esc(m)}</th>')])
+        classes.append("group")
+        for c in cols:
+            rows.append(
+                [_column_head(lb, c, score_label(c[1:])), *(cells.cell(lab, c) for lab in labels)]
+            )
+            classes.append("")
+    if rows:
+        out.append("<h3>Every headline score</h3>")
+        out.append(table(["metric", *labels], rows, cls="leaderboard", row_classes=classes))
+    return out + _leaderboard_notes(coll, lb)
+
+
+def _headline_plots(coll: Collection, images: _Images) -> tuple[list[str], set]:
+    """Each measure's first plot of every embedding, and the plots shown (not repeated)."""
+    order = {lab: i for i, lab in enumerate(coll.labels())}
+    out, shown = [], set()
+    for m in coll.measures():
+        entries = sorted((e for e in coll.selected if e.measure == m), key=lambda e: order[e.label])
+        figs = []
+        for e in entries:
+            plots = e.result.get("plots") or []
+            if plots:
+                figs.append(images.figure(m, plots[0], e))
+                shown.add((e.source, plots[0]))
+        if figs:
+            out.append(f'<div class="plotgroup"><h3>{esc(m)}</h3>{"".join(figs)}</div>')
+    if not out:
+        return [], shown
+    head = [
+        '<h2 id="plots">Headline plots</h2>',
+        "<p class=\"note\">Each measure's first plot; the others are in the measure's section.</p>",
+    ]
+    return [*head, '<div class="gallery">', *out, "</div>"], shown
 
 
 def _correlation(coll: Collection) -> list[str]:
+    out = ['<h2 id="correlation">Cross-measure correlation</h2>']
+    labels = coll.labels()
+    if len(labels) < MIN_EMBEDDINGS:
+        out.append(
+            f'<p class="note">Not computed: it compares how the measures rank the embeddings, '
+            f"which needs three or more embeddings; this report has {len(labels)}.</p>"
+        )
+        return out
     cor = correlation_table(coll)
-    out = [
-        '<h2 id="correlation">Cross-measure correlation</h2>',
+    out.append(
         '<p class="note">Do the measures rank the embeddings alike? Spearman\'s rank '
         "correlation across embeddings between each measure's primary headline score (oriented "
-        "so that higher is better), with the number of embeddings n that have both. With fewer "
-        "than 3 embeddings no correlation is computed.</p>",
-    ]
+        "so that higher is better; thin values left out), with the number of embeddings n that "
+        "have both.</p>"
+    )
     if not cor.primary:
         out.append('<p class="note">No measure with a headline score.</p>')
         return out
@@ -593,20 +705,29 @@ def merge_rows(per_entry: list[tuple[str, list[dict]]]) -> tuple[list[dict], lis
 
 
 def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
-    return [
-        {
-            "data set": s.dataset,
-            "subject": s.subject,
-            "metric": s.metric,
-            "value": s.value,
-            "95 % CI": _ci_text(s.ci_low, s.ci_high),
-            "n": s.n,
-            "skipped": s.n_skipped,
-            "why skipped": s.skip_reason,
-            "direction": _direction_label(view.row_direction(s)),
-        }
-        for s in entry.scores
-    ]
+    rows = []
+    for s in entry.scores:
+        lo, hi, clipped = clip_interval(
+            s.ci_low, s.ci_high, view.bounds((s.dataset, s.subject, s.metric))
+        )
+        note = [thin_text(s.thin_reason)] if s.thin else []
+        if clipped:
+            note.append("interval clipped to the metric's range")
+        rows.append(
+            {
+                "data set": s.dataset,
+                "subject": s.subject,
+                "metric": s.metric,
+                "value": s.value,
+                "95 % CI": _ci_text(lo, hi),
+                "n": s.n,
+                "skipped": skipped_text(s.n_skipped, s.n, s.skip_reason),
+                "coverage": f"{s.coverage:.0%}" if finite(s.coverage) else "",
+                "direction": _direction_label(view.row_direction(s)),
+                "note": "; ".join(note),
+            }
+        )
+    return rows
 
 
 def _scores_table(m: str, entries: list[Entry], view: MeasureScores) -> list[str]:
@@ -651,34 +772,64 @@ def _result_tables(entries: list[Entry]) -> list[str]:
     return out
 
 
-def _entry_section(m: str, e: Entry, images: _Images, shared_notes: list[str]) -> list[str]:
-    out = [f'<h3 id="m-{esc(m)}-{esc(e.label)}">{esc(m)} on {esc(e.label)}</h3>']
-    oov = e.result.get("oov") or {}
-    if oov:
-        body = table(["out-of-vocabulary record", "counts"], [[k, v] for k, v in oov.items()])
-        out.append(f"<h4>OOV counts ({esc(m)}, {esc(e.label)})</h4>")
+def left_out_lines(scores) -> list[str]:
+    """The items left out of a result's scores, in words, once per distinct count.
+
+    Scores of one data set with the same count and reason (every metric of an agent, or
+    every agent on the same records) are said once, naming the subjects.
+    """
+    groups: dict[tuple, list[str]] = {}
+    for s in scores:
+        text = skipped_text(s.n_skipped, s.n, s.skip_reason)
+        if text:
+            subjects = groups.setdefault((s.dataset, text), [])
+            if s.subject and s.subject not in subjects:
+                subjects.append(s.subject)
+    lines = []
+    for (dataset, text), subjects in groups.items():
+        where = dataset + (f" ({', '.join(subjects)})" if subjects else "")
+        lines.append(f"{where}: {text}" if where else text)
+    return lines
+
+
+def _oov_section(m: str, e: Entry) -> list[str]:
+    out = []
+    lines = left_out_lines(e.scores)
+    if lines:
+        body = _notes_list(lines)
         out.append(
-            body
-            if len(oov) <= FOLD_ROWS
-            else f"<details><summary>{len(oov)} OOV records</summary>{body}</details>"
+            f"<h4>Items left out ({esc(m)}, {esc(e.label)})</h4>{body}"
+            if len(lines) <= FOLD_ROWS
+            else _fold(f"Items left out ({len(lines)} lines)", body, cls="")
         )
-    notes = [n for n in e.result.get("notes") or [] if n not in shared_notes]
-    if notes:
-        out.append(_notes_list(notes))
-    for plot in e.result.get("plots") or []:
-        src = images.src(plot, e)
-        name = Path(plot).name
-        if src is None:
-            out.append(f'<p class="warn">plot missing: {esc(plot)}</p>')
-            continue
+    rows = oov_rows(e.result.get("oov") or {})
+    if rows:
+        body = table(["out-of-vocabulary record", "count or words"], rows)
         out.append(
-            f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for '
-            f'{esc(e.label)}"><figcaption>{esc(name)}</figcaption></figure>'
+            _fold(
+                f"Out-of-vocabulary record ({m}, {e.label}): {len(rows)} line(s)",
+                body,
+                cls="",
+            )
         )
     return out
 
 
-def _measure_section(coll: Collection, m: str, images: _Images) -> list[str]:
+def _entry_section(
+    m: str, e: Entry, images: _Images, shared_notes: list[str], shown: set
+) -> list[str]:
+    out = [f'<h3 id="m-{esc(m)}-{esc(e.label)}">{esc(m)} on {esc(e.label)}</h3>']
+    out += _oov_section(m, e)
+    notes = [n for n in e.result.get("notes") or [] if n not in shared_notes]
+    if notes:
+        out.append(_notes_list(notes))
+    for plot in e.result.get("plots") or []:
+        if (e.source, plot) not in shown:
+            out.append(images.figure(m, plot, e))
+    return out
+
+
+def _measure_section(coll: Collection, m: str, images: _Images, shown: set) -> list[str]:
     order = {lab: i for i, lab in enumerate(coll.labels())}
     entries = sorted((e for e in coll.selected if e.measure == m), key=lambda e: order[e.label])
     view = MeasureScores.of(coll, m)
@@ -707,12 +858,8 @@ def _measure_section(coll: Collection, m: str, images: _Images) -> list[str]:
     if shared:
         out.append(f"<h4>Notes ({esc(m)}, every embedding)</h4>{_notes_list(shared)}")
     for e in entries:
-        out += _entry_section(m, e, images, shared)
+        out += _entry_section(m, e, images, shared, shown)
     return out
-
-
-def _measure_sections(coll: Collection, images: _Images) -> list[str]:
-    return [x for m in coll.measures() for x in _measure_section(coll, m, images)]
 
 
 def render_report(
@@ -722,24 +869,32 @@ def render_report(
     images: str = "embed",
     title: str = "wordgames report",
 ) -> str:
-    """The report of ``coll`` as one HTML string (``out_path`` places copied images)."""
+    """The report of ``coll`` as one HTML string (``out_path`` places copied images).
+
+    Raises
+    ------
+    PlotPathError
+        When a stored plot path leads outside the results folder.
+    """
     out_path = Path(out_path)
     imgs = _Images(coll, out_path, images)
-    parts = [_summary(coll), _leaderboard(coll), _correlation(coll), _measure_sections(coll, imgs)]
-    nav = [
-        '<nav><ul><li><a href="#summary">Summary</a></li>',
-        '<li><a href="#leaderboard">Leaderboard</a></li>',
-        '<li><a href="#correlation">Cross-measure correlation</a></li>',
-    ]
-    nav += [f'<li><a href="#m-{esc(m)}">{esc(m)}</a></li>' for m in coll.measures()]
-    nav.append("</ul></nav>")
-    body = [x for p in parts for x in p]
+    plots, shown = _headline_plots(coll, imgs)
+    body = [*_leaderboard(coll), *plots, *_correlation(coll)]
+    for m in coll.measures():
+        body += _measure_section(coll, m, imgs, shown)
+    body += _run_details(coll)
     if imgs.missing:
         body.append(
             '<h2 id="missing">Missing files</h2><ul>'
             + "".join(f'<li class="warn">{esc(p)}</li>' for p in imgs.missing)
             + "</ul>"
         )
+    links = [("leaderboard", "Leaderboard")]
+    links += [("plots", "Headline plots")] if plots else []
+    links += [("correlation", "Correlation")]
+    links += [(f"m-{m}", m) for m in coll.measures()]
+    links += [("details", "Run details")]
+    nav = "<nav>" + "".join(f'<a href="#{esc(i)}">{esc(t)}</a>' for i, t in links) + "</nav>"
     labels = ", ".join(coll.labels())
     return "\n".join(
         [
@@ -749,7 +904,7 @@ def render_report(
             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
             f"<header><h1>{esc(title)}</h1><p>{esc(len(coll.labels()))} embedding(s): {esc(labels)}"
             f" &middot; {esc(len(coll.measures()))} measure(s)</p></header><main>",
-            *nav,
+            nav,
             *body,
             "</main></body></html>",
         ]
@@ -779,7 +934,7 @@ def write_report(
     """Read ``results_dir`` and write its HTML report (default ``RESULTS_DIR/report.html``).
 
     Returns the path written. ``images``: ``"embed"`` (base64 data URIs, one self-contained
-    file) or ``"copy"`` (PNG files in ``<name>_files/`` beside the HTML, relative links).
+    file) or ``"copy"`` (PNG files in ``<name>_files/`` beside it, relative links).
     """
     coll = load_results(results_dir)
     out = Path(out) if out is not None else Path(results_dir) / "report.html"

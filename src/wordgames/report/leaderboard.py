@@ -14,13 +14,20 @@ it does not declare keeps the direction stored in its Score row. Descriptive met
 (direction ``None``, e.g. erank) are shown but not ranked.
 
 **Intervals and skipped items** are each Score row's ``ci_low``/``ci_high`` (NaN: none given,
-none invented) and ``n``/``n_skipped``/``skip_reason``.
+none invented) and ``n``/``n_skipped``/``skip_reason``. An interval reaching outside its
+metric's declared bounds (written by an older wordgames, which used t-intervals) is clipped to
+them and flagged (``ci_clipped``); every interval shown lies inside the bounds.
+
+**Thin scores** (:attr:`~wordgames.measure.Score.thin`: too little coverage or too few items,
+see :func:`wordgames.measure.is_thin`) are shown with their reason but never ranked, never
+highlighted and never used in the correlation. They stay in their column: a measure's
+headline column is chosen from the declaration and the rows present, never from thinness.
 
 **Cross-measure correlation**: each measure's first *primary* headline score present for the
 most embeddings, oriented so that larger is better (lower-better ones are negated), is
-compared between measures by Spearman's rank correlation across the embeddings that have both;
-with fewer than :data:`MIN_EMBEDDINGS` embeddings it is NaN with a note, never a number from
-too little data.
+compared between measures by Spearman's rank correlation across the embeddings that have a
+non-thin value of both; with fewer than :data:`MIN_EMBEDDINGS` embeddings it is NaN with a
+note, never a number from too little data.
 """
 
 from __future__ import annotations
@@ -30,7 +37,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from wordgames.measure import HIGHER, LOWER, Measure, Score
-from wordgames.report.collect import Collection, finite, measure_spec
+from wordgames.report.collect import Collection, measure_spec
+from wordgames.report.text import finite, skipped_text
 
 MIN_EMBEDDINGS = 3
 COLUMN_LEVELS = ("measure", "dataset", "subject", "metric")
@@ -128,12 +136,20 @@ class MeasureScores:
                 out[score_key(s)] = out.get(score_key(s), 0) + 1
         return out
 
+    def present(self) -> dict[ScoreKey, int]:
+        """Embeddings with a row, per score (a thin or undefined value counts: it is present)."""
+        out: dict[ScoreKey, set[str]] = {}
+        for s in self.scores:
+            out.setdefault(score_key(s), set()).add(s.embedding)
+        return {k: len(v) for k, v in out.items()}
+
     def primary(self) -> ScoreKey | None:
         """The first primary headline score present for the most embeddings.
 
-        Without headlines: the first column with a direction.
+        Without headlines: the first column with a direction. A thin or undefined value does
+        not move the choice to another data set: only the rows present count.
         """
-        index, counts = self.headline_index(), self.counts()
+        index, counts = self.headline_index(), self.present()
         if index:
             heads = self.spec.headlines
             candidates = [k for k in self.columns() if heads[index[k]].primary]
@@ -156,6 +172,52 @@ def primary_key(coll: Collection, measure: str) -> ScoreKey | None:
     return MeasureScores.of(coll, measure).primary()
 
 
+def clip_interval(lo, hi, bounds) -> tuple[float, float, bool]:
+    """An interval kept inside a metric's bounds, and whether it had to be clipped.
+
+    >>> clip_interval(0.225, 1.203, (0.0, 1.0))
+    (0.225, 1.0, True)
+    >>> clip_interval(-2088.0, 4788.0, (1.0, None))
+    (1.0, 4788.0, True)
+    >>> clip_interval(0.2, 0.4, (0.0, 1.0)), clip_interval(float("nan"), 1.0, (0.0, 1.0))[2]
+    ((0.2, 0.4, False), False)
+    """
+    if not (finite(lo) and finite(hi)):
+        return lo, hi, False
+    b_lo, b_hi = bounds if bounds else (None, None)
+    new_lo, new_hi = float(lo), float(hi)
+    if b_lo is not None:
+        new_lo, new_hi = max(new_lo, b_lo), max(new_hi, b_lo)
+    if b_hi is not None:
+        new_lo, new_hi = min(new_lo, b_hi), min(new_hi, b_hi)
+    return new_lo, new_hi, (new_lo, new_hi) != (float(lo), float(hi))
+
+
+LONG_COLUMNS = [
+    "embedding",
+    "embedding_sha256",
+    "measure",
+    "variant",
+    "selected",
+    "dataset",
+    "subject",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "ci_clipped",
+    "n",
+    "n_skipped",
+    "skip_reason",
+    "skipped",
+    "coverage",
+    "thin",
+    "thin_reason",
+    "direction",
+    "headline",
+]
+
+
 def long_table(coll: Collection, *, all_variants: bool = True):
     """Every Score row of every stored result as a long DataFrame.
 
@@ -168,9 +230,11 @@ def long_table(coll: Collection, *, all_variants: bool = True):
     Returns
     -------
     pandas.DataFrame
-        Columns: embedding, embedding_sha256, measure, variant (``version-params``), selected
-        (used by the leaderboard), dataset, subject, metric, value, ci_low, ci_high, n,
-        n_skipped, skip_reason, direction, headline (a leaderboard column).
+        Columns (:data:`LONG_COLUMNS`): embedding, embedding_sha256, measure, variant
+        (``version-params``), selected (used by the leaderboard), dataset, subject, metric,
+        value, ci_low, ci_high (inside the metric's bounds), ci_clipped (the stored interval
+        reached outside them), n, n_skipped, skip_reason, skipped (in words), coverage, thin,
+        thin_reason, direction, headline (a leaderboard column).
     """
     import pandas as pd
 
@@ -181,6 +245,7 @@ def long_table(coll: Collection, *, all_variants: bool = True):
         view = views[e.measure]
         for s in e.scores:
             k = score_key(s)
+            lo, hi, clipped = clip_interval(s.ci_low, s.ci_high, view.bounds(k))
             rows.append(
                 {
                     "embedding": e.label,
@@ -192,43 +257,34 @@ def long_table(coll: Collection, *, all_variants: bool = True):
                     "subject": s.subject,
                     "metric": s.metric,
                     "value": s.value,
-                    "ci_low": s.ci_low,
-                    "ci_high": s.ci_high,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "ci_clipped": clipped,
                     "n": s.n,
                     "n_skipped": s.n_skipped,
                     "skip_reason": s.skip_reason,
+                    "skipped": skipped_text(s.n_skipped, s.n, s.skip_reason),
+                    "coverage": s.coverage,
+                    "thin": s.thin,
+                    "thin_reason": s.thin_reason,
                     "direction": view.row_direction(s),
                     "headline": e.selected and k in heads[e.measure],
                 }
             )
-    cols = [
-        "embedding",
-        "embedding_sha256",
-        "measure",
-        "variant",
-        "selected",
-        "dataset",
-        "subject",
-        "metric",
-        "value",
-        "ci_low",
-        "ci_high",
-        "n",
-        "n_skipped",
-        "skip_reason",
-        "direction",
-        "headline",
-    ]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=LONG_COLUMNS)
 
 
-def rank_values(values, direction: str | None):
+def rank_values(values, direction: str | None, exclude=None):
     """Competition ranks (1 = best; ties share the best rank; NaN stays unranked).
+
+    ``exclude`` (a boolean mask, e.g. the thin cells) leaves values out of the ranking.
 
     >>> rank_values([0.2, 0.9, 0.9, float("nan")], "higher").tolist()
     [3.0, 1.0, 1.0, nan]
     >>> rank_values([3.0, 1.0], "lower").tolist()
     [2.0, 1.0]
+    >>> rank_values([0.2, 0.9, 0.5], "higher", exclude=[False, True, False]).tolist()
+    [2.0, nan, 1.0]
     """
     import numpy as np
     from scipy.stats import rankdata
@@ -236,6 +292,8 @@ def rank_values(values, direction: str | None):
     x = np.asarray(values, dtype=float)
     out = np.full(x.shape, np.nan)
     ok = np.isfinite(x)
+    if exclude is not None:
+        ok &= ~np.asarray(exclude, dtype=bool)
     if direction not in (HIGHER, LOWER) or not ok.any():
         return out
     key = -x[ok] if direction == HIGHER else x[ok]
@@ -243,13 +301,31 @@ def rank_values(values, direction: str | None):
     return out
 
 
+#: the Leaderboard's per-cell frames, in the order of its fields
+CELL_FRAMES = (
+    "values",
+    "ci_low",
+    "ci_high",
+    "ranks",
+    "n",
+    "n_skipped",
+    "skip_reason",
+    "thin",
+    "thin_reason",
+    "coverage",
+    "ci_clipped",
+)
+
+
 @dataclass
 class Leaderboard:
     """Embeddings (rows) x headline scores (columns ``(measure, dataset, subject, metric)``).
 
-    ``values``, ``ci_low``, ``ci_high``, ``ranks``, ``n``, ``n_skipped`` and ``skip_reason``
-    are DataFrames of that shape (from each cell's Score row); ``directions`` and ``bounds``
-    map each column to its metric's declared direction and bounds.
+    ``values``, ``ci_low``, ``ci_high`` (inside the metric's bounds), ``ranks`` (NaN for thin,
+    missing and descriptive cells), ``n``, ``n_skipped``, ``skip_reason``, ``thin``,
+    ``thin_reason``, ``coverage`` and ``ci_clipped`` are DataFrames of that shape (from each
+    cell's Score row); ``directions`` and ``bounds`` map each column to its metric's declared
+    direction and bounds.
     """
 
     values: object
@@ -259,6 +335,10 @@ class Leaderboard:
     n: object
     n_skipped: object
     skip_reason: object
+    thin: object = None
+    thin_reason: object = None
+    coverage: object = None
+    ci_clipped: object = None
     directions: dict = field(default_factory=dict)
     bounds: dict = field(default_factory=dict)
 
@@ -266,42 +346,65 @@ class Leaderboard:
     def columns(self) -> list[tuple[str, str, str, str]]:
         return list(self.values.columns)
 
+    def n_ranked(self):
+        """Per column: how many embeddings are ranked (non-thin finite values of a direction)."""
+        return self.ranks.notna().sum(axis=0)
+
+    def best(self):
+        """The cells worth highlighting: rank 1 where it sets an embedding apart.
+
+        A rank means something only among two or more ranked embeddings, and not when every
+        ranked embedding shares rank 1.
+        """
+        ranked = self.n_ranked()
+        firsts = (self.ranks == 1).sum(axis=0)
+        meaningful = (ranked >= 2) & (firsts < ranked)
+        return (self.ranks == 1) & meaningful
+
     def to_frame(self):
-        """One row per (embedding, column): value, interval, rank, n, skipped, direction."""
+        """One row per (embedding, column): value, interval, rank, n, skipped (in words), thin."""
         import pandas as pd
 
+        arrays = {k: getattr(self, k).to_numpy() for k in CELL_FRAMES}
         rows = []
-        for emb in self.values.index:
-            for col in self.values.columns:
+        for i, emb in enumerate(self.values.index):
+            for j, col in enumerate(self.values.columns):
+                a = {k: v[i, j] for k, v in arrays.items()}
                 rows.append(
                     {
                         "embedding": emb,
                         **dict(zip(COLUMN_LEVELS, col, strict=True)),
-                        "value": self.values.at[emb, col],
-                        "ci_low": self.ci_low.at[emb, col],
-                        "ci_high": self.ci_high.at[emb, col],
-                        "rank": self.ranks.at[emb, col],
-                        "n": self.n.at[emb, col],
-                        "n_skipped": self.n_skipped.at[emb, col],
-                        "skip_reason": self.skip_reason.at[emb, col],
+                        "value": a["values"],
+                        "ci_low": a["ci_low"],
+                        "ci_high": a["ci_high"],
+                        "ci_clipped": bool(a["ci_clipped"]),
+                        "rank": a["ranks"],
+                        "n": a["n"],
+                        "n_skipped": a["n_skipped"],
+                        "skipped": skipped_text(a["n_skipped"], a["n"], a["skip_reason"]),
+                        "coverage": a["coverage"],
+                        "thin": bool(a["thin"]),
+                        "thin_reason": a["thin_reason"],
                         "direction": self.directions[col],
                     }
                 )
-        df = pd.DataFrame(
-            rows,
-            columns=[
-                "embedding",
-                *COLUMN_LEVELS,
-                "value",
-                "ci_low",
-                "ci_high",
-                "rank",
-                "n",
-                "n_skipped",
-                "skip_reason",
-                "direction",
-            ],
-        )
+        cols = [
+            "embedding",
+            *COLUMN_LEVELS,
+            "value",
+            "ci_low",
+            "ci_high",
+            "ci_clipped",
+            "rank",
+            "n",
+            "n_skipped",
+            "skipped",
+            "coverage",
+            "thin",
+            "thin_reason",
+            "direction",
+        ]
+        df = pd.DataFrame(rows, columns=cols)
         return df.astype({"n": "Int64", "n_skipped": "Int64"})  # counts, missing where no row
 
     def mean_rank(self):
@@ -310,12 +413,17 @@ class Leaderboard:
 
 
 def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
-    """The cells' arrays (value, ci_low, ci_high, n, n_skipped, skip_reason) from Score rows."""
+    """The cells' arrays (value, interval, counts, skip reason, thinness) from Score rows."""
     import numpy as np
 
     shape = (len(labels), len(cols))
-    cells = {k: np.full(shape, np.nan) for k in ("values", "ci_low", "ci_high", "n", "n_skipped")}
+    cells = {
+        k: np.full(shape, np.nan)
+        for k in ("values", "ci_low", "ci_high", "n", "n_skipped", "coverage")
+    }
     cells["skip_reason"] = np.full(shape, "", dtype=object)
+    cells["thin_reason"] = np.full(shape, "", dtype=object)
+    cells["thin"] = np.zeros(shape, dtype=bool)
     where = {c: j for j, c in enumerate(cols)}
     filled = np.zeros(shape, dtype=bool)
     for i, lab in enumerate(labels):
@@ -330,11 +438,35 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
                 cells["ci_high"][i, j], cells["n_skipped"][i, j] = s.ci_high, s.n_skipped
                 cells["n"][i, j] = math.nan if s.n is None else s.n
                 cells["skip_reason"][i, j] = s.skip_reason
+                cells["coverage"][i, j] = s.coverage
+                cells["thin"][i, j], cells["thin_reason"][i, j] = s.thin, s.thin_reason
     return cells
+
+
+def _clip_columns(cells: dict, cols: list[tuple], bounds: dict):
+    """Clip every column's intervals to its bounds in place; the mask of clipped cells."""
+    import numpy as np
+
+    clipped = np.zeros(cells["values"].shape, dtype=bool)
+    for j, c in enumerate(cols):
+        b_lo, b_hi = bounds[c] if bounds[c] else (None, None)
+        lo, hi = cells["ci_low"][:, j].copy(), cells["ci_high"][:, j].copy()
+        ok = np.isfinite(lo) & np.isfinite(hi)
+        new_lo, new_hi = lo.copy(), hi.copy()
+        if b_lo is not None:
+            new_lo[ok], new_hi[ok] = np.maximum(lo[ok], b_lo), np.maximum(hi[ok], b_lo)
+        if b_hi is not None:
+            new_lo[ok], new_hi[ok] = np.minimum(new_lo[ok], b_hi), np.minimum(new_hi[ok], b_hi)
+        clipped[:, j] = ok & ((new_lo != lo) | (new_hi != hi))
+        cells["ci_low"][:, j], cells["ci_high"][:, j] = new_lo, new_hi
+    return clipped
 
 
 def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderboard:
     """The wide leaderboard of the selected results.
+
+    Thin cells are kept with their reason but not ranked; intervals are clipped to the
+    metric's bounds (see the module docstring).
 
     Parameters
     ----------
@@ -363,9 +495,15 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
             cols.append((m, *k))
             dirs[(m, *k)], bounds[(m, *k)] = view.direction(k), view.bounds(k)
     cells = _fill(coll, labels, cols)
+    cells["ci_clipped"] = _clip_columns(cells, cols, bounds)
     shape = (len(labels), len(cols))
-    ranks = (
-        np.column_stack([rank_values(cells["values"][:, j], dirs[c]) for j, c in enumerate(cols)])
+    cells["ranks"] = (
+        np.column_stack(
+            [
+                rank_values(cells["values"][:, j], dirs[c], exclude=cells["thin"][:, j])
+                for j, c in enumerate(cols)
+            ]
+        )
         if cols
         else np.empty(shape)
     )
@@ -374,17 +512,7 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
     def frame(a):
         return pd.DataFrame(a, index=pd.Index(labels, name="embedding"), columns=index)
 
-    return Leaderboard(
-        frame(cells["values"]),
-        frame(cells["ci_low"]),
-        frame(cells["ci_high"]),
-        frame(ranks),
-        frame(cells["n"]),
-        frame(cells["n_skipped"]),
-        frame(cells["skip_reason"]),
-        dirs,
-        bounds,
-    )
+    return Leaderboard(**{k: frame(cells[k]) for k in CELL_FRAMES}, directions=dirs, bounds=bounds)
 
 
 @dataclass
@@ -406,7 +534,10 @@ class Correlation:
 
 
 def _primary_series(coll: Collection) -> tuple[dict, dict, dict, dict]:
-    """Per measure: the primary score, whether negated, its direction and its oriented values."""
+    """Per measure: the primary score, whether negated, its direction and its oriented values.
+
+    Thin values are left out (NaN): they are not used to compare measures.
+    """
     import numpy as np
 
     labels = coll.labels()
@@ -422,7 +553,7 @@ def _primary_series(coll: Collection) -> tuple[dict, dict, dict, dict]:
         for lab in labels:
             e = coll.entry(lab, m)
             s = e.value(*k) if e is not None else None
-            vals.append(sign * s.value if s is not None else math.nan)
+            vals.append(sign * s.value if s is not None and not s.thin else math.nan)
         primary[m], negated[m], direction[m] = k, d == LOWER, d
         series[m] = np.asarray(vals, float)
     return primary, negated, direction, series

@@ -128,7 +128,12 @@ class ResultStore:
         return sum(1 for _ in rec.glob("*/*/*.json")) if rec.is_dir() else 0
 
     def merge_from(self, other: str | Path | ResultStore, *, overwrite: bool = False) -> int:
-        """Copy the results of another store into this one; returns how many were added."""
+        """Copy the results of another store into this one; returns how many were added.
+
+        Results are keyed by the embedding's content (sha256), so two different embeddings
+        under one name are both kept; :meth:`name_clashes` lists such names, and
+        :meth:`table` and the report tell them apart by a short sha256 suffix.
+        """
         other = other if isinstance(other, ResultStore) else ResultStore(other)
         added = 0
         for src in sorted((other.root / "records").glob("*/*/*.json")):
@@ -142,6 +147,26 @@ class ResultStore:
             added += 1
         return added
 
+    def name_clashes(self) -> dict[str, list[str]]:
+        """Embedding names shared by different embeddings: name -> their sha256, sorted.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = ResultStore(tempfile.mkdtemp())
+        >>> for sha in ("a" * 64, "b" * 64):
+        ...     _ = store.put(ResultKey(sha, "toy", "1", "p" * 64), {}, embedding={"name": "g"},
+        ...                   params={})
+        >>> {k: [s[:4] for s in v] for k, v in store.name_clashes().items()}
+        {'g': ['aaaa', 'bbbb']}
+        """
+        shas: dict[str, set[str]] = {}
+        for entry in self:
+            key = entry["key"]
+            name = entry["embedding"].get("name", key["embedding_sha256"][:12])
+            shas.setdefault(name, set()).add(key["embedding_sha256"])
+        return {n: sorted(s) for n, s in sorted(shas.items()) if len(s) > 1}
+
     def table(self):
         """Every Score row of the store as a long pandas DataFrame.
 
@@ -149,10 +174,13 @@ class ResultStore:
         -------
         pandas.DataFrame
             Columns: embedding, embedding_sha256, measure, dataset, subject, metric, value,
-            ci_low, ci_high, n, n_skipped. Entries of an older schema are left out (see
-            :meth:`get`); a result without Score rows (a plug-in measure that returns only flat
-            ``metrics``) shows each metric with an empty data set and subject
-            (:func:`wordgames.report.collect.result_scores`).
+            ci_low, ci_high, n, n_skipped, skip_reason, coverage, thin, thin_reason. The
+            embedding is its name, with the first 8 hex digits of its sha256 appended when
+            different embeddings share the name (after a merge): no embedding hides another
+            (:func:`wordgames.report.collect.embedding_labels`). Entries of an older schema are
+            left out (see :meth:`get`); a result without Score rows (a plug-in measure that
+            returns only flat ``metrics``) shows each metric with an empty data set and
+            subject (:func:`wordgames.report.collect.result_scores`).
 
         Examples
         --------
@@ -165,7 +193,7 @@ class ResultStore:
         """
         import pandas as pd
 
-        from wordgames.report.collect import result_scores
+        from wordgames.report.collect import embedding_labels, result_scores
 
         cols = [
             "embedding",
@@ -179,15 +207,27 @@ class ResultStore:
             "ci_high",
             "n",
             "n_skipped",
+            "skip_reason",
+            "coverage",
+            "thin",
+            "thin_reason",
         ]
+        entries = list(self)
+        names = [
+            (
+                str(e["embedding"].get("name", e["key"]["embedding_sha256"][:12])),
+                e["key"]["embedding_sha256"],
+            )
+            for e in entries
+        ]
+        labels = embedding_labels(names)
         rows = []
-        for entry in self:
+        for entry, name in zip(entries, names, strict=True):
             key = entry["key"]
-            emb = entry["embedding"].get("name", key["embedding_sha256"][:12])
             for s in result_scores(entry["result"], key["measure"]):
                 rows.append(
                     {
-                        "embedding": emb,
+                        "embedding": labels[name],
                         "embedding_sha256": key["embedding_sha256"],
                         "measure": key["measure"],
                         "dataset": s.dataset,
@@ -198,6 +238,10 @@ class ResultStore:
                         "ci_high": s.ci_high,
                         "n": s.n,
                         "n_skipped": s.n_skipped,
+                        "skip_reason": s.skip_reason,
+                        "coverage": s.coverage,
+                        "thin": s.thin,
+                        "thin_reason": s.thin_reason,
                     }
                 )
         return pd.DataFrame(rows, columns=cols)
