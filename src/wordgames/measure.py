@@ -292,6 +292,9 @@ class Measure:
         A frozen dataclass of the options, with defaults.
     uses_embedding : bool
         False for measures of other representations (CBM reads message logs).
+    baseline_subjects : tuple of str
+        Subjects whose scores do not depend on the embedding (the WordNet solver, people);
+        a trailing ``*`` matches a prefix. Their coverage says nothing of a vocabulary.
     """
 
     name: str
@@ -305,6 +308,7 @@ class Measure:
     citation: str = ""
     options: type = NoOptions
     uses_embedding: bool = True
+    baseline_subjects: tuple[str, ...] = ()
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]
@@ -331,6 +335,12 @@ class Measure:
     def bounds(self, metric: str) -> tuple[float | None, float | None]:
         m = self.metric(metric)
         return m.bounds if m else (None, None)
+
+    def is_baseline(self, subject: str) -> bool:
+        """Whether ``subject``'s scores do not depend on the embedding (see ``baseline_subjects``)."""
+        return not self.uses_embedding or any(
+            subject == b or (b.endswith("*") and subject.startswith(b[:-1]))
+            for b in self.baseline_subjects)
 
     def headline_of(self, score: Score) -> Headline | None:
         return next((h for h in self.headlines if h.matches(score)), None)

@@ -46,9 +46,12 @@ def test_cli_evaluate_writes_record_and_graph(tmp_path):
     assert m["cbm"] + m["paraphrase_rate"] == pytest.approx(1.0)
     assert {r["concept"] for r in record["tables"]["translation"]} == {"color=red", "color=blue"}
     # -o is a results store: plots go under plots/<embedding>/<measure>/ (CBM is keyed under the
-    # default embedding, whose vectors it never reads)
-    png = out / "plots" / "glove-6b-50d" / "cbm" / "cbm_graph_run1.png"
-    assert record["plots"] == [str(png)] and png.stat().st_size > 1000
+    # default embedding, whose vectors it never reads); the record, in OUT, names them relative
+    # to OUT (results are moved and merged as folders)
+    rel = "plots/glove-6b-50d/cbm/cbm_graph_run1.png"
+    png = out / rel
+    assert record["plots"] == [rel] and png.stat().st_size > 1000
+    assert f"graph: {png}" in res.output
     assert "translation" in res.output
 
 

@@ -77,10 +77,11 @@ def test_train_then_table(tmp_path):
 
     res = CliRunner().invoke(app, ["cbm", "table", str(run), "-o", str(tmp_path / "t1")])
     assert res.exit_code == 0, res.output
-    md = (tmp_path / "t1.md").read_text().splitlines()
+    # -o is a folder: the table goes to OUT/table1.md and OUT/table1.csv
+    md = (tmp_path / "t1" / "table1.md").read_text().splitlines()
     assert md[0].startswith("| Game | Com | l | d | Cons | Phrs | #w | #m | Acc | TopSim")
     assert md[2].startswith("| Thing | QT | 2 | 6 |")
-    assert (tmp_path / "t1.csv").is_file()
+    assert (tmp_path / "t1" / "table1.csv").is_file()
 
 
 def test_bad_inputs_give_clear_errors(tmp_path):

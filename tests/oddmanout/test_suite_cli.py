@@ -82,9 +82,10 @@ def test_cli_generate_sample_then_evaluate(tmp_path):
         "green\tgrass\tlime\tfrog\tleaf\temerald\n",
         encoding="utf-8",
     )
+    # -o is a folder: the file is named after the categories and the number of puzzles
     out = tmp_path / "colors60.tsv"
     r = runner.invoke(
-        app, ["oddmanout", "generate", "sample", str(cats), "-n", "60", "-o", str(out)]
+        app, ["oddmanout", "generate", "sample", str(cats), "-n", "60", "-o", str(tmp_path)]
     )
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) == 60
@@ -113,8 +114,11 @@ def test_cli_generate_protocol(tmp_path):
         + "\n",
         encoding="utf-8",
     )
-    out = tmp_path / "p.tsv"
-    r = runner.invoke(app, ["oddmanout", "generate", "protocol", str(seeds), "-o", str(out)])
+    out = tmp_path / "o" / "p.tsv"
+    r = runner.invoke(
+        app,
+        ["oddmanout", "generate", "protocol", str(seeds), "-o", str(tmp_path / "o"), "--name", "p"],
+    )
     assert r.exit_code == 0, r.output
     assert len(out.read_text().splitlines()) == 4 * 3 + 1 * 4
 
@@ -179,7 +183,7 @@ def test_cli_generate_hypernyms(tmp_path):
         wordnet_taxonomy()
     except DatasetMissingError as exc:
         pytest.skip(str(exc))
-    out, cats = tmp_path / "h.tsv", tmp_path / "cats.tsv"
+    out, cats = tmp_path / "h.tsv", tmp_path / "h_categories.tsv"
     r = runner.invoke(
         app,
         [
@@ -193,9 +197,10 @@ def test_cli_generate_hypernyms(tmp_path):
             "--size",
             "6",
             "-o",
-            str(out),
+            str(tmp_path),
+            "--name",
+            "h",
             "--categories-out",
-            str(cats),
         ],
     )
     assert r.exit_code == 0, r.output
@@ -222,7 +227,19 @@ def test_cli_senses_from_a_corpus(tmp_path):
     out = tmp_path / "s.npz"
     r = runner.invoke(
         app,
-        ["oddmanout", "senses", str(corpus), "--puzzles", str(puzzles), "-k", "2", "-o", str(out)],
+        [
+            "oddmanout",
+            "senses",
+            str(corpus),
+            "--puzzles",
+            str(puzzles),
+            "-k",
+            "2",
+            "-o",
+            str(tmp_path),
+            "--name",
+            "s",
+        ],
     )
     assert r.exit_code == 0, r.output
     from wordgames.oddmanout.senses import SenseEmbedding

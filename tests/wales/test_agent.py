@@ -63,11 +63,21 @@ def test_task_scores_and_ci_by_hand():
     res = evaluate_tasks(g, vec, ts, GreedyAgent(gamma=1.0))
     assert res.n_steps.tolist() == [4, 3, 1]
     assert res.shortest.tolist() == [2, 3, 1]
-    summ = res.summary("edges")
+    summ = res.summary("edges", n_resamples=1000, seed=3)
     vals = np.array([0.5, 1.0, 1.0])
-    half = 4.302652729749464 * vals.std(ddof=1) / np.sqrt(3)  # t(0.975, 2)
     assert summ["score"] == pytest.approx(vals.mean())
-    assert summ["ci_half_width"] == pytest.approx(half)
+    # the interval is a percentile bootstrap over the tasks: the same resampling by hand
+    idx = np.random.default_rng(3).integers(0, 3, size=(1000, 3))
+    ref = np.quantile(vals[idx].mean(axis=1), [0.025, 0.975])
+    assert (summ["ci_low"], summ["ci_high"]) == pytest.approx(tuple(ref))
+    # a resampled mean of three tasks is 0.5 (all three draws the 0.5 task, p = 1/27 > 2.5 %)
+    # at the bottom and 1.0 (p = 8/27) at the top: the interval is the data's range, inside
+    # [0, 1], where the Student-t interval of version 1 was [0.12, 1.55]
+    assert (summ["ci_low"], summ["ci_high"]) == (0.5, 1.0)
+    # no task failed: the failure rate and its interval are 0
+    assert (summ["failure_rate"], summ["failure_ci_low"], summ["failure_ci_high"]) == (0, 0, 0)
+    no_ci = res.summary("edges", n_resamples=0)
+    assert np.isnan(no_ci["ci_low"]) and no_ci["score"] == summ["score"]
 
 
 def test_step_cap_fails_with_score_zero():

@@ -30,23 +30,36 @@ def symbol(value: str | None) -> int | str | None:
 
 
 def _print_result(con, result, logfile: Path) -> None:
-    """The metrics, the first translation rows and the notes of one log's result."""
-    from rich.markup import escape
-    from rich.table import Table
+    """The scores, the counts, the first translation rows and the notes of one log's result.
 
-    table = Table("metric", "value", title=f"CBM evaluation of {escape(logfile.name)}")
+    Scores (rates, correlations) and counts are separate tables: one number format a column.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    right = "right"
+    rates, counts = [], []
     for key, value in result.metrics.items():
-        table.add_row(escape(key), f"{value:.4g}" if isinstance(value, float) else str(value))
-    con.print(table)
-    trans = Table("word", "concept", "weight", "share", title="translation (best match)")
-    for row in result.tables["translation"][:30]:
-        trans.add_row(
-            escape(str(row["word"])),
-            escape(str(row["concept"])),
-            f"{row['weight']:g}",
-            f"{row['share']:.2f}",
-        )
-    con.print(trans)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if isinstance(value, int) or (key.startswith("n_") or key.endswith("_pairs")):
+            counts.append([escape(key), f"{value:,.0f}"])
+        else:
+            rates.append([escape(key), f"{value:.4f}"])
+    name = escape(logfile.name)
+    print_table(con, ["metric", Col("value", right)], rates, title=f"CBM evaluation of {name}")
+    print_table(con, ["count", Col("value", right)], counts)
+    trans = [
+        [escape(str(r["word"])), escape(str(r["concept"])), f"{r['weight']:g}", f"{r['share']:.2f}"]
+        for r in result.tables["translation"][:30]
+    ]
+    print_table(
+        con,
+        ["word", "concept", Col("weight", right), Col("share", right)],
+        trans,
+        title="translation (best match)",
+    )
     for note in result.notes:
         con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
 
@@ -64,25 +77,41 @@ def evaluate(
         typer.Option(
             "--out",
             "-o",
-            help="Results store folder (read by "
-            "'wordgames report'), with the per-log JSON record and the "
-            "best-match graph PNG.",
+            help="Output folder: the results store (read by 'wordgames report'), the per-log "
+            "JSON record and the best-match graph PNG (default: cbm-results).",
+            show_default=False,
         ),
     ] = Path("cbm-results"),
-    fmt: Annotated[str, typer.Option("--format", help="auto, jsonl or csv.")] = "auto",
+    fmt: Annotated[
+        str, typer.Option("--format", help="auto (by the file suffix), jsonl or csv.")
+    ] = "auto",
     eos_id: Annotated[
-        str | None, typer.Option(help="End-of-sentence token: a message ends at its first EOS.")
+        str | None,
+        typer.Option(
+            metavar="SYMBOL",
+            help="End-of-sentence symbol of the log (an integer id or the token itself): a "
+            "message ends at its first EOS.",
+        ),
     ] = None,
     pad_id: Annotated[
-        str | None, typer.Option(help="Padding token, dropped wherever it is.")
+        str | None,
+        typer.Option(
+            metavar="SYMBOL",
+            help="Padding symbol of the log (an integer id or the token itself), dropped "
+            "wherever it is.",
+        ),
     ] = None,
     topsim_max_pairs: Annotated[
         int,
         typer.Option(
-            help="Above this many message pairs TopSim uses a seeded random subset of messages."
+            help="Above this many message pairs TopSim uses a seeded random subset of messages "
+            "(default 2,000,000).",
+            show_default=False,
         ),
     ] = 2_000_000,
-    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    seed: Annotated[
+        int, typer.Option(help="Seed of every random choice (default 0).", show_default=False)
+    ] = 0,
 ):
     """Evaluate an emergent language: CBM with its by-products, TopSim, AMI, PosDis, BosDis.
 
@@ -110,9 +139,9 @@ def evaluate(
     result = res.result("cbm")
     _print_result(con, result, logfile)
     record = write_json_atomic(out / f"cbm_{logfile.stem}.json", result.as_dict())
-    con.print(f"record: {escape(str(record))}", highlight=False)
-    for p in result.plots:
-        con.print(f"graph: {escape(p)}", highlight=False)
+    con.print(f"record: {escape(str(record))}", highlight=False, soft_wrap=True)
+    for p in result.plots:  # relative to the results folder
+        con.print(f"graph: {escape(str(out / p))}", highlight=False, soft_wrap=True)
 
 
 # `wordgames cbm train` and `wordgames cbm table`: the games that produce the logs

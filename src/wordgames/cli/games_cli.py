@@ -13,7 +13,16 @@ import typer
 
 
 def train(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder of the run.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output folder of the run, created if missing: config, logs, agents, "
+            "evaluation, messages (default: cbm-run).",
+            show_default=False,
+        ),
+    ] = Path("cbm-run"),
     world: Annotated[str, typer.Option(help="World: thing or shape.")] = "thing",
     channel: Annotated[str, typer.Option(help="gs (Gumbel-Softmax) or qt (quantized).")] = "gs",
     rule_length: Annotated[int, typer.Option(help="Concepts per rule (l).")] = 1,
@@ -128,7 +137,12 @@ def train(
 def table(
     runs: Annotated[list[Path], typer.Argument(help="Run folders written by `cbm train`.")],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write OUT.md and OUT.csv.")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output folder: writes OUT/table1.md and OUT/table1.csv (default: print only).",
+        ),
     ] = None,
 ):
     """Assemble the runs' evaluations into the layout of the paper's Table 1."""
@@ -145,7 +159,7 @@ def table(
         fail(str(exc))
     _print_rows(console, rows)
     if out is not None:
-        for path in write_table1(rows, out):
+        for path in write_table1(rows, Path(out) / "table1"):
             console.print(f"wrote {path}")
 
 

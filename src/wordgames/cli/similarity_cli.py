@@ -42,10 +42,13 @@ Out = Annotated[
 ]
 
 
-def _fmt(v) -> str:
+def _fmt(v, fmt: str = ".4f") -> str:
+    """A number in its column's one format; ``n/a`` when missing."""
     import math
 
-    return "n/a" if v is None or (isinstance(v, float) and not math.isfinite(v)) else f"{v:.4f}"
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "n/a"
+    return format(v, fmt)
 
 
 def _check_results(res) -> None:
@@ -54,6 +57,18 @@ def _check_results(res) -> None:
 
     if res.failed:
         fail(res.failed[0].reason)
+
+
+def check_evaluate_flags(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similarity) -> None:
+    """Stop with an error for flags of ``similarity evaluate`` that would be ignored."""
+    from wordgames.cli.common import fail
+
+    if only_tsv and not tsv:
+        fail("no benchmark to run: give --tsv files or drop --only-tsv")
+    if only_tsv and benchmark:
+        fail("--benchmark names shipped benchmarks, which --only-tsv leaves out: drop one")
+    if oov_similarity is not None and oov != "fixed":
+        fail(f"--oov-similarity applies only with --oov fixed (here --oov {oov})")
 
 
 def similarity_options(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similarity: float) -> dict:
@@ -69,36 +84,53 @@ def similarity_options(*, benchmark, tsv, only_tsv: bool, oov: str, oov_similari
     }
 
 
-def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
-    """One embedding's benchmark table (from the result's ``benchmarks`` table)."""
-    from rich.markup import escape
-    from rich.table import Table
+def _ci(lo, hi) -> str:
+    """An interval ``[lo, hi]`` in the correlations' format (``n/a`` when none)."""
+    import math
 
-    table = Table(
-        "benchmark",
-        "spearman",
-        "pearson",
-        "pairs",
-        "scored",
-        "oov pairs",
-        "oov words",
-        title=escape(
-            f"{result.embedding} (OOV policy: {oov}"
-            + (f", cosine {oov_similarity}" if oov == "fixed" else "")
-            + ")"
-        ),
-    )
-    for r in result.tables["benchmarks"]:
-        table.add_row(
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return "n/a"
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
+    """One embedding's benchmark table (from the result's ``benchmarks`` table).
+
+    Spearman with its 95 % bootstrap interval, Pearson, the pairs and the OOV counts; no name
+    is cut at any terminal width.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    right = "right"
+    rows = [
+        [
             escape(r["benchmark"]),
-            _fmt(r["spearman"]),
-            _fmt(r["pearson"]),
-            str(r["n_pairs"]),
-            str(r["n_scored"]),
-            str(r["n_oov_pairs"]),
-            str(r["n_oov_words"]),
-        )
-    con.print(table)
+            _fmt(r["spearman"], ".3f"),
+            _ci(r.get("spearman_ci_low"), r.get("spearman_ci_high")),
+            _fmt(r["pearson"], ".3f"),
+            f"{r['n_pairs']:,}",
+            f"{r['n_oov_pairs']:,}",
+            f"{r['n_oov_words']:,}",
+        ]
+        for r in result.tables["benchmarks"]
+    ]
+    cols = [
+        "benchmark",
+        Col("spearman", right),
+        Col("95% CI", right),
+        Col("pearson", right),
+        Col("pairs", right),
+        Col("oov pairs", right),
+        Col("oov words", right),
+    ]
+    title = escape(
+        f"{result.embedding} (OOV policy: {oov}"
+        + (f", cosine {oov_similarity:g}" if oov == "fixed" else "")
+        + ")"
+    )
+    print_table(con, cols, rows, title=title)
 
 
 def _repairs(result) -> dict[str, dict]:
@@ -130,24 +162,32 @@ def evaluate(
         str, typer.Option(help="OOV pairs: 'skip' them, or score them with a 'fixed' cosine.")
     ] = "skip",
     oov_similarity: Annotated[
-        float, typer.Option(help="Cosine given to OOV pairs under --oov fixed.")
-    ] = 0.0,
+        float | None,
+        typer.Option(help="Cosine given to OOV pairs; only with --oov fixed (default 0)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
     data_root: DataRoot = None,
     out: Out = None,
     json_out: JsonOut = None,
 ):
     """Spearman and Pearson of cosine similarity against human scores, with OOV counts.
 
-    Computed by the 'similarity' measure of 'wordgames run' (the same numbers for the same
-    options).
+    Each correlation comes with a 95 % percentile-bootstrap interval over the pairs. Computed
+    by the 'similarity' measure of 'wordgames run' (the same numbers for the same options).
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail, run_evaluation
+    from wordgames.cli.common import console, run_evaluation
     from wordgames.results import write_json_atomic
 
-    if only_tsv and not tsv:
-        fail("no benchmark to run: give --tsv files or drop --only-tsv")
+    check_evaluate_flags(
+        benchmark=benchmark,
+        tsv=tsv,
+        only_tsv=only_tsv,
+        oov=oov,
+        oov_similarity=oov_similarity,
+    )
+    oov_similarity = 0.0 if oov_similarity is None else oov_similarity
     options = similarity_options(
         benchmark=benchmark, tsv=tsv, only_tsv=only_tsv, oov=oov, oov_similarity=oov_similarity
     )
@@ -159,6 +199,7 @@ def evaluate(
         store=out,
         options={"similarity": options},
         data_root=data_root,
+        seed=seed,
     )
     _check_results(res)
     for result in res.results:
@@ -208,9 +249,9 @@ def global_metrics(
     Computed by the 'global-metrics' measure of 'wordgames run'.
     """
     from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import console, run_evaluation
+    from wordgames.cli.tables import Col, print_table
     from wordgames.results import write_json_atomic
     from wordgames.similarity.global_metrics import GlobalMetrics
 
@@ -231,24 +272,30 @@ def global_metrics(
     )
     _check_results(res)
     names = GlobalMetrics(**options).metric_names()
-    table = Table(
-        "embedding",
-        "rows",
-        "dim",
-        *names,
-        "seconds",
-        title=f"global metrics (center={center}, rownorm={rownorm}); "
-        "perank and edim are reconstructed definitions",
-    )
-    for r in res.results:
-        table.add_row(
+    right = "right"
+    rows = [
+        [
             escape(r.embedding),
             f"{int(r.metrics['n_rows']):,}",
             str(r.parameters["dim"]),
             *(_fmt(r.metrics[n]) for n in names),
-            f"{r.timings.get('total', float('nan')):.3f}",
-        )
-    con.print(table)
+            _fmt(r.timings.get("total", float("nan")), ".3f"),
+        ]
+        for r in res.results
+    ]
+    print_table(
+        con,
+        [
+            "embedding",
+            Col("rows", right),
+            Col("dim", right),
+            *(Col(n, right) for n in names),
+            Col("seconds", right),
+        ],
+        rows,
+        title=f"global metrics (center={center}, rownorm={rownorm}); "
+        "perank and edim are reconstructed definitions",
+    )
     if json_out:
         write_json_atomic(
             json_out,
@@ -353,14 +400,27 @@ def correlate(
         ),
     ] = None,
     out: Annotated[
-        Path, typer.Option("--out", "-o", help="Output folder (holds the results store).")
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output folder: the results store, correlation.json, scores.csv and the "
+            "figures (default: wordgames-correlation).",
+            show_default=False,
+        ),
     ] = Path("wordgames-correlation"),
-    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
-    quick: Annotated[bool, typer.Option(help="Smaller settings for a smoke run.")] = False,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of every random choice (default 0).")
+    ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Smaller settings for a smoke run.")
+    ] = False,
     oov: Annotated[
-        str,
-        typer.Option(help="OOV pairs of the similarity benchmarks: 'skip' or 'fixed' (cosine 0)."),
-    ] = "skip",
+        str | None,
+        typer.Option(
+            help="OOV pairs of the similarity benchmarks: 'skip' (default) or 'fixed' (cosine 0)."
+        ),
+    ] = None,
     global_top_n: Annotated[
         int | None,
         typer.Option(
@@ -373,16 +433,28 @@ def correlate(
     """Spearman rank correlation across embeddings between WALES and every other metric.
 
     The measures run through 'wordgames run''s path; their results are stored in OUT (read by
-    'wordgames report'), with correlation.json, scores.csv and the figures.
+    'wordgames report'), with correlation.json, scores.csv and the figures. With --table, an
+    existing score table is correlated instead and nothing is measured.
     """
     from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import console, fail
     from wordgames.errors import WordgamesError
     from wordgames.results import write_json_atomic
     from wordgames.similarity.correlation import DEFAULT_MEASURES
 
+    measures = list(measure or DEFAULT_MEASURES)
+    flags = {
+        "-e/--embedding": bool(embedding),
+        "--family": family,
+        "-m/--measure": bool(measure),
+        "--seed": seed is not None,
+        "--quick": quick,
+        "--oov": oov is not None,
+        "--global-top-n": global_top_n is not None,
+        "--data-root": data_root is not None,
+    }
+    check_correlate_flags(table is not None, flags, measures)
     con = console()
     out.mkdir(parents=True, exist_ok=True)
     try:
@@ -397,62 +469,92 @@ def correlate(
             result, plots, payload = _measured_study(
                 con,
                 specs,
-                list(measure or DEFAULT_MEASURES),
+                measures,
                 reference=reference,
                 out=out,
-                seed=seed,
+                seed=seed or 0,
                 quick=quick,
-                oov=oov,
+                oov=oov or "skip",
                 global_top_n=global_top_n,
                 data_root=data_root,
             )
     except WordgamesError as exc:
         fail(str(exc))
     write_json_atomic(out / "correlation.json", payload)
-    t = Table(
-        "metric",
-        "spearman rho",
-        "p",
-        "n embeddings",
-        title=escape(
-            f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings"
-        ),
-    )
-    for row in result.with_reference.to_dict(orient="records"):
-        t.add_row(
-            escape(row["metric"]),
-            _fmt(row["spearman"]),
-            _fmt(row["p_value"]),
-            str(row["n_embeddings"]),
-        )
-    con.print(t)
+    _print_correlations(con, result, reference)
     con.print(
         escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
         highlight=False,
+        soft_wrap=True,
+    )
+
+
+def check_correlate_flags(with_table: bool, given: dict[str, bool], measures: list[str]) -> None:
+    """Stop with an error for flags of ``similarity correlate`` that would be ignored.
+
+    With ``--table`` nothing is measured, so no flag about measuring applies; without it,
+    ``--oov`` needs the similarity measure and ``--global-top-n`` the global metrics.
+    """
+    from wordgames.cli.common import fail
+
+    if with_table:
+        ignored = [flag for flag, is_given in given.items() if is_given]
+        if ignored:
+            fail(
+                f"{', '.join(ignored)}: not used with --table (the table is correlated as it "
+                "is, nothing is measured)"
+            )
+        return
+    for flag, measure in (("--oov", "similarity"), ("--global-top-n", "global-metrics")):
+        if given[flag] and measure not in measures:
+            fail(f"{flag} applies to the {measure!r} measure, which -m leaves out")
+
+
+def _print_correlations(con, result, reference: str) -> None:
+    """The correlation of every metric with the reference, one row each."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    rows = [
+        [
+            escape(row["metric"]),
+            _fmt(row["spearman"], ".3f"),
+            _fmt(row["p_value"], ".2g"),
+            str(row["n_embeddings"]),
+        ]
+        for row in result.with_reference.to_dict(orient="records")
+    ]
+    print_table(
+        con,
+        ["metric", Col("spearman rho", "right"), Col("p", "right"), Col("embeddings", "right")],
+        rows,
+        title=escape(
+            f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings"
+        ),
     )
 
 
 @app.command("family")
 def family_list():
     """List the built-in offline embedding family (for correlation studies)."""
-    from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
 
+    from wordgames.cli.common import console
+    from wordgames.cli.tables import Col, print_table
     from wordgames.embeddings.family import family_members
 
-    t = Table("name", "kind", "description")
-    for m in family_members():
-        t.add_row(m.name, m.kind, m.description)
-    Console().print(t)
+    rows = [[escape(m.name), escape(m.kind), escape(m.description)] for m in family_members()]
+    print_table(console(), ["name", "kind", Col("description", wrap=True)], rows)
 
 
 @app.command("benchmarks")
 def benchmarks_list(data_root: DataRoot = None):
     """List the shipped benchmarks with their pair counts and the repairs made while reading."""
-    from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
 
-    from wordgames.cli.common import fail
+    from wordgames.cli.common import console, fail
+    from wordgames.cli.tables import Col, print_table
     from wordgames.errors import WordgamesError
     from wordgames.similarity.benchmarks import BENCHMARKS, load_benchmarks
 
@@ -460,13 +562,18 @@ def benchmarks_list(data_root: DataRoot = None):
         benches = load_benchmarks(None, data_root)
     except WordgamesError as exc:
         fail(str(exc))
-    t = Table("name", "file", "pairs", "repairs", "notes")
-    for n, b in benches.items():
-        t.add_row(
-            n,
-            BENCHMARKS[n],
-            str(len(b)),
-            ", ".join(f"{k}={v}" for k, v in b.repairs.items()),
-            "; ".join(b.notes),
-        )
-    Console().print(t)
+    rows = [
+        [
+            escape(n),
+            escape(BENCHMARKS[n]),
+            f"{len(b):,}",
+            escape(", ".join(f"{k}={v}" for k, v in b.repairs.items())),
+            escape("; ".join(b.notes)),
+        ]
+        for n, b in benches.items()
+    ]
+    print_table(
+        console(),
+        ["name", "file", Col("pairs", "right"), Col("repairs", wrap=True), Col("notes", wrap=True)],
+        rows,
+    )

@@ -198,7 +198,10 @@ def coverage_warnings(res) -> list[str]:
     least = float((params.get("thin") or {}).get("min_coverage", 0.5))
     found: dict = {}
     for r in res.results:
+        spec = _spec(r.measure)
         for s in r.scores:
+            if spec is not None and spec.is_baseline(s.subject):
+                continue  # its coverage is not the vocabulary's doing
             counts = coverage_counts(s)
             if counts is not None and counts[1] and counts[0] / counts[1] < least:
                 found.setdefault((r.measure, s.dataset, r.embedding), set()).add(counts)
@@ -221,6 +224,15 @@ def coverage_warnings(res) -> list[str]:
             f"covered by {by_what} ({measure} on {who}; thin, not ranked)"
         )
     return lines
+
+
+def _spec(measure: str):
+    from wordgames.registry import UnknownMeasureError, get_measure
+
+    try:
+        return get_measure(measure)
+    except UnknownMeasureError:
+        return None
 
 
 def _vocabulary_phrase(vocabulary: dict) -> str:

@@ -91,53 +91,120 @@ def evaluate_options(
     return options
 
 
-def print_tables(con, tables: dict) -> None:
-    """The distributions, the gamma sweep, Table 1 and (several embeddings) the rankings."""
-    from rich.markup import escape
-    from rich.table import Table
+def _num(v, fmt: str = ".4f") -> str:
+    """A number in the column's one format; ``n/a`` when missing."""
+    import math
 
-    table = Table(
-        "embedding", "task set", "score (edges)", "95% CI ±", "failed", "excluded (no vector)"
-    )
-    for r in tables["distributions"]:
-        if r["convention"] == "edges":
-            table.add_row(
-                escape(r["embedding"]),
-                r["task_set"],
-                f"{r['score']:.4f}",
-                f"{r['ci_half_width']:.4f}",
-                str(r["n_failed"]),
-                str(r["n_excluded_target_no_vector"]),
-            )
-    con.print(table)
-    sweep = Table("embedding", "gamma", "score", "95% CI ±")
-    for r in tables["gamma_sweep"]:
-        sweep.add_row(
+    return "n/a" if v is None or not math.isfinite(v) else format(v, fmt)
+
+
+def _ci(lo, hi) -> str:
+    """An interval ``[lo, hi]`` in the score's format; ``n/a`` when there is none."""
+    import math
+
+    if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+        return "n/a"
+    return f"[{lo:.4f}, {hi:.4f}]"
+
+
+def print_tables(con, tables: dict, thin: dict | None = None) -> None:
+    """The distributions, the gamma sweep, Table 1 and (several embeddings) the rankings.
+
+    ``thin``: ``{(embedding, task set): reason}`` of the greedy scores too thin to rank (left
+    out of the rankings, listed apart). No name is cut at any terminal width
+    (:func:`wordgames.cli.tables.print_table`).
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    right = "right"
+    rows = [
+        [
             escape(r["embedding"]),
-            f"{r['gamma']:g}",
-            f"{r['score']:.4f}",
-            f"{r['ci_half_width']:.4f}",
-        )
-    con.print(sweep)
-    by_emb: dict[str, list[str]] = {}
-    for r in tables["table1"]:
-        by_emb.setdefault(r["embedding"], []).append(f"{r['mean']:.3f} / {r['ci']:.3f}")
-    t1 = Table(
+            escape(r["task_set"]),
+            _num(r["score"]),
+            _ci(r["ci_low"], r["ci_high"]),
+            _num(r["failure_rate"], ".1%"),
+            f"{r['n_scored']:,} of {r['n_tasks']:,}",
+        ]
+        for r in tables["distributions"]
+        if r["convention"] == "edges"
+    ]
+    cols = [
         "embedding",
-        *[f"k={r['k']}" for r in tables["table1"][:5]],
-        title="Table 1 layout: mean / 95% CI half-width over trials (uniform tasks)",
-    )
-    for emb_name, cells in by_emb.items():
-        t1.add_row(escape(emb_name), *cells)
-    con.print(t1)
+        "task set",
+        Col("score (edges)", right),
+        Col("95% CI", right),
+        Col("failed", right),
+        Col("tasks scored", right),
+    ]
+    print_table(con, cols, rows, title="WALES per task set (greedy agent, gamma = 1)", keys=2)
+    sweep = [
+        [
+            escape(r["embedding"]),
+            _num(r["gamma"], "g"),
+            _num(r["score"]),
+            _ci(r["ci_low"], r["ci_high"]),
+            _num(r["failure_rate"], ".1%"),
+        ]
+        for r in tables["gamma_sweep"]
+    ]
+    cols = [
+        "embedding",
+        Col("gamma", right),
+        Col("score", right),
+        Col("95% CI", right),
+        Col("failed", right),
+    ]
+    print_table(con, cols, sweep, title="gamma sweep (power law a = 16)", keys=2)
+    _print_table1(con, tables["table1"])
+    by_emb = {r["embedding"] for r in tables["distributions"]}
     if len(by_emb) > 1:
-        ranks = Table("task set", "ranking (best first)")
-        order: dict[str, list] = {}
-        for r in tables["rankings"]:
-            order.setdefault(r["task_set"], []).append(r["embedding"])
-        for ts, names in order.items():
-            ranks.add_row(ts, escape(" > ".join(names)))
-        con.print(ranks)
+        _print_rankings(con, tables["rankings"], thin or {})
+
+
+def _print_rankings(con, rankings: list[dict], thin: dict) -> None:
+    """The embeddings per task set, best first; thin scores are listed apart, never ranked."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    order: dict[str, list] = {}
+    apart: dict[str, list] = {}
+    for r in rankings:
+        key = (r["embedding"], r["task_set"])
+        (apart if key in thin else order).setdefault(r["task_set"], []).append(r["embedding"])
+    rows = [
+        [
+            escape(ts),
+            escape(" > ".join(order.get(ts, [])) or "none"),
+            escape(", ".join(apart.get(ts, []))),
+        ]
+        for ts in dict.fromkeys([*order, *apart])
+    ]
+    cols = ["task set", "ranking (best first)", Col("thin, not ranked", wrap=True)]
+    if not apart:
+        cols, rows = cols[:2], [r[:2] for r in rows]
+    print_table(con, cols, rows)
+
+
+def _print_table1(con, rows: list[dict]) -> None:
+    """Table 1: mean / Student-t half-width per k, one row per embedding."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    by_emb: dict[str, dict[int, str]] = {}
+    for r in rows:
+        by_emb.setdefault(r["embedding"], {})[r["k"]] = f"{r['mean']:.3f} / {r['ci']:.3f}"
+    ks = list(dict.fromkeys(r["k"] for r in rows))
+    print_table(
+        con,
+        ["embedding", *(Col(f"k={k}", "right") for k in ks)],
+        [[escape(e), *(cells.get(k, "n/a") for k in ks)] for e, cells in by_emb.items()],
+        title="Table 1 layout: mean / Student-t 95% CI half-width over trials (uniform tasks)",
+    )
 
 
 def write_report(out: Path, res, tables: dict) -> list[Path]:
@@ -282,12 +349,18 @@ def evaluate(
     for note in notes:
         con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     tables = merge_tables([r for r in res.results if r.measure == "wales"])
-    print_tables(con, tables)
+    thin = {
+        (sc.embedding, sc.dataset): sc.thin_reason
+        for sc in res.scores
+        if sc.measure == "wales" and sc.subject == "greedy" and sc.metric == "score" and sc.thin
+    }
+    print_tables(con, tables, thin)
     written = write_report(out, res, tables)
     con.print(
         f"wrote {escape(str(out))} (results store) and "
         + ", ".join(escape(str(p)) for p in written),
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -295,9 +368,13 @@ def evaluate(
 def navigate(
     source: Annotated[str, typer.Argument(help="Start article (node name).")],
     target: Annotated[str, typer.Argument(help="Target article (node name).")],
-    embedding: Annotated[str, typer.Option("-e", "--embedding")] = "glove-6b-50d",
+    embedding: Annotated[
+        str, typer.Option("-e", "--embedding", help="Built-in name or vector file.")
+    ] = "glove-6b-50d",
     gamma: Annotated[float, typer.Option(help="Decision parameter in [0, 1].")] = 1.0,
-    max_steps: Annotated[int, typer.Option()] = 100,
+    max_steps: Annotated[
+        int, typer.Option(help="Step cap: the agent gives up after this many links.")
+    ] = 100,
     graph: GraphOpt = "wikispeedia",
     names: NamesOpt = None,
     data_root: DataRoot = None,
@@ -339,8 +416,12 @@ def baselines(
         str | None,
         typer.Option("-e", "--embedding", help="Also compute w-path for this embedding."),
     ] = None,
-    pairs: Annotated[int, typer.Option(help="Node pairs for w-path.")] = 1000,
-    seed: Annotated[int, typer.Option()] = 0,
+    pairs: Annotated[
+        int | None, typer.Option(help="Node pairs for w-path (with -e; default 1000).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the w-path pairs (with -e; default 0).")
+    ] = None,
     data_root: DataRoot = None,
 ):
     """Human baselines (The Wiki Game results of the WALES authors; Wikispeedia games) and w-path."""
@@ -350,6 +431,12 @@ def baselines(
     from wordgames.wales.baselines import human_baseline, human_success_rate, w_path_baseline
     from wordgames.wales.loaders import read_human_results, read_wikispeedia_paths
 
+    if embedding is None:
+        given = [flag for flag, v in (("--pairs", pairs), ("--seed", seed)) if v is not None]
+        if given:
+            fail(f"{' and '.join(given)} apply only to w-path: give an embedding with -e")
+    pairs = 1000 if pairs is None else pairs
+    seed = 0 if seed is None else seed
     try:
         if is_available("wales", data_root):
             df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
@@ -383,7 +470,8 @@ def baselines(
                 )
                 typer.echo(
                     f"w-path ({emb.name}, {wp['n_pairs']} pairs): Spearman {wp['w_path']:.4f} "
-                    f"(p = {wp['p_value']:.2g})"
+                    f"(95% CI [{wp['ci_low']:.4f}, {wp['ci_high']:.4f}], "
+                    f"p = {wp['p_value']:.2g})"
                 )
     except WordgamesError as exc:
         fail(str(exc))

@@ -43,7 +43,7 @@ _COUNT = (0.0, None)
 
 MEASURE = Measure(
     name="cbm",
-    version="1",
+    version="2",
     family="emergent",
     description="Concept-Best-Matching of emergent-communication logs (needs logs; skipped otherwise)",
     compute="wordgames.emergent.suite:run",

@@ -4,6 +4,13 @@ CBM does not depend on a word embedding: it evaluates the emergent-communication
 the options (:class:`~wordgames.emergent.spec.CBMOptions`: ``logs``, ``eos_id``, ``pad_id``,
 ``format``, ``topsim_max_pairs``). Without logs the measure is skipped. Scores: one row per log
 (``dataset``: the file stem) and metric, ``subject`` empty.
+
+Coverage: ``precision`` leaves out the messages without words (``n_skipped``; the default
+``n / (n + n_skipped)``). TopSim above ``topsim_max_pairs`` uses every pair of a seeded uniform
+random subset of messages: ``n`` and ``n_skipped`` say how many pairs it used and left, but a
+uniform subsample estimates the whole log's TopSim rather than losing part of it, so its
+``coverage`` is set to 1 (a 2,000,000-pair estimate is not a thin score). No CBM number has a
+confidence interval (the log is the population, not a sample of it).
 """
 
 from __future__ import annotations
@@ -56,7 +63,9 @@ def add_scores(result, dataset: str, report) -> None:
                 if all_pairs > report.topsim_pairs
                 else "",
             }
-        result.score(dataset, "", metric, value, **kw)
+        row = result.score(dataset, "", metric, value, **kw)
+        if metric == "topsim" and kw.get("n_skipped"):
+            row.coverage = 1.0  # a uniform subsample: see the module docstring
 
 
 def run(embedding, ctx):
@@ -74,9 +83,9 @@ def run(embedding, ctx):
         raise SkipMeasure("no emergent-communication logs given (use --cbm-log)")
     kwargs = measure_kwargs(opts, ctx.seed, ctx.quick)
     plot_dir = ctx.plot_dir("cbm", getattr(embedding, "name", "") or "no-embedding")
-    combined = MeasureResult(measure="cbm", version="1")
+    combined = MeasureResult(measure="cbm", version="2")
     for path in map(Path, opts.logs):
-        ctx.log(f"cbm: evaluating {path}")
+        ctx.log(f"evaluating {path}")
         report, res = evaluate_log_file(
             path, plot_dir=plot_dir, fmt=opts.format, write_json=False, **kwargs
         )

@@ -2,6 +2,9 @@
 
 ``pct_correct + pct_wrong + pct_abstained = 100`` over all puzzles of a set;
 ``accuracy_answered = correct / (correct + wrong)`` ignores the abstentions (NaN if none answered).
+
+Intervals (:func:`score_intervals`): a seeded percentile bootstrap over the per-puzzle outcomes,
+inside [0, 100] (percentages) and [0, 1] (accuracy over the answered puzzles).
 """
 
 from __future__ import annotations
@@ -48,8 +51,62 @@ def score(puzzles: PuzzleSet, solution: Solution) -> dict:
     }
 
 
-def table3_row(solver: str, dataset: str, s: dict) -> dict:
-    """One row of the Table-3 layout: solver, data set, %C / %W / %A, accuracy when answering."""
+def outcomes(puzzles: PuzzleSet, solution: Solution) -> np.ndarray:
+    """Per puzzle: 1 solved, 0 answered wrongly, -1 abstained.
+
+    >>> ps = PuzzleSet.from_odd_first("t", [list("abcde"), list("fghij"), list("klmno")])
+    >>> sol = Solution("x", np.array([ps.answer[0], (ps.answer[1] + 1) % 5, -1]),
+    ...                np.array(["", "", "oov"], dtype=object), np.zeros((3, 5)))
+    >>> outcomes(ps, sol).tolist()
+    [1, 0, -1]
+    """
+    answered = solution.choice >= 0
+    out = np.where(answered, 0, -1)
+    out[answered & (solution.choice == puzzles.answer)] = 1
+    return out
+
+
+def score_intervals(
+    puzzles: PuzzleSet, solution: Solution, *, n_resamples: int = 1000, seed: int = 0
+) -> dict[str, tuple[float, float]]:
+    """95 % intervals of the four scores: a percentile bootstrap over the puzzles.
+
+    ``pct_correct``, ``pct_wrong`` and ``pct_abstained`` resample all puzzles (the same
+    resamples for the three: one seed, one length), inside [0, 100]; ``accuracy_answered``
+    resamples the answered puzzles, inside [0, 1]. ``n_resamples=0`` gives none (NaN).
+
+    Examples
+    --------
+    >>> ps = PuzzleSet.from_odd_first("t", [list("abcde")] * 40)
+    >>> sol = Solution("x", np.where(np.arange(40) < 30, ps.answer, -1),
+    ...                np.array([""] * 40, dtype=object), np.zeros((40, 5)))
+    >>> ci = score_intervals(ps, sol, seed=0)
+    >>> 0 <= ci["pct_correct"][0] < 75 < ci["pct_correct"][1] <= 100
+    True
+    >>> ci["pct_wrong"], ci["accuracy_answered"]
+    ((0.0, 0.0), (1.0, 1.0))
+    """
+    from wordgames.stats import bootstrap_ci
+
+    out = outcomes(puzzles, solution)
+    boot = {"n_resamples": n_resamples, "seed": seed}
+    pct = {"bounds": (0.0, 100.0), **boot}
+    answered = out[out >= 0]
+    return {
+        "pct_correct": bootstrap_ci(100.0 * (out == 1), **pct),
+        "pct_wrong": bootstrap_ci(100.0 * (out == 0), **pct),
+        "pct_abstained": bootstrap_ci(100.0 * (out == -1), **pct),
+        "accuracy_answered": bootstrap_ci((answered == 1).astype(float), bounds=(0.0, 1.0), **boot),
+    }
+
+
+def table3_row(solver: str, dataset: str, s: dict, ci: dict | None = None) -> dict:
+    """One row of the Table-3 layout: solver, data set, %C / %W / %A, accuracy when answering.
+
+    With ``ci`` (:func:`score_intervals`), the 95 % interval of %correct as
+    ``pct_correct_ci`` ``[low, high]`` (rounded like the percentages).
+    """
+    lo, hi = (ci or {}).get("pct_correct", (float("nan"), float("nan")))
     return {
         "solver": solver,
         "dataset": dataset,
@@ -62,6 +119,7 @@ def table3_row(solver: str, dataset: str, s: dict) -> dict:
         else None,
         "oov_words": s["oov_words"],
         "puzzles_with_oov": s["puzzles_with_oov"],
+        "pct_correct_ci": [round(lo, 1), round(hi, 1)] if lo == lo and hi == hi else None,
     }
 
 

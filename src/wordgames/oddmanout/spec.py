@@ -4,7 +4,8 @@ Scores: ``dataset`` is the puzzle set, ``subject`` the solver (``embedding`` for
 embedding solver, ``wordnet`` for the WordNet baseline, ``senses:<name>`` for a sense
 embedding). ``pct_*`` are percentages of all puzzles of the set; ``accuracy_answered`` is the
 share (0-1) of correct answers among the answered puzzles. ``n`` is the number of puzzles,
-``n_skipped`` the puzzles with a word the solver does not know (they count as abstained).
+``n_skipped`` the puzzles with a word the solver does not know (they count as abstained and
+stay in ``n``; ``coverage`` is set to the share of puzzles without such a word).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ _PCT = (0.0, 100.0)
 
 MEASURE = Measure(
     name="oddmanout",
-    version="1",
+    version="2",
     family="oddmanout",
     description="Odd-Man-Out puzzles: %correct / %wrong / %abstained",
     compute="wordgames.oddmanout.suite:run",
@@ -91,4 +92,5 @@ MEASURE = Measure(
     citation="Stanovsky, G. and Hopkins, M. Spot the Odd Man Out: Exploring the Associative "
     "Power of Lexical Resources. EMNLP 2018.",
     options=OddManOutOptions,
+    baseline_subjects=("wordnet", "senses:*"),
 )

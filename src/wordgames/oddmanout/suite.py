@@ -11,16 +11,26 @@ Options: :class:`~wordgames.oddmanout.spec.OddManOutOptions`. Scores: one row pe
 (``dataset``), solver (``subject``: ``embedding``, ``wordnet``, ``senses:<name>``) and metric
 (``pct_correct``, ``pct_wrong``, ``pct_abstained`` in percent, ``accuracy_answered`` as a share),
 with the puzzles as ``n`` and the puzzles holding an unknown word as ``n_skipped``.
+
+Those puzzles stay in ``n`` (the solver abstains on them, and the percentages are of all
+puzzles), so every row sets its ``coverage`` explicitly: the share of puzzles without an
+out-of-vocabulary word, ``(n - n_skipped) / n``. A vocabulary that drops most words thus gives
+a thin score, not a confident 5 %.
+
+Intervals: seeded percentile bootstraps over the per-puzzle outcomes
+(:func:`~wordgames.oddmanout.metrics.score_intervals`; ``ctx.ci_resamples`` resamples seeded
+by ``ctx.seed``), inside [0, 100] for the percentages and [0, 1] for ``accuracy_answered``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cache
 
 from wordgames.results import MeasureResult, Timer
 
-VERSION = "1"
+VERSION = "2"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
 SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
 _FLAT_KEYS = SCORE_METRICS + ("puzzles_with_oov", "oov_words")
@@ -56,6 +66,7 @@ class SolvedSet:
     dataset: str
     score: dict
     oov: dict
+    ci: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -75,22 +86,19 @@ def _wordnet_scores(
     wordnet_root: str | None,
     instances: bool,
     missing: str,
+    n_resamples: int = 1000,
 ) -> WordNetRows:
     """WordNet solver rows, once per process (they do not depend on the embedding)."""
     import time
 
-    from wordgames.oddmanout.metrics import score, table3_row
+    from wordgames.oddmanout.metrics import table3_row
 
     t0 = time.perf_counter()
     solver = _wordnet_solver(wordnet_root, instances, missing)
     t1 = time.perf_counter()
-    rows, solved = [], []
-    for name in sets:
-        ps = _puzzles(name, root, seed)
-        sol = solver.solve(ps)
-        s = score(ps, sol)
-        rows.append(table3_row(solver.name, name, s))
-        solved.append(SolvedSet(name, s, sol.oov))
+    sets_ = {name: _puzzles(name, root, seed) for name in sets}
+    solved = solve_sets(solver, sets_, {"n_resamples": n_resamples, "seed": seed})
+    rows = [table3_row(solver.name, x.dataset, x.score, x.ci) for x in solved]
     return WordNetRows(
         rows,
         solved,
@@ -170,35 +178,55 @@ def load_reports(inputs: Inputs) -> tuple[list[dict], list[str]]:
 
 # --------------------------------------------------------------------------- scores
 def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: str) -> None:
-    """The four Score rows of one solver on one set; ``unknown`` names what the solver lacks."""
+    """The four Score rows of one solver on one set; ``unknown`` names what the solver lacks.
+
+    The puzzles with an unknown word stay in ``n`` (abstained on): ``coverage`` is set to the
+    share of puzzles without one (see the module docstring).
+    """
     s = solved.score
-    n_oov = int(s["puzzles_with_oov"])
+    n, n_oov = int(s["n"]), int(s["puzzles_with_oov"])
     why = f"puzzles with a word not in {unknown} (counted as abstained)" if n_oov else ""
+    nan2 = (math.nan, math.nan)
     for metric in SCORE_METRICS:
-        result.score(
-            solved.dataset, subject, metric, s[metric], n=s["n"], n_skipped=n_oov, skip_reason=why
+        row = result.score(
+            solved.dataset,
+            subject,
+            metric,
+            s[metric],
+            ci=solved.ci.get(metric, nan2),
+            n=n,
+            n_skipped=n_oov,
+            skip_reason=why,
         )
+        row.coverage = (n - n_oov) / n if n else math.nan
 
 
-def solve_sets(solver, sets: dict) -> list[SolvedSet]:
-    """``solver`` on every puzzle set: the scores and OOV counts of each."""
-    from wordgames.oddmanout.metrics import score
+def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:
+    """``solver`` on every puzzle set: the scores, OOV counts and intervals of each.
+
+    ``boot``: ``n_resamples`` and ``seed`` of :func:`~wordgames.oddmanout.metrics.score_intervals`
+    (``None``: no interval).
+    """
+    from wordgames.oddmanout.metrics import score, score_intervals
 
     out = []
     for name, ps in sets.items():
         sol = solver.solve(ps)
-        out.append(SolvedSet(name, score(ps, sol), sol.oov))
+        ci = score_intervals(ps, sol, **boot) if boot else {}
+        out.append(SolvedSet(name, score(ps, sol), sol.oov, ci))
     return out
 
 
-def embedding_part(result: MeasureResult, solver, label: str, inputs: Inputs) -> list[dict]:
+def embedding_part(
+    result: MeasureResult, solver, label: str, inputs: Inputs, boot: dict | None = None
+) -> list[dict]:
     """The embedding solver on every set: flat metrics, Score rows, OOV; returns Table-3 rows."""
     from wordgames.oddmanout.metrics import table3_row
 
     rows = []
-    for solved in solve_sets(solver, inputs.sets):
+    for solved in solve_sets(solver, inputs.sets, boot):
         s, name = solved.score, solved.dataset
-        rows.append(table3_row(label, name, s))
+        rows.append(table3_row(label, name, s, solved.ci))
         result.metrics.update({f"{name}/{k}": float(s[k]) for k in _FLAT_KEYS})
         result.metrics[f"{name}/n"] = float(s["n"])
         result.oov[name] = solved.oov
@@ -206,7 +234,9 @@ def embedding_part(result: MeasureResult, solver, label: str, inputs: Inputs) ->
     return rows
 
 
-def senses_part(result: MeasureResult, opts, inputs: Inputs) -> list[dict]:
+def senses_part(
+    result: MeasureResult, opts, inputs: Inputs, boot: dict | None = None
+) -> list[dict]:
     """The solvers of the sense-embedding files on every set; returns Table-3 rows."""
     from wordgames.oddmanout.embedding_solver import EmbeddingSolver
     from wordgames.oddmanout.metrics import table3_row
@@ -217,29 +247,35 @@ def senses_part(result: MeasureResult, opts, inputs: Inputs) -> list[dict]:
         solver = EmbeddingSolver(SenseEmbedding.load(path), mwe=opts.mwe, case=opts.case)
         subject = f"senses:{solver.embedding.name}"
         oov = result.oov.setdefault("senses", {}).setdefault(solver.embedding.name, {})
-        for solved in solve_sets(solver, inputs.sets):
-            rows.append(table3_row(solver.name, solved.dataset, solved.score))
+        for solved in solve_sets(solver, inputs.sets, boot):
+            rows.append(table3_row(solver.name, solved.dataset, solved.score, solved.ci))
             oov[solved.dataset] = solved.oov
             add_scores(result, subject, solved, "the sense embedding")
     return rows
 
 
 def wordnet_part(
-    result: MeasureResult, opts, inputs: Inputs, root: str | None, seed: int
+    result: MeasureResult, opts, inputs: Inputs, root: str | None, boot: dict
 ) -> list[dict]:
     """The WordNet baseline: cached rows of the published sets, then the user's files."""
     from wordgames.oddmanout.metrics import table3_row
 
     wn = _wordnet_scores(
-        tuple(inputs.published), root, seed, opts.wordnet_root, opts.instances, opts.missing
+        tuple(inputs.published),
+        root,
+        boot["seed"],
+        opts.wordnet_root,
+        opts.instances,
+        opts.missing,
+        boot["n_resamples"],
     )
     rows = list(wn.rows)
     solved = list(wn.solved)
     user = {n: ps for n, ps in inputs.sets.items() if n not in inputs.published}
     if user:
         solver = _wordnet_solver(opts.wordnet_root, opts.instances, opts.missing)
-        for extra in solve_sets(solver, user):
-            rows.append(table3_row(solver.name, extra.dataset, extra.score))
+        for extra in solve_sets(solver, user, boot):
+            rows.append(table3_row(solver.name, extra.dataset, extra.score, extra.ci))
             solved.append(extra)
     result.oov["wordnet"] = {x.dataset: x.oov for x in solved}
     result.timings.update(wn.timings)
@@ -288,15 +324,16 @@ def run(embedding, ctx) -> MeasureResult:
     solver = EmbeddingSolver(embedding, mwe=opts.mwe, case=opts.case)
     result.oov.update({"mwe_policy": solver.mwe, "case_policy": solver.case})
     rows: list[dict] = []
+    boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
     with Timer(result.timings, "solve"):
         if opts.embedding_solver:
-            rows += embedding_part(result, solver, embedding.name, inputs)
-        rows += senses_part(result, opts, inputs)
+            rows += embedding_part(result, solver, embedding.name, inputs, boot)
+        rows += senses_part(result, opts, inputs, boot)
     load_rows, result.notes = load_reports(inputs)
     result.tables = {"table3": rows, "load_reports": load_rows}
     use_wordnet = bool(opts.wordnet if opts.wordnet is not None else not ctx.quick)
     if use_wordnet:
-        _wordnet_and_analysis(result, solver, opts, inputs, root, ctx.seed)
+        _wordnet_and_analysis(result, solver, opts, inputs, root, boot)
     else:
         result.notes.append(
             "WordNet baseline and polysemy analysis not run (quick mode or wordnet=False)"
@@ -312,7 +349,7 @@ def run(embedding, ctx) -> MeasureResult:
     return result
 
 
-def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, root, seed):
+def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, root, boot):
     """WordNet rows and, with the embedding solver on the published sets, the error analysis.
 
     A note instead when WordNet is not available.
@@ -322,7 +359,7 @@ def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, r
     try:
         with Timer(result.timings, "wordnet"):
             result.tables["table3"] = result.tables["table3"] + wordnet_part(
-                result, opts, inputs, root, seed
+                result, opts, inputs, root, boot
             )
         if inputs.published and opts.embedding_solver:
             with Timer(result.timings, "analysis"):
@@ -351,11 +388,19 @@ def _finish(result: MeasureResult, solver, opts, inputs: Inputs, ctx, use_wordne
         "case": opts.case,
         "embedding_solver": opts.embedding_solver,
         "senses": list(opts.senses),
+        "intervals": {
+            "method": "95% percentile bootstrap over the puzzles",
+            "resamples": ctx.ci_resamples,
+            "seed": ctx.seed,
+        },
     }
 
 
 def plot_table3(rows: list[dict], folder):
-    """Stacked bars of %correct / %wrong / %abstained per solver and data set."""
+    """Stacked bars of %correct / %wrong / %abstained per solver and data set.
+
+    The correct bars carry their 95 % bootstrap interval as error bars.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -368,7 +413,9 @@ def plot_table3(rows: list[dict], folder):
     a = np.array([r["pct_abstained"] for r in rows])
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(rows) + 2), 4.5))
     x = np.arange(len(rows))
-    ax.bar(x, c, label="correct", color="#4c9a2a")
+    ci = np.array([r.get("pct_correct_ci") or [np.nan, np.nan] for r in rows], dtype=float)
+    yerr = np.nan_to_num(np.stack([c - ci[:, 0], ci[:, 1] - c]), nan=0.0).clip(min=0.0)
+    ax.bar(x, c, yerr=yerr, capsize=2, label="correct", color="#4c9a2a")
     ax.bar(x, w, bottom=c, label="wrong", color="#c0392b")
     ax.bar(x, a, bottom=c + w, label="abstained", color="#bbbbbb")
     ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)

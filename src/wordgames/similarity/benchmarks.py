@@ -292,6 +292,8 @@ class BenchmarkScore:
     oov_similarity: float | None
     oov_examples: tuple[str, ...] = ()
     cased_fallback: int = 0
+    spearman_ci: tuple[float, float] = (math.nan, math.nan)
+    pearson_ci: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def coverage(self) -> float:
@@ -301,7 +303,11 @@ class BenchmarkScore:
         return {
             "benchmark": self.benchmark,
             "spearman": self.spearman,
+            "spearman_ci_low": self.spearman_ci[0],
+            "spearman_ci_high": self.spearman_ci[1],
             "pearson": self.pearson,
+            "pearson_ci_low": self.pearson_ci[0],
+            "pearson_ci_high": self.pearson_ci[1],
             "spearman_p": self.spearman_p,
             "pearson_p": self.pearson_p,
             "n_pairs": self.n_pairs,
@@ -326,6 +332,45 @@ def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, fl
         sp = stats.spearmanr(x, y)
         pe = stats.pearsonr(x, y)
     return float(sp.statistic), float(sp.pvalue), float(pe.statistic), float(pe.pvalue)
+
+
+def rowwise_pearson(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Pearson's r of each row pair of two ``(B, n)`` arrays (NaN for a constant row).
+
+    Examples
+    --------
+    >>> rowwise_pearson(np.array([[1.0, 2.0, 4.0]]), np.array([[2.0, 4.0, 8.0]])).tolist()
+    [1.0]
+    """
+    dx = xs - xs.mean(axis=1, keepdims=True)
+    dy = ys - ys.mean(axis=1, keepdims=True)
+    den = np.sqrt((dx * dx).sum(axis=1) * (dy * dy).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.clip((dx * dy).sum(axis=1) / den, -1.0, 1.0)
+
+
+def correlation_intervals(
+    x: np.ndarray, y: np.ndarray, *, n_resamples: int = 1000, seed: int = 0
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """95 % intervals of Spearman's rho and Pearson's r: a percentile bootstrap over the pairs.
+
+    The pairs are resampled together (:func:`wordgames.stats.paired_bootstrap_ci`), seeded;
+    both intervals lie inside [-1, 1]. ``n_resamples=0`` gives none (NaN).
+
+    Examples
+    --------
+    >>> x = np.arange(30.0); y = x + np.random.default_rng(0).normal(scale=5, size=30)
+    >>> (s_lo, s_hi), (p_lo, p_hi) = correlation_intervals(x, y, seed=1)
+    >>> -1 <= s_lo < s_hi <= 1 and -1 <= p_lo < p_hi <= 1
+    True
+    """
+    from wordgames.stats import paired_bootstrap_ci, rowwise_spearman
+
+    kw = {"n_resamples": n_resamples, "seed": seed, "bounds": (-1.0, 1.0)}
+    return (
+        paired_bootstrap_ci(x, y, rowwise_spearman, **kw),
+        paired_bootstrap_ci(x, y, rowwise_pearson, **kw),
+    )
 
 
 def _indices(embedding, words: np.ndarray, raw: np.ndarray) -> tuple[np.ndarray, int]:
@@ -356,7 +401,13 @@ def pair_cosines(unit: np.ndarray, i1: np.ndarray, i2: np.ndarray) -> np.ndarray
 
 
 def evaluate_benchmark(
-    embedding, benchmark: SimilarityBenchmark, *, oov: str = "skip", oov_similarity: float = 0.0
+    embedding,
+    benchmark: SimilarityBenchmark,
+    *,
+    oov: str = "skip",
+    oov_similarity: float = 0.0,
+    n_resamples: int = 1000,
+    seed: int = 0,
 ) -> BenchmarkScore:
     """Spearman and Pearson of cosine similarity against the human scores of one benchmark.
 
@@ -366,6 +417,7 @@ def evaluate_benchmark(
     benchmark : :class:`SimilarityBenchmark`
     oov : "skip" leaves out pairs with an OOV word; "fixed" scores them ``oov_similarity``
     oov_similarity : the cosine given to OOV pairs under ``oov="fixed"``
+    n_resamples, seed : the bootstrap of the intervals (:func:`correlation_intervals`)
 
     Examples
     --------
@@ -391,6 +443,10 @@ def evaluate_benchmark(
     else:
         x, y = cos, benchmark.scores
     sp, sp_p, pe, pe_p = _correlations(x, y)
+    if np.isfinite(sp):
+        sp_ci, pe_ci = correlation_intervals(x, y, n_resamples=n_resamples, seed=seed)
+    else:
+        sp_ci = pe_ci = (math.nan, math.nan)
     return BenchmarkScore(
         benchmark=benchmark.name,
         spearman=sp,
@@ -405,6 +461,8 @@ def evaluate_benchmark(
         oov_similarity=float(oov_similarity) if oov == "fixed" else None,
         oov_examples=tuple(sorted(oov_words)[:10]),
         cased_fallback=f1 + f2,
+        spearman_ci=sp_ci,
+        pearson_ci=pe_ci,
     )
 
 
@@ -414,6 +472,8 @@ def evaluate(
     *,
     oov: str = "skip",
     oov_similarity: float = 0.0,
+    n_resamples: int = 1000,
+    seed: int = 0,
 ) -> list[BenchmarkScore]:
     r"""Score an embedding on several benchmarks (one batched dot product each).
 
@@ -427,11 +487,14 @@ def evaluate(
         Leave pairs with an out-of-vocabulary word out, or score them ``oov_similarity``.
     oov_similarity : float
         The cosine given to OOV pairs under ``oov="fixed"``.
+    n_resamples, seed : int
+        Bootstrap of the 95 % intervals over the pairs (0: no interval).
 
     Returns
     -------
     list of BenchmarkScore
-        Spearman, Pearson (with p-values), pairs scored and OOV counts per benchmark.
+        Spearman, Pearson (with p-values and intervals), pairs scored and OOV counts per
+        benchmark.
 
     Examples
     --------
@@ -447,4 +510,14 @@ def evaluate(
     >>> os.unlink(fh.name)
     """
     items = benchmarks.values() if isinstance(benchmarks, dict) else benchmarks
-    return [evaluate_benchmark(embedding, b, oov=oov, oov_similarity=oov_similarity) for b in items]
+    return [
+        evaluate_benchmark(
+            embedding,
+            b,
+            oov=oov,
+            oov_similarity=oov_similarity,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
+        for b in items
+    ]

@@ -33,7 +33,7 @@ class SimilarityOptions:
 
 SIMILARITY = Measure(
     name="similarity",
-    version="1",
+    version="2",
     family="similarity",
     description="Word-similarity benchmarks (Spearman, Pearson)",
     compute="wordgames.similarity.suite:run",

@@ -2,11 +2,19 @@
 
 Options: :class:`~wordgames.similarity.spec.SimilarityOptions`. Scores: one row per benchmark
 (``dataset``) and metric (``spearman``, ``pearson``, ``coverage``), with the pairs used as ``n``
-and the out-of-vocabulary pairs as ``n_skipped``.
+and the out-of-vocabulary pairs as ``n_skipped`` (under ``oov="fixed"`` they are kept in ``n``,
+scored with the fixed cosine). Every row's ``coverage`` is the share of the benchmark's pairs
+with both words in the vocabulary, set explicitly: under ``"fixed"`` the pairs scored with a
+made-up cosine do not count as covered.
+
+Intervals: Spearman and Pearson carry a seeded percentile-bootstrap 95 % interval over the
+pairs (resampled together; ``ctx.ci_resamples`` resamples seeded by ``ctx.seed``), inside
+[-1, 1]. The ``coverage`` metric is a count over every pair: no interval.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from wordgames.errors import WordgamesError
@@ -20,7 +28,7 @@ from wordgames.similarity.benchmarks import (
     read_pairs_tsv,
 )
 
-VERSION = "1"
+VERSION = "2"
 
 
 def run(embedding, ctx) -> MeasureResult:
@@ -46,7 +54,14 @@ def run(embedding, ctx) -> MeasureResult:
             b = read_pairs_tsv(path)
             benches[b.name] = b
     with Timer(timings, "score"):
-        scores = evaluate(embedding, benches, oov=opts.oov, oov_similarity=opts.oov_similarity)
+        scores = evaluate(
+            embedding,
+            benches,
+            oov=opts.oov,
+            oov_similarity=opts.oov_similarity,
+            n_resamples=ctx.ci_resamples,
+            seed=ctx.seed,
+        )
     result = scores_to_result(
         scores, benches, embedding.name, oov=opts.oov, oov_similarity=opts.oov_similarity
     )
@@ -73,20 +88,22 @@ def scores_to_result(
     result = MeasureResult(measure="similarity", version=VERSION)
     why = "pairs with an out-of-vocabulary word" + (" (scored as fixed)" if oov == "fixed" else "")
     for s in scores:
-        for metric, value in (
-            ("spearman", s.spearman),
-            ("pearson", s.pearson),
-            ("coverage", s.coverage),
+        for metric, value, ci in (
+            ("spearman", s.spearman, s.spearman_ci),
+            ("pearson", s.pearson, s.pearson_ci),
+            ("coverage", s.coverage, (math.nan, math.nan)),
         ):
-            result.score(
+            row = result.score(
                 s.benchmark,
                 "",
                 metric,
                 value,
+                ci=ci,
                 n=s.n_scored,
                 n_skipped=s.n_pairs - s.n_scored,
                 skip_reason=why if s.n_pairs > s.n_scored else "",
             )
+            row.coverage = s.coverage
         metrics[f"{s.benchmark}/spearman"] = s.spearman
         metrics[f"{s.benchmark}/pearson"] = s.pearson
         metrics[f"{s.benchmark}/n_pairs"] = float(s.n_pairs)
@@ -132,7 +149,7 @@ def scores_to_result(
 
 
 def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path) -> Path:
-    """Bar chart of Spearman per benchmark, each bar labelled with its OOV pair count."""
+    """Bar chart of Spearman per benchmark with its 95 % bootstrap interval, and OOV pair counts."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -141,18 +158,21 @@ def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path
 
     names = [s.benchmark for s in scores]
     vals = np.array([s.spearman for s in scores], dtype=float)
+    lo = np.array([s.spearman_ci[0] for s in scores], dtype=float)
+    hi = np.array([s.spearman_ci[1] for s in scores], dtype=float)
+    yerr = np.nan_to_num(np.stack([vals - lo, hi - vals]), nan=0.0).clip(min=0.0)
     fig, ax = plt.subplots(figsize=(7, 3.4))
-    ax.bar(names, np.nan_to_num(vals), color="tab:blue")
+    ax.bar(names, np.nan_to_num(vals), yerr=yerr, capsize=2, color="tab:blue")
     for i, s in enumerate(scores):
         ax.annotate(
             f"oov {s.n_oov_pairs}/{s.n_pairs}",
-            (i, max(0.0, np.nan_to_num(vals[i]))),
+            (i, max(0.0, np.nan_to_num(hi[i] if np.isfinite(hi[i]) else vals[i]))),
             ha="center",
             va="bottom",
             fontsize=6,
             rotation=90,
         )
-    ax.set_ylabel("Spearman rho")
+    ax.set_ylabel("Spearman rho (95% bootstrap interval)")
     ax.set_ylim(min(0.0, np.nanmin(vals) if np.isfinite(vals).any() else 0.0) - 0.05, 1.15)
     ax.set_title(
         f"{embedding_name}: word similarity (OOV policy {scores[0].oov_policy if scores else ''})",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wordgames.stats import mean_ci
+from wordgames.stats import bootstrap_ci, paired_bootstrap_ci, rowwise_spearman
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.loaders import HumanPaths
 from wordgames.wales.titles import NodeVectors
@@ -31,18 +31,24 @@ def _ratio(opt_nodes, length_nodes, convention: str):
     raise ValueError("convention must be 'nodes' or 'edges'")
 
 
-def human_baseline(results, convention: str = "nodes") -> dict:
+def human_baseline(
+    results, convention: str = "nodes", *, n_resamples: int = 1000, seed: int = 0
+) -> dict:
     """Mean over challenges of opt/best, opt/average and opt/median human length.
 
     ``results`` is a DataFrame with columns ``opt, human_best, human_avg, human_median``
-    (lengths in nodes, as in ``human_results_wales.tsv``).
+    (lengths in nodes, as in ``human_results_wales.tsv``). Each mean comes with a seeded
+    percentile-bootstrap 95 % interval over the challenges (``<key>_ci_low``,
+    ``<key>_ci_high``; ``n_resamples=0``: none).
     """
     out = {"convention": convention, "n_tasks": int(len(results))}
     for key, col in (("best", "human_best"), ("average", "human_avg"), ("median", "human_median")):
         r = _ratio(results["opt"].to_numpy(), results[col].to_numpy(), convention)
-        ci = mean_ci(r[np.isfinite(r)])
-        out[key] = ci["mean"]
-        out[f"{key}_ci_half_width"] = (ci["ci_high"] - ci["ci_low"]) / 2
+        r = r[np.isfinite(r)]
+        out[key] = float(r.mean()) if r.size else float("nan")
+        out[f"{key}_ci_low"], out[f"{key}_ci_high"] = bootstrap_ci(
+            r, n_resamples=n_resamples, seed=seed, bounds=(0.0, None)
+        )
     return out
 
 
@@ -112,7 +118,7 @@ def wikispeedia_human_baseline(table) -> dict:
     ok = table["opt"].to_numpy() > 0
     for key in ("best", "average", "median"):
         r = table["opt"].to_numpy()[ok] / table[key].to_numpy()[ok]
-        out[key] = mean_ci(r)["mean"]
+        out[key] = float(r.mean()) if r.size else float("nan")
     return out
 
 
@@ -148,12 +154,18 @@ def human_success_rate(
 
 
 def w_path_baseline(
-    graph: DiGraph, vectors: NodeVectors, n_pairs: int = 1000, seed: int = 0
+    graph: DiGraph,
+    vectors: NodeVectors,
+    n_pairs: int = 1000,
+    seed: int = 0,
+    *,
+    n_resamples: int = 1000,
 ) -> dict:
     """Spearman correlation of ``-m(i, j)`` with ``cos(f(w_i), f(w_j))`` over random node pairs.
 
-    The pairs are of distinct nodes that both have vectors (pairs without a path are redrawn: none
-    in an SCC).
+    The pairs are of distinct nodes that both have vectors; pairs without a path (none in an
+    SCC) are left out and counted. ``ci_low``/``ci_high``: a seeded percentile-bootstrap 95 %
+    interval over the pairs (resampled together; ``n_resamples=0``: none), inside [-1, 1].
     """
     from scipy.stats import spearmanr
 
@@ -171,8 +183,13 @@ def w_path_baseline(
     ok = m > 0
     cos = vectors.cosine_pairs(i[ok], j[ok])
     rho, p = spearmanr(-m[ok], cos)
+    lo, hi = paired_bootstrap_ci(
+        -m[ok], cos, rowwise_spearman, n_resamples=n_resamples, seed=seed, bounds=(-1.0, 1.0)
+    )
     return {
         "w_path": float(rho),
+        "ci_low": lo,
+        "ci_high": hi,
         "p_value": float(p),
         "n_pairs": int(ok.sum()),
         "n_no_path": int((~ok).sum()),

@@ -4,6 +4,9 @@ Task score (paper): ``L = m(s, t) / n`` with both lengths in **edges** (links fo
 ``n`` counts every link the agent walks, back-tracking included; a failed task scores 0.
 The authors' published code and their human result files count lengths in **nodes**
 (``(m + 1) / (n + 1)``); ``convention="nodes"`` gives that. Results always say which.
+
+The 95 % intervals of the mean task score and of the failure rate are seeded percentile
+bootstraps over the tasks (:func:`wordgames.stats.bootstrap_ci`), inside [0, 1].
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from wordgames.stats import mean_ci
+from wordgames.stats import bootstrap_ci
 from wordgames.wales.agent import GreedyAgent
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.tasks import TaskSet
@@ -65,27 +68,48 @@ class TaskResults:
         sel = self.included
         return task_scores(self.shortest[sel], self.n_steps[sel], self.success[sel], convention)
 
-    def summary(self, convention: str = "edges") -> dict:
-        ci = mean_ci(self.scores(convention))
+    def summary(self, convention: str = "edges", *, n_resamples: int = 1000, seed: int = 0) -> dict:
+        """The mean task score and the failure rate, each with its bootstrap interval.
+
+        Parameters
+        ----------
+        convention : {"edges", "nodes"}
+            How path lengths are counted (:func:`task_scores`).
+        n_resamples : int
+            Bootstrap resamples of the intervals (0: no interval, NaN bounds).
+        seed : int
+            Seed of the resampling.
+
+        Returns
+        -------
+        dict
+            ``score`` with ``ci_low``/``ci_high``, ``failure_rate`` with
+            ``failure_ci_low``/``failure_ci_high``, the counts of tasks scored, failed and
+            excluded (and why).
+        """
+        scores = self.scores(convention)
         n_inc = int(self.included.sum())
-        fails = int((~self.success[self.included]).sum())
+        failed = ~self.success[self.included]
+        boot = {"n_resamples": n_resamples, "seed": seed, "bounds": (0.0, 1.0)}
+        lo, hi = bootstrap_ci(scores, **boot)
+        f_lo, f_hi = bootstrap_ci(failed.astype(float), **boot)
+        ok = self.included & self.success
         return {
             "task_set": self.task_set,
             "convention": convention,
-            "score": ci["mean"],
-            "ci_low": ci["ci_low"],
-            "ci_high": ci["ci_high"],
-            "ci_half_width": (ci["ci_high"] - ci["ci_low"]) / 2 if n_inc > 1 else float("nan"),
+            "score": float(scores.mean()) if n_inc else float("nan"),
+            "ci_low": lo,
+            "ci_high": hi,
             "n_tasks": int(self.sources.size),
             "n_scored": n_inc,
-            "n_failed": fails,
-            "failure_rate": fails / n_inc if n_inc else float("nan"),
+            "n_failed": int(failed.sum()),
+            "failure_rate": float(failed.mean()) if n_inc else float("nan"),
+            "failure_ci_low": f_lo,
+            "failure_ci_high": f_hi,
             "n_excluded_target_no_vector": self.n_target_no_vector,
             "n_excluded_unreachable": self.n_unreachable,
             "n_excluded_start_is_target": self.n_trivial,
-            "mean_steps_success": float(self.n_steps[self.included & self.success].mean())
-            if (self.included & self.success).any()
-            else float("nan"),
+            "mean_steps_success": float(self.n_steps[ok].mean()) if ok.any() else float("nan"),
             "gamma": self.agent.get("gamma"),
         }
 

@@ -3,6 +3,10 @@
 Reproduces the layout of the paper's Table 1 (mean and 95% CI half-width against the
 number of tasks k), Figure 4 (scores per task distribution, one line per embedding) and
 Figure 5 (scores against gamma on the power law a = 16), as tables (row dicts) and PNGs.
+
+Every score's interval is a seeded percentile bootstrap over the tasks (inside [0, 1]); the
+figures' error bars are those intervals. Table 1 keeps the paper's own statistic, the mean
+Student-t half-width for k tasks, since its point is how that width shrinks with k.
 """
 
 from __future__ import annotations
@@ -92,6 +96,9 @@ def table1(
 ) -> list[dict]:
     """Mean and 95% CI half-width of WALES on ``k`` uniform tasks, averaged over ``trials``.
 
+    The half-width is the paper's Student-t one (Table 1 shows how it shrinks with k); the
+    scores' own intervals elsewhere are bootstrap intervals.
+
     To keep the cost linear in ``pool_size`` rather than ``trials * sum(ks)``, the agent runs
     once on a pool of uniform tasks and each trial draws its ``k`` tasks from the pool with
     replacement (a bootstrap of the uniform distribution); the pool size is recorded.
@@ -161,7 +168,9 @@ def load_setup(
         read_name_table,
         read_networkx_pickle,
     )
+    from wordgames.wales.spec import check_graph_options
 
+    check_graph_options(graph, names=names, challenges=challenges, require_scc=require_scc)
     if graph == "wikispeedia":
         return wikispeedia_setup(data_root)
     path = Path(graph)
@@ -204,6 +213,7 @@ def evaluate_embedding(
     max_steps: int = 100,
     w_path_pairs: int = 1000,
     human_k: int | None = None,
+    n_resamples: int = 1000,
 ) -> dict:
     """Everything WALES measures for one embedding.
 
@@ -211,7 +221,8 @@ def evaluate_embedding(
 
     ``k`` tasks per sampled distribution (power laws ``exponents`` and top-percent sets
     ``percents``; ``None``: the paper's); the human-played pairs are all used unless
-    ``human_k`` takes only the first ones. Progress goes to the ``wordgames.wales`` logger.
+    ``human_k`` takes only the first ones. Intervals: ``n_resamples`` bootstrap resamples
+    seeded by ``seed`` (0: none). Progress goes to the ``wordgames.wales`` logger.
     """
     timings = {}
     t0 = time.perf_counter()
@@ -225,11 +236,19 @@ def evaluate_embedding(
         vectors,
         agent,
         _task_sets(setup, k, seed, exponents, percents, human_k),
+        boot={"n_resamples": n_resamples, "seed": seed},
     )
     timings["distributions"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     sweep = gamma_sweep(
-        setup.graph, vectors, embedding.name, gammas=gammas, k=k, seed=seed, max_steps=max_steps
+        setup.graph,
+        vectors,
+        embedding.name,
+        gammas=gammas,
+        k=k,
+        seed=seed,
+        max_steps=max_steps,
+        n_resamples=n_resamples,
     )
     timings["gamma_sweep"] = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -243,7 +262,7 @@ def evaluate_embedding(
     t0 = time.perf_counter()
     wpath = {
         "embedding": embedding.name,
-        **w_path_baseline(setup.graph, vectors, w_path_pairs, seed),
+        **w_path_baseline(setup.graph, vectors, w_path_pairs, seed, n_resamples=n_resamples),
     }
     timings["w_path"] = time.perf_counter() - t0
     return {
@@ -282,14 +301,23 @@ def _task_sets(
 
 
 def _distribution_rows(
-    setup: WalesSetup, name: str, vectors, agent: GreedyAgent, sets: list[TaskSet]
+    setup: WalesSetup,
+    name: str,
+    vectors,
+    agent: GreedyAgent,
+    sets: list[TaskSet],
+    *,
+    boot: dict | None = None,
 ) -> list[dict]:
-    """One row per task set and length convention (edges, then nodes)."""
+    """One row per task set and length convention (edges, then nodes).
+
+    ``boot``: the bootstrap settings of :meth:`~wordgames.wales.evaluate.TaskResults.summary`.
+    """
     rows = []
     for ts in sets:
         res = evaluate_tasks(setup.graph, vectors, ts, agent)
         for conv in ("edges", "nodes"):
-            row = {"embedding": name, **res.summary(conv)}
+            row = {"embedding": name, **res.summary(conv, **(boot or {}))}
             row.update({f"param_{key}": v for key, v in ts.params.items() if key != "seed"})
             rows.append(row)
         log.info("%s: %s: %.4f", name, ts.name, rows[-2]["score"])
@@ -305,15 +333,21 @@ def gamma_sweep(
     k: int = 1000,
     seed: int = 0,
     max_steps: int = 100,
+    n_resamples: int = 1000,
 ) -> list[dict]:
-    """Scores against gamma on ``k`` tasks of the power law a = 16 (Figure 5), in edges."""
+    """Scores against gamma on ``k`` tasks of the power law a = 16 (Figure 5), in edges.
+
+    Each with its bootstrap interval (``n_resamples`` resamples seeded by ``seed``).
+    """
     sweep_set = power_law_tasks(graph, SWEEP_EXPONENT, k, seed + 4242)
     sweep = []
     for gamma in gammas:
         res = evaluate_tasks(
             graph, vectors, sweep_set, GreedyAgent(gamma=gamma, max_steps=max_steps)
         )
-        sweep.append({"embedding": name, **res.summary("edges")})
+        sweep.append(
+            {"embedding": name, **res.summary("edges", n_resamples=n_resamples, seed=seed)}
+        )
         log.info("%s: gamma=%s: %.4f", name, gamma, sweep[-1]["score"])
     return sweep
 
@@ -342,14 +376,29 @@ def _series(rows, prefix, param):
     data = collections.defaultdict(list)
     for r in rows:
         if r.get("convention", "edges") == "edges" and r["task_set"].startswith(prefix):
-            data[r["embedding"]].append((r[param], r["score"], r["ci_half_width"]))
+            data[r["embedding"]].append((r[param], r["score"], r["ci_low"], r["ci_high"]))
     return {e: sorted(v) for e, v in data.items()}
+
+
+def error_bars(y, lo, hi) -> np.ndarray:
+    """The ``(2, n)`` ``yerr`` of matplotlib for the intervals ``[lo, hi]`` around ``y``.
+
+    Missing intervals (NaN) draw no bar.
+
+    Examples
+    --------
+    >>> error_bars([0.5, 0.2], [0.4, float("nan")], [0.7, float("nan")]).round(2).tolist()
+    [[0.1, 0.0], [0.2, 0.0]]
+    """
+    y, lo, hi = (np.asarray(v, dtype=float) for v in (y, lo, hi))
+    return np.nan_to_num(np.stack([y - lo, hi - y]), nan=0.0).clip(min=0.0)
 
 
 def plot_figure4(rows: list[dict], path: str | Path) -> Path:
     """Score against top-b% (left) and against the power-law exponent a (right).
 
-    Top-b% is uniform over the b% nodes of most in-links. One line per embedding, 95% CI bars.
+    Top-b% is uniform over the b% nodes of most in-links. One line per embedding, with the
+    scores' 95% bootstrap intervals as error bars.
     """
     import matplotlib
 
@@ -362,8 +411,8 @@ def plot_figure4(rows: list[dict], path: str | Path) -> Path:
         (axes[1], "powerlaw-a", "param_a", "power-law exponent a"),
     ):
         for emb, pts in _series(rows, prefix, param).items():
-            x, y, e = (np.array(v, dtype=float) for v in zip(*pts, strict=True))
-            ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=emb)
+            x, y, lo, hi = (np.array(v, dtype=float) for v in zip(*pts, strict=True))
+            ax.errorbar(x, y, yerr=error_bars(y, lo, hi), marker="o", capsize=3, label=emb)
         ax.set_xscale("log")
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
@@ -378,7 +427,7 @@ def plot_figure4(rows: list[dict], path: str | Path) -> Path:
 
 
 def plot_figure5(sweep: list[dict], path: str | Path) -> Path:
-    """Score against gamma on the power law a = 16 (cf. paper Figure 5)."""
+    """Score against gamma on the power law a = 16 (cf. paper Figure 5), 95% bootstrap bars."""
     import collections
 
     import matplotlib
@@ -388,11 +437,11 @@ def plot_figure5(sweep: list[dict], path: str | Path) -> Path:
 
     data = collections.defaultdict(list)
     for r in sweep:
-        data[r["embedding"]].append((r["gamma"], r["score"], r["ci_half_width"]))
+        data[r["embedding"]].append((r["gamma"], r["score"], r["ci_low"], r["ci_high"]))
     fig, ax = plt.subplots(figsize=(5, 4))
     for emb, pts in data.items():
-        x, y, e = (np.array(v, dtype=float) for v in zip(*sorted(pts), strict=True))
-        ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=emb)
+        x, y, lo, hi = (np.array(v, dtype=float) for v in zip(*sorted(pts), strict=True))
+        ax.errorbar(x, y, yerr=error_bars(y, lo, hi), marker="o", capsize=3, label=emb)
     ax.set_xlabel("gamma")
     ax.set_ylabel(f"WALES (power law a = {SWEEP_EXPONENT})")
     ax.grid(alpha=0.3)
@@ -429,6 +478,7 @@ __all__ = [
     "DEFAULT_GAMMAS",
     "TABLE1_KS",
     "WalesSetup",
+    "error_bars",
     "evaluate_embedding",
     "gamma_sweep",
     "load_setup",

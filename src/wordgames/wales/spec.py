@@ -47,7 +47,7 @@ class WalesOptions:
         Fail when a custom graph is not strongly connected (default: use its largest SCC).
 
     Under ``quick``, the options left at their defaults take smaller values
-    (:data:`QUICK`).
+    (:data:`QUICK`). Options that do not apply are errors (:func:`check_graph_options`).
     """
 
     k: int = 1000
@@ -63,6 +63,69 @@ class WalesOptions:
     names: str | None = None
     challenges: str | None = None
     require_scc: bool = False
+
+    def __post_init__(self):
+        check_graph_options(
+            self.graph,
+            names=self.names,
+            challenges=self.challenges,
+            require_scc=self.require_scc,
+            human_k=self.human_k,
+        )
+
+
+def check_graph_options(
+    graph: str,
+    *,
+    names=None,
+    challenges=None,
+    require_scc: bool = False,
+    human_k: int | None = None,
+) -> None:
+    """Refuse graph options that would be ignored.
+
+    ``names``, ``challenges`` and ``require_scc`` apply to a custom graph only (the default
+    graph, the largest SCC of Wikispeedia, has its own pairs and is strongly connected);
+    ``human_k`` needs human-played pairs.
+
+    Raises
+    ------
+    OptionError
+        Naming the option, the command-line flag and what to do instead.
+
+    Examples
+    --------
+    >>> check_graph_options("g.tsv", challenges="pairs.tsv", human_k=10)
+    >>> check_graph_options("wikispeedia", challenges="pairs.tsv")
+    Traceback (most recent call last):
+    ...
+    wordgames.measure.OptionError: option 'challenges' (--challenges) applies only to a custom graph (--graph FILE); the default graph 'wikispeedia' has its own 1000 human-played pairs
+    """
+    from wordgames.measure import OptionError
+
+    if graph == "wikispeedia":
+        why = {
+            "names": "the default graph names its nodes by their article titles",
+            "challenges": "the default graph 'wikispeedia' has its own 1000 human-played pairs",
+            "require_scc": "the default graph is its largest SCC, strongly connected already",
+        }
+        given = {
+            "names": names is not None,
+            "challenges": challenges is not None,
+            "require_scc": bool(require_scc),
+        }
+        for key, is_given in given.items():
+            if is_given:
+                flag = "--" + key.replace("_", "-")
+                raise OptionError(
+                    f"option {key!r} ({flag}) applies only to a custom graph "
+                    f"(--graph FILE); {why[key]}"
+                )
+    elif human_k is not None and challenges is None:
+        raise OptionError(
+            f"option 'human_k' (--human-k) needs human-played pairs: graph {graph!r} has "
+            "none (give them with --challenges)"
+        )
 
 
 #: The smaller settings of a quick run (for the options left at their defaults).
@@ -80,7 +143,7 @@ QUICK: dict = {
 
 MEASURE = Measure(
     name="wales",
-    version="1",
+    version="2",
     family="wales",
     description="WALES: greedy navigation of the Wikipedia link graph",
     compute="wordgames.wales.suite:run",

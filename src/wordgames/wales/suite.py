@@ -2,26 +2,33 @@
 
 Options: :class:`~wordgames.wales.spec.WalesOptions`. Scores (``dataset``, ``subject``,
 ``metric``): per task distribution (``human``, ``powerlaw-a<a>``, ``top-b<b>``) the
-``greedy`` agent's ``score`` (gamma = 1, lengths in edges, with its 95 % CI),
-``score_nodes`` (the authors' node convention) and ``failure_rate``; the gamma sweep on
-``powerlaw-a16`` as subjects ``greedy(gamma=<g>)``; per graph the ``w-path`` baseline
-(``w_path``) and the ``title_coverage``. ``n`` counts the tasks scored, ``n_skipped`` those
-left out (targets without a vector) with the reason in words.
+``greedy`` agent's ``score`` (gamma = 1, lengths in edges), ``score_nodes`` (the authors'
+node convention) and ``failure_rate``; the gamma sweep on ``powerlaw-a16`` as subjects
+``greedy(gamma=<g>)``; per graph the ``w-path`` baseline (``w_path``) and the
+``title_coverage``. ``n`` counts the tasks scored, ``n_skipped`` those left out (targets
+without a vector) with the reason in words, so the coverage is ``n / (n + n_skipped)``.
+
+Intervals: every score, failure rate and w-path carries a seeded percentile-bootstrap 95 %
+interval over its tasks (w-path: over its node pairs), ``ctx.ci_resamples`` resamples seeded
+by ``ctx.seed``, inside the metric's bounds. ``title_coverage`` is a count over every page,
+not a sample: no interval.
 
 The flat ``metrics`` of earlier versions are kept: headline ``wales/score`` (the human-played
-pairs), per distribution ``wales/<task set>/score`` (and ``.../ci_half_width``,
-``.../failure_rate``, ``.../n_excluded_target_no_vector``, ``.../score_nodes``), the gamma
-sweep ``wales/gamma=<g>/score``, ``wales/score_nodes``, ``wales/w-path`` and
-``wales/title_coverage``.
+pairs), per distribution ``wales/<task set>/score`` (and ``.../failure_rate``,
+``.../n_excluded_target_no_vector``, ``.../score_nodes``), the gamma sweep
+``wales/gamma=<g>/score``, ``wales/score_nodes``, ``wales/w-path`` and
+``wales/title_coverage``. (The Student-t ``ci_half_width`` keys of version 1 are gone: the
+intervals are the Score rows' ``ci_low``/``ci_high``.)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from wordgames.results import MeasureResult, Timer
 
-VERSION = "1"
+VERSION = "2"
 DEFAULT_TASK_SET = "human"
 
 
@@ -47,6 +54,8 @@ def effective_options(options, quick: bool):
         return options
     defaults = WalesOptions()
     small = {k: v for k, v in QUICK.items() if getattr(options, k) == getattr(defaults, k)}
+    if options.graph != "wikispeedia" and options.challenges is None:
+        small.pop("human_k", None)  # no human-played pairs to take the first of
     return dataclasses.replace(options, **small)
 
 
@@ -65,7 +74,13 @@ def run(embedding, ctx) -> MeasureResult:
             require_scc=opts.require_scc,
         )
     with Timer(timings, "evaluate"):
-        rep = evaluate_embedding(setup, embedding, seed=ctx.seed, **_measure_kwargs(opts))
+        rep = evaluate_embedding(
+            setup,
+            embedding,
+            seed=ctx.seed,
+            n_resamples=ctx.ci_resamples,
+            **_measure_kwargs(opts),
+        )
     timings.update({f"evaluate/{k}": round(v, 4) for k, v in rep["timings"].items()})
     result = MeasureResult(
         "wales",
@@ -78,9 +93,12 @@ def run(embedding, ctx) -> MeasureResult:
     )
     add_scores(result, rep, setup.graph.name)
     if opts.graph == "wikispeedia":
-        _add_human_reference(result, ctx.data_root)
+        _add_human_reference(result, ctx)
     if ctx.quick:
-        result.notes.append(f"quick mode: {_changed(opts, ctx.options)}")
+        changed = _changed(opts, ctx.options)
+        result.notes.append(
+            "quick mode: " + "; ".join(f"{k} {_words(v)}" for k, v in changed.items())
+        )
     result.oov = _oov_record(rep)
     result.parameters = _parameters(rep, setup, opts, ctx)
     _plot(result, rep, ctx.plot_dir("wales", embedding.name))
@@ -103,6 +121,21 @@ def _measure_kwargs(opts) -> dict:
     return {name: getattr(opts, name) for name in names}
 
 
+def _words(value) -> str:
+    """An option's value for a note: numbers plainly, lists comma-separated.
+
+    Examples
+    --------
+    >>> _words((0.0, 1.0)), _words(100), _words(None)
+    ('0, 1', '100', 'none')
+    """
+    if value is None:
+        return "none"
+    if isinstance(value, tuple | list):
+        return ", ".join(_words(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _changed(opts, given) -> dict:
     from wordgames.wales.spec import WalesOptions
 
@@ -123,14 +156,12 @@ def legacy_metrics(rep: dict) -> dict[str, float]:
             metrics[f"{key}/score_nodes"] = row["score"]
             continue
         metrics[f"{key}/score"] = row["score"]
-        metrics[f"{key}/ci_half_width"] = row["ci_half_width"]
         metrics[f"{key}/failure_rate"] = row["failure_rate"]
         metrics[f"{key}/n_excluded_target_no_vector"] = row["n_excluded_target_no_vector"]
     head = _row(rep, DEFAULT_TASK_SET, "edges")
     if head is not None:  # a custom graph may come without human-played pairs
         metrics["wales/score"] = head["score"]
         metrics["wales/score_nodes"] = _row(rep, DEFAULT_TASK_SET, "nodes")["score"]
-        metrics["wales/ci_half_width"] = head["ci_half_width"]
         metrics["wales/n_excluded_target_no_vector"] = head["n_excluded_target_no_vector"]
     for row in rep["gamma_sweep"]:
         metrics[f"wales/gamma={row['gamma']:g}/score"] = row["score"]
@@ -167,46 +198,17 @@ def _excluded(row: dict) -> tuple[int, str]:
 def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
     """The Score rows of one embedding's report (see the module docstring)."""
     for row in rep["distributions"]:
-        skipped, why = _excluded(row)
-        kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
-        if row["convention"] == "nodes":
-            result.score(
-                row["task_set"],
-                "greedy",
-                "score_nodes",
-                row["score"],
-                ci=(row["ci_low"], row["ci_high"]),
-                **kw,
-            )
-            continue
-        result.score(
-            row["task_set"],
-            "greedy",
-            "score",
-            row["score"],
-            ci=(row["ci_low"], row["ci_high"]),
-            **kw,
-        )
-        result.score(row["task_set"], "greedy", "failure_rate", row["failure_rate"], **kw)
+        metric = "score_nodes" if row["convention"] == "nodes" else "score"
+        _task_rows(result, row, "greedy", with_failures=metric == "score", metric=metric)
     for row in rep["gamma_sweep"]:
-        skipped, why = _excluded(row)
-        kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
-        subject = f"greedy(gamma={row['gamma']:g})"
-        result.score(
-            row["task_set"],
-            subject,
-            "score",
-            row["score"],
-            ci=(row["ci_low"], row["ci_high"]),
-            **kw,
-        )
-        result.score(row["task_set"], subject, "failure_rate", row["failure_rate"], **kw)
+        _task_rows(result, row, f"greedy(gamma={row['gamma']:g})", with_failures=True)
     wp = rep["w_path"][0]
     result.score(
         graph_name,
         "w-path",
         "w_path",
         wp["w_path"],
+        ci=(wp.get("ci_low", math.nan), wp.get("ci_high", math.nan)),
         n=wp["n_pairs"],
         n_skipped=wp["n_no_path"],
         skip_reason="node pairs without a path" if wp["n_no_path"] else "",
@@ -215,16 +217,32 @@ def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
     result.score(graph_name, "", "title_coverage", cov["coverage"], n=cov["n_nodes"])
 
 
-def _add_human_reference(result: MeasureResult, data_root) -> None:
+def _task_rows(
+    result: MeasureResult, row: dict, subject: str, *, with_failures: bool, metric: str = "score"
+) -> None:
+    """The score (and the failure rate) of one task-set row, with their intervals."""
+    skipped, why = _excluded(row)
+    kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
+    result.score(
+        row["task_set"], subject, metric, row["score"], ci=(row["ci_low"], row["ci_high"]), **kw
+    )
+    if with_failures:
+        ci = (row["failure_ci_low"], row["failure_ci_high"])
+        result.score(row["task_set"], subject, "failure_rate", row["failure_rate"], ci=ci, **kw)
+
+
+def _add_human_reference(result: MeasureResult, ctx) -> None:
     """The WALES authors' The Wiki Game results (another graph: a loose reference only)."""
     from wordgames.datasets import dataset_file, is_available, verify_dataset
     from wordgames.wales.baselines import human_baseline
     from wordgames.wales.loaders import read_human_results
 
+    data_root = ctx.data_root
     if is_available("wales", data_root):
         df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
-        hb = human_baseline(df, "nodes")
-        result.tables["human_reference_wikigame"] = [hb, human_baseline(df, "edges")]
+        boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
+        hb = human_baseline(df, "nodes", **boot)
+        result.tables["human_reference_wikigame"] = [hb, human_baseline(df, "edges", **boot)]
         result.datasets["wales"] = verify_dataset("wales", data_root)
         result.notes.append(
             f"Human reference (The Wiki Game, authors' graph, lengths in nodes): best "
@@ -267,6 +285,11 @@ def _parameters(rep: dict, setup, opts, ctx) -> dict:
         "seed": ctx.seed,
         "sweep_exponent": SWEEP_EXPONENT,
         "quick": ctx.quick,
+        "intervals": {
+            "method": "95% percentile bootstrap over tasks (w-path: over node pairs)",
+            "resamples": ctx.ci_resamples,
+            "seed": ctx.seed,
+        },
         "options": {
             k: list(v) if isinstance(v, tuple) else v for k, v in options_dict(opts).items()
         },
