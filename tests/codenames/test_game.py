@@ -168,3 +168,49 @@ def test_cli_play_with_fed_stdin(tmp_path):
     assert "not a legal clue" in result.output
     assert ("all blue words found" in result.output) == (result.exit_code == 0)
     assert "blue word(s) left" in result.output or result.exit_code == 0
+
+
+def test_no_clue_is_repeated_on_the_same_board_state():
+    guesses = iter([[], ["a0", "a1"]])  # turn 1: no guess, the board stays as it was
+    game = Game(
+        Board(("a0", "a1"), ("r",)),
+        ExhaustiveSearchSender(E1),
+        CallableReceiver(lambda w, c, n: next(guesses)),
+        max_turns=4,
+    )
+    t1 = game.play_turn()
+    assert t1.clue == "c" and t1.guesses == [] and game.board.given_clues == ("c",)
+    with pytest.raises(IllegalClueError, match="already given"):  # a person may not either
+        game.give_clue("c", 1)
+    t2 = game.play_turn()
+    assert t2.clue != "c"  # the agent's next best clue
+    # once a word is taken off the board, the state is new: no clue is barred
+    assert Board(("a0", "a1"), ("r",), given_clues=("c",)).without(["r"]).given_clues == ()
+
+
+def test_shared_stem_rule_reaches_the_agent_and_irregular_plurals():
+    emb = angles_embedding({"foot": 0, "toe": 20, "bank": 180, "feet": 10, "shoe": 13})
+    rules = ClueRules(no_shared_stem=True)
+    board = Board(("foot", "toe"), ("bank",), rules=rules)
+    assert ExhaustiveSearchSender(emb).give_clue(Board(("foot", "toe"), ("bank",)))[0] == "feet"
+    # the board's rules bind an agent whose own rules are looser
+    assert ExhaustiveSearchSender(emb).give_clue(board) == ("shoe", 2)
+    with pytest.raises(IllegalClueError, match="shares a stem with the board word 'foot'"):
+        board.check_clue("feet")
+    assert random_boards(["foot", "toe", "bank"], 1, 1, 1, rules=rules)[0].rules == rules
+
+
+def test_game_result_counts_and_game_metric_interval():
+    game = Game(
+        Board(("dog", "cat"), ("car", "bank")),
+        CallableSender(lambda b: ("pet", 2)),
+        CallableReceiver(lambda w, c, n: ["dog", "car"] if "car" in w else ["cat"]),
+    )
+    res = game.play()
+    assert (res.blue_found, res.red_hit, res.turns) == (2, 1, 2)
+    m = game_metric(
+        ExhaustiveSearchSender(E1, "frequency"),
+        EmbeddingNearestReceiver(E2),
+        [BOARD] * 3 + [Board(("a0",), ("r", "a1"))] * 3,
+    )
+    assert 1 <= m["ci_low"] <= m["mean_turns"] <= m["ci_high"] <= 3

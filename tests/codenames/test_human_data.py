@@ -403,34 +403,69 @@ def test_stanfordhci_counts_and_record():
 def test_cli_lists_counts(data_root, tmp_path):
     import json
 
-    import typer
     from typer.testing import CliRunner
 
-    from wordgames.cli.codenames_data_cli import register
+    from wordgames.cli import app
 
-    app = typer.Typer()
-    register(app)
-    app.command("noop")(lambda: None)  # a second command keeps "datasets" a sub-command
     user = tmp_path / "mine.jsonl"
     user.write_text('{"kind": "sender", "blue": ["a"], "red": ["b"], "clue": "x"}\n')
-    result = CliRunner().invoke(
-        app, ["datasets", "--data-root", str(data_root), "--json", "--file", str(user)]
-    )
+    args = ["codenames", "datasets", "--data-root", str(data_root)]
+    result = CliRunner().invoke(app, [*args, "--json", "-", "--file", str(user)])
     assert result.exit_code == 0, result.output
-    rows = {r["dataset"]: r for r in json.loads(result.output)}
+    rows = {r["dataset"]: r for r in json.loads(result.output)["datasets"]}
     assert rows["codenames-human-salt"]["n_sender"] == 826
     assert rows["codenames-human-salt"]["dropped"]["salt: guess row with no guess"] == 13
     assert rows["codenames-pilot"]["n_receiver"] == 196
     assert rows["codenames-human-heyyjudes"]["receiver_decisions"] == 13280
     assert rows["user:mine.jsonl"]["n_sender"] == 1
-    table = CliRunner().invoke(
-        app, ["datasets", "--data-root", str(data_root), "--details"], terminal_width=160
-    )
+    table = CliRunner().invoke(app, [*args, "--details"], terminal_width=160)
     assert table.exit_code == 0 and "codenames-human-xerevity" in table.output
     assert "salt: guess row with no guess" in table.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{oops\n")
-    failed = CliRunner().invoke(
-        app, ["datasets", "--data-root", str(data_root), "--file", str(bad)]
-    )
+    failed = CliRunner().invoke(app, [*args, "--file", str(bad)])
     assert failed.exit_code == 2 and "bad.jsonl, line 1" in failed.output
+
+
+# ---------------------------------------------------------------- the user format round trip
+
+
+def _json_equal(value):
+    import json
+
+    return json.loads(json.dumps(value))
+
+
+@pytest.mark.parametrize("name", list(HUMAN_DATASETS))
+def test_every_data_set_reads_back_equal_from_the_user_format(name, tmp_path):
+    from wordgames.codenames.human_data import read_user_file, write_user_jsonl
+
+    data = load(name)
+    back = read_user_file(write_user_jsonl(data, tmp_path / "out.jsonl"), dataset=name)
+    assert back.receiver == data.receiver  # every compared field, count included
+    assert back.sender == data.sender
+    assert [r.count for r in back.receiver] == [r.count for r in data.receiver]
+    assert [s.count for s in back.sender] == [s.count for s in data.sender]
+    for a, b in zip(back.receiver + back.sender, data.receiver + data.sender, strict=True):
+        # meta too: as JSON keeps it, plus the line it was read from where it had none
+        expected = _json_equal(b.meta)
+        expected.setdefault("line", a.meta["line"])
+        assert a.meta == expected, (a.record_id, a.meta, b.meta)
+
+
+def test_heyyjudes_read_back_keeps_its_people_and_its_map(tmp_path):
+    from wordgames.codenames.agents import EmbeddingNearestReceiver
+    from wordgames.codenames.human_data import read_user_file, write_user_jsonl
+    from wordgames.codenames.measures import receiver_map
+    from wordgames.embeddings import load_embedding
+
+    data = load("codenames-human-heyyjudes")
+    back = read_user_file(write_user_jsonl(data, tmp_path / "h.jsonl"))
+    assert back.summary()["receiver_decisions"] == data.summary()["receiver_decisions"] == 13_280
+    assert back.summary()["sender_decisions"] == 3_225
+    emb = load_embedding("glove-6b-50d")
+    agent = [EmbeddingNearestReceiver(emb)]
+    before = receiver_map(agent, data.receiver)["nearest"].summary()
+    after = receiver_map(agent, back.receiver)["nearest"].summary()
+    assert after["map"] == before["map"] and after["n"] == before["n"] == 13_280
+    assert round(before["map"], 3) == 0.725

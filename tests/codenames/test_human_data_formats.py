@@ -406,3 +406,56 @@ def test_docs_examples_read(tmp_path):
     assert len(a.receiver) == len(a.sender) == len(b.receiver) == len(b.sender) == 1
     assert a.sender[0].targets == b.sender[0].targets == ("dog", "cat")
     assert a.receiver[0].chosen == ("dog", "cat") and b.receiver[0].chosen == ("dog",)
+
+
+# ---------------------------------------------------------------- aggregated choices (count)
+
+
+def test_user_jsonl_count_weights_a_line(tmp_path):
+    line = dict(RECEIVER, count=3)
+    path = write_lines(tmp_path / "agg.jsonl", [json.dumps(line), json.dumps(SENDER)])
+    data = read_user_file(path)
+    assert data.receiver[0].count == 3 and data.sender[0].count == 1
+    assert data.summary()["receiver_decisions"] == 3
+    back = read_user_file(write_user_jsonl(data, tmp_path / "back.jsonl"), dataset=data.dataset)
+    assert back.receiver == data.receiver and back.receiver[0].count == 3
+    assert '"count": 3' in (tmp_path / "back.jsonl").read_text()
+
+
+def test_user_csv_count_column(tmp_path):
+    path = write_lines(
+        tmp_path / "agg.csv",
+        [
+            "kind,clue,board,chosen,count",
+            "receiver,pet,dog|bank,dog,12",
+            "receiver,pet,dog|bank,bank,",
+        ],
+    )
+    data = read_user_file(path)
+    assert [r.count for r in data.receiver] == [12, 1]
+
+
+@pytest.mark.parametrize(
+    "count, message", [(0, "at least 1"), ("many", "integer"), (2.5, "integer")]
+)
+def test_user_jsonl_bad_count(tmp_path, count, message):
+    path = write_lines(tmp_path / "bad.jsonl", [json.dumps(dict(RECEIVER, count=count))])
+    with pytest.raises(DataFormatError, match=message) as info:
+        read_user_file(path)
+    assert info.value.line == 1
+
+
+def test_user_sender_without_opponent_words(tmp_path):
+    # Codenames Duet: no red words, the words to avoid are neutral and assassin
+    duet = {"kind": "sender", "blue": ["a"], "neutral": ["b"], "assassin": ["c"], "clue": "x"}
+    empty_red = {"kind": "sender", "blue": ["a"], "red": [], "clue": "y"}
+    nothing = {"kind": "sender", "blue": ["a"], "clue": "z"}
+    data = read_user_file(
+        write_lines(tmp_path / "d.jsonl", [json.dumps(duet), json.dumps(empty_red)])
+    )
+    assert data.sender[0].red == () and data.sender[0].avoid == ("b", "c")
+    assert data.sender[1].avoid == ()
+    back = read_user_file(write_user_jsonl(data, tmp_path / "back.jsonl"), dataset=data.dataset)
+    assert back.sender == data.sender
+    with pytest.raises(DataFormatError, match="without red"):
+        read_user_file(write_lines(tmp_path / "n.jsonl", [json.dumps(nothing)]))

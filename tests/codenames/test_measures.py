@@ -291,3 +291,84 @@ def test_duck_typed_sender_uses_ranked_forward():
     p = RankProblem("1", ("a",), ("b",), "y")
     r = sender_ranks([Alphabetical()], [p])["alpha"]
     assert r.best == [2] and r.n_candidates == [3]
+
+
+# ---------------------------------------------------------------- restricted choice (Shen et al.)
+
+
+def _cand_record(rid, clue, candidates, blue=("a", "b"), red=("r",), count=1):
+    return HumanSenderRecord(
+        "toy",
+        rid,
+        blue=blue,
+        red=red,
+        clue=clue,
+        targets=blue,
+        count=count,
+        meta={"candidate_clues": list(candidates)} if candidates is not None else {},
+    )
+
+
+def test_rank_among_candidates_by_hand():
+    from wordgames.codenames.measures import sender_ranks_candidates
+
+    emb = angles_embedding(
+        {"a": 0, "b": 40, "r": 180, "both": 20, "one": 100, "none": 190, "zzz_far": 270}
+    )
+    # candidates both (2 targets), one (1 target: b), none (0): exhaustive ranks them 1, 2, 3
+    recs = [
+        _cand_record("1", "one", ["none", "one", "both"], count=3),
+        _cand_record("2", "both", ["none", "one", "both"]),
+        _cand_record("3", "one", ["one", "qqq"]),  # a candidate the embedding lacks
+        _cand_record("4", "one", None),  # a free choice: not part of this measure
+        _cand_record("5", "none", ["one", "both"]),  # the clue is not among its candidates
+    ]
+    out = sender_ranks_candidates([ExhaustiveSearchSender(emb), RandomSender(emb)], recs)
+    ex = out["exhaustive:avg_blue_dist"]
+    assert ex.best == [2, 1] and ex.n_candidates == [3, 3] and ex.weights == [3, 1]
+    assert ex.summary()["mean_rank"] == pytest.approx((3 * 2 + 1) / 4)
+    assert ex.skipped == {"oov_candidate": 1, "no_candidates": 1, "clue_not_candidate": 1}
+    assert ex.oov_words == {"qqq": 1}
+    rnd = out["random-sender"]
+    assert all(1 <= b <= 3 for b in rnd.best) and rnd.best == rnd.worst
+
+    class Alphabetical:  # a sender known only by its ranking
+        name = "alpha"
+
+        def ranked_forward(self, blue, red):
+            return sorted({"both", "none", "one"})
+
+        def give_clue(self, board):
+            return "both", 1
+
+    alpha = sender_ranks_candidates([Alphabetical()], recs[:2])["alpha"]
+    assert alpha.best == [3, 1]  # among both, none, one in that order
+    assert sender_ranks_candidates([Alphabetical()], [recs[3]]) is None  # no candidates at all
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda e: ExhaustiveSearchSender(e, "max_radius"),
+        lambda e: ClusterSender(e, n_restarts=3, random_state=1),
+    ],
+)
+def test_candidates_that_are_the_whole_vocabulary_give_the_full_rank(make):
+    """Identity: ranking among every legal clue is the full-vocabulary rank (Algorithm 6)."""
+    from wordgames.codenames.measures import sender_ranks_candidates
+
+    emb = random_embedding(120, 5, seed=3)
+    sender = make(emb)
+    rng = np.random.default_rng(2)
+    recs = []
+    for i in range(8):
+        words = [f"w{j}" for j in rng.choice(120, 7, replace=False)]
+        board = set(words[:6])
+        vocab = [w for w in emb.words if w not in board]
+        recs.append(
+            _cand_record(str(i), words[6], vocab, blue=tuple(words[:2]), red=tuple(words[2:6]))
+        )
+    full = sender_ranks_sender_data([sender], recs)[sender.name]
+    cand = sender_ranks_candidates([sender], recs)[sender.name]
+    assert cand.best == full.best and cand.worst == full.worst
+    assert cand.n_candidates == full.n_candidates

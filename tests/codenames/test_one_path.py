@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from tests.conftest import require_dataset
 
 
@@ -65,9 +67,19 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     assert cli == api  # every Score row, number for number
 
     # what the rows hold: 6 senders x 8 statistics and 2 receivers' MAP on the pilot's
-    # receiver data, every metric declared by the measure, n + skipped = the 40 records
+    # receiver data, and the 2 aggregates over data sets that apply to receiver data (the
+    # nearest receiver's MAP, the cluster sender's mean rank); every metric declared by the
+    # measure, n + skipped = the 40 records
     measure = get_measure("codenames")
-    assert len(api) == 6 * 8 + 2
+    assert len(api) == 6 * 8 + 2 + 2
+    per_ds = {(s.subject, s.metric): s for s in res.scores if s.dataset == "codenames-pilot"}
+    agg = {(s.subject, s.metric): s for s in res.scores if s.dataset == "all"}
+    assert set(agg) == {("nearest", "human_receiver.map"), ("cluster", "human_receiver.mean_rank")}
+    for key, a in agg.items():  # one data set: the mean over data sets is its number
+        d = per_ds[key]
+        assert (a.value, a.n, a.n_skipped) == (d.value, d.n, d.n_skipped)
+        # the stratified bootstrap of one stratum is that stratum's bootstrap
+        assert (a.ci_low, a.ci_high) == pytest.approx((d.ci_low, d.ci_high))
     assert {s.metric for s in res.scores} <= {m.name for m in measure.metrics}
     nearest = next(
         s for s in res.scores if s.subject == "nearest" and s.metric == "human_receiver.map"
@@ -109,7 +121,13 @@ def _toy_file(tmp_path):
     )
     data.sender.append(
         HumanSenderRecord(
-            "mine", "3", blue=("a0", "a1"), red=("r", "r2"), clue="c", targets=("a0", "a1")
+            "mine",
+            "3",
+            blue=("a0", "a1"),
+            red=("r", "r2"),
+            clue="c",
+            targets=("a0", "a1"),
+            meta={"candidate_clues": ["far", "c"]},  # the person chose among these two
         )
     )
     return Embedding(words, vec, name="toy"), write_user_jsonl(data, tmp_path / "mine.jsonl")
@@ -124,7 +142,8 @@ def test_users_own_file_through_the_python_api_in_memory(tmp_path):
     (result,) = res.results
     assert result.plots == [] and not list(tmp_path.rglob("*.png"))
     rows = {(s.subject, s.metric): s for s in res.scores}
-    assert {s.dataset for s in res.scores} == {"user:mine.jsonl"}
+    assert {s.dataset for s in res.scores} == {"user:mine.jsonl", "all"}
+    rows = {(s.subject, s.metric): s for s in res.scores if s.dataset != "all"}
     rank = rows[("exhaustive:avg_blue_dist", "human_receiver.mean_rank")]
     # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
     # record 2: its clue is not in the vocabulary -> skipped, counted and said why
@@ -133,6 +152,11 @@ def test_users_own_file_through_the_python_api_in_memory(tmp_path):
     assert rows[("nearest", "human_receiver.map")].value == 1.0
     assert rows[("nearest", "human_sender.guess_score")].value == 1.0
     assert rows[("cluster", "human_sender.mean_rank")].direction == "lower"
+    # among the 2 candidates the person chose from, "c" (nearer both blue words) comes first
+    # for the exhaustive sender; the random sender draws 1 or 2
+    cand = rows[("exhaustive:avg_blue_dist", "human_sender.mean_rank_candidates")]
+    assert (cand.value, cand.n) == (1.0, 1)
+    assert rows[("random-sender", "human_sender.mean_rank_candidates")].value in (1.0, 2.0)
     # both kinds of data: every metric emitted is declared, with its direction
     from wordgames.registry import get_measure
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -158,16 +159,25 @@ def test_cli_selfplay_prints_matrix(tmp_path, n_blue):
     assert len(rows) == 1 and 1 <= rows[0]["mean_turns"] <= n_blue + 1
 
 
-def test_cli_datasets_json_lists_counts(data_root):
+def test_cli_datasets_json_lists_counts(data_root, tmp_path):
     require_dataset("codenames-human-stanfordhci")
     from typer.testing import CliRunner
 
     from wordgames.cli import app
 
-    r = CliRunner().invoke(app, ["codenames", "datasets", "--json", "--data-root", str(data_root)])
+    r = CliRunner().invoke(
+        app, ["codenames", "datasets", "--json", "-", "--data-root", str(data_root)]
+    )
     assert r.exit_code == 0, r.output
     rows = {d["dataset"]: d for d in json.loads(r.output)["datasets"]}
     assert rows["codenames-human-stanfordhci"]["n_sender"] == 33
+    # --json takes a path: the same JSON in a file, nothing else on the screen
+    path = tmp_path / "sub" / "counts.json"
+    r = CliRunner().invoke(
+        app, ["codenames", "datasets", "--json", str(path), "--data-root", str(data_root)]
+    )
+    assert r.exit_code == 0 and r.output == ""
+    assert json.loads(path.read_text())["datasets"] == json.loads(json.dumps(list(rows.values())))
 
 
 def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
@@ -204,10 +214,62 @@ def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
     assert r.exit_code == 0, r.output
     (res,) = json.loads((out / "results.json").read_text())["results"]
     m = res["metrics"]
-    (ds,) = {k.split("/")[0] for k in m}
+    (ds,) = {k.split("/")[0] for k in m} - {"all"}
+    # one data set: the aggregate over data sets is that data set's number
+    assert m["all/nearest/human_receiver.map"] == m[f"{ds}/nearest/human_receiver.map"]
     # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
     # record 2: clue OOV -> skipped and counted, not scored
     assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.mean_rank"] == 1
     assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.n_skipped_oov"] == 1
     assert m[f"{ds}/nearest/human_receiver.map"] == 1.0
     assert m[f"{ds}/nearest/human_sender.guess_score"] == 1.0
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_cli_evaluate_tables_fit_the_terminal_and_cut_no_name(tmp_path, data_root, width):
+    require_dataset("codenames-pilot")
+    require_dataset("codenames-human-heyyjudes")
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "evaluate",
+            "-d",
+            "codenames-pilot",
+            "-d",
+            "codenames-human-heyyjudes",
+            "--max-records",
+            "30",
+            "--data-root",
+            str(data_root),
+        ],
+        env={"COLUMNS": str(width)},
+    )
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "…" not in out and "..." not in out
+    assert max(len(line) for line in out.splitlines()) <= width
+    lines = out.splitlines()
+    names = [
+        "cluster",
+        "exhaustive:avg_blue_dist",
+        "exhaustive:max_blue_dist",
+        "exhaustive:max_radius",
+        "exhaustive:red_blue_diff",
+        "random-sender",
+        "nearest",
+        "random-receiver",
+        "codenames-pilot",
+        "codenames-human-heyyjudes",
+    ]
+    for name in names:  # every name whole, at the start of a table row or in a title
+        assert any(re.search(rf"(^|\s){re.escape(name)}(\s|$)", ln) for ln in lines), name
+    # the records used are said: here a sample, with what it was drawn from
+    assert "records: a seeded sample of at most 30" in " ".join(lines)
+    assert "3,358" in out  # heyyjudes's receiver records before the sample
+    # the restricted choice of Shen et al. beside the full-vocabulary rank
+    assert "rank among the clues people chose from" in out

@@ -42,7 +42,8 @@ def evaluate(
         typer.Option(
             "--out",
             "-o",
-            help="Results store (read by 'wordgames report'), results.json and plots.",
+            help="Results store folder (read by 'wordgames report'), with results.json and "
+            "the plots; stored results are reused. Default: in memory, nothing written.",
         ),
     ] = None,
     data_root: DataRoot = None,
@@ -112,10 +113,9 @@ def _print_results(con, res, out: Path | None) -> None:
 
     all_s, all_r = [], []
     for r in res.results:
-        srows, rrows = r.tables.get("senders", []), r.tables.get("receivers", [])
-        all_s += srows
-        all_r += rrows
-        _print_tables(con, r.embedding, srows, rrows)
+        all_s += r.tables.get("senders", [])
+        all_r += r.tables.get("receivers", [])
+        _print_embedding(con, r)
         con.print(
             f"{escape(r.embedding)}: {r.timings.get('total', float('nan')):.1f} s", highlight=False
         )
@@ -132,60 +132,196 @@ def _print_results(con, res, out: Path | None) -> None:
     )
 
 
-def _print_tables(console, emb_name, srows, rrows) -> None:
+#: what each kind of data is, in words
+KIND_WORDS = {
+    "human_receiver": "people picked board words for a clue (senders: Alg. 4, receivers: "
+    "Alg. 5 MAP)",
+    "human_sender": "people gave the clue (senders: Alg. 6, receivers: Alg. 7 guess score)",
+}
+
+
+def _with_ci(value: float, lo: float, hi: float, fmt: str) -> str:
+    """``value`` over its interval on a second line (no interval: the value alone).
+
+    >>> print(_with_ci(0.5, 0.4, 0.6, "{:.3f}"))
+    0.500
+    0.400–0.600
+    """
+    import math
+
+    text = fmt.format(value) if math.isfinite(value) else "n/a"
+    if math.isfinite(lo) and math.isfinite(hi):
+        text += "\n" + fmt.format(lo) + "\u2013" + fmt.format(hi)
+    return text
+
+
+def compact_table(*columns: str, title: str | None = None):
+    """A table without vertical rules (two spaces between columns).
+
+    The first column (names) is never wrapped or cut; the others are right-aligned. Print it
+    with :func:`print_table`.
+    """
+    from rich import box
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title=escape(f"senders ({emb_name}): rank of the human clue (lower is better)"))
-    for c in (
-        "dataset",
-        "data",
-        "agent",
-        "mean rank",
-        "median",
-        "MRR",
-        "hits@100",
-        "n",
-        "skipped OOV",
-    ):
-        t.add_column(c)
-    for r in srows:
-        if r["clue_source"] != "all":
-            continue
-        t.add_row(
-            escape(r["dataset"]),
-            r["data"],
-            escape(r["agent"]),
-            f"{r['mean_rank']:.0f}",
-            f"{r['median_rank']:.0f}",
-            f"{r['mrr']:.4f}",
-            f"{r['hits@100']:.3f}",
-            str(r["n"]),
-            str(r["n_skipped_oov"]),
-        )
-    console.print(t)
     t = Table(
-        title=escape(
-            f"receivers ({emb_name}): MAP (human receiver data), guess score (human sender data)"
-        )
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
+        title=escape(title) if title else None,
+        title_justify="left",
     )
-    for c in ("dataset", "data", "agent", "measure", "score", "95% CI", "n", "skipped OOV"):
-        t.add_column(c)
-    for r in rrows:
-        if r["clue_source"] != "all":
-            continue
-        ci = f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]" if r["n"] > 1 else ""
+    for i, c in enumerate(columns):
+        if i == 0:
+            t.add_column(c, no_wrap=True)
+        else:
+            t.add_column(c, justify="right", overflow="fold")
+    return t
+
+
+def print_table(con, t) -> None:
+    """Print ``t`` with every column at least as wide as its longest line (numbers never fold)."""
+    for col in t.columns:
+        cells = [str(c) for c in col._cells] + [str(col.header)]
+        col.min_width = max((len(line) for c in cells for line in c.split("\n")), default=1)
+    con.print(t)
+
+
+def _table(con, title: str, *columns: str):
+    """A :func:`compact_table`, its title printed first as a line of its own (wrapped at spaces).
+
+    The senders' table (names of 24 characters, six columns) fits 80 columns.
+    """
+    from rich.markup import escape
+
+    con.print(escape(title), highlight=False, style="bold")
+    return compact_table(*columns)
+
+
+def _print_embedding(con, r) -> None:
+    """One embedding: the records used, the aggregates, then every data set."""
+    from rich.markup import escape
+
+    con.rule(escape(r.embedding))
+    for note in r.notes:
+        if note.startswith("records:"):
+            con.print(escape(note), highlight=False)
+    _print_aggregates(con, r.tables.get("aggregates", []))
+    srows = [x for x in r.tables.get("senders", []) if x["clue_source"] == "all"]
+    rrows = [x for x in r.tables.get("receivers", []) if x["clue_source"] == "all"]
+    n_records = r.parameters.get("n_records", {})
+    n_available = r.parameters.get("n_available", {})
+    for ds in dict.fromkeys([x["dataset"] for x in srows + rrows]):
+        con.rule(escape(ds), align="left", style="dim")
+        for kind in ("human_receiver", "human_sender"):
+            used = n_records.get(ds, {}).get(kind, 0)
+            if not used:
+                continue
+            avail = n_available.get(ds, {}).get(kind, used)
+            of = f"{used:,} records" if used == avail else f"a sample of {used:,} of {avail:,}"
+            con.print(escape(f"{of}: {KIND_WORDS[kind]}"), highlight=False)
+            _print_kind(
+                con,
+                [x for x in srows if x["dataset"] == ds and x["data"] == kind],
+                [x for x in rrows if x["dataset"] == ds and x["data"] == kind],
+            )
+
+
+AGGREGATE_WORDS = {
+    "human_receiver.map": "MAP on people's picks",
+    "human_receiver.mean_rank": "mean rank of people's clues",
+    "human_sender.guess_score": "guess score on people's clues",
+}
+
+
+def _print_aggregates(con, rows) -> None:
+    if not rows:
+        return
+    t = _table(
+        con,
+        "mean over the data sets (each data set weighted equally), with 95% intervals",
+        "agent: score",
+        "value",
+        "sets",
+        "n",
+        "cover",
+    )
+    for a in rows:
+        fmt = "{:,.0f}" if "rank" in a["metric"] else "{:.3f}"
         t.add_row(
-            escape(r["dataset"]),
-            r["data"],
-            escape(r["agent"]),
-            r["measure"],
-            f"{r['score']:.3f}",
-            ci,
-            str(r["n"]),
-            str(r["n_skipped_oov"]),
+            f"{a['agent']}: {AGGREGATE_WORDS.get(a['metric'], a['metric'])}",
+            _with_ci(a["value"], a["ci_low"], a["ci_high"], fmt),
+            str(a["n_datasets"]),
+            f"{a['n']:,}",
+            f"{a['coverage']:.0%}",
         )
-    console.print(t)
+    print_table(con, t)
+
+
+def _skipped_words(rows) -> str:
+    from wordgames.codenames.suite import skip_reason
+
+    skipped = rows[0].get("skipped") or {}
+    n = sum(skipped.values())
+    return f"; {n:,} skipped: {skip_reason(skipped)}" if n else ""
+
+
+def _print_kind(con, srows, rrows) -> None:
+    """The senders' and the receivers' table of one kind of data of one data set."""
+    from rich.markup import escape
+
+    for among in ("vocabulary", "candidates"):
+        rows = [x for x in srows if x.get("ranked_among", "vocabulary") == among]
+        if not rows:
+            continue
+        title = (
+            "senders: rank of the people's clue (lower is better)"
+            if among == "vocabulary"
+            else "senders: rank among the clues people chose from"
+        )
+        hits = ("hits@10", "hits@100") if among == "vocabulary" else ()
+        t = _table(
+            con,
+            f"{title}, n = {rows[0]['n']:,}{_skipped_words(rows)}",
+            "agent",
+            "mean rank",
+            "median",
+            "MRR",
+            *hits,
+        )
+        fmt = "{:,.0f}" if among == "vocabulary" else "{:,.2f}"
+        for x in rows:
+            t.add_row(
+                escape(x["agent"]),
+                _with_ci(x["mean_rank"], x["ci_low"], x["ci_high"], fmt),
+                fmt.format(x["median_rank"]),
+                f"{x['mrr']:.4f}",
+                *(f"{x[h]:.3f}" for h in hits),
+            )
+        print_table(con, t)
+    if rrows:
+        metric = "MAP" if rrows[0]["measure"] == "map" else "guess score"
+        t = _table(
+            con,
+            f"receivers: {metric} (higher is better), n = {rrows[0]['n']:,}{_skipped_words(rrows)}",
+            "agent",
+            metric,
+        )
+        for x in rrows:
+            t.add_row(escape(x["agent"]), _with_ci(x["score"], x["ci_low"], x["ci_high"], "{:.3f}"))
+        print_table(con, t)
+
+
+def write_json_text(path: Path, text: str) -> None:
+    """``text`` into the file ``path``, or on the screen when ``path`` is ``-``."""
+    if str(path) == "-":
+        typer.echo(text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + "\n", encoding="utf-8")
 
 
 @app.command()
@@ -196,7 +332,13 @@ def datasets(
     file: Annotated[
         list[Path] | None, typer.Option("--file", help="Also read your own file(s).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    as_json: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            help="Write the counts as JSON to this file ('-': print them) instead of the table.",
+        ),
+    ] = None,
     data_root: DataRoot = None,
 ):
     """Every human Codenames data set: records, repairs, drops (see docs/codenames-data.md)."""
@@ -204,7 +346,6 @@ def datasets(
 
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import fail
     from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data, read_user_file
@@ -223,32 +364,37 @@ def datasets(
             loaded.append(read_user_file(f))
         except WordgamesError as exc:
             fail(str(exc))
-    if as_json:
-        typer.echo(
-            json.dumps(
-                {
-                    "datasets": [d.summary() | {"files": d.files} for d in loaded],
-                    "missing": missing,
-                },
-                indent=2,
-            )
+    if as_json is not None:
+        text = json.dumps(
+            {"datasets": [d.summary() | {"files": d.files} for d in loaded], "missing": missing},
+            indent=2,
         )
+        write_json_text(as_json, text)
         return
     console = Console()
-    t = Table("data set", "sender", "receiver", "repaired", "dropped", "flagged")
+    t = compact_table("data set", "sender", "receiver", "repaired", "dropped", "flagged")
+
+    people = []
     for d in loaded:
         s = d.summary()
         t.add_row(
             escape(d.dataset),
-            str(s["n_sender"]),
-            str(s["n_receiver"]),
-            str(sum(s["repairs"].values())),
-            str(sum(s["dropped"].values())),
-            str(sum(s["flagged"].values())),
+            f"{s['n_sender']:,}",
+            f"{s['n_receiver']:,}",
+            f"{sum(s['repairs'].values()):,}",
+            f"{sum(s['dropped'].values()):,}",
+            f"{sum(s['flagged'].values()):,}",
         )
+        if (s["sender_decisions"], s["receiver_decisions"]) != (s["n_sender"], s["n_receiver"]):
+            people.append(
+                f"{d.dataset}: the records stand for {s['sender_decisions']:,} sender and "
+                f"{s['receiver_decisions']:,} receiver decisions (aggregated: record.count)"
+            )
     for name in missing:
-        t.add_row(name, "-", "-", "-", "-", "missing")
-    console.print(t)
+        t.add_row(escape(name), "-", "-", "-", "-", "missing")
+    print_table(console, t)
+    for line in people:
+        console.print(escape(line), highlight=False)
     if details:
         for d in loaded:
             for kind in ("repairs", "dropped", "flagged"):
@@ -276,13 +422,17 @@ def selfplay(
     tie_break: Annotated[str, typer.Option(help="ExhaustiveSearchSender tie-break.")] = "frequency",
     data_root: DataRoot = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write the matrix as JSON here.")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder to write the matrix into (codenames-selfplay.json). Default: nothing "
+            "written.",
+        ),
     ] = None,
 ):
     """Sender x receiver cross matrix of self-play turns (Table 1): every embedding pair."""
     from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import fail
     from wordgames.codenames.agents import (
@@ -316,21 +466,12 @@ def selfplay(
             make_receiver=EmbeddingNearestReceiver,
             progress=lambda s: status.update(f"playing {s}"),
         )
-    t = Table(
-        title=f"mean turns to find {n_blue} blue words ({games} boards; "
-        f"unsolved = {max_turns or n_blue} + 1)"
+    _print_matrix(
+        console,
+        rows,
+        f"mean turns to find {n_blue} blue words ({games} boards; "
+        f"unsolved = {max_turns or n_blue} + 1)",
     )
-    t.add_column("sender \\ receiver")
-    names = list(dict.fromkeys(r["receiver"] for r in rows))
-    for n in names:
-        t.add_column(escape(n))
-    for s in dict.fromkeys(r["sender"] for r in rows):
-        cells = {r["receiver"]: r for r in rows if r["sender"] == s}
-        t.add_row(
-            escape(s),
-            *[f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})" for n in names],
-        )
-    console.print(t)
     if out:
         write_json_atomic(
             out / "codenames-selfplay.json",
@@ -348,6 +489,25 @@ def selfplay(
                 "embeddings": [e.describe() for e in embs],
             },
         )
+
+
+def _print_matrix(console, rows: list[dict], title: str) -> None:
+    """The sender x receiver table of self-play turns."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(title=escape(title))
+    t.add_column("sender \\ receiver")
+    names = list(dict.fromkeys(r["receiver"] for r in rows))
+    for n in names:
+        t.add_column(escape(n))
+    for s in dict.fromkeys(r["sender"] for r in rows):
+        cells = {r["receiver"]: r for r in rows if r["sender"] == s}
+        t.add_row(
+            escape(s),
+            *[f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})" for n in names],
+        )
+    console.print(t)
 
 
 @app.command()
@@ -369,16 +529,27 @@ def play(
     words: Annotated[
         Path | None, typer.Option(help="Board word list. Default: the Codenames list.")
     ] = None,
+    stem_rule: Annotated[
+        bool,
+        typer.Option(
+            help="Forbid clues that share a stem with a board word ('feet' for 'foot'), "
+            "for you and the agent."
+        ),
+    ] = True,
     data_root: DataRoot = None,
 ):
-    """Play Codenames at the terminal with an embedding agent."""
+    """Play Codenames at the terminal with an embedding agent.
+
+    The board keeps its places, every word has a text marker besides its colour (NO_COLOR
+    works), a score line comes before every move and a summary at the end.
+    """
     from wordgames.cli.common import fail
     from wordgames.codenames.agents import (
         ClusterSender,
         EmbeddingNearestReceiver,
         ExhaustiveSearchSender,
     )
-    from wordgames.codenames.board import codenames_word_list
+    from wordgames.codenames.board import ClueRules, codenames_word_list
     from wordgames.codenames.game import random_boards
     from wordgames.codenames.play import play_terminal
     from wordgames.embeddings.sets import load_embeddings
@@ -388,19 +559,20 @@ def play(
         fail("--role must be sender or receiver")
     if agent not in ("cluster", "exhaustive"):
         fail("--agent must be cluster or exhaustive")
+    rules = ClueRules(no_shared_stem=stem_rule)
     try:
         emb = load_embeddings(embedding)[0]
         pool = (
             words.read_text(encoding="utf-8").split() if words else codenames_word_list(data_root)
         )
-        board = random_boards(pool, 1, n_blue, n_red, seed=seed, embeddings=[emb])[0]
+        board = random_boards(pool, 1, n_blue, n_red, seed=seed, embeddings=[emb], rules=rules)[0]
     except (WordgamesError, ValueError, OSError) as exc:
         fail(str(exc))
     if role == "sender":
         bot = EmbeddingNearestReceiver(emb)
     elif agent == "cluster":
-        bot = ClusterSender(emb, random_state=seed, vocab_size=vocab_size)
+        bot = ClusterSender(emb, random_state=seed, vocab_size=vocab_size, rules=rules)
     else:
-        bot = ExhaustiveSearchSender(emb, vocab_size=vocab_size)
+        bot = ExhaustiveSearchSender(emb, vocab_size=vocab_size, rules=rules)
     res = play_terminal(board, role, bot, max_turns=max_turns)
     raise typer.Exit(0 if res.solved else 1)

@@ -73,16 +73,20 @@ def coverage_counts(score) -> tuple[int, int] | None:
     >>> coverage_counts(Score("e", "m", "d", "", "pct", 50.0, n=102, n_skipped=3,
     ...                       coverage=99 / 102))
     (99, 102)
+    >>> coverage_counts(Score("e", "m", "all", "", "map", 0.6, n=90, n_skipped=10,
+    ...                       coverage=0.75))  # a mean of shares: the counts still hold
+    (90, 100)
     """
     if score.n is None:
         return None
-    available = score.n + (score.n_skipped or 0)
+    skipped = score.n_skipped or 0
     cov = score.coverage
-    if cov is None or not math.isfinite(cov) or available == 0:
-        return score.n, available
-    if abs(cov - score.n / available) < 1e-9:
-        return score.n, available
-    return round(cov * score.n), score.n
+    # Odd-Man-Out's convention: the skipped items are inside n (abstained on, still counted)
+    if cov is not None and math.isfinite(cov) and score.n and skipped <= score.n \
+            and abs(cov - (score.n - skipped) / score.n) < 1e-9 \
+            and abs(cov - score.n / (score.n + skipped)) >= 1e-9:
+        return score.n - skipped, score.n
+    return score.n, score.n + skipped
 
 
 def fmt_counts(counts) -> str:

@@ -560,10 +560,27 @@ class _EmbeddingSender(Agent):
         raise NotImplementedError
 
     def give_clue(self, board: Board) -> tuple[str, int]:
+        """The best legal clue for the board and its number.
+
+        Legal: by the sender's own rules and the board's (``board.rules``), and not a clue
+        already given on this board state (``board.given_clues``).
+        """
         geom = self._geometry(board.blue, board.red)
-        excl = self.excluded_rows(board.words)
+        excl = self.board_excluded_rows(board)
         row = lexicographic_best(self.clue_keys(geom), excl)
         return str(self.vocabulary[row]), int(self.clue_number(geom, row))
+
+    def board_excluded_rows(self, board: Board) -> np.ndarray:
+        """Rows that may not be the clue for ``board`` (see :meth:`give_clue`)."""
+        excl = [self.excluded_rows(board.words)]
+        if board.rules != self.clue_rules:
+            excl.append(
+                board.rules.excluded_rows(self.vocabulary, self.embedding.word_index, board.words)
+            )
+        index = self.embedding.word_index
+        given = [index[c] for c in board.given_clues if index.get(c, self.n_vocab) < self.n_vocab]
+        excl.append(np.asarray(given, dtype=np.int64))
+        return np.unique(np.concatenate(excl)).astype(np.int64)
 
 
 class ExhaustiveSearchSender(_EmbeddingSender):

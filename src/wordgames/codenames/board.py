@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -45,7 +45,16 @@ class ClueRules:
     no_substring : forbid clues that contain a board word or are contained in one
         (``"firefighter"`` for ``"fire"``); checked with vectorised string search.
     no_shared_stem : forbid clues with the same Porter stem as a board word
-        (``"dogs"`` for ``"dog"``); needs nltk.
+        (``"dogs"`` for ``"dog"``), irregular plurals included (``"feet"`` for ``"foot"``,
+        :data:`IRREGULAR_PLURALS`); needs nltk.
+
+    Examples
+    --------
+    >>> rules = ClueRules(no_shared_stem=True)
+    >>> rules.is_legal("feet", ["foot", "bank"]), rules.is_legal("dogs", ["dog"])
+    (False, False)
+    >>> rules.is_legal("toe", ["foot"]), ClueRules().is_legal("feet", ["foot"])
+    (True, True)
     """
 
     no_substring: bool = False
@@ -55,21 +64,34 @@ class ClueRules:
         return {"no_substring": self.no_substring, "no_shared_stem": self.no_shared_stem}
 
     def is_legal(self, clue: str, board_words: Iterable[str]) -> bool:
+        return self.why_illegal(clue, board_words) is None
+
+    def why_illegal(self, clue: str, board_words: Iterable[str]) -> str | None:
+        """Why ``clue`` may not be given for these board words, in words; ``None`` if it may.
+
+        >>> ClueRules(no_shared_stem=True).why_illegal("feet", ["foot", "bank"])
+        "it shares a stem with the board word 'foot'"
+        """
         clue = _norm(clue)
         words = [_norm(w) for w in board_words]
-        if clue in words or not clue:
-            return False
+        if not clue:
+            return "it is empty"
+        if clue in words:
+            return "it is a board word"
         # a multi-word board word forbids each of its tokens too ("ice" for "ice cream")
-        if any(clue in w.replace("-", " ").split() for w in words):
-            return False
-        if self.no_substring and any(clue in w or w in clue for w in words):
-            return False
+        for w in words:
+            if clue in w.replace("-", " ").split():
+                return f"it is part of the board word {w!r}"
+        if self.no_substring:
+            for w in words:
+                if clue in w or w in clue:
+                    return f"it contains, or is inside, the board word {w!r}"
         if self.no_shared_stem:
-            stem = _stemmer().stem
             s = stem(clue)
-            if any(stem(t) == s for w in words for t in w.replace("-", " ").split()):
-                return False
-        return True
+            for w in words:
+                if any(stem(t) == s for t in w.replace("-", " ").split()):
+                    return f"it shares a stem with the board word {w!r}"
+        return None
 
     def excluded_rows(
         self, vocabulary: np.ndarray, word_index: dict[str, int], board_words: Iterable[str]
@@ -116,10 +138,52 @@ def _unicode_vocab(vocabulary: np.ndarray) -> np.ndarray:
     return arr
 
 
-def _stemmer():
-    from nltk.stem import PorterStemmer
+#: plurals that the Porter stemmer does not bring back to their singular (``feet`` stems to
+#: ``feet``): the stem rule reads them as their singular
+IRREGULAR_PLURALS = {
+    "feet": "foot",
+    "teeth": "tooth",
+    "geese": "goose",
+    "men": "man",
+    "women": "woman",
+    "mice": "mouse",
+    "lice": "louse",
+    "children": "child",
+    "people": "person",
+    "oxen": "ox",
+    "dice": "die",
+    "knives": "knife",
+    "wives": "wife",
+    "lives": "life",
+    "leaves": "leaf",
+    "wolves": "wolf",
+    "halves": "half",
+    "shelves": "shelf",
+    "thieves": "thief",
+    "loaves": "loaf",
+    "calves": "calf",
+}
 
-    return PorterStemmer()
+_STEMMER = None
+
+
+def _stemmer():
+    global _STEMMER
+    if _STEMMER is None:
+        from nltk.stem import PorterStemmer
+
+        _STEMMER = PorterStemmer()
+    return _STEMMER
+
+
+def stem(word: str) -> str:
+    """The Porter stem of ``word``, an irregular plural read as its singular.
+
+    >>> stem("feet") == stem("foot"), stem("dogs") == stem("dog"), stem("toe") == stem("foot")
+    (True, True, False)
+    """
+    w = _norm(word)
+    return _stemmer().stem(IRREGULAR_PLURALS.get(w, w))
 
 
 def _same_stem_rows(vocabulary: np.ndarray, words: Sequence[str]) -> set[int]:
@@ -129,13 +193,15 @@ def _same_stem_rows(vocabulary: np.ndarray, words: Sequence[str]) -> set[int]:
     by prefix with a vectorised test first.
     """
     arr = _unicode_vocab(vocabulary)
-    stem = _stemmer().stem
     rows: set[int] = set()
     for w in words:
         for t in w.replace("-", " ").split():
             s = stem(t)
             prefix = s[:3]
             cand = np.flatnonzero(np.strings.startswith(arr, prefix))
+            # irregular plurals do not share the singular's first letters (feet, foot)
+            extra = [p for p, single in IRREGULAR_PLURALS.items() if stem(single) == s]
+            cand = np.union1d(cand, np.flatnonzero(np.isin(arr, extra))) if extra else cand
             rows.update(int(r) for r in cand if stem(str(arr[r])) == s)
     return rows
 
@@ -150,6 +216,8 @@ class Board:
     red : every other board word (the paper's R: opponents, bystanders, assassin)
     rules : clue rules of this board
     order : display order of all board words (default: alphabetical)
+    given_clues : clues already given on this very board state (they may not be given again
+        until a word is taken off; :meth:`without` starts a new state without them)
 
     Examples
     --------
@@ -166,6 +234,7 @@ class Board:
     red: tuple[str, ...]
     rules: ClueRules = field(default_factory=ClueRules)
     order: tuple[str, ...] = ()
+    given_clues: tuple[str, ...] = ()
 
     def __post_init__(self):
         blue = tuple(_norm(w) for w in self.blue)
@@ -181,6 +250,7 @@ class Board:
         if sorted(order) != sorted(blue + red):
             raise ValueError("order must list exactly the board words")
         object.__setattr__(self, "order", order)
+        object.__setattr__(self, "given_clues", tuple(_norm(c) for c in self.given_clues))
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -196,18 +266,22 @@ class Board:
         raise KeyError(f"{word!r} is not on the board")
 
     def is_legal_clue(self, clue: str) -> bool:
-        return self.rules.is_legal(clue, self.words)
+        return _norm(clue) not in self.given_clues and self.rules.is_legal(clue, self.words)
+
+    def with_clue_given(self, clue: str) -> Board:
+        """The same board state, on which ``clue`` has now been given (and may not be again)."""
+        return replace(self, given_clues=(*self.given_clues, _norm(clue)))
 
     def check_clue(self, clue: str) -> str:
         """The normalised clue, or :class:`IllegalClueError` saying why not."""
         c = _norm(clue)
         if not c or " " in c:
             raise IllegalClueError(f"a clue is one word, got {clue!r}")
-        if not self.is_legal_clue(c):
-            raise IllegalClueError(
-                f"{clue!r} is not a legal clue on this board (board word, or "
-                f"breaks a clue rule: {self.rules.get_params()})"
-            )
+        if c in self.given_clues:
+            raise IllegalClueError(f"{clue!r} was already given on this board: give another clue")
+        why = self.rules.why_illegal(c, self.words)
+        if why:
+            raise IllegalClueError(f"{clue!r} is not a legal clue on this board: {why}")
         return c
 
     def without(self, words: Iterable[str]) -> Board:

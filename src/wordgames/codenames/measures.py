@@ -41,11 +41,25 @@ from wordgames.codenames.agents import (
     Sender,
     VocabSims,
     agent_params,
+    single_threaded_blas,
 )
 from wordgames.codenames.board import _norm
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
-from wordgames.stats import mean_ci, rank_summary
+from wordgames.stats import rank_summary
+
+#: the statistics of :meth:`SenderRanks.summary`, each one a mean (or median) of a
+#: per-decision value, so that one bootstrap resample gives all of them
+RANK_STATS = (
+    "mean_rank",
+    "median_rank",
+    "mrr",
+    "hits@10",
+    "hits@100",
+    "mean_rank_best",
+    "mean_rank_worst",
+    "mean_rank_fraction",
+)
 
 
 def _weight(record) -> int:
@@ -72,6 +86,7 @@ class SenderRanks:
     weights: list[int] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     oov_words: Counter = field(default_factory=Counter)
+    _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def rank(self) -> np.ndarray:
@@ -87,20 +102,92 @@ class SenderRanks:
         )
         return np.repeat(np.asarray(values, float)[sel], np.asarray(self.weights, int)[sel])
 
-    def summary(self, group: str | None = None) -> dict:
-        """Rank statistics over decisions (records weighted by their ``count``)."""
-        rank = self._expand(self.rank, group)
+    def values(self, group: str | None = None) -> np.ndarray:
+        """The rank of each decision (records repeated ``count`` times)."""
+        return self._expand(self.rank, group)
+
+    def summary(
+        self,
+        group: str | None = None,
+        *,
+        n_resamples: int = 1000,
+        seed: int = 0,
+        intervals: Sequence[str] = ("mean_rank",),
+    ) -> dict:
+        """Rank statistics over decisions (records weighted by their ``count``).
+
+        Parameters
+        ----------
+        group : str, optional
+            A clue source (``None`` or ``"all"``: every record).
+        n_resamples : int
+            Bootstrap resamples of each interval (0: no interval).
+        seed : int
+            Seed of the resampling; every statistic uses the same resamples.
+        intervals : sequence of str
+            The statistics (of :data:`RANK_STATS`) that get a percentile-bootstrap 95 %
+            interval, under ``ci[statistic]``; ``ci_low``/``ci_high`` are the mean rank's.
+
+        Returns
+        -------
+        dict
+            The statistics, ``n``, ``n_skipped``, ``n_skipped_oov`` and the intervals.
+        """
+        key = (group or "all", n_resamples, seed, tuple(intervals), len(self.best))
+        hit = self._summaries.get(key)
+        if hit is None:
+            hit = self._summaries[key] = self._summary(group, n_resamples, seed, intervals)
+        return dict(hit, ci=dict(hit["ci"]))
+
+    def _summary(self, group, n_resamples, seed, intervals) -> dict:
+        per, weights = self.per_record(group)
+        rank = self.values(group)
         out = rank_summary(rank)
-        best, worst = self._expand(self.best, group), self._expand(self.worst, group)
-        out["mean_rank_best"] = float(best.mean()) if best.size else float("nan")
-        out["mean_rank_worst"] = float(worst.mean()) if worst.size else float("nan")
-        frac = rank / self._expand(self.n_candidates, group) if rank.size else np.array([])
-        out["mean_rank_fraction"] = float(frac.mean()) if frac.size else float("nan")
-        ci = mean_ci(rank)
-        out["ci_low"], out["ci_high"] = ci["ci_low"], ci["ci_high"]
+        for k in ("mean_rank_best", "mean_rank_worst", "mean_rank_fraction"):
+            out[k] = float(np.repeat(per[k], weights).mean()) if rank.size else float("nan")
+        top = float(max(self.n_candidates)) if self.n_candidates else None
+        bounds = {
+            k: (1.0, top) if "rank" in k and k != "mean_rank_fraction" else (0.0, 1.0)
+            for k in intervals
+        }
+        out["ci"] = joint_bootstrap_ci(
+            {k: per[k] for k in intervals},
+            {k: "median" if k == "median_rank" else "mean" for k in intervals},
+            weights=weights,
+            n_resamples=n_resamples,
+            seed=seed,
+            bounds=bounds,
+        )
+        out["ci_low"], out["ci_high"] = out["ci"].get("mean_rank", (float("nan"),) * 2)
         out["n_skipped_oov"] = int(sum(v for k, v in self.skipped.items() if k.startswith("oov")))
         out["n_skipped"] = int(sum(self.skipped.values()))
         return out
+
+    def per_record(self, group: str | None = None) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Each statistic of :data:`RANK_STATS` as the per-record value it averages, and weights.
+
+        A record stands for ``weights[i]`` decisions (its ``count``).
+        """
+        sel = (
+            np.ones(len(self.best), bool)
+            if group in (None, "all")
+            else (np.asarray(self.groups) == group)
+        )
+        best = np.asarray(self.best, float)[sel]
+        worst = np.asarray(self.worst, float)[sel]
+        rank = (best + worst) / 2
+        n_cand = np.asarray(self.n_candidates, float)[sel]
+        per = {
+            "mean_rank": rank,
+            "median_rank": rank,
+            "mrr": 1.0 / rank,
+            "hits@10": (rank <= 10).astype(float),
+            "hits@100": (rank <= 100).astype(float),
+            "mean_rank_best": best,
+            "mean_rank_worst": worst,
+            "mean_rank_fraction": rank / n_cand,
+        }
+        return per, np.asarray(self.weights, int)[sel]
 
 
 @dataclass
@@ -116,20 +203,51 @@ class ReceiverScores:
     weights: list[int] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     oov_words: Counter = field(default_factory=Counter)
+    #: the range a record's score can take (intervals are kept inside it)
+    bounds: tuple[float | None, float | None] = (None, None)
+    _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def summary(self, group: str | None = None) -> dict:
-        """Mean score over decisions (records weighted by their ``count``), 95% t interval."""
+    def values(self, group: str | None = None) -> np.ndarray:
+        """The score of each decision (records repeated ``count`` times)."""
         s = np.asarray(self.scores, float)
         w = np.asarray(self.weights, int)
         if group not in (None, "all"):
             sel = np.asarray(self.groups) == group
             s, w = s[sel], w[sel]
-        ci = mean_ci(np.repeat(s, w))
+        return np.repeat(s, w)
+
+    def summary(self, group: str | None = None, *, n_resamples: int = 1000, seed: int = 0) -> dict:
+        """Mean score over decisions (records weighted by their ``count``).
+
+        The 95 % interval is a seeded percentile bootstrap of the mean over decisions
+        (``n_resamples`` resamples; 0: none); it lies within ``bounds``.
+        """
+        key = (group or "all", n_resamples, seed, len(self.scores))
+        hit = self._summaries.get(key)
+        if hit is None:
+            hit = self._summaries[key] = self._summary(group, n_resamples, seed)
+        return dict(hit)
+
+    def _summary(self, group, n_resamples, seed) -> dict:
+        x = self.values(group)
+        s = np.asarray(self.scores, float)
+        w = np.asarray(self.weights, int)
+        if group not in (None, "all"):
+            sel = np.asarray(self.groups) == group
+            s, w = s[sel], w[sel]
+        (lo, hi) = joint_bootstrap_ci(
+            {"score": s},
+            {"score": "mean"},
+            weights=w,
+            n_resamples=n_resamples,
+            seed=seed,
+            bounds={"score": self.bounds},
+        )["score"]
         return {
-            self.measure: ci["mean"],
-            "ci_low": ci["ci_low"],
-            "ci_high": ci["ci_high"],
-            "n": ci["n"],
+            self.measure: float(x.mean()) if x.size else float("nan"),
+            "ci_low": lo,
+            "ci_high": hi,
+            "n": int(x.size),
             "n_skipped_oov": int(sum(v for k, v in self.skipped.items() if k.startswith("oov"))),
             "n_skipped": int(sum(self.skipped.values())),
         }
@@ -138,6 +256,187 @@ class ReceiverScores:
 def groups_of(result) -> list[str]:
     """``"all"`` then every clue source, sorted."""
     return ["all", *sorted(set(result.groups))]
+
+
+def joint_bootstrap_ci(
+    columns: dict[str, np.ndarray],
+    statistics: dict[str, str],
+    *,
+    weights=None,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    bounds: dict | None = None,
+    chunk: int = 2_000_000,
+) -> dict[str, tuple[float, float]]:
+    """Percentile-bootstrap intervals of several statistics of the same decisions, one resampling.
+
+    Every column holds one value per record (e.g. a rank, its reciprocal, a hit); a record
+    stands for ``weights[i]`` identical decisions. Each resample draws the decisions with
+    replacement (as :func:`wordgames.stats.bootstrap_ci` draws them from the values repeated by
+    their weights: the same generator, the same draws) and every statistic is computed on it
+    from the records' counts in the resample, so that one draw serves every statistic and a
+    record standing for many decisions costs no more than one.
+
+    Parameters
+    ----------
+    columns : dict of str to array of float
+        The per-record values of each statistic (equal lengths; finite).
+    statistics : dict of str to {"mean", "median"}
+        The statistic of each column.
+    weights : array of int, optional
+        Decisions per record (default: 1 each).
+    n_resamples : int
+        Bootstrap resamples; 0 gives ``(nan, nan)`` for each.
+    confidence : float
+        Coverage of the intervals.
+    seed : int
+        Seed of the resampling.
+    bounds : dict of str to (float or None, float or None), optional
+        Each statistic's natural range (the interval is clipped to it as a guard).
+    chunk : int
+        About this many decisions are drawn at once.
+
+    Returns
+    -------
+    dict of str to (float, float)
+
+    Examples
+    --------
+    >>> from wordgames.stats import bootstrap_ci
+    >>> r, w = np.array([1.0, 3.0, 2.0, 10.0]), np.array([2, 1, 1, 3])
+    >>> got = joint_bootstrap_ci({"m": r, "md": r}, {"m": "mean", "md": "median"}, weights=w)
+    >>> x = np.repeat(r, w)
+    >>> np.allclose(got["m"], bootstrap_ci(x)), got["md"] == bootstrap_ci(x, statistic="median")
+    (True, True)
+    """
+    nan = (float("nan"), float("nan"))
+    cols = {k: np.asarray(v, dtype=float) for k, v in columns.items()}
+    k_rec = len(next(iter(cols.values()))) if cols else 0
+    w = np.ones(k_rec, dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
+    if int(w.sum()) < 2 or n_resamples <= 0:
+        return {k: nan for k in cols}
+    n = int(w.sum())
+    means = [k for k in cols if statistics[k] == "mean"]
+    mean_cols = np.stack([cols[k] for k in means], axis=1) if means else None
+    orders = {k: np.argsort(v, kind="stable") for k, v in cols.items() if statistics[k] == "median"}
+    dist: dict[str, list] = {k: [] for k in cols}
+    with single_threaded_blas():  # small products: BLAS threads cost more than they give
+        for counts in _resampled_counts(w, n_resamples, seed, chunk):
+            if means:
+                for k, m in zip(means, (counts @ mean_cols / n).T, strict=True):
+                    dist[k].append(m)
+            for k, order in orders.items():
+                dist[k].append(_median_of_counts(counts, cols[k], order, n))
+    alpha = (1.0 - confidence) / 2.0
+    out = {}
+    for k, parts in dist.items():
+        lo, hi = (float(x) for x in np.quantile(np.concatenate(parts), [alpha, 1.0 - alpha]))
+        out[k] = _clip((lo, hi), (bounds or {}).get(k))
+    return out
+
+
+def _resampled_counts(weights: np.ndarray, n_resamples: int, seed: int, chunk: int):
+    """Chunks of bootstrap resamples of the decisions, as counts per record ``(b, records)``.
+
+    The decisions are drawn as :func:`wordgames.stats.bootstrap_ci` draws them (one generator
+    seeded with ``seed``, ``(b, n)`` integers per chunk of about ``chunk`` values).
+    """
+    k_rec, n = len(weights), int(weights.sum())
+    # decision -> its record (``None``: one decision per record)
+    record_of = None if n == k_rec else np.repeat(np.arange(k_rec), weights)
+    rng = np.random.default_rng(seed)
+    per_chunk = max(1, chunk // n)
+    for start in range(0, n_resamples, per_chunk):
+        b = min(per_chunk, n_resamples - start)
+        rec = rng.integers(0, n, size=(b, n))
+        if record_of is not None:
+            rec = record_of[rec]
+        rec += (np.arange(b) * k_rec)[:, None]
+        counts = np.bincount(rec.ravel(), minlength=b * k_rec).reshape(b, k_rec)
+        yield counts.astype(float)
+
+
+def _median_of_counts(counts: np.ndarray, values: np.ndarray, order: np.ndarray, n: int):
+    """The median of each row's multiset (``counts[i, j]`` copies of ``values[j]``)."""
+    cum = np.cumsum(counts[:, order], axis=1)
+    v = values[order]
+
+    def kth(k: int) -> np.ndarray:  # the k-th smallest (1-based) of each row
+        return v[(cum < k).sum(axis=1)]
+
+    if n % 2:
+        return kth((n + 1) // 2)
+    return (kth(n // 2) + kth(n // 2 + 1)) / 2.0
+
+
+def _clip(ci: tuple[float, float], bounds) -> tuple[float, float]:
+    lo, hi = ci
+    b_lo, b_hi = bounds if bounds is not None else (None, None)
+    if b_lo is not None:
+        lo, hi = max(lo, b_lo), max(hi, b_lo)
+    if b_hi is not None:
+        lo, hi = min(lo, b_hi), min(hi, b_hi)
+    return lo, hi
+
+
+def stratified_mean_ci(
+    strata: Sequence,
+    *,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    bounds=None,
+    chunk: int = 2_000_000,
+) -> tuple[float, float]:
+    """Percentile-bootstrap interval of the mean of stratum means (each stratum weighted equally).
+
+    Each resample draws the values of every stratum again from that stratum (with replacement,
+    as many as it has) and averages the strata's means: the interval of an aggregate over data
+    sets whose records are resampled within their own data set. With one stratum it is
+    :func:`wordgames.stats.bootstrap_ci` of the mean, resample for resample.
+
+    Parameters
+    ----------
+    strata : sequence of array-like of float
+        The per-item values of each stratum (NaN values and empty strata are left out).
+    n_resamples : int
+        Bootstrap resamples; 0 gives ``(nan, nan)``.
+    confidence : float
+        Coverage of the interval.
+    seed : int
+        Seed of the resampling.
+    bounds : tuple of (float or None, float or None), optional
+        The metric's natural range (the interval is clipped to it as a guard).
+    chunk : int
+        About this many values are drawn at once.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; ``(nan, nan)`` with fewer than two values in all.
+
+    Examples
+    --------
+    >>> stratified_mean_ci([[0.0, 1.0], [1.0, 1.0, 1.0]], seed=0, bounds=(0.0, 1.0))
+    (0.5, 1.0)
+    """
+    xs = [np.asarray(v, dtype=float) for v in strata]
+    xs = [x[np.isfinite(x)] for x in xs]
+    xs = [x for x in xs if x.size]
+    if sum(x.size for x in xs) < 2 or n_resamples <= 0:
+        return float("nan"), float("nan")
+    rng = np.random.default_rng(seed)
+    total = np.zeros(n_resamples)
+    for x in xs:
+        per_chunk = max(1, chunk // x.size)
+        for start in range(0, n_resamples, per_chunk):
+            b = min(per_chunk, n_resamples - start)
+            total[start : start + b] += x[rng.integers(0, x.size, size=(b, x.size))].mean(1)
+    dist = total / len(xs)
+    alpha = (1.0 - confidence) / 2.0
+    lo, hi = (float(v) for v in np.quantile(dist, [alpha, 1.0 - alpha]))
+    return _clip((lo, hi), bounds)
 
 
 # --------------------------------------------------------------------------- senders
@@ -527,6 +826,118 @@ def sender_ranks_sender_data(
     return sender_ranks(senders, problems, skipped=skipped, **kw)
 
 
+# --------------------------------------------------------------------------- restricted choice
+def candidates_of(record) -> tuple[str, ...]:
+    """The clues a person chose from (``meta["candidate_clues"]``), normalised; ``()`` if free."""
+    meta = getattr(record, "meta", None) or {}
+    return tuple(dict.fromkeys(_norm(c) for c in meta.get("candidate_clues") or ()))
+
+
+def sender_ranks_candidates(
+    senders: Sequence, records: Iterable[HumanSenderRecord]
+) -> dict[str, SenderRanks] | None:
+    """Algorithm 6 restricted to the clues the person chose from.
+
+    Where a source gave its speakers a fixed list (Shen et al. 2018: 8 adjectives per board,
+    ``meta["candidate_clues"]``), each sender ranks only those candidates for the board and the
+    rank of the person's choice among them is kept (1 to the number of candidates; ties get
+    the mean of their positions, as in the full ranking). A record whose candidates are not all
+    in the sender's clue vocabulary is skipped (``oov_candidate``), so that every rank is among
+    the same candidates for every embedding.
+
+    Returns
+    -------
+    dict of str to SenderRanks or None
+        By sender name; ``None`` when no record has candidates.
+    """
+    problems, skipped = [], Counter()
+    for r in records:
+        cands = candidates_of(r)
+        if not cands:
+            skipped["no_candidates"] += 1
+            continue
+        ps, sk = problems_from_sender_records([r])
+        skipped.update(sk)
+        if ps and ps[0].clue not in cands:
+            skipped["clue_not_candidate"] += 1
+        elif ps:
+            problems.append((ps[0], cands))
+    if not problems:
+        return None
+    out = {}
+    for s in senders:
+        name = agent_name(s)
+        res = out[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped))
+        if isinstance(s, DrawnRankSender):
+            for p, cands in _known_candidates(s, problems, res):
+                r = s.draw_rank(p.blue, p.red, p.clue, len(cands))
+                _record_rank(res, p, r, r, len(cands))
+        elif isinstance(s, CountingSender):
+            _counted_candidates(s, _known_candidates(s, problems, res), res)
+        elif isinstance(s, Sender):
+            for p, cands in problems:
+                try:
+                    ranking = [w for w in s.ranked_forward(list(p.blue), list(p.red)) if w in cands]
+                except (OOVError, KeyError):
+                    res.skipped["oov_board"] += 1
+                    continue
+                if p.clue not in ranking:
+                    res.skipped["clue_not_ranked"] += 1
+                    continue
+                pos = ranking.index(p.clue) + 1
+                _record_rank(res, p, pos, pos, len(ranking))
+        else:
+            raise TypeError(f"{name!r} is not a sender")
+    return out
+
+
+def _known_candidates(sender, problems, res: SenderRanks) -> list:
+    """The problems whose board, clue and candidates are all in the sender's clue vocabulary."""
+    index, n_vocab = sender.embedding.word_index, sender.n_vocab
+    out = []
+    for p, cands in problems:
+        oov = [w for w in p.blue + p.red if w not in index]
+        missing = [c for c in cands if index.get(c, n_vocab) >= n_vocab]
+        if oov:
+            res.skipped["oov_board"] += 1
+            res.oov_words.update(oov)
+        elif p.clue in missing:
+            res.skipped["oov_clue"] += 1
+            res.oov_words[p.clue] += 1
+        elif missing:
+            res.skipped["oov_candidate"] += 1
+            res.oov_words.update(missing)
+        else:
+            out.append((p, cands))
+    return out
+
+
+def _counted_candidates(sender, problems: list, res: SenderRanks) -> None:
+    """Rank each clue among its candidates by the sender's own sort keys (one geometry per board)."""
+    index = sender.embedding.word_index
+    by_board: dict[tuple, list] = defaultdict(list)
+    for p, cands in problems:
+        by_board[(p.blue, p.red, cands)].append(p)
+    for (blue, red, cands), ps in by_board.items():
+        rows = np.array([index[c] for c in cands], dtype=np.int64)
+        illegal = set(sender.excluded_rows(blue + red).tolist())
+        local_ex = np.array([j for j, r in enumerate(rows) if int(r) in illegal], dtype=np.int64)
+        words = list(blue + red)
+        if getattr(sender, "needs_similarities", True):
+            sims = VocabSims(sender.embedding, words, sender.distance, sender.n_vocab, cols=rows)
+        else:
+            sims = NoSims(words, sender.n_vocab, cols=rows)
+        geom = BoardGeometry(sims, blue, red, excluded=local_ex)
+        n_cand = len(cands) - len(local_ex)
+        for p in ps:
+            j = cands.index(p.clue)
+            if j in local_ex.tolist():
+                res.skipped["clue_illegal"] += 1
+                continue
+            beats, ties = sender.count_rank(geom, sender.rank_values(geom, j), j)
+            _record_rank(res, p, beats + 1, beats + 1 + ties, n_cand)
+
+
 # --------------------------------------------------------------------------- receivers
 def average_precision(ranking: Sequence[str], relevant: Iterable[str]) -> float:
     """Standard average precision.
@@ -618,7 +1029,7 @@ def receiver_map(
     out = {}
     for rec in receivers:
         name = agent_name(rec)
-        res = ReceiverScores(name, agent_params(_receiver(rec)), "map")
+        res = ReceiverScores(name, agent_params(_receiver(rec)), "map", bounds=(0.0, 1.0))
         for r in records:
             board = list(dict.fromkeys(_norm(w) for w in r.board))
             picks = set(_norm(w) for w in r.chosen)
@@ -678,10 +1089,14 @@ def receiver_guess_score(
     The board is shown to the receiver in alphabetical order so that no colour comes first.
     """
     records = list(records)
+    # a record scores at most tau guesses / tau: between the lowest and the highest score
+    # (0 when fewer guesses are made)
+    kinds = (target_score, blue_score, red_score, 0.0)
+    bounds = (float(min(kinds)), float(max(kinds)))
     out = {}
     for rec in receivers:
         name = agent_name(rec)
-        res = ReceiverScores(name, agent_params(_receiver(rec)), "guess_score")
+        res = ReceiverScores(name, agent_params(_receiver(rec)), "guess_score", bounds=bounds)
         for r in records:
             tau, targets = number_for(r)
             if not tau:

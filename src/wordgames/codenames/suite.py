@@ -20,13 +20,21 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordgames.codenames.spec import MEASURE, QUICK_MAX_RECORDS, SUITE_MAX_RECORDS
+from wordgames.codenames.spec import (
+    AGGREGATES,
+    ALL_DATASETS,
+    CANDIDATES_METRIC,
+    MEASURE,
+    QUICK_MAX_RECORDS,
+    SUITE_MAX_RECORDS,
+)
 
 if TYPE_CHECKING:
     from wordgames.results import MeasureResult
@@ -35,9 +43,14 @@ log = logging.getLogger("wordgames.codenames")
 
 MEASURE_VERSION = MEASURE.version
 __all__ = [
+    "AGGREGATES",
+    "ALL_DATASETS",
+    "CANDIDATES_METRIC",
     "QUICK_MAX_RECORDS",
     "SUITE_MAX_RECORDS",
     "DatasetEvaluation",
+    "Intervals",
+    "aggregate_scores",
     "evaluate_human_data",
     "load_available",
     "load_chosen",
@@ -60,6 +73,7 @@ SENDER_STATS = (
     "n",
     "n_skipped_oov",
 )
+KINDS = ("human_receiver", "human_sender")
 #: the sender statistics reported as scores (``n`` and the skipped count are fields of a score)
 SENDER_METRICS = SENDER_STATS[:-2]
 #: why records were skipped, in words (the keys of the measures' ``skipped`` counters)
@@ -72,6 +86,9 @@ SKIP_REASONS = {
     "pick_not_on_board": "picked word not on the board",
     "no_blue": "no blue word",
     "no_number": "neither a number nor targets",
+    "no_candidates": "no candidate clues recorded",
+    "clue_not_candidate": "clue not among its candidates",
+    "oov_candidate": "a candidate clue not in vocabulary",
 }
 
 
@@ -84,7 +101,11 @@ class DatasetEvaluation:
     receivers_on_receiver_data: dict = field(default_factory=dict)
     senders_on_sender_data: dict = field(default_factory=dict)
     receivers_on_sender_data: dict = field(default_factory=dict)
+    #: senders ranking only the clues the person chose from (``None``: the source gave none)
+    senders_on_sender_candidates: dict | None = None
     n_records: dict = field(default_factory=dict)
+    #: records of each kind in the data set, before any sample
+    n_available: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
 
     def sender_results(self):
@@ -146,6 +167,7 @@ def evaluate_human_data(
     from wordgames.codenames.measures import (
         receiver_guess_score,
         receiver_map,
+        sender_ranks_candidates,
         sender_ranks_receiver_data,
         sender_ranks_sender_data,
     )
@@ -154,6 +176,7 @@ def evaluate_human_data(
     rec = _sample(data.receiver, max_records, seed)
     snd = _sample(data.sender, max_records, seed)
     ev.n_records = {"human_receiver": len(rec), "human_sender": len(snd)}
+    ev.n_available = {"human_receiver": len(data.receiver), "human_sender": len(data.sender)}
     if rec:
         t = time.perf_counter()
         ev.senders_on_receiver_data = sender_ranks_receiver_data(senders, rec, progress=progress)
@@ -164,6 +187,7 @@ def evaluate_human_data(
     if snd:
         t = time.perf_counter()
         ev.senders_on_sender_data = sender_ranks_sender_data(senders, snd, progress=progress)
+        ev.senders_on_sender_candidates = sender_ranks_candidates(senders, snd)
         ev.timings["human_sender.senders"] = time.perf_counter() - t
         t = time.perf_counter()
         ev.receivers_on_sender_data = receiver_guess_score(
@@ -174,23 +198,59 @@ def evaluate_human_data(
 
 
 # --------------------------------------------------------------------------- outputs
-def tables(
-    evaluations: Sequence[DatasetEvaluation], embedding_name: str = ""
-) -> tuple[list[dict], list[dict]]:
-    """Sender rows and receiver rows: one per (data set, kind of data, agent, clue source)."""
-    from wordgames.codenames.measures import groups_of
+@dataclass(frozen=True)
+class Intervals:
+    """How the 95 % intervals are computed: seeded percentile bootstraps.
 
+    Parameters
+    ----------
+    n_resamples : int
+        Resamples of every bootstrap (0: no interval).
+    seed : int
+        Seed of the resampling.
+    """
+
+    n_resamples: int = 1000
+    seed: int = 0
+
+    def kw(self) -> dict:
+        return {"n_resamples": self.n_resamples, "seed": self.seed}
+
+
+def _sender_parts(ev: DatasetEvaluation):
+    """``(kind of data, ranked among, {agent: SenderRanks})`` of one data set."""
+    for data, results in ev.sender_results():
+        yield data, "vocabulary", results
+    if ev.senders_on_sender_candidates:
+        yield "human_sender", "candidates", ev.senders_on_sender_candidates
+
+
+def tables(
+    evaluations: Sequence[DatasetEvaluation],
+    embedding_name: str = "",
+    intervals: Intervals | None = None,
+) -> tuple[list[dict], list[dict]]:
+    """Sender rows and receiver rows: one per (data set, kind of data, agent, clue source).
+
+    Sender rows say what the clue was ranked among (``ranked_among``): the whole clue vocabulary,
+    or the candidates the person chose from.
+    """
+    from wordgames.codenames.measures import RANK_STATS, groups_of
+
+    ci = intervals or Intervals()
     srows, rrows = [], []
     for ev in evaluations:
-        for data, results in ev.sender_results():
+        for data, among, results in _sender_parts(ev):
             for agent, res in results.items():
                 for g in groups_of(res):
-                    s = res.summary(g)
+                    stats = RANK_STATS if g == "all" else ("mean_rank",)
+                    s = res.summary(g, intervals=stats, **ci.kw())
                     srows.append(
                         {
                             "embedding": embedding_name,
                             "dataset": ev.dataset,
                             "data": data,
+                            "ranked_among": among,
                             "agent": agent,
                             "clue_source": g,
                             **{k: s[k] for k in (*SENDER_STATS, "ci_low", "ci_high")},
@@ -200,7 +260,7 @@ def tables(
         for data, results in ev.receiver_results():
             for agent, res in results.items():
                 for g in groups_of(res):
-                    s = res.summary(g)
+                    s = res.summary(g, **ci.kw())
                     rrows.append(
                         {
                             "embedding": embedding_name,
@@ -228,22 +288,33 @@ def _oov_record(res) -> dict:
     }
 
 
-def metrics_and_oov(evaluations: Sequence[DatasetEvaluation]) -> tuple[dict, dict]:
+def metrics_and_oov(
+    evaluations: Sequence[DatasetEvaluation], intervals: Intervals | None = None
+) -> tuple[dict, dict]:
     """The flat metrics and the OOV record of each (data set, agent, kind of data).
 
-    Metric names are ``"<dataset>/<agent>/<data>.<statistic>"``.
+    Metric names are ``"<dataset>/<agent>/<data>.<statistic>"``; ranks among the candidates
+    the person chose from are ``"<dataset>/<agent>/human_sender.mean_rank_candidates"``.
     """
+    from wordgames.codenames.measures import RANK_STATS
+
+    ci = intervals or Intervals()
     metrics, oov = {}, {}
     for ev in evaluations:
         for data, results in ev.sender_results():
             for agent, res in results.items():
-                s = res.summary()
+                s = res.summary(intervals=RANK_STATS, **ci.kw())
                 for k in SENDER_STATS:
                     metrics[f"{ev.dataset}/{agent}/{data}.{k}"] = s[k]
                 oov[f"{ev.dataset}/{agent}/{data}"] = _oov_record(res)
+        for agent, res in (ev.senders_on_sender_candidates or {}).items():
+            s = res.summary(intervals=RANK_STATS, **ci.kw())
+            metrics[f"{ev.dataset}/{agent}/{CANDIDATES_METRIC}"] = s["mean_rank"]
+            metrics[f"{ev.dataset}/{agent}/{CANDIDATES_METRIC}.n"] = s["n"]
+            oov[f"{ev.dataset}/{agent}/human_sender.candidates"] = _oov_record(res)
         for data, results in ev.receiver_results():
             for agent, res in results.items():
-                s = res.summary()
+                s = res.summary(**ci.kw())
                 metrics[f"{ev.dataset}/{agent}/{data}.{res.measure}"] = s[res.measure]
                 metrics[f"{ev.dataset}/{agent}/{data}.n"] = s["n"]
                 metrics[f"{ev.dataset}/{agent}/{data}.n_skipped_oov"] = s["n_skipped_oov"]
@@ -265,23 +336,41 @@ def skip_reason(skipped) -> str:
     return "; ".join(f"{SKIP_REASONS.get(k, k)} ({n})" for n, k in parts)
 
 
-def scores_of(result: MeasureResult, evaluations: Sequence[DatasetEvaluation]) -> None:
+def scores_of(
+    result: MeasureResult,
+    evaluations: Sequence[DatasetEvaluation],
+    intervals: Intervals | None = None,
+) -> None:
     """Append the :class:`~wordgames.measure.Score` rows (all clue sources together).
 
-    Every sender statistic (the mean rank with its 95 % interval) and every receiver score (with its
-    interval), with ``n``, the skipped records and why.
+    Every sender statistic and every receiver score with its percentile-bootstrap 95 % interval,
+    ``n``, the skipped records and why; the ranks among the candidates the person chose from
+    (:data:`CANDIDATES_METRIC`) where the source gives them; then the aggregates over data sets
+    (:func:`aggregate_scores`).
     """
+    from wordgames.codenames.measures import RANK_STATS
+
+    ci = intervals or Intervals()
     for ev in evaluations:
-        for data, results in ev.sender_results():
+        for data, among, results in _sender_parts(ev):
             for agent, res in results.items():
-                s = res.summary()
+                s = res.summary(intervals=RANK_STATS, **ci.kw())
                 why = dict(n=s["n"], n_skipped=s["n_skipped"], skip_reason=skip_reason(res.skipped))
+                if among == "candidates":
+                    result.score(
+                        ev.dataset,
+                        agent,
+                        CANDIDATES_METRIC,
+                        s["mean_rank"],
+                        ci=s["ci"]["mean_rank"],
+                        **why,
+                    )
+                    continue
                 for k in SENDER_METRICS:
-                    ci = (s["ci_low"], s["ci_high"]) if k == "mean_rank" else None
-                    result.score(ev.dataset, agent, f"{data}.{k}", s[k], ci=ci, **why)
+                    result.score(ev.dataset, agent, f"{data}.{k}", s[k], ci=s["ci"][k], **why)
         for data, results in ev.receiver_results():
             for agent, res in results.items():
-                s = res.summary()
+                s = res.summary(**ci.kw())
                 result.score(
                     ev.dataset,
                     agent,
@@ -292,6 +381,93 @@ def scores_of(result: MeasureResult, evaluations: Sequence[DatasetEvaluation]) -
                     n_skipped=s["n_skipped"],
                     skip_reason=skip_reason(res.skipped),
                 )
+    aggregate_scores(result, evaluations, ci)
+
+
+def _agent_result(ev: DatasetEvaluation, data: str, role: str, agent: str):
+    """One agent's result on one kind of data of one data set, or ``None``."""
+    if not ev.n_records.get(data):
+        return None
+    pairs = dict(ev.sender_results() if role == "sender" else ev.receiver_results())
+    return pairs[data].get(agent)
+
+
+def aggregate_scores(
+    result: MeasureResult,
+    evaluations: Sequence[DatasetEvaluation],
+    intervals: Intervals | None = None,
+) -> list[dict]:
+    """The ``"all"`` rows: each headline metric as the mean over the data sets.
+
+    For each of :data:`AGGREGATES`, the value is the mean of the per-data-set values over the
+    data sets that have records of its kind and at least one scored record, each data set
+    weighted equally (not by its size: noahprescott's 6,336 receiver records would otherwise
+    outweigh the pilot's 196). ``n`` and ``n_skipped`` are summed over those data sets;
+    ``coverage`` is the mean of the data sets' coverages (a data set with nothing scored
+    counts 0); the 95 % interval is a percentile bootstrap that resamples the decisions within
+    each data set (:func:`~wordgames.codenames.measures.stratified_mean_ci`). Also returned,
+    and kept as the ``aggregates`` table: which data sets each row covers.
+    """
+    from wordgames.codenames.measures import stratified_mean_ci
+
+    ci = intervals or Intervals()
+    rows = []
+    for data, role, agent, stat in AGGREGATES:
+        metric = f"{data}.{stat}"
+        parts = [(ev.dataset, _agent_result(ev, data, role, agent)) for ev in evaluations]
+        parts = [(name, res) for name, res in parts if res is not None]
+        if not parts:
+            continue
+        values = {name: res.values() for name, res in parts}
+        used = [name for name, v in values.items() if v.size]
+        n = sum(values[name].size for name in used)
+        skipped = Counter()
+        for _name, res in parts:
+            skipped.update(res.skipped)
+        n_skipped = sum(skipped.values())
+        covs = [
+            values[name].size / (values[name].size + sum(res.skipped.values()))
+            if values[name].size
+            else 0.0
+            for name, res in parts
+        ]
+        value = float(np.mean([values[name].mean() for name in used])) if used else float("nan")
+        lo, hi = stratified_mean_ci(
+            [values[name] for name in used], bounds=MEASURE.bounds(metric), **ci.kw()
+        )
+        why = skip_reason(skipped)
+        empty = [name for name in values if name not in used]
+        if empty:
+            why = "; ".join(filter(None, [why, f"nothing scored in {', '.join(empty)}"]))
+        row = result.score(
+            ALL_DATASETS,
+            agent,
+            metric,
+            value,
+            ci=(lo, hi),
+            n=n,
+            n_skipped=n_skipped,
+            skip_reason=why,
+        )
+        row.coverage = float(np.mean(covs))
+        result.metrics[f"{ALL_DATASETS}/{agent}/{metric}"] = value
+        rows.append(
+            {
+                "metric": metric,
+                "agent": agent,
+                "value": value,
+                "ci_low": lo,
+                "ci_high": hi,
+                "n": n,
+                "n_skipped": n_skipped,
+                "coverage": row.coverage,
+                "datasets": used,
+                "n_datasets": len(used),
+                "datasets_without_scores": empty,
+            }
+        )
+    result.tables["aggregates"] = rows
+    return rows
 
 
 # --------------------------------------------------------------------------- data
@@ -344,13 +520,25 @@ def load_chosen(opts, data_root=None, problems: list | None = None) -> dict:
     return datasets
 
 
-def _data_notes(name: str, data) -> list[str]:
-    summ = {
-        "repairs": dict(data.repairs),
-        "dropped": dict(data.dropped),
-        "flagged": dict(getattr(data, "flagged", {}) or {}),
-    }
-    return ([f"{name}: {summ}"] if any(summ.values()) else []) + [
+def data_notes(name: str, data) -> list[str]:
+    """What the loader repaired, dropped and flagged, in words, then its notes.
+
+    >>> from wordgames.codenames.records import LoadedHumanData
+    >>> d = LoadedHumanData("d", repairs={"a row padded": 3}, dropped={"no guess": 1})
+    >>> data_notes("d", d)
+    ['d: 3 rows repaired (a row padded: 3), 1 row dropped (no guess: 1)']
+    """
+    parts = []
+    for kind, counts in (
+        ("repaired", data.repairs),
+        ("dropped", data.dropped),
+        ("kept but flagged", getattr(data, "flagged", {}) or {}),
+    ):
+        total = sum(counts.values())
+        if total:
+            why = "; ".join(f"{reason}: {n:,}" for reason, n in counts.items())
+            parts.append(f"{total:,} row{'s' if total != 1 else ''} {kind} ({why})")
+    return ([f"{name}: " + ", ".join(parts)] if parts else []) + [
         f"{name}: {n}" for n in data.notes
     ]
 
@@ -370,8 +558,11 @@ def run(embedding, ctx) -> MeasureResult:
 
     ``ctx.options`` is a :class:`~wordgames.codenames.spec.CodenamesOptions`.
 
-    Default: a seeded sample of at most 200 records of each kind per data set; quick runs: at
-    most 30 records and 3 k-means restarts. The sample size is recorded in ``parameters``.
+    Default: every record (``max_records``: a seeded sample of at most that many records of
+    each kind per data set); quick runs: at most 30 records and 3 k-means restarts. The records
+    used and available are recorded in ``parameters`` (``n_records``, ``n_available``) and a
+    sample is stated in ``notes``. Intervals: seeded percentile bootstraps with
+    ``ctx.ci_resamples`` resamples.
     """
     from wordgames.codenames.agents import default_receivers, default_senders
     from wordgames.results import MeasureResult
@@ -392,11 +583,18 @@ def run(embedding, ctx) -> MeasureResult:
     receivers = default_receivers(embedding, random_state=ctx.seed, distance=opts.distance)
     max_records = max_records_of(opts, ctx.quick)
     evaluations = _evaluate_all(datasets, senders, receivers, max_records, ctx, result)
-    result.metrics, result.oov = metrics_and_oov(evaluations)
-    scores_of(result, evaluations)
-    srows, rrows = tables(evaluations, embedding.name)
-    result.tables = {"senders": srows, "receivers": rrows}
+    intervals = Intervals(int(ctx.ci_resamples), int(ctx.seed))
+    t = time.perf_counter()
+    result.metrics, result.oov = metrics_and_oov(evaluations, intervals)
+    scores_of(result, evaluations, intervals)
+    srows, rrows = tables(evaluations, embedding.name, intervals)
+    result.timings["intervals"] = round(time.perf_counter() - t, 4)
+    result.tables.update({"senders": srows, "receivers": rrows})
     result.parameters = _parameters(senders, receivers, max_records, ctx, evaluations)
+    records = records_notes(evaluations, max_records)
+    result.notes.extend(records)
+    for line in records:
+        ctx.log(line)
     _plots(result, srows, rrows, ctx.plot_dir("codenames", embedding.name))
     return result
 
@@ -410,12 +608,15 @@ def _evaluate_all(
         t = time.perf_counter()
         ev = evaluate_human_data(data, senders, receivers, max_records=max_records, seed=ctx.seed)
         result.timings[name] = round(time.perf_counter() - t, 4)
-        ctx.log(f"{name}: {ev.n_records} records in {result.timings[name]:.1f} s")
+        ctx.log(
+            f"{name}: {ev.n_records['human_receiver']:,} receiver and "
+            f"{ev.n_records['human_sender']:,} sender records in {result.timings[name]:.1f} s"
+        )
         if ctx.progress is not None:
             ctx.progress(f"codenames: {name}", i + 1, len(datasets))
         evaluations.append(ev)
         result.datasets[name] = dict(data.files)
-        result.notes.extend(_data_notes(name, data))
+        result.notes.extend(data_notes(name, data))
     return evaluations
 
 
@@ -430,7 +631,48 @@ def _parameters(senders, receivers, max_records, ctx, evaluations) -> dict:
         "quick": ctx.quick,
         "algorithm7_scores": {"target": 1.0, "blue": 0.0, "red": -1.0},
         "n_records": {ev.dataset: ev.n_records for ev in evaluations},
+        "n_available": {ev.dataset: ev.n_available for ev in evaluations},
+        "intervals": {
+            "method": "percentile bootstrap over decisions (records weighted by their count); "
+            f"'{ALL_DATASETS}' rows resample within each data set",
+            "confidence": 0.95,
+            "resamples": int(ctx.ci_resamples),
+            "seed": ctx.seed,
+        },
     }
+
+
+def records_notes(evaluations: Sequence[DatasetEvaluation], max_records: int | None) -> list[str]:
+    """The records used, in words: every record, or the sample and what it was drawn from.
+
+    >>> ev = DatasetEvaluation("d", n_records={"human_receiver": 30, "human_sender": 0},
+    ...                        n_available={"human_receiver": 196, "human_sender": 0})
+    >>> records_notes([ev], 30)
+    ['records: a seeded sample of at most 30 per data set and kind: d 30 of 196 receiver']
+    >>> ev.n_records["human_receiver"] = 196
+    >>> records_notes([ev], None)
+    ['records: all 196 receiver and 0 sender records of 1 data set']
+    """
+    used = {k: sum(ev.n_records.get(k, 0) for ev in evaluations) for k in KINDS}
+    avail = {k: sum(ev.n_available.get(k, 0) for ev in evaluations) for k in KINDS}
+    n_ds = len(evaluations)
+    if used == avail:
+        return [
+            f"records: all {used['human_receiver']:,} receiver and {used['human_sender']:,} "
+            f"sender records of {n_ds} data set{'s' if n_ds != 1 else ''}"
+        ]
+    parts = []
+    for ev in evaluations:
+        for k in KINDS:
+            if ev.n_records.get(k, 0) != ev.n_available.get(k, 0):
+                parts.append(
+                    f"{ev.dataset} {ev.n_records[k]:,} of {ev.n_available[k]:,} "
+                    f"{k.removeprefix('human_')}"
+                )
+    return [
+        f"records: a seeded sample of at most {max_records:,} per data set and kind: "
+        + ", ".join(parts)
+    ]
 
 
 def _plots(result: MeasureResult, srows, rrows, folder) -> None:

@@ -8,14 +8,23 @@ JSONL: one JSON object per line (blank lines are skipped), each a receiver or a 
      "targets": ["dog", "cat"], "number": 2}
 
 Receiver keys: ``board``, ``clue``, ``chosen`` (required); ``clue_source``, ``number``,
-``intended``, ``blue``, ``red``, ``neutral``, ``assassin``, ``id``, ``meta`` (optional).
-Sender keys: ``blue``, ``red``, ``clue`` (required); ``targets``, ``number``, ``neutral``,
-``assassin``, ``clue_source``, ``id``, ``meta`` (optional). ``red`` is the opponent's words, or
-every word to avoid when the data does not tell opponent from neutral words.
+``intended``, ``blue``, ``red``, ``neutral``, ``assassin``, ``id``, ``meta``, ``count``
+(optional). Sender keys: ``blue``, ``clue`` and the words to avoid (required: ``red``, or
+``neutral``/``assassin`` where the board has no opponent, as in Codenames Duet); ``targets``,
+``number``, ``clue_source``, ``id``, ``meta``, ``count`` (optional). ``red`` is the opponent's
+words, or every word to avoid when the data does not tell opponent from neutral words.
+A sender line may give ``"red": []`` where the board has no other words to avoid.
+``count`` (a positive integer, default 1) is how many people made exactly this decision: a file
+of aggregated choices gives one line per distinct decision with its count, and every mean
+weights the line by it.
 
 CSV: a header row with the same names (``kind`` and ``clue`` required); list fields hold the
 words separated by ``|`` (board words may contain spaces); empty cells mean "absent"; ``meta``
 is not available in CSV. Every word is stripped and lower-cased.
+
+:func:`write_user_jsonl` writes any loaded data set so that :func:`read_user_file` reads it
+back equal: every field, ``count`` and ``meta`` (``meta`` gains ``line``, the line it was read
+from, where it had none).
 """
 
 from __future__ import annotations
@@ -29,9 +38,11 @@ from wordgames.datasets import sha256_file
 from wordgames.errors import DataFormatError
 
 RECEIVER_REQUIRED = ("board", "clue", "chosen")
-SENDER_REQUIRED = ("blue", "red", "clue")
+SENDER_REQUIRED = ("blue", "clue")
+#: a sender record needs words to avoid: at least one of these, not empty
+SENDER_AVOID = ("red", "neutral", "assassin")
 LIST_FIELDS = ("board", "chosen", "intended", "blue", "red", "neutral", "assassin", "targets")
-KNOWN = set(LIST_FIELDS) | {"kind", "clue", "clue_source", "number", "id", "meta"}
+KNOWN = set(LIST_FIELDS) | {"kind", "clue", "clue_source", "number", "id", "meta", "count"}
 LIST_SEP = "|"
 
 
@@ -97,6 +108,8 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
         raise DataFormatError(path, line, f"'kind' must be 'receiver' or 'sender', found {kind!r}")
     required = RECEIVER_REQUIRED if kind == "receiver" else SENDER_REQUIRED
     missing = [k for k in required if obj.get(k) in (None, "", [])]
+    if kind == "sender" and "red" not in obj and not any(obj.get(k) for k in SENDER_AVOID):
+        missing.append("red (or neutral/assassin: the words to avoid)")
     if missing:
         raise DataFormatError(path, line, f"{kind} record without {', '.join(missing)}")
     lists = {}
@@ -107,19 +120,11 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
         if isinstance(v, str) or not isinstance(v, list | tuple):
             raise DataFormatError(path, line, f"'{k}' must be a list of words, found {v!r}")
         lists[k] = norm_all(v)
-    number = obj.get("number")
-    if number not in (None, ""):
-        try:
-            number = int(number)
-        except (TypeError, ValueError):
-            raise DataFormatError(
-                path, line, f"'number' must be an integer, found {number!r}"
-            ) from None
-    else:
-        number = None
+    number = _integer(path, line, obj, "number", least=None)
+    count = _integer(path, line, obj, "count", least=1)
     rid = str(obj.get("id") or f"{path.name}:{line}")
     meta = obj.get("meta") or {}
-    meta = {**meta, "line": line} if isinstance(meta, dict) else {"meta": meta, "line": line}
+    meta = {"line": line, **meta} if isinstance(meta, dict) else {"meta": meta, "line": line}
     clue = norm(obj["clue"])
     if kind == "receiver":
         board = lists["board"]
@@ -140,6 +145,7 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
                 neutral=lists.get("neutral", ()),
                 assassin=lists.get("assassin", ()),
                 meta=meta,
+                count=1 if count is None else count,
             )
         )
     else:
@@ -151,7 +157,7 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
                 dataset=data.dataset,
                 record_id=rid,
                 blue=lists["blue"],
-                red=lists["red"],
+                red=lists.get("red", ()),
                 clue=clue,
                 targets=targets,
                 number=number if number is not None else (len(targets) or None),
@@ -159,8 +165,25 @@ def _record_from_dict(path: Path, line: int, obj: dict, data: LoadedHumanData):
                 assassin=lists.get("assassin", ()),
                 clue_source=str(obj.get("clue_source") or "human"),
                 meta=meta,
+                count=1 if count is None else count,
             )
         )
+
+
+def _integer(path: Path, line: int, obj: dict, key: str, least: int | None) -> int | None:
+    """``obj[key]`` as an integer (``None`` when absent), at least ``least``."""
+    value = obj.get(key)
+    if value in (None, ""):
+        return None
+    try:
+        if isinstance(value, bool) or float(value) != int(float(value)):
+            raise ValueError
+        out = int(float(value))
+    except (TypeError, ValueError):
+        raise DataFormatError(path, line, f"'{key}' must be an integer, found {value!r}") from None
+    if least is not None and out < least:
+        raise DataFormatError(path, line, f"'{key}' must be at least {least}, found {out}")
+    return out
 
 
 def _read_jsonl(path: Path, data: LoadedHumanData) -> None:
@@ -204,38 +227,61 @@ def _read_csv(path: Path, header: list[str], rows, data: LoadedHumanData) -> Non
 def write_user_jsonl(data: LoadedHumanData, path: str | Path) -> Path:
     """Write the records of ``data`` in the user JSONL format.
 
-    The inverse of :func:`read_user_file`; ``meta`` values must be JSON-serialisable.
+    The inverse of :func:`read_user_file`: every field, ``count`` (written where it is not 1)
+    and ``meta`` (its values must be JSON-serialisable; tuples come back as lists) read back
+    equal. The lists to avoid of a sender record are written even when empty where the record
+    has none at all, so that the line stays a valid sender record.
     """
     path = Path(path)
     with open(path, "w", encoding="utf-8") as fh:
         for r in data.receiver:
-            obj = {
-                "kind": "receiver",
-                "id": r.record_id,
-                "board": list(r.board),
-                "clue": r.clue,
-                "chosen": list(r.chosen),
-                "clue_source": r.clue_source,
-                "number": r.number,
-                "intended": list(r.intended),
-                "blue": list(r.blue),
-                "red": list(r.red),
-                "neutral": list(r.neutral),
-                "assassin": list(r.assassin),
-            }
-            fh.write(json.dumps({k: v for k, v in obj.items() if v not in (None, [])}) + "\n")
+            fh.write(json.dumps(_receiver_obj(r), ensure_ascii=False) + "\n")
         for s in data.sender:
-            obj = {
-                "kind": "sender",
-                "id": s.record_id,
-                "blue": list(s.blue),
-                "red": list(s.red),
-                "clue": s.clue,
-                "targets": list(s.targets),
-                "number": s.number,
-                "neutral": list(s.neutral),
-                "assassin": list(s.assassin),
-                "clue_source": s.clue_source,
-            }
-            fh.write(json.dumps({k: v for k, v in obj.items() if v not in (None, [])}) + "\n")
+            fh.write(json.dumps(_sender_obj(s), ensure_ascii=False) + "\n")
     return path
+
+
+def _compact(obj: dict, meta: dict, count: int) -> dict:
+    out = {k: v for k, v in obj.items() if v not in (None, [])}
+    if count != 1:
+        out["count"] = int(count)
+    if meta:
+        out["meta"] = meta
+    return out
+
+
+def _receiver_obj(r: HumanReceiverRecord) -> dict:
+    obj = {
+        "kind": "receiver",
+        "id": r.record_id,
+        "board": list(r.board),
+        "clue": r.clue,
+        "chosen": list(r.chosen),
+        "clue_source": r.clue_source,
+        "number": r.number,
+        "intended": list(r.intended),
+        "blue": list(r.blue),
+        "red": list(r.red),
+        "neutral": list(r.neutral),
+        "assassin": list(r.assassin),
+    }
+    return _compact(obj, dict(r.meta or {}), r.count)
+
+
+def _sender_obj(s: HumanSenderRecord) -> dict:
+    obj = {
+        "kind": "sender",
+        "id": s.record_id,
+        "blue": list(s.blue),
+        "red": list(s.red),
+        "clue": s.clue,
+        "targets": list(s.targets),
+        "number": s.number,
+        "neutral": list(s.neutral),
+        "assassin": list(s.assassin),
+        "clue_source": s.clue_source,
+    }
+    out = _compact(obj, dict(s.meta or {}), s.count)
+    if not s.avoid:
+        out["red"] = []
+    return out
