@@ -97,7 +97,10 @@ def _bars(ax, rows, x, hue, y, *, hues, log=False, err=None, title="", ylabel=No
         rotation_mode="anchor",
         fontsize=7,
     )
-    if log:
+    has_positive = any(
+        (np.asarray(line.get_ydata(), dtype=float) > 0).any() for line in ax.get_lines()
+    ) or any(p.get_height() > 0 for p in ax.patches)
+    if log and has_positive:  # a log axis of no positive value is empty (thin runs)
         ax.set_yscale("log")
     elif ylim is not None:
         ax.set_ylim(*ylim)
