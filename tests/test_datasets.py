@@ -12,11 +12,17 @@ from wordgames.datasets import (
     all_datasets,
     data_root,
     dataset_dir,
+    dataset_file,
     get_dataset,
     verify_dataset,
 )
 from wordgames.datasets import registry as reg
-from wordgames.errors import ChecksumMismatchError, DatasetMissingError
+from wordgames.errors import (
+    ChecksumMismatchError,
+    DatasetMissingError,
+    UnknownDatasetError,
+    WordgamesError,
+)
 
 SHA = "0" * 64
 
@@ -94,3 +100,43 @@ def test_real_data_checksums(data_root):
     for name in all_datasets():
         sums = verify_dataset(name, data_root)
         assert len(sums) == len(get_dataset(name).files)
+
+
+@pytest.mark.parametrize("name", ["../../etc", "../codenames", "/etc/passwd", "similarity/../.."])
+def test_unknown_or_climbing_name_is_a_clear_error(name):
+    with pytest.raises(UnknownDatasetError) as exc:
+        verify_dataset(name, "/nonexistent")
+    msg = str(exc.value)
+    assert msg.startswith(f"unknown data set {name!r}, known: ")
+    assert "similarity" in msg  # the known names are listed
+    assert isinstance(exc.value, WordgamesError) and isinstance(exc.value, KeyError)
+
+
+def test_undeclared_file_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(reg._REGISTRY, "toy-set", _spec())
+    with pytest.raises(UnknownDatasetError, match="declares no file '../b.txt'"):
+        dataset_file("toy-set", "../b.txt", "/nonexistent")
+
+
+@pytest.mark.parametrize("folder", ["../outside", "/abs/folder", "a/../../b", "a\\..\\b"])
+def test_folder_must_stay_inside_the_root(folder):
+    with pytest.raises(ValueError, match="relative path inside the data root"):
+        _spec(folder=folder)
+
+
+def test_symlink_out_of_the_root_is_refused(tmp_path, monkeypatch):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "a.txt").write_text("secret")
+    (root / "toy").mkdir()
+    (root / "toy" / "a.txt").symlink_to(outside / "a.txt")
+    monkeypatch.setitem(reg._REGISTRY, "toy-set", _spec())
+    monkeypatch.setattr(reg, "all_datasets", lambda: dict(reg._REGISTRY))
+    with pytest.raises(DatasetMissingError, match="outside the data root"):
+        verify_dataset("toy-set", root)
+    (root / "toy" / "a.txt").unlink()
+    (root / "toy").rmdir()
+    (root / "toy").symlink_to(outside)  # the whole folder
+    with pytest.raises(DatasetMissingError, match="outside the data root"):
+        dataset_dir("toy-set", root)

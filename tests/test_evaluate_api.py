@@ -154,8 +154,22 @@ def test_store_reuses_and_old_schema_is_recomputed(tmp_path):
 
 
 def test_score_round_trips_through_json():
-    s = Score("e", "m", "d", "s", "map", 0.5, 0.4, 0.6, n=10, n_skipped=2, skip_reason="oov",
-              coverage=10 / 12, thin=True, thin_reason="n = 10 is below 30")
+    s = Score(
+        "e",
+        "m",
+        "d",
+        "s",
+        "map",
+        0.5,
+        0.4,
+        0.6,
+        n=10,
+        n_skipped=2,
+        skip_reason="oov",
+        coverage=10 / 12,
+        thin=True,
+        thin_reason="n = 10 is below 30",
+    )
     back = Score.from_dict(json.loads(json.dumps(s.as_dict())))
     assert back == s
     nan = Score.from_dict({**s.as_dict(), "ci_low": None})

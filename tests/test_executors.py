@@ -71,8 +71,11 @@ def test_process_pool_matches_serial(tmp_path, toys):
     } == {1}
     # plots of a worker land in the run's folder
     # (recorded relative to the run's folder, so that a results folder can be moved)
-    assert all(not Path(p).is_absolute() and (tmp_path / "pool" / p).is_file()
-               for r in pool.results for p in r.plots)
+    assert all(
+        not Path(p).is_absolute() and (tmp_path / "pool" / p).is_file()
+        for r in pool.results
+        for p in r.plots
+    )
 
 
 def test_ray_matches_serial(tmp_path, toys, monkeypatch):

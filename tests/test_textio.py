@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import decode_utf8
+from wordgames.textio import bad_word_reason, decode_utf8, strip_bom
 
 
 @pytest.mark.parametrize("sep", [b"\n", b"\r\n", b"\r"])
@@ -19,3 +19,30 @@ def test_bad_byte_line_number(sep):
 
 def test_valid_text_round_trips():
     assert decode_utf8("café\r\nx".encode(), "f.txt") == "café\r\nx"
+
+
+@pytest.mark.parametrize(
+    "word,reason",
+    [
+        ("cat", None),
+        ("café", None),
+        ("ice cream", None),
+        ("", "is empty"),
+        ("a\x00b", "holds the control character U+0000"),
+        ("a\tb", "holds the control character U+0009"),
+        ("a\r", "holds the control character U+000D"),
+        ("\x1b[31m", "holds the control character U+001B"),
+        ("x\x85", "holds the control character U+0085"),
+        ("a\u2028b", "holds the control character U+2028"),
+        ("\ufeffcat", "holds the control character U+FEFF"),
+        ("\ud800", "holds the control character U+D800"),
+        (3, "is not a string (int)"),
+    ],
+)
+def test_bad_word_reason(word, reason):
+    assert bad_word_reason(word) == reason
+
+
+def test_strip_bom():
+    assert strip_bom("\ufeffa\ufeff") == ("a\ufeff", True)
+    assert strip_bom("a") == ("a", False)

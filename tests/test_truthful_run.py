@@ -30,8 +30,11 @@ def test_every_interval_of_a_real_run_lies_within_its_bounds(tmp_path, data_root
     measures = {s.measure for s in with_ci}
     assert {"codenames", "similarity", "wales", "oddmanout"} <= measures
     assert len(with_ci) > 200
-    bad = [(s.measure, s.dataset, s.subject, s.metric, s.ci_low, s.ci_high)
-           for s in with_ci if not _inside(s)]
+    bad = [
+        (s.measure, s.dataset, s.subject, s.metric, s.ci_low, s.ci_high)
+        for s in with_ci
+        if not _inside(s)
+    ]
     assert bad == []
     # the stored copies say the same (the report reads those)
     from wordgames.report import load_results
@@ -47,9 +50,25 @@ def test_intersected_vocabulary_is_flagged_and_never_ranked(tmp_path, data_root)
     out = tmp_path / "ix"
     r = CliRunner().invoke(
         app,
-        ["run", "-e", "glove-6b-50d-top10k", "-e", "glove-6b-50d-pca20", "-e", "glove-6b-50d-pca10",
-         "--intersect", "--quick", "-m", "codenames", "-m", "oddmanout", "--data-root",
-         str(data_root), "-o", str(out)],
+        [
+            "run",
+            "-e",
+            "glove-6b-50d-top10k",
+            "-e",
+            "glove-6b-50d-pca20",
+            "-e",
+            "glove-6b-50d-pca10",
+            "--intersect",
+            "--quick",
+            "-m",
+            "codenames",
+            "-m",
+            "oddmanout",
+            "--data-root",
+            str(data_root),
+            "-o",
+            str(out),
+        ],
         terminal_width=100,
     )
     assert r.exit_code == 0, r.output
@@ -60,5 +79,8 @@ def test_intersected_vocabulary_is_flagged_and_never_ranked(tmp_path, data_root)
     assert thin.to_numpy().any(), "the 10k intersection makes some headline scores thin"
     assert board.ranks[thin].isna().all().all(), "a thin cell is never ranked"
     # names carry the vocabulary policy
-    assert set(board.values.index) == {"glove-6b-50d-top10k[∩10k]", "glove-6b-50d-pca20[∩10k]",
-                                       "glove-6b-50d-pca10[∩10k]"}
+    assert set(board.values.index) == {
+        "glove-6b-50d-top10k[∩10k]",
+        "glove-6b-50d-pca20[∩10k]",
+        "glove-6b-50d-pca10[∩10k]",
+    }

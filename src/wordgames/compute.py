@@ -64,8 +64,9 @@ def compute_unit(
     return result
 
 
-def finish_result(result, measure: Measure, embedding_name: str, *,
-                  thin: ThinPolicy | None = None) -> None:
+def finish_result(
+    result, measure: Measure, embedding_name: str, *, thin: ThinPolicy | None = None
+) -> None:
     """Stamp the result and its scores: embedding, measure, direction, coverage, thinness."""
     result.embedding = embedding_name
     result.measure = measure.name

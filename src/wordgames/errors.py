@@ -33,6 +33,21 @@ class DatasetMissingError(WordgamesError, FileNotFoundError):
     """A declared data set cannot be found under the data root."""
 
 
+class UnknownDatasetError(WordgamesError, KeyError):
+    """A data-set name that is not declared (a ``KeyError`` too, for older callers)."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0]) if self.args else "unknown data set"
+
+
+class UnsafeFileError(DataFormatError):
+    """A file would run code or reach outside its folder if it were read as asked.
+
+    Raised for pickle-based formats (gensim ``KeyedVectors``, PyTorch ``.bin`` weights) that
+    hold something other than plain data, unless the caller explicitly trusts the file.
+    """
+
+
 class ChecksumMismatchError(WordgamesError):
     """A data file exists but its sha256 differs from the declared one."""
 

@@ -129,8 +129,12 @@ def measure_params(measure: Measure, options, settings: RunSettings) -> dict:
         return value
 
     own = {k: by_content(v) for k, v in sorted(options_dict(options).items())}
-    params = {"seed": settings.seed, "quick": settings.quick, "options": own,
-              "ci_resamples": settings.ci_resamples}
+    params = {
+        "seed": settings.seed,
+        "quick": settings.quick,
+        "options": own,
+        "ci_resamples": settings.ci_resamples,
+    }
     if settings.vocabulary is not None:
         params["vocabulary"] = settings.vocabulary
     return params
@@ -188,8 +192,9 @@ class Plan:
     missing: list
 
 
-def plan_units(embs, measures, typed_options: dict, *, store, settings: RunSettings,
-               overwrite: bool = False) -> Plan:
+def plan_units(
+    embs, measures, typed_options: dict, *, store, settings: RunSettings, overwrite: bool = False
+) -> Plan:
     """Every (embedding, measure) unit and whether the store already holds it."""
     from dataclasses import replace
 
@@ -198,8 +203,11 @@ def plan_units(embs, measures, typed_options: dict, *, store, settings: RunSetti
 
     # workers (other processes, other machines) get absolute paths and the driver's data root
     root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
-    settings = replace(settings, data_root=str(Path(root).resolve()) if root else None,
-                       out_dir=str(Path(settings.out_dir).resolve()) if settings.out_dir else None)
+    settings = replace(
+        settings,
+        data_root=str(Path(root).resolve()) if root else None,
+        out_dir=str(Path(settings.out_dir).resolve()) if settings.out_dir else None,
+    )
     store_root = str(Path(store.root).resolve()) if store is not None else None
     units, stored = [], set()
     for emb in embs:
@@ -209,13 +217,27 @@ def plan_units(embs, measures, typed_options: dict, *, store, settings: RunSetti
             key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
             if store is not None and not overwrite and store.has(key):
                 stored.add(len(units))
-            units.append(WorkUnit(ref, m, key, params, store_root, settings.out_dir,
-                                  settings.data_root, settings.seed, settings.quick,
-                                  typed_options[m.name], settings.ci_resamples, settings.thin))
+            units.append(
+                WorkUnit(
+                    ref,
+                    m,
+                    key,
+                    params,
+                    store_root,
+                    settings.out_dir,
+                    settings.data_root,
+                    settings.seed,
+                    settings.quick,
+                    typed_options[m.name],
+                    settings.ci_resamples,
+                    settings.thin,
+                )
+            )
     # two specs with the same content share their keys: compute each key once
     seen: set = set()
-    missing = [u for i, u in enumerate(units)
-               if i not in stored and not (u.key in seen or seen.add(u.key))]
+    missing = [
+        u for i, u in enumerate(units) if i not in stored and not (u.key in seen or seen.add(u.key))
+    ]
     return Plan(units, stored, missing)
 
 
@@ -300,13 +322,24 @@ def evaluate(
     runner = _executor(executor)
     store = _open_store(store, runner)
     embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
-    settings = RunSettings(seed, quick, ci_resamples, thin or ThinPolicy(), policy.get_params(),
-                           data_root, out_dir or (store.root if store is not None else None))
+    settings = RunSettings(
+        seed,
+        quick,
+        ci_resamples,
+        thin or ThinPolicy(),
+        policy.get_params(),
+        data_root,
+        out_dir or (store.root if store is not None else None),
+    )
     timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
     plan = plan_units(embs, chosen, typed, store=store, settings=settings, overwrite=overwrite)
-    res = Results(embeddings=[e.describe() for e in embs], missing=[u.label for u in plan.missing],
-                  parameters=_run_parameters(embs, chosen, typed, runner, plan, settings,
-                                             overwrite=overwrite))
+    res = Results(
+        embeddings=[e.describe() for e in embs],
+        missing=[u.label for u in plan.missing],
+        parameters=_run_parameters(
+            embs, chosen, typed, runner, plan, settings, overwrite=overwrite
+        ),
+    )
     if on_plan is not None:
         on_plan(res)
     if dry_run:
@@ -332,19 +365,31 @@ def _open_store(store, runner):
     return store
 
 
-def _run_parameters(embs, chosen, typed, runner, plan: Plan, settings: RunSettings, *,
-                    overwrite: bool) -> dict:
+def _run_parameters(
+    embs, chosen, typed, runner, plan: Plan, settings: RunSettings, *, overwrite: bool
+) -> dict:
     """What the run record says about how it was run."""
     root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
-    return {"embeddings": [e.name for e in embs], "measures": [m.name for m in chosen],
-            "seed": settings.seed, "quick": settings.quick, "vocabulary": settings.vocabulary,
-            "options": {m: options_dict(o) for m, o in typed.items()},
-            "confidence_intervals": {"method": "percentile bootstrap", "confidence": 0.95,
-                                     "resamples": settings.ci_resamples, "seed": settings.seed},
-            "thin": {"min_coverage": settings.thin.min_coverage, "min_n": settings.thin.min_n},
-            "executor": runner.get_params(), "overwrite": overwrite,
-            "units": len(plan.units), "reused": len(plan.units) - len(plan.missing),
-            "data_root": str(Path(root).resolve()) if root else None}
+    return {
+        "embeddings": [e.name for e in embs],
+        "measures": [m.name for m in chosen],
+        "seed": settings.seed,
+        "quick": settings.quick,
+        "vocabulary": settings.vocabulary,
+        "options": {m: options_dict(o) for m, o in typed.items()},
+        "confidence_intervals": {
+            "method": "percentile bootstrap",
+            "confidence": 0.95,
+            "resamples": settings.ci_resamples,
+            "seed": settings.seed,
+        },
+        "thin": {"min_coverage": settings.thin.min_coverage, "min_n": settings.thin.min_n},
+        "executor": runner.get_params(),
+        "overwrite": overwrite,
+        "units": len(plan.units),
+        "reused": len(plan.units) - len(plan.missing),
+        "data_root": str(Path(root).resolve()) if root else None,
+    }
 
 
 def _executor(executor):

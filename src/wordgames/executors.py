@@ -109,12 +109,13 @@ def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingR
     The folder holds ``vectors.npy`` + ``words.txt`` and is keyed by its sha256. A folder already
     written is reused.
     """
+    from wordgames.embeddings.cache import vector_folder_ok
     from wordgames.embeddings.loaders import cache_dir, write_vector_folder
 
     sha = emb.fingerprint()
     folder = Path(cache) if cache is not None else cache_dir() / "suite-embeddings"
     folder = folder / sha[:32]
-    if not (folder / "done").exists():
+    if not vector_folder_ok(folder):  # absent, unfinished or damaged: (re)write it
         write_vector_folder(folder, emb.words.tolist(), emb.vectors, done=sha)
     return EmbeddingRef(emb.name, sha, emb.describe(), str(folder))
 

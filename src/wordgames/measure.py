@@ -200,8 +200,9 @@ def is_thin(score: Score, policy: ThinPolicy | None = None) -> tuple[bool, str]:
     if math.isfinite(cov) and cov < policy.min_coverage:
         total = (score.n or 0) + score.n_skipped
         if score.n_skipped and abs(cov - (score.n or 0) / total) < 1e-9:  # counts say it
-            reasons.append(f"coverage {score.n:,} of {total:,} ({cov:.0%}) is below "
-                           f"{policy.min_coverage:.0%}")
+            reasons.append(
+                f"coverage {score.n:,} of {total:,} ({cov:.0%}) is below {policy.min_coverage:.0%}"
+            )
         else:
             reasons.append(f"coverage {cov:.0%} is below {policy.min_coverage:.0%}")
     elif score.n is not None and score.n < policy.min_n:
@@ -340,7 +341,8 @@ class Measure:
         """Whether ``subject``'s scores do not depend on the embedding (see ``baseline_subjects``)."""
         return not self.uses_embedding or any(
             subject == b or (b.endswith("*") and subject.startswith(b[:-1]))
-            for b in self.baseline_subjects)
+            for b in self.baseline_subjects
+        )
 
     def headline_of(self, score: Score) -> Headline | None:
         return next((h for h in self.headlines if h.matches(score)), None)

@@ -73,8 +73,16 @@ def _clip(lo: float, hi: float, bounds) -> tuple[float, float]:
     return lo, hi
 
 
-def bootstrap_ci(values, *, statistic="mean", n_resamples: int = 1000, confidence: float = 0.95,
-                 seed: int = 0, bounds=None, chunk: int = 2_000_000) -> tuple[float, float]:
+def bootstrap_ci(
+    values,
+    *,
+    statistic="mean",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    bounds=None,
+    chunk: int = 2_000_000,
+) -> tuple[float, float]:
     """Seeded percentile-bootstrap confidence interval of a statistic of ``values``.
 
     The resamples are drawn in chunks of about ``chunk`` values (memory stays bounded for
@@ -127,8 +135,17 @@ def bootstrap_ci(values, *, statistic="mean", n_resamples: int = 1000, confidenc
     return _clip(float(lo), float(hi), bounds)
 
 
-def paired_bootstrap_ci(x, y, statistic, *, n_resamples: int = 1000, confidence: float = 0.95,
-                        seed: int = 0, bounds=None, chunk: int = 2_000_000) -> tuple[float, float]:
+def paired_bootstrap_ci(
+    x,
+    y,
+    statistic,
+    *,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    bounds=None,
+    chunk: int = 2_000_000,
+) -> tuple[float, float]:
     """Percentile-bootstrap interval of a statistic of pairs (resampling the pairs together).
 
     ``statistic(xs, ys)`` takes two ``(B, n)`` arrays and returns ``(B,)``: e.g. a

@@ -1,7 +1,15 @@
-"""Reading text files the same way everywhere: UTF-8, errors that name the file and line."""
+"""Reading text files the same way everywhere: UTF-8, errors that name the file and line.
+
+Every reader of words (embeddings, puzzles, similarity pairs, CBM tokens) decodes with
+:func:`decode_utf8`, skips a leading byte-order mark with :func:`strip_bom` (and counts it),
+and checks each word with :func:`bad_word_reason`: a word that is empty or holds a control
+character (NUL, tab, newline, CR, escape, U+0085, the Unicode line separators, a byte-order
+mark, a lone surrogate) is rejected or repaired, never silently kept.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from wordgames.errors import DataFormatError
@@ -24,3 +32,42 @@ def decode_utf8(data: bytes, path: str | Path | None, *, hint: str = "") -> str:
         raise DataFormatError(
             path, head.count(b"\n") + 1, f"not valid UTF-8 ({exc.reason}){hint}"
         ) from None
+
+
+#: characters no word may hold: C0 and C1 controls (NUL, tab, newline, CR, escape...), the
+#: Unicode line and paragraph separators, a byte-order mark and lone surrogates
+BAD_WORD_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
+BOM = "\ufeff"
+
+
+def bad_word_reason(word: object) -> str | None:
+    r"""Why ``word`` cannot be a word, or ``None`` when it can.
+
+    Examples
+    --------
+    >>> bad_word_reason("cat") is None
+    True
+    >>> bad_word_reason("c\tat")
+    'holds the control character U+0009'
+    >>> bad_word_reason("")
+    'is empty'
+    """
+    if not isinstance(word, str):
+        return f"is not a string ({type(word).__name__})"
+    if not word:
+        return "is empty"
+    m = BAD_WORD_CHARS.search(word)
+    if m:
+        return f"holds the control character U+{ord(m.group()):04X}"
+    return None
+
+
+def strip_bom(text: str) -> tuple[str, bool]:
+    """``text`` without a leading byte-order mark, and whether there was one.
+
+    >>> strip_bom("\ufeffword")
+    ('word', True)
+    """
+    if text.startswith(BOM):
+        return text[1:], True
+    return text, False

@@ -85,7 +85,9 @@ def test_text_with_trailing_spaces_and_crlf(tmp_path):
     np.testing.assert_allclose(mat, VECS, rtol=1e-6)
 
 
-def test_cache_is_used_second_time(tmp_path):
+def test_cache_is_used_second_time(tmp_path, monkeypatch):
+    # the cache is keyed by content: another test's identical file would be a hit
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
     p = _write(tmp_path, "v.txt", _text(zip(WORDS, VECS, strict=True)))
     first = load_embedding(p)
     second = load_embedding(p)

@@ -210,14 +210,19 @@ def target(page: str) -> str:
 class Player:
     """A participant driving the forms with an httpx-like client (TestClient or httpx)."""
 
-    def __init__(self, client, slug: str, pid: str | None = None):
+    def __init__(self, client, slug: str, pid: str | None = None, session: str = "se1"):
         self.c = client
         self.slug = slug
         self.pid = pid
+        self.session = session
+
+    def link(self) -> str:
+        """The study link the platform gave this participant."""
+        q = f"?PROLIFIC_PID={self.pid}&STUDY_ID=st1&SESSION_ID={self.session}" if self.pid else ""
+        return f"/s/{self.slug}/{q}"
 
     def start(self) -> str:
-        q = f"?PROLIFIC_PID={self.pid}&STUDY_ID=st1&SESSION_ID=se1" if self.pid else ""
-        r = self.c.get(f"/s/{self.slug}/{q}", follow_redirects=True)
+        r = self.c.get(self.link(), follow_redirects=True)
         assert r.status_code == 200, r.text
         if 'name="consent"' not in r.text:
             return r.text

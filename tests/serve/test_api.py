@@ -265,6 +265,119 @@ def test_resume_after_closing_the_tab_and_on_another_browser(app_for, db_url):
     assert first.c.get("/s/omo/play", follow_redirects=False).status_code == 303
 
 
+def _two_answers(player: Player) -> str:
+    from tests.serve.helpers import good_answer
+
+    page = player.start()
+    for _ in range(2):
+        _, data = good_answer("oddmanout", page)
+        page = player.post("answer", data, page).text
+    assert "Round 3 of" in page
+    return page
+
+
+def test_known_pid_in_another_session_does_not_take_over(app_for, db_url):
+    """Knowing a participant's PROLIFIC_PID is not enough: without their cookie or their
+    SESSION_ID the link shows the started-elsewhere page, and their session stays theirs."""
+    _, client = app_for(db_url, slugs=["omo"])
+    pid = "5f3a9c0e1d2b4a6f8e7d9c02"
+    owner = Player(client(), "omo", pid=pid, session="ownsession1")
+    page = _two_answers(owner)
+    (before,) = rows(db_url, Participant)
+    for link in (
+        f"/s/omo/?PROLIFIC_PID={pid}&STUDY_ID=st1&SESSION_ID=othersession",
+        f"/s/omo/?PROLIFIC_PID={pid}&STUDY_ID=st1",  # no session id at all
+        f"/s/omo/?PROLIFIC_PID={pid}&STUDY_ID=st1&SESSION_ID=ownsession1x",
+    ):
+        intruder = client()
+        r = intruder.get(link, follow_redirects=True)
+        assert r.status_code == 409 and 'id="started-elsewhere"' in r.text, link
+        assert "already started in another session" in r.text and "Prolific" in r.text
+        assert 'name="t"' not in r.text and "Round" not in r.text  # no trial shown
+        assert "wg_omo" not in intruder.cookies
+        r = intruder.get("/s/omo/play", follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/s/omo/"
+    # nor by sending the consent form with that PID (a form from a landing without one)
+    intruder = client()
+    form = intruder.get("/s/omo/").text
+    r = intruder.post(
+        "/s/omo/consent",
+        data={
+            "csrf": hidden(form, "csrf"),
+            "pid": pid,
+            "sid": "st1",
+            "ses": "x9",
+            "consent": "yes",
+        },
+        follow_redirects=False,
+    )
+    assert r.status_code == 409 and 'id="started-elsewhere"' in r.text
+    assert "wg_omo" not in intruder.cookies
+    # the owner's session is untouched: same token, same trial, nothing new stored
+    (after,) = rows(db_url, Participant)
+    assert after.token_hash == before.token_hash and after.position == 2
+    assert len(rows(db_url, Answer)) == 2
+    again = owner.play()
+    assert "Round 3 of" in again and hidden(again, "t").split(".")[0] == "2"
+    assert hidden(page, "t").split(".")[0] == "2"
+
+
+def test_lost_cookie_resumes_with_the_same_prolific_link(app_for, db_url):
+    """A participant whose cookie is gone reopens the link Prolific gave them (same PID and
+    SESSION_ID): they resume at the same trial, and the old cookie stops working."""
+    from tests.serve.helpers import good_answer
+
+    _, client = app_for(db_url, slugs=["omo"])
+    first = Player(client(), "omo", pid="5f3a9c0e1d2b4a6f8e7d9c03", session="attempt7")
+    _two_answers(first)
+    back = Player(client(), "omo", pid=first.pid, session="attempt7")  # no cookie
+    r = back.c.get(back.link(), follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/s/omo/play"
+    page = back.play()
+    assert "Round 3 of" in page and hidden(page, "t").split(".")[0] == "2"
+    _, data = good_answer("oddmanout", page)
+    assert "Round 4 of" in back.post("answer", data, page).text
+    (p,) = rows(db_url, Participant)
+    assert p.position == 3 and len(rows(db_url, Answer)) == 3
+    assert first.c.get("/s/omo/play", follow_redirects=False).status_code == 303
+
+
+def test_a_cookie_of_another_participant_is_not_resumed(app_for, db_url):
+    """A shared computer: the cookie of A does not hand A's session to B, who opens the link
+    with their own PID; B starts their own."""
+    _, client = app_for(db_url, slugs=["omo"])
+    c = client()
+    _two_answers(Player(c, "omo", pid="PIDA0001", session="sa"))
+    r = c.get("/s/omo/?PROLIFIC_PID=PIDB0002&STUDY_ID=st1&SESSION_ID=sb", follow_redirects=True)
+    assert r.status_code == 200 and 'name="consent"' in r.text and "Round" not in r.text
+    page = Player(c, "omo", pid="PIDB0002", session="sb").start()
+    assert "Round 1 of" in page
+    assert sorted(p.position for p in rows(db_url, Participant)) == [0, 2]
+
+
+def test_consent_race_hands_over_only_in_the_same_session(app_for, db_url):
+    """Two consents with one PID at once: the second gets the first's participant only with
+    the same SESSION_ID (a second tab), else :class:`StartedElsewhere`."""
+    from wordgames.serve import store
+
+    app, _ = app_for(db_url, slugs=["omo"])
+    db = app.state.ctx.db
+    study = store.load_study(db, "omo")
+    p, token = store.create_participant(
+        db, study, pid="RACE0001", platform_study="st1", session="s1"
+    )
+    q, token2 = store.create_participant(
+        db, study, pid="RACE0001", platform_study="st1", session="s1"
+    )
+    assert q.id == p.id and token2 != token
+    with pytest.raises(store.StartedElsewhere):
+        store.create_participant(db, study, pid="RACE0001", platform_study="st1", session="s2")
+    with pytest.raises(store.StartedElsewhere):
+        store.create_participant(db, study, pid="RACE0001", platform_study="st1", session=None)
+    (row,) = rows(db_url, Participant)
+    assert row.token_hash == store.sha(token2)  # the refused attempts changed nothing
+
+
 def test_balanced_assignment_and_hashed_ids(app_for, db_url):
     _, client = app_for(db_url, slugs=["cn-recv"])
     pids = [f"PROLIFIC{i:04d}" for i in range(6)]
@@ -359,3 +472,96 @@ def test_admin_token_pages_measures_and_export(app_for, db_url):
     bearer = client().get("/admin/s/omo", headers={"authorization": f"Bearer {ADMIN}"})
     assert 'id="participants"' in bearer.text
     assert rows(db_url, Answer) and func  # noqa: B018 (rows exist)
+
+
+def _measure_table(page: str) -> list[tuple[bool, list[str]]]:
+    """The admin page's live measures: (greyed as thin, cells) per row."""
+    import html
+
+    table = re.search(r'<table [^>]*id="measures">(.*?)</table>', page, re.S).group(1)
+    body = re.search(r"<tbody>(.*?)</tbody>", table, re.S).group(1)
+    return [
+        (bool(thin), [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)])
+        for thin, cells in re.findall(r'<tr( class="thin")?>(.*?)</tr>', body, re.S)
+    ]
+
+
+def test_admin_measures_mark_thin_scores(app_for, db_url):
+    """Scores on 3 answers are greyed and say why they are not ranked, with n and coverage."""
+    _, client = app_for(db_url, slugs=["omo"])
+    pl = Player(client(), "omo")
+    play_to_end(pl, "oddmanout", pl.start())  # 3 puzzles answered: every score is thin
+    c = client()
+    c.post("/admin/login", data={"token": ADMIN})
+    page = c.get("/admin/s/omo").text
+    assert 'id="thin-legend"' not in page  # nothing computed yet
+    page = c.post(
+        "/admin/s/omo/measures", data={"csrf": hidden(page, "csrf")}, follow_redirects=True
+    ).text
+    table = _measure_table(page)
+    people = [cells for thin, cells in table if cells[2] == "people"]
+    assert len(people) == 4 and len(table) > 4 and 'id="thin-legend"' in page
+    for thin, cells in table:  # columns: ... value, CI, n, coverage, note
+        assert thin and cells[6] == "3" and cells[8] == "thin: n = 3 is below 30, not ranked"
+    assert all(cells[7] == "100%" for cells in people)
+    pct = {cells[3]: cells for cells in people}["pct_correct"]
+    assert pct[4] == "100" and pct[5] == "100 – 100"  # a bootstrap interval inside [0, 100]
+
+
+_BASE = {"embedding": "glove", "measure": "codenames", "dataset": "collected"}
+STORED_SCORES = [  # large and small values, and a row stored before rows carried thinness
+    {
+        **_BASE,
+        "subject": "cluster",
+        "metric": "clue_rank",
+        "value": 31860.2,
+        "ci_low": 30000.4,
+        "ci_high": 33512.9,
+        "n": 1200,
+        "n_skipped": 48,
+        "skip_reason": "clue not in vocabulary",
+        "coverage": 1200 / 1248,
+        "thin": False,
+        "thin_reason": "",
+    },
+    {
+        **_BASE,
+        "subject": "cluster",
+        "metric": "map",
+        "value": 0.07968,
+        "ci_low": 0.0612,
+        "ci_high": 0.09813,
+        "n": 1200,
+        "n_skipped": 0,
+        "coverage": 1.0,
+        "thin": False,
+        "thin_reason": "",
+    },
+    {**_BASE, "subject": "nearest", "metric": "map", "value": 0.5, "n": 3, "n_skipped": 0},
+]
+
+
+def test_admin_measures_one_number_format_per_column(app_for, db_url):
+    from wordgames.serve.models import Snapshot, Study, utcnow
+
+    _, client = app_for(db_url, slugs=["omo"])
+    (study,) = rows(db_url, Study)
+    db = Database(db_url)
+    try:
+        with db.write() as s:
+            content = json.dumps({"rows": STORED_SCORES, "notes": []})
+            s.add(Snapshot(study_id=study.id, created_at=utcnow(), n_records=1200, content=content))
+    finally:
+        db.dispose()
+    page = client().get("/admin/s/omo", headers={"authorization": f"Bearer {ADMIN}"}).text
+    table = _measure_table(page)
+    assert [cells[4:8] for _, cells in table] == [
+        ["31,860", "30,000 – 33,513", "1,200", "96%"],
+        ["0.07968", "0.0612 – 0.09813", "1,200", "100%"],
+        ["0.5", "—", "3", "100%"],
+    ]
+    assert [thin for thin, _ in table] == [False, False, True]
+    assert table[0][1][8] == "skipped 48: clue not in vocabulary"
+    assert table[2][1][8] == "thin: n = 3 is below 30, not ranked"
+    assert "e+" not in page and "e-0" not in page
+    assert "1 of 3 scores are" in page

@@ -154,5 +154,5 @@ def test_collect_migrate_and_measures_commands(tmp_path, inputs):
         ).exit_code
         == 0
     )
-    r = runner.invoke(app, ["collect", "measures", "--db", url, "--study", "omo"])
+    r = runner.invoke(app, ["collect", "measures", "--db", url, "--slug", "omo"])
     assert r.exit_code == 0 and "0 record(s)" in r.output and "no answers yet" in r.output

@@ -232,6 +232,21 @@ def test_live_measures_of_each_game(played):
     assert crowd["n_records"] == 2 and "22 puzzles" in crowd["notes"][0]
 
 
+def test_collect_measures_cli_shows_what_the_admin_page_shows(played):
+    """n, interval, coverage and the thin note, in the admin page's formats."""
+    from wordgames.cli import app as cmd
+
+    url, _, _, _ = played
+    r = CliRunner().invoke(
+        cmd, ["collect", "measures", "--db", url, "--slug", "omo"], env={"COLUMNS": "220"}
+    )
+    assert r.exit_code == 0, r.output
+    assert "95% CI" in r.output and "coverage" in r.output
+    (line,) = [x for x in r.output.splitlines() if "people" in x and "pct_correct" in x]
+    cells = [c.strip() for c in line.strip("│ ").split("│")]
+    assert cells[3:] == ["100", "100 – 100", "6", "100%", "thin: n = 6 is below 30, not ranked"]
+
+
 def test_collect_export_cli(played, tmp_path):
     from wordgames.cli import app as cmd
 
@@ -246,7 +261,7 @@ def test_collect_export_cli(played, tmp_path):
             url,
             "-o",
             str(tmp_path / "x"),
-            "--study",
+            "--slug",
             "omo",
             "--completed-only",
         ],
@@ -255,7 +270,7 @@ def test_collect_export_cli(played, tmp_path):
     assert "oddmanout_answers.jsonl: 6" in r.output
     assert not (tmp_path / "x" / "codenames.jsonl").exists()
     r = runner.invoke(
-        cmd, ["collect", "export", "--db", url, "-o", str(tmp_path / "y"), "--study", "nope"]
+        cmd, ["collect", "export", "--db", url, "-o", str(tmp_path / "y"), "--slug", "nope"]
     )
     assert r.exit_code == 2 and "no study 'nope'" in r.output
     r = runner.invoke(cmd, ["collect", "export", "--db", "mysql://x", "-o", str(tmp_path)])

@@ -25,9 +25,7 @@ DbOption = Annotated[
 ]
 StudyOption = Annotated[
     list[str] | None,
-    typer.Option(
-        "--study", "-s", metavar="SLUG", help="Only this study (repeatable). Default: all."
-    ),
+    typer.Option("--slug", metavar="SLUG", help="Only this study (repeatable). Default: all."),
 ]
 
 
@@ -48,7 +46,10 @@ def _fail_on_errors(func):
 @app.command("export")
 def export_cmd(
     db: DbOption,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write.")],
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="Folder to write the files into (default: collected)."),
+    ] = Path("collected"),
     study: StudyOption = None,
     include_flagged: Annotated[
         bool, typer.Option(help="Keep participants who failed an attention check.")
@@ -57,10 +58,13 @@ def export_cmd(
         bool, typer.Option(help="Only participants who reached the completion code.")
     ] = False,
 ):
-    """Write the collected answers in the documented user formats: codenames.jsonl (for
-    'wordgames codenames evaluate --file'), wiki_paths_finished/unfinished.tsv (Wikispeedia
-    layout), oddmanout_answers.jsonl / oddmanout_validated.jsonl / oddmanout_crowd_puzzles.jsonl
-    (for '--puzzles'), oddmanout_seeds.jsonl, participants.tsv and manifest.json."""
+    """Write the collected answers in the documented user formats.
+
+    codenames.jsonl (for 'wordgames codenames evaluate --file'),
+    wiki_paths_finished/unfinished.tsv (Wikispeedia layout), oddmanout_answers.jsonl /
+    oddmanout_validated.jsonl / oddmanout_crowd_puzzles.jsonl (for '--puzzles'),
+    oddmanout_seeds.jsonl, participants.tsv and manifest.json.
+    """
     from rich.markup import escape
 
     from wordgames.cli.common import console
@@ -112,7 +116,7 @@ def migrate_cmd(db: DbOption):
 @app.command("measures")
 def measures_cmd(
     db: DbOption,
-    study: Annotated[str, typer.Option("--study", "-s", help="The study's slug.")],
+    study: Annotated[str, typer.Option("--slug", help="The study's slug.")],
     embedding: Annotated[
         str | None,
         typer.Option("-e", "--embedding", help="Embedding of the agents (default: the study's)."),
@@ -121,8 +125,10 @@ def measures_cmd(
         Path | None, typer.Option(help="Keep the exported files in this folder.")
     ] = None,
 ):
-    """The measures on the data collected so far (what the admin page shows): the families'
-    own code on the exported files, e.g. wordgames.evaluate for Codenames."""
+    """Print the measures on the data collected so far (what the admin page shows).
+
+    The families' own code runs on the exported files, e.g. wordgames.evaluate for Codenames.
+    """
     from rich.markup import escape
     from rich.table import Table
 
@@ -138,17 +144,16 @@ def measures_cmd(
         finally:
             database.dispose()
 
+    from wordgames.serve.live import display_rows
+
     res = _fail_on_errors(run)
-    table = Table("dataset", "subject", "metric", "value", "n")
-    for r in res["rows"]:
-        v = r["value"]
-        table.add_row(
-            escape(str(r["dataset"])),
-            escape(str(r["subject"])),
-            escape(str(r["metric"])),
-            "—" if v is None else f"{v:.4g}",
-            str(r["n"]),
-        )
+    table = Table("dataset", "subject", "metric", "value", "95% CI", "n", "coverage", "note")
+    for col in table.columns[3:7]:
+        col.justify = "right"
+    for r in display_rows(res["rows"]):
+        cells = [r[k] for k in ("dataset", "subject", "metric", "value", "ci", "n", "coverage")]
+        style = "dim" if r["thin"] else None  # thin: shown for checking, never ranked
+        table.add_row(*(escape(str(c)) for c in [*cells, r["note"]]), style=style)
     con = console()
     con.print(f"{res['n_records']} record(s)", highlight=False, soft_wrap=True)
     con.print(table)

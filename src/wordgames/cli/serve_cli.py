@@ -93,9 +93,12 @@ def serve(
         typer.Option("--init-only", help="Migrate the database and set up the studies, then exit."),
     ] = False,
 ):
-    """Run the web app: consent, instructions, the game's trials with attention checks, a
-    completion code; the admin pages at /admin; GET /health. Migrates the database and sets up
-    the studies (boards, agents' clues, puzzles...) before it starts listening."""
+    """Run the web app where people play the games with the agents.
+
+    Consent, instructions, the game's trials with attention checks, a completion code; the admin
+    pages at /admin; GET /health. Migrates the database and sets up the studies (boards, agents'
+    clues, puzzles...) before it starts listening.
+    """
     import logging
     import os
     import secrets
@@ -146,10 +149,12 @@ def serve(
 
 
 def _run_uvicorn(host: str, port: int, workers: int) -> None:
-    """uvicorn on the app factory. Several workers share one listening socket bound here with
-    ``IPPROTO_TCP``: the socket uvicorn binds itself has protocol 0, so asyncio leaves Nagle's
-    algorithm on for its connections and a page sent in two writes waits ~40 ms for a delayed
-    ACK."""
+    """Run uvicorn on the app factory.
+
+    Several workers share one listening socket bound here with ``IPPROTO_TCP``: the socket
+    uvicorn binds itself has protocol 0, so asyncio leaves Nagle's algorithm on for its
+    connections and a page sent in two writes waits ~40 ms for a delayed ACK.
+    """
     import socket
 
     import uvicorn
@@ -208,8 +213,11 @@ def _configs(study, game, slug, trials, seed, agent, code, url) -> list:
 
 
 def _setup(url: str, configs: list) -> None:
-    """Migrate, then set up each study (a study whose data is missing is skipped with a
-    message when the built-in demos are served; an explicit study must work)."""
+    """Migrate the database, then set up each study.
+
+    A study whose data is missing is skipped with a message when the built-in demos are served;
+    an explicit study must work.
+    """
     import logging
 
     from wordgames.errors import DatasetMissingError

@@ -82,9 +82,14 @@ def coverage_counts(score) -> tuple[int, int] | None:
     skipped = score.n_skipped or 0
     cov = score.coverage
     # Odd-Man-Out's convention: the skipped items are inside n (abstained on, still counted)
-    if cov is not None and math.isfinite(cov) and score.n and skipped <= score.n \
-            and abs(cov - (score.n - skipped) / score.n) < 1e-9 \
-            and abs(cov - score.n / (score.n + skipped)) >= 1e-9:
+    if (
+        cov is not None
+        and math.isfinite(cov)
+        and score.n
+        and skipped <= score.n
+        and abs(cov - (score.n - skipped) / score.n) < 1e-9
+        and abs(cov - score.n / (score.n + skipped)) >= 1e-9
+    ):
         return score.n - skipped, score.n
     return score.n, score.n + skipped
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wordgames.errors import UnknownDatasetError
+
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9\-]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 
@@ -26,7 +28,7 @@ class DataFile:
     def __post_init__(self):
         if not _SHA_RE.match(self.sha256):
             raise ValueError(f"{self.path}: sha256 must be 64 lower-case hex digits")
-        if self.path.startswith("/") or ".." in Path(self.path).parts:
+        if Path(self.path).is_absolute() or ".." in Path(self.path).parts or "\\" in self.path:
             raise ValueError(f"{self.path}: must be a relative path inside the data set's folder")
 
 
@@ -64,6 +66,12 @@ class DatasetSpec:
         for attr in ("folder", "family", "title", "upstream", "citation", "licence"):
             if not getattr(self, attr):
                 raise ValueError(f"data set {self.name}: '{attr}' must not be empty")
+        folder = Path(self.folder)
+        if folder.is_absolute() or ".." in folder.parts or "\\" in self.folder:
+            raise ValueError(
+                f"data set {self.name}: folder {self.folder!r} must be a relative path inside "
+                "the data root"
+            )
         if not self.files:
             raise ValueError(f"data set {self.name}: declares no files")
         paths = [f.path for f in self.files]
@@ -74,7 +82,7 @@ class DatasetSpec:
         for f in self.files:
             if f.path == path:
                 return f
-        raise KeyError(f"data set {self.name} declares no file {path!r}")
+        raise UnknownDatasetError(f"data set {self.name} declares no file {path!r}")
 
     def describe(self) -> dict:
         return {

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from wordgames.datasets.model import _REGISTRY, DataFile, DatasetSpec, register
-from wordgames.errors import ChecksumMismatchError, DatasetMissingError
+from wordgames.errors import ChecksumMismatchError, DatasetMissingError, UnknownDatasetError
 
 __all__ = ["DATA_ENV", "DataFile", "DatasetSpec", "register"]
 
@@ -33,10 +33,25 @@ def all_datasets() -> dict[str, DatasetSpec]:
 
 
 def get_dataset(name: str) -> DatasetSpec:
+    """The declaration of data set ``name``.
+
+    Raises :class:`~wordgames.errors.UnknownDatasetError` (a ``WordgamesError`` and a
+    ``KeyError``) listing the known names for any other name, ``../`` paths included.
+    """
     specs = all_datasets()
-    if name not in specs:
-        raise KeyError(f"unknown data set {name!r}; known: {', '.join(specs)}")
+    if not isinstance(name, str) or name not in specs:
+        raise UnknownDatasetError(f"unknown data set {name!r}, known: {', '.join(specs)}")
     return specs[name]
+
+
+def _inside(root: Path, path: Path, what: str) -> Path:
+    """``path``, after checking that it resolves inside ``root`` (symbolic links followed)."""
+    real_root, real = root.resolve(), path.resolve()
+    if real != real_root and real_root not in real.parents:
+        raise DatasetMissingError(
+            f"{what} {path} resolves to {real}, outside the data root {real_root}: refused"
+        )
+    return path
 
 
 def data_root(root: str | Path | None = None) -> Path:
@@ -59,7 +74,8 @@ def dataset_dir(name: str, root: str | Path | None = None) -> Path:
     Raises :class:`DatasetMissingError` with what to set or fetch when it is absent.
     """
     spec = get_dataset(name)
-    base = data_root(root) / spec.folder
+    top = data_root(root)
+    base = _inside(top, top / spec.folder, f"the folder of data set {name!r}")
     missing = [f.path for f in spec.files if not (base / f.path).is_file()]
     if missing:
         raise DatasetMissingError(
@@ -67,11 +83,14 @@ def dataset_dir(name: str, root: str | Path | None = None) -> Path:
             f"{base} (first: {missing[0]}). Fetch the files from {spec.upstream} into that folder, "
             f"or set {DATA_ENV} to a data root that holds '{spec.folder}/'."
         )
+    for f in spec.files:
+        _inside(top, base / f.path, f"the file {f.path!r} of data set {name!r}")
     return base
 
 
 def dataset_file(name: str, path: str, root: str | Path | None = None) -> Path:
-    get_dataset(name).file(path)  # raises for an undeclared file
+    """The path of the declared file ``path`` of data set ``name`` (checked inside the root)."""
+    get_dataset(name).file(path)  # raises UnknownDatasetError for an undeclared file
     return dataset_dir(name, root) / path
 
 

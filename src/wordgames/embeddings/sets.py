@@ -75,6 +75,7 @@ def load_embedding(
     name: str | None = None,
     words_path: str | Path | None = None,
     use_cache: bool = True,
+    trust_pickle: bool = False,
 ) -> Embedding:
     """Load an embedding from a built-in name or a file.
 
@@ -89,13 +90,17 @@ def load_embedding(
     name : name used in results (default: the built-in name or the file's stem)
     words_path : word list for ``.npy`` matrices
     use_cache : convert text/binary files once to a memory-mappable cache
+    trust_pickle : allow formats that unpickle (gensim ``KeyedVectors`` through gensim itself,
+        PyTorch ``.bin`` weights of a transformer model folder). By default a gensim file is
+        read by a restricted unpickler that runs no code from it, and a model folder must hold
+        safetensors weights; set it only for files you made or trust (CLI ``--trust-pickle``).
     """
     from wordgames.embeddings.loaders import (
         BUILTIN,
         FORMATS,
-        _load_cached,
         detect_format,
         load_builtin,
+        load_cached,
         load_gensim,
         load_npy,
         parse_text,
@@ -116,7 +121,9 @@ def load_embedding(
         if spec.startswith("transformer:"):
             from wordgames.embeddings.transformer import transformer_embedding
 
-            return transformer_embedding(spec.split(":", 1)[1], name=name)
+            return transformer_embedding(
+                spec.split(":", 1)[1], name=name, trust_pickle=trust_pickle
+            )
     path = Path(spec)
     if not path.exists():
         raise WordgamesError(
@@ -131,17 +138,17 @@ def load_embedding(
     if fmt == "npy":
         return load_npy(path, words_path, name=name)
     if fmt == "gensim":
-        return load_gensim(path, name=name)
+        return load_gensim(path, name=name, trust_pickle=trust_pickle)
     if fmt == "word2vec-binary":
-        return _load_cached(path, fmt, parse_word2vec_binary, name, use_cache)
-    return _load_cached(path, fmt, lambda p: parse_text(p, fmt=fmt), name, use_cache)
+        return load_cached(path, fmt, parse_word2vec_binary, name, use_cache)
+    return load_cached(path, fmt, lambda p: parse_text(p, fmt=fmt), name, use_cache)
 
 
-def load_one(spec, *, transformer_vocab=None) -> Embedding:
+def load_one(spec, *, transformer_vocab=None, trust_pickle: bool = False) -> Embedding:
     """One embedding from a name, a path, an :class:`Embedding` or an :class:`EmbeddingLike`.
 
     ``transformer:MODEL`` specs encode ``transformer_vocab`` (a number of GloVe's top words or
-    a word-list file) when given.
+    a word-list file) when given; ``trust_pickle`` is passed to :func:`load_embedding`.
     """
     if isinstance(spec, Embedding):
         return spec
@@ -155,8 +162,10 @@ def load_one(spec, *, transformer_vocab=None) -> Embedding:
     if isinstance(spec, str) and spec.startswith("transformer:") and transformer_vocab is not None:
         from wordgames.embeddings.transformer import transformer_embedding
 
-        return transformer_embedding(spec.split(":", 1)[1], vocab=transformer_vocab)
-    return load_embedding(spec)
+        return transformer_embedding(
+            spec.split(":", 1)[1], vocab=transformer_vocab, trust_pickle=trust_pickle
+        )
+    return load_embedding(spec, trust_pickle=trust_pickle)
 
 
 def _as_list(specs) -> list:
@@ -181,7 +190,11 @@ def _unique_names(embs: list[Embedding]) -> list[Embedding]:
 
 
 def load_embeddings(
-    specs=None, policy: VocabularyPolicy | None = None, *, transformer_vocab=None
+    specs=None,
+    policy: VocabularyPolicy | None = None,
+    *,
+    transformer_vocab=None,
+    trust_pickle: bool = False,
 ) -> list[Embedding]:
     """Load every embedding once and apply the vocabulary policy.
 
@@ -193,6 +206,8 @@ def load_embeddings(
         Restriction applied to every embedding (default: none).
     transformer_vocab : int, path or list of str, optional
         Vocabulary encoded by ``transformer:MODEL`` specs.
+    trust_pickle : bool
+        Allow pickle-based files (see :func:`load_embedding`); only for files you trust.
 
     Returns
     -------
@@ -213,7 +228,7 @@ def load_embeddings(
     embs = []
     for spec in _as_list(specs):
         t = time.perf_counter()
-        emb = load_one(spec, transformer_vocab=transformer_vocab)
+        emb = load_one(spec, transformer_vocab=transformer_vocab, trust_pickle=trust_pickle)
         if policy.top_n or policy.lower_alpha:
             emb = emb.restrict(top_n=policy.top_n, lower_alpha=policy.lower_alpha)
         log.info(

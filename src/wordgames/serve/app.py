@@ -1,5 +1,7 @@
-"""The web app: participants' pages (consent, instructions, trials, completion), the admin pages
-and ``GET /health``. Server-rendered (Jinja2, autoescaped), a small static script, no CDN.
+"""The web app: participants' pages, the admin pages and ``GET /health``.
+
+The participants' pages are consent, instructions, trials and completion. Server-rendered
+(Jinja2, autoescaped), a small static script, no CDN.
 
 The app keeps no state outside the database: any number of workers (``--workers``) or machines
 may serve the same PostgreSQL database. Every answer is committed before the next trial is
@@ -151,12 +153,12 @@ def _landing(ctx: Ctx, slug: str, request: Request):
     except AnswerError as exc:
         return ctx.error(str(exc), 400)
     token = request.cookies.get(cookie_name(slug))
-    p = store.find_participant(ctx.db, study, token=token, pid=pid)
+    try:
+        p = _returning(ctx, study, token, pid, ses)
+    except store.StartedElsewhere:
+        return started_elsewhere(ctx, study)
     if p is not None:
-        resp = RedirectResponse(f"/s/{slug}/play", status_code=303)
-        if token is None or p.token_hash != store.sha(token):  # same PID, new browser
-            set_participant_cookie(ctx, resp, slug, store.new_token(ctx.db, p.id))
-        return resp
+        return _resume(ctx, slug, p, token, f"/s/{slug}/play")
     if study.cfg.require_pid and pid is None:
         return ctx.error(
             "Please open this study from the link on the recruitment platform "
@@ -183,6 +185,31 @@ def _landing(ctx: Ctx, slug: str, request: Request):
         path=f"/s/{slug}/",
     )
     return resp
+
+
+def _returning(ctx: Ctx, study, token: str | None, pid: str | None, ses: str | None):
+    """The participant who comes back with this request, or None for a newcomer.
+
+    Resumption is bound to what the participant holds: the session cookie, or the platform's
+    ``SESSION_ID`` of the attempt they started with. A cookie of another participant than the
+    link's ``PROLIFIC_PID`` (a shared computer) is ignored. A known ``PROLIFIC_PID`` with neither
+    raises :class:`~wordgames.serve.store.StartedElsewhere`: knowing someone's id is not enough
+    to take over their session.
+    """
+    p = store.find_participant(ctx.db, study, token=token) if token else None
+    if p is not None and (pid is None or p.pid_hash == store.pid_hash(study, pid)):
+        return p
+    known = store.find_participant(ctx.db, study, pid=pid) if pid else None
+    if known is None:
+        return None
+    if not store.same_session(study, known, ses):
+        raise store.StartedElsewhere("this participant started in another session")
+    return known
+
+
+def started_elsewhere(ctx: Ctx, study):
+    """The page for a known ``PROLIFIC_PID`` that brought neither its cookie nor its session."""
+    return ctx.page("started_elsewhere.html", 409, study=study, title=study.cfg.text("title"))
 
 
 def _consent(ctx: Ctx, slug: str, request: Request, form):
@@ -212,9 +239,31 @@ def _consent(ctx: Ctx, slug: str, request: Request, form):
         return ctx.error(str(exc), 400)
     if study.cfg.require_pid and pid is None:
         return ctx.error("This study needs a PROLIFIC_PID in its link.", 400)
-    p, token = store.create_participant(ctx.db, study, pid=pid, platform_study=sid, session=ses)
-    resp = RedirectResponse(
-        f"/s/{slug}/instructions" if p.position == 0 else f"/s/{slug}/play", status_code=303
-    )
+    cookie, token = request.cookies.get(cookie_name(slug)), None
+    try:
+        p = _returning(ctx, study, cookie, pid, ses)  # consent sent again (another tab)
+        if p is None:
+            p, token = store.create_participant(
+                ctx.db, study, pid=pid, platform_study=sid, session=ses
+            )
+    except store.StartedElsewhere:
+        return started_elsewhere(ctx, study)
+    url = f"/s/{slug}/instructions" if p.position == 0 else f"/s/{slug}/play"
+    if token is None:
+        return _resume(ctx, slug, p, cookie, url)
+    resp = RedirectResponse(url, status_code=303)
     set_participant_cookie(ctx, resp, slug, token)
+    return resp
+
+
+def _resume(ctx: Ctx, slug: str, p, cookie: str | None, url: str):
+    """Redirect a participant to ``url``; a cookie that is not theirs is replaced by a new token.
+
+    The new token ends the old one: one browser per participant at a time.
+    """
+    resp = RedirectResponse(url, status_code=303)
+    if cookie is None or p.token_hash != store.sha(cookie):  # same PID and session, new browser
+        set_participant_cookie(ctx, resp, slug, store.new_token(ctx.db, p.id))
+    else:
+        set_participant_cookie(ctx, resp, slug, cookie)
     return resp

@@ -81,9 +81,12 @@ GAME_INSTRUCTIONS = {
 
 @dataclass(frozen=True)
 class AttentionConfig:
-    """Attention checks: ``positions`` (0-based trial positions where a check is inserted),
-    ``action`` (``"flag"``: the participant finishes and is flagged; ``"end"``: the study ends
-    without completion code), and ``items`` (game-specific checks; empty: the built-in one)."""
+    """Attention checks of a study: where they come and what a failure leads to.
+
+    ``positions`` (0-based trial positions where a check is inserted), ``action`` (``"flag"``:
+    the participant finishes and is flagged; ``"end"``: the study ends without completion code),
+    and ``items`` (game-specific checks; empty: the built-in one).
+    """
 
     positions: tuple[int, ...] = ()
     action: str = "flag"
@@ -184,9 +187,11 @@ class StudyConfig:
 
     @property
     def conditions(self) -> tuple[str, ...]:
-        """Conditions balanced across participants: the Codenames agents of a
-        ``codenames-receiver`` study (and the feedback receivers of a ``codenames-sender``
-        study), else one condition, ``"default"``."""
+        """Conditions balanced across participants.
+
+        The Codenames agents of a ``codenames-receiver`` study (and the feedback receivers of a
+        ``codenames-sender`` study), else one condition, ``"default"``.
+        """
         if self.game == "codenames-receiver":
             return tuple(self.option("codenames", "agents", ("cluster",)))
         if self.game == "codenames-sender":
@@ -201,8 +206,10 @@ class StudyConfig:
         return d
 
     def design_sha(self) -> str:
-        """sha256 of everything but the texts and the completion code/URL: what a running
-        study may not change."""
+        """sha256 of the study's design: what a running study may not change.
+
+        Everything but the texts and the completion code/URL is hashed.
+        """
         d = self.to_dict()
         for k in ("texts", "completion_code", "completion_url"):
             d.pop(k)

@@ -1,5 +1,8 @@
-"""Doctest collection of ``wordgames.serve``: the Alembic environment runs only under Alembic,
-and without the ``serve`` extra (fastapi, sqlalchemy...) nothing here can be imported."""
+"""Doctest collection of ``wordgames.serve``.
+
+The Alembic environment runs only under Alembic, and without the ``serve`` extra (fastapi,
+sqlalchemy...) nothing here can be imported.
+"""
 
 import importlib.util
 

@@ -29,7 +29,9 @@ class DatabaseError(WordgamesError):
 
 
 def normalise_url(url: str) -> str:
-    """``sqlite:///file.db`` as is; ``postgresql://`` and ``postgres://`` get the psycopg 3
+    """The SQLAlchemy URL of a database URL given by the user.
+
+    ``sqlite:///file.db`` as is; ``postgresql://`` and ``postgres://`` get the psycopg 3
     driver. Anything else is an error.
 
     >>> normalise_url("postgres://u@127.0.0.1/db")
@@ -94,8 +96,11 @@ def _sqlite_setup(engine: Engine) -> None:
 
 
 class Database:
-    """An engine with its session factories: ``read()`` and ``write()`` context managers that
-    commit on success and roll back on error."""
+    """An engine with its session factories.
+
+    ``read()`` and ``write()`` are context managers that commit on success and roll back on
+    error.
+    """
 
     def __init__(self, url: str, *, pool_size: int = 10):
         self.url = normalise_url(url)

@@ -1,5 +1,8 @@
-"""What every game shares: the :class:`Game` interface, :class:`AnswerError` and checked form
-fields (see :mod:`wordgames.serve.games` for the games themselves)."""
+"""What every game shares: the :class:`Game` interface, :class:`AnswerError`, checked fields.
+
+The checked form fields are used by every game; see :mod:`wordgames.serve.games` for the games
+themselves.
+"""
 
 from __future__ import annotations
 
@@ -66,8 +69,10 @@ def seeded_rng(*parts: int) -> np.random.Generator:
 
 
 class Game:
-    """A game (base class): items, attention checks, checked answers and their outcomes;
-    :mod:`wordgames.serve.games` describes the interface."""
+    """A game (base class): items, attention checks, checked answers and their outcomes.
+
+    :mod:`wordgames.serve.games` describes the interface.
+    """
 
     name = ""
 

@@ -1,5 +1,7 @@
-"""The five games: how a study's items are generated, what a trial shows, how an answer is
-checked (server-side, every field) and what it leads to (feedback, attention check outcome).
+"""The five games: their items, trials, checked answers and outcomes.
+
+How a study's items are generated, what a trial shows, how an answer is checked (server-side,
+every field) and what it leads to (feedback, attention check outcome).
 
 Each game is a :class:`Game` with
 
@@ -66,8 +68,11 @@ def _attention_board(cfg: StudyConfig, n_blue: int, n_red: int) -> dict:
 
 
 class CodenamesReceiver(Game):
-    """An agent (the participant's condition) gives a clue and number; the person picks that
-    many board words, best first. Stored as a human-receiver record."""
+    """The Codenames receiver game: the person guesses the words of an agent's clue.
+
+    An agent (the participant's condition) gives a clue and number; the person picks that many
+    board words, best first. Stored as a human-receiver record.
+    """
 
     name = "codenames-receiver"
 
@@ -138,8 +143,11 @@ class CodenamesReceiver(Game):
 
 
 class CodenamesSender(Game):
-    """The person sees a coloured board and gives a one-word clue, a number and the words meant;
-    optionally an agent receiver (the condition) guesses, shown as feedback."""
+    """The Codenames sender game: the person gives a clue, optionally guessed by an agent.
+
+    The person sees a coloured board and gives a one-word clue, a number and the words meant;
+    optionally an agent receiver (the condition) guesses, shown as feedback.
+    """
 
     name = "codenames-sender"
 
@@ -324,9 +332,12 @@ class OddManOut(Game):
 
 
 class OddManOutCrowd(Game):
-    """The paper's crowdsourcing stage (category expansion): for a polysemous seed word and
-    one of its categories, the person gives more examples of the category; the protocol then
-    makes puzzles from two categories of one seed (:func:`wordgames.oddmanout.generate.protocol_puzzles`)."""
+    """The paper's crowdsourcing stage (category expansion).
+
+    For a polysemous seed word and one of its categories, the person gives more examples of the
+    category; the protocol then makes puzzles from two categories of one seed
+    (:func:`wordgames.oddmanout.generate.protocol_puzzles`).
+    """
 
     name = "oddmanout-crowd"
 
@@ -372,8 +383,11 @@ class OddManOutCrowd(Game):
 
 
 def _seeds(cfg) -> list[dict]:
-    """Seed words with their categories: ``oddmanout.seeds`` as a list of
-    ``{"seed": ..., "categories": [...]}`` or a JSONL file of protocol seeds."""
+    """Seed words with their categories.
+
+    ``oddmanout.seeds`` is a list of ``{"seed": ..., "categories": [...]}`` or a JSONL file of
+    protocol seeds.
+    """
     seeds = cfg.oddmanout.get("seeds")
     if isinstance(seeds, str):
         from wordgames.oddmanout.generate import read_protocol_seeds

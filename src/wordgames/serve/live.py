@@ -1,6 +1,7 @@
-"""Measures on the data collected so far (the admin page's live measures, and
-:func:`evaluate_study` for scripts): the study's answers are exported to the documented user
-formats and read back by the families' own code.
+"""Measures on the data collected so far: the admin page's live measures.
+
+:func:`evaluate_study` gives them to scripts too. The study's answers are exported to the
+documented user formats and read back by the families' own code.
 
 * Codenames: ``wordgames.evaluate(embedding, "codenames", options={"codenames": {"files":
   [codenames.jsonl], "datasets": None}})``: the agents' MAP against these people's picks and
@@ -10,6 +11,10 @@ formats and read back by the families' own code.
   through ``wordgames.evaluate(..., "oddmanout", options={"oddmanout": {"puzzles": [...]}})``.
 * Wiki: the WALES human baseline (``wikispeedia_human_table`` / ``wikispeedia_human_baseline``)
   and success rate (``human_success_rate``) on the exported paths.
+
+Every row carries ``n``, ``coverage`` and ``thin`` / ``thin_reason``
+(:func:`wordgames.measure.is_thin`, also for the people's own scores); :func:`display_rows`
+formats them for the admin page and ``wordgames collect measures``.
 """
 
 from __future__ import annotations
@@ -33,15 +38,46 @@ SCORE_COLUMNS = (
     "ci_high",
     "n",
     "n_skipped",
+    "skip_reason",
+    "coverage",
+    "thin",
+    "thin_reason",
 )
+NAN2 = (math.nan, math.nan)
 
 
 def _clean(v):
     return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
+def _score_row(score) -> dict:
+    return {k: _clean(getattr(score, k)) for k in SCORE_COLUMNS}
+
+
 def _score_rows(results) -> list[dict]:
-    return [{k: _clean(getattr(s, k)) for k in SCORE_COLUMNS} for s in results.scores]
+    return [_score_row(s) for s in results.scores]
+
+
+def _people_row(
+    measure: str, metric: str, value, n: int, *, ci=NAN2, coverage: float = math.nan
+) -> dict:
+    """A row of the people's own scores, judged thin by the same rule as every Score."""
+    from wordgames.measure import Score, is_thin
+
+    score = Score(
+        "",
+        measure,
+        "collected",
+        "people",
+        metric,
+        math.nan if value is None else float(value),
+        ci_low=ci[0],
+        ci_high=ci[1],
+        n=n,
+        coverage=coverage,
+    )
+    score.thin, score.thin_reason = is_thin(score)
+    return _score_row(score)
 
 
 def evaluate_study(
@@ -52,8 +88,11 @@ def evaluate_study(
     out_dir: str | Path | None = None,
     seed: int = 0,
 ) -> dict:
-    """Measures on a study's data so far: ``{"n_records": int, "rows": [score rows...],
-    "notes": [...]}``. ``out_dir`` keeps the exported files (default: a temporary folder)."""
+    """Measures on a study's data so far.
+
+    Returns ``{"n_records": int, "rows": [score rows...], "notes": [...]}``. ``out_dir`` keeps
+    the exported files (default: a temporary folder).
+    """
     from wordgames.serve import store
     from wordgames.serve.export import export
 
@@ -116,7 +155,7 @@ def _oddmanout(folder: Path, rep, emb: str, seed: int) -> dict:
 
     import wordgames
     from wordgames.oddmanout.embedding_solver import Solution
-    from wordgames.oddmanout.metrics import score
+    from wordgames.oddmanout.metrics import score, score_intervals
     from wordgames.oddmanout.puzzles import read_puzzles
 
     path = folder / "oddmanout_answers.jsonl"
@@ -131,20 +170,11 @@ def _oddmanout(folder: Path, rep, emb: str, seed: int) -> dict:
         if c is not None:
             choice[i] = ps.words[i].tolist().index(c)
     reason = np.array(["" if c >= 0 else "none-fits" for c in choice], dtype=object)
-    s = score(ps, Solution("people", choice, reason, np.zeros(ps.words.shape)))
-    rows = [
-        {
-            "embedding": "",
-            "measure": "oddmanout",
-            "dataset": "collected",
-            "subject": "people",
-            "metric": k,
-            "value": _clean(float(s[k])),
-            "ci_low": None,
-            "ci_high": None,
-            "n": s["n"],
-            "n_skipped": 0,
-        }
+    people = Solution("people", choice, reason, np.zeros(ps.words.shape))
+    s = score(ps, people)
+    ci = score_intervals(ps, people, seed=seed)
+    rows = [  # every answer is used: coverage 1
+        _people_row("oddmanout", k, s[k], s["n"], ci=ci.get(k, NAN2), coverage=1.0)
         for k in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
     ]
     res = wordgames.evaluate(
@@ -175,14 +205,17 @@ def _wiki(folder: Path, rep, study) -> dict:
     rows = []
     if finished is not None:
         base = wikispeedia_human_baseline(wikispeedia_human_table(graph, finished))
+        games = base["n_games"] + base["n_games_outside_graph"]
+        cov = base["n_games"] / games if games else math.nan
         rows += [
-            _wiki_row(f"human_{k}", base[k], base["n_pairs"]) for k in ("best", "average", "median")
+            _people_row("wales-human", f"human_{k}", base[k], base["n_pairs"], coverage=cov)
+            for k in ("best", "average", "median")
         ]
     if unf.is_file():
         rate = human_success_rate(read_wikispeedia_paths(unf, finished=False), finished)
-        rows.append(_wiki_row("success_rate", rate["success_rate"], n))
+        rows.append(_people_row("wales-human", "success_rate", rate["success_rate"], n))
     else:
-        rows.append(_wiki_row("success_rate", 1.0, n))
+        rows.append(_people_row("wales-human", "success_rate", 1.0, n))
     return {
         "n_records": n,
         "rows": rows,
@@ -192,16 +225,91 @@ def _wiki(folder: Path, rep, study) -> dict:
     }
 
 
-def _wiki_row(metric: str, value, n: int) -> dict:
-    return {
-        "embedding": "",
-        "measure": "wales-human",
-        "dataset": "collected",
-        "subject": "people",
-        "metric": metric,
-        "value": _clean(value),
-        "ci_low": None,
-        "ci_high": None,
-        "n": n,
-        "n_skipped": 0,
-    }
+# --------------------------------------------------------------------------- display
+def fmt_number(value) -> str:
+    """A value or interval bound as the admin page shows it, the same for every row.
+
+    Thousands separated from 1,000 on, else 4 significant digits; never in scientific
+    notation; ``"—"`` when missing.
+
+    Examples
+    --------
+    >>> [fmt_number(v) for v in (31860.2, 0.07968, 12.3456, 100.0, -0.0893, 999.97, None)]
+    ['31,860', '0.07968', '12.35', '100', '-0.0893', '1,000', '—']
+    """
+    if value is None or isinstance(value, bool) or not math.isfinite(float(value)):
+        return "—"
+    v = float(value)
+    if v == 0:
+        return "0"
+    decimals = min(8, max(0, 3 - math.floor(math.log10(abs(v)))))
+    if abs(round(v, decimals)) >= 1000:
+        return f"{v:,.0f}"
+    text = f"{v:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("0", "-0") else text
+
+
+def fmt_coverage(coverage) -> str:
+    """A coverage in whole percent, rounded down (``"—"`` when unknown).
+
+    Examples
+    --------
+    >>> fmt_coverage(1.0), fmt_coverage(0.996), fmt_coverage(4 / 196), fmt_coverage(0.001)
+    ('100%', '99%', '2%', '<1%')
+    """
+    if coverage is None or not math.isfinite(float(coverage)):
+        return "—"
+    pct = math.floor(float(coverage) * 100 + 1e-9)
+    return "<1%" if pct == 0 and coverage > 0 else f"{pct}%"
+
+
+def _thinness(row: dict) -> tuple[bool, str]:
+    """A row's ``(thin, reason)``; judged again for snapshots stored before rows carried it."""
+    if row.get("thin") is not None:
+        return bool(row["thin"]), row.get("thin_reason") or ""
+    from wordgames.measure import Score, is_thin
+
+    return is_thin(Score.from_dict(row))
+
+
+def display_rows(rows: list[dict]) -> list[dict]:
+    """Score rows of a snapshot as the admin page and ``wordgames collect measures`` show them.
+
+    Every number column has one format (:func:`fmt_number`; counts thousands separated). A thin
+    score (too few items or too little coverage, :func:`wordgames.measure.is_thin`) is marked
+    ``thin`` and its ``note`` says why it is not ranked.
+
+    Examples
+    --------
+    >>> (r,) = display_rows([{"embedding": "glove", "measure": "codenames", "dataset": "collected",
+    ...     "subject": "cluster", "metric": "map", "value": 0.4, "ci_low": 0.1, "ci_high": 0.7,
+    ...     "n": 3, "n_skipped": 0}])
+    >>> r["value"], r["ci"], r["n"], r["coverage"], r["thin"], r["note"]
+    ('0.4', '0.1 – 0.7', '3', '100%', True, 'thin: n = 3 is below 30, not ranked')
+    """
+    out = []
+    for r in rows:
+        thin, reason = _thinness(r)
+        n, skipped = r.get("n"), r.get("n_skipped") or 0
+        cov = r.get("coverage")
+        if cov is None and n is not None and n + skipped:
+            cov = n / (n + skipped)
+        lo, hi = r.get("ci_low"), r.get("ci_high")
+        notes = [f"thin: {reason or 'too little data'}, not ranked"] if thin else []
+        if skipped:
+            why = r.get("skip_reason") or ""
+            notes.append(f"skipped {skipped:,}" + (f": {why}" if why else ""))
+        out.append(
+            {
+                **{k: r.get(k, "") for k in ("embedding", "dataset", "subject", "metric")},
+                "value": fmt_number(r.get("value")),
+                "ci": "—" if lo is None or hi is None else f"{fmt_number(lo)} – {fmt_number(hi)}",
+                "n": "—" if n is None else f"{n:,}",
+                "coverage": fmt_coverage(cov),
+                "thin": thin,
+                "note": "; ".join(notes),
+            }
+        )
+    return out

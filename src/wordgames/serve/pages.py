@@ -1,6 +1,9 @@
-"""The participant's trial pages: show the current trial, take an answer or a wiki click,
-show the sender's feedback, and the completion page. Called by :mod:`wordgames.serve.app`
-(in a worker thread: the database calls block)."""
+"""The participant's trial pages.
+
+Show the current trial, take an answer or a wiki click, show the sender's feedback, and the
+completion page. Called by :mod:`wordgames.serve.app` (in a worker thread: the database calls
+block).
+"""
 
 from __future__ import annotations
 
@@ -119,8 +122,11 @@ def submit_answer(ctx: Ctx, slug: str, request: Request, form):
 
 
 def submit_move(ctx: Ctx, slug: str, request: Request, form):
-    """POST of a wiki click: a link, ``<`` (back). Reaching the target or using up
-    ``max_clicks`` ends the navigation (the click and the answer in one transaction)."""
+    """POST of a wiki click: a link, or ``<`` (back).
+
+    Reaching the target or using up ``max_clicks`` ends the navigation (the click and the answer
+    in one transaction).
+    """
     from wordgames.serve.wiki import check_move, finished_answer, replay
 
     study, p, token, resp = _who(ctx, slug, request)

@@ -1,7 +1,10 @@
-"""What the games are built from, loaded once per process and cached: embeddings, Codenames
-agents, word lists, link graphs, puzzle sets. Everything goes through the public entry points
-of the families (``wordgames.embeddings.load_embedding``, ``codenames.agents.default_senders``,
-``wales.report.wikispeedia_setup``, ``oddmanout.data.load_dataset``...)."""
+"""What the games are built from, loaded once per process and cached.
+
+Embeddings, Codenames agents, word lists, link graphs, puzzle sets. Everything goes through the
+public entry points of the families (``wordgames.embeddings.load_embedding``,
+``codenames.agents.default_senders``, ``wales.report.wikispeedia_setup``,
+``oddmanout.data.load_dataset``...).
+"""
 
 from __future__ import annotations
 
@@ -32,8 +35,10 @@ def senders(
     no_shared_stem: bool,
     no_substring: bool,
 ) -> dict:
-    """The paper's senders on an embedding, by name (``cluster``, ``exhaustive:<tie-break>``,
-    ``random-sender``), with the study's clue rules."""
+    """The paper's senders on an embedding, by name, with the study's clue rules.
+
+    Names are ``cluster``, ``exhaustive:<tie-break>`` and ``random-sender``.
+    """
     from wordgames.codenames.agents import default_senders
     from wordgames.codenames.board import ClueRules
 
@@ -81,8 +86,11 @@ def agent(kind: str, name: str, cfg) -> object:
 
 @lru_cache(maxsize=8)
 def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
-    """Board words: ``"codenames"`` (the 400-word list of the ``codenames-pilot`` data set) or a
-    text file with one word a line; words the embedding does not know are left out (logged)."""
+    """Board words that the embedding knows.
+
+    ``"codenames"`` (the 400-word list of the ``codenames-pilot`` data set) or a text file with
+    one word a line; words the embedding does not know are left out (logged).
+    """
     from wordgames.codenames.board import codenames_word_list
 
     if spec == "codenames":
@@ -112,8 +120,11 @@ def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4)
 def graph(spec: str, names: str | None = None):
-    """A link graph: ``"wikispeedia"`` (the largest strongly connected component of
-    Wikispeedia, as WALES uses it) or an edge-list file (optionally with a name table)."""
+    """A link graph for the wiki game.
+
+    ``"wikispeedia"`` (the largest strongly connected component of Wikispeedia, as WALES uses
+    it) or an edge-list file (optionally with a name table).
+    """
     if spec == "wikispeedia":
         from wordgames.wales.report import wikispeedia_setup
 

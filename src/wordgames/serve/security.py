@@ -16,8 +16,10 @@ HEADERS = [
 
 
 class BodyLimitMiddleware:
-    """Answer 413 to a request whose body is larger than ``max_body`` bytes (by its
-    Content-Length, or while it streams in)."""
+    """Answer 413 to a request whose body is larger than ``max_body`` bytes.
+
+    The size is checked by the Content-Length header, and again while the body streams in.
+    """
 
     def __init__(self, app, max_body: int = 64 * 1024):
         self.app = app
@@ -67,8 +69,11 @@ async def _reject(send) -> None:
 
 
 class SecurityHeadersMiddleware:
-    """Content-Security-Policy (scripts and styles from this site only), no framing, no
-    referrer (the study link may carry a platform id), no caching of pages."""
+    """Add the security headers to every response.
+
+    Content-Security-Policy (scripts and styles from this site only), no framing, no referrer
+    (the study link may carry a platform id), no caching of pages.
+    """
 
     def __init__(self, app):
         self.app = app

@@ -32,6 +32,14 @@ class StudyError(WordgamesError):
     """A study cannot be set up (design changed, generation failed...)."""
 
 
+class StartedElsewhere(WordgamesError):
+    """A participant with this platform id exists, and nothing in the request proves it is them.
+
+    Neither the session cookie nor the platform's session id of that participant came with the
+    request, so the session is not handed over.
+    """
+
+
 def sha(text: str) -> str:
     """sha256 hex digest of ``text`` (how cookie tokens are stored)."""
     return hashlib.sha256(text.encode()).hexdigest()
@@ -74,8 +82,9 @@ class LoadedStudy:
 
 
 def init_study(db: Database, cfg: StudyConfig) -> int:
-    """Put a study and its generated items into the database, or check that the one there has
-    the same design (texts and completion code may change). Returns the study id.
+    """Put a study and its generated items into the database; returns the study id.
+
+    A study already there must have the same design (texts and completion code may change).
 
     Raises
     ------
@@ -169,9 +178,33 @@ def list_studies(db: Database) -> list[str]:
 
 
 # --------------------------------------------------------------------------- participants
+def pid_hash(study: LoadedStudy, pid: str) -> str:
+    """How a platform id (``PROLIFIC_PID``) is stored: keyed with the study's salt."""
+    return keyed_hash(study.salt, "pid:" + pid)
+
+
+def session_hash(study: LoadedStudy, session: str) -> str:
+    """How a platform session id (``SESSION_ID``) is stored: keyed with the study's salt."""
+    return keyed_hash(study.salt, "session:" + session)
+
+
+def same_session(study: LoadedStudy, p: Participant, session: str | None) -> bool:
+    """Whether ``session`` (the link's ``SESSION_ID``) is the one the participant started with.
+
+    False when either is missing: a participant who came without a session id can resume only
+    with the cookie.
+    """
+    if not session or not p.session_hash:
+        return False
+    return hmac.compare_digest(p.session_hash, session_hash(study, session))
+
+
 def make_plan(study: LoadedStudy, condition: str, seq: int) -> list[int]:
-    """The item ids a participant plays, in order: a seeded sample of ``trials`` items of the
-    condition, with the attention checks at their positions."""
+    """The item ids a participant plays, in order.
+
+    A seeded sample of ``trials`` items of the condition, with the attention checks at their
+    positions.
+    """
     cfg = study.cfg
     pool = study.pool(condition, "trial")
     rng = np.random.default_rng([cfg.seed & 0xFFFFFFFF, 1 + seq])
@@ -200,15 +233,17 @@ def find_participant(
             return s.scalar(
                 select(Participant).where(
                     Participant.study_id == study.id,
-                    Participant.pid_hash == keyed_hash(study.salt, "pid:" + pid),
+                    Participant.pid_hash == pid_hash(study, pid),
                 )
             )
     return None
 
 
 def new_token(db: Database, participant_id: int) -> str:
-    """Give a participant a fresh cookie token (resume on another browser with the same
-    platform id); the old one stops working."""
+    """Give a participant a fresh cookie token; the old one stops working.
+
+    Used to resume on another browser (same platform id and session id).
+    """
     token = secrets.token_urlsafe(24)
     with db.write() as s:
         s.get(Participant, participant_id).token_hash = sha(token)
@@ -223,9 +258,16 @@ def create_participant(
     platform_study: str | None,
     session: str | None,
 ) -> tuple[Participant, str]:
-    """Consent given: a new participant with the next assignment number; conditions are
-    assigned round-robin on that number (balanced by construction). Returns it and its token.
-    A participant with the same platform id is returned instead (with a new token)."""
+    """Consent given: a new participant with the next assignment number, and its token.
+
+    Conditions are assigned round-robin on that number (balanced by construction). When a
+    participant with the same platform id was created meanwhile (the consent sent twice), it is
+    returned instead, with a new token, if the platform session id is the one it started with.
+
+    Raises
+    ------
+    StartedElsewhere : that participant started in another session
+    """
     conditions = study.cfg.conditions
     for _ in range(20):
         token = secrets.token_urlsafe(24)
@@ -245,12 +287,12 @@ def create_participant(
                     token_hash=sha(token),
                     seq=seq,
                     condition=cond,
-                    pid_hash=keyed_hash(study.salt, "pid:" + pid)
+                    pid_hash=pid_hash(study, pid)
                     if pid
                     else keyed_hash(study.salt, "anon:" + secrets.token_hex(16)),
                     source="prolific" if pid else "anonymous",
                     platform_study=platform_study or None,
-                    session_hash=keyed_hash(study.salt, "session:" + session) if session else None,
+                    session_hash=session_hash(study, session) if session else None,
                     plan=json.dumps(make_plan(study, cond, seq)),
                     position=0,
                     status="active",
@@ -263,6 +305,10 @@ def create_participant(
             if pid:
                 old = find_participant(db, study, pid=pid)
                 if old is not None:
+                    if not same_session(study, old, session):
+                        raise StartedElsewhere(
+                            "this participant started in another session"
+                        ) from None
                     return old, new_token(db, old.id)
     raise StudyError("could not assign a participant number (too much contention); retry")
 
@@ -306,9 +352,11 @@ def record_answer(
     client_rt_ms: int | None,
     moves: list[dict] = (),
 ) -> str:
-    """Write an answer (and the moves that led to it) and advance the participant, in one
-    transaction. Returns ``"stored"``, ``"duplicate"`` (this position or key was already
-    answered: nothing written) or ``"stale"`` (the participant is elsewhere)."""
+    """Write an answer (and the moves that led to it) and advance the participant.
+
+    One transaction. Returns ``"stored"``, ``"duplicate"`` (this position or key was already
+    answered: nothing written) or ``"stale"`` (the participant is elsewhere).
+    """
     idem = f"{participant_id}:{idem}"[:64]  # keys are unique per participant
     try:
         with db.write() as s:
@@ -359,8 +407,11 @@ def _advance(study: LoadedStudy, p: Participant, outcome: dict) -> None:
 def record_move(
     db: Database, participant_id: int, position: int, seq: int, page: str, back: bool, rt_ms: int
 ) -> str:
-    """Write one wiki click. ``"stored"``, or ``"duplicate"`` when this click (position, seq)
-    is already there (a double click) or the participant moved on."""
+    """Write one wiki click.
+
+    Returns ``"stored"``, or ``"duplicate"`` when this click (position, seq) is already there (a
+    double click) or the participant moved on.
+    """
     try:
         with db.write() as s:
             p = s.scalar(db.lock(s, select(Participant).where(Participant.id == participant_id)))

@@ -57,8 +57,11 @@ def cookie_name(slug: str) -> str:
 
 
 def clean_param(value: str | None, what: str) -> str | None:
-    """A recruitment parameter of the link (``PROLIFIC_PID``...): None when absent, else
-    letters, digits, ``_`` and ``-`` (at most 64), or :class:`AnswerError`."""
+    """A recruitment parameter of the link (``PROLIFIC_PID``...), checked.
+
+    None when absent, else letters, digits, ``_`` and ``-`` (at most 64), or
+    :class:`AnswerError`.
+    """
     if value is None or value == "":
         return None
     if len(value) > 64 or not set(value) <= PID_CHARS:
@@ -67,8 +70,11 @@ def clean_param(value: str | None, what: str) -> str | None:
 
 
 def form_token(study, token: str, position: int, seq: int = 0) -> str:
-    """The signed hidden field of a trial form: position, move number, time served (ms) and a
-    fresh idempotency key, bound to the participant's cookie."""
+    """The signed hidden field of a trial form.
+
+    Position, move number, time served (ms) and a fresh idempotency key, bound to the
+    participant's cookie.
+    """
     served = int(time.time() * 1000)
     idem = secrets.token_hex(8)
     sig = study.sign(store.sha(token), position, seq, served, idem)

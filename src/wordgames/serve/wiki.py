@@ -160,8 +160,11 @@ class WikiGame(Game):
 
 
 def check_move(cfg, payload: dict, state: WikiState, to: str) -> tuple[str, bool]:
-    """Validate a click: ``to`` is ``"<"`` (back) or a title linked from the current page.
-    Returns ``(page, back)``."""
+    """Validate a click; returns ``(page, back)``.
+
+    ``to`` must be ``"<"`` (back) or a title linked from the current page, else
+    :class:`~wordgames.serve.gamebase.AnswerError`.
+    """
     if to == "<":
         if len(state.stack) < 2:
             raise AnswerError("there is no page to go back to")
@@ -172,8 +175,11 @@ def check_move(cfg, payload: dict, state: WikiState, to: str) -> tuple[str, bool
 
 
 def finished_answer(payload: dict, state: WikiState, *, success: bool, why: str) -> dict:
-    """The answer row of a navigation that ended (``why``: ``target``, ``restart`` (gave up)
-    or ``timeout`` (clicks used up), as in Wikispeedia's unfinished games)."""
+    """The answer row of a navigation that ended.
+
+    ``why`` is ``target``, ``restart`` (gave up) or ``timeout`` (clicks used up), as in
+    Wikispeedia's unfinished games.
+    """
     return {
         "path": state.tokens,
         "n_back": state.n_back,

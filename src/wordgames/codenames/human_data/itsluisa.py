@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -232,94 +234,172 @@ def _read_groups(base: Path) -> dict[tuple[str, str, str], list[str]]:
     return items
 
 
-def _load_study(base: Path, data: LoadedHumanData) -> None:
-    path = base / STUDY_FILE
+@dataclass(frozen=True)
+class _Response:
+    """One row of the evaluation study, parsed and checked, before it becomes a record.
+
+    Attributes
+    ----------
+    row : the raw CSV row (``scenario``, ``group``, ``item``, the given and response clues)
+    line : its line in the CSV file (header = line 1)
+    board : the board words, lower-cased, in file order
+    split : the board words by canonical colour for the team whose turn it is
+    words : the response words (spymaster: intended targets; operative: picks)
+    record_id : ``study/g<group>/<scenario>/<item>/<participant>``
+    meta : the record's ``meta``
+    """
+
+    row: Any
+    line: int
+    board: tuple[str, ...]
+    split: dict[str, tuple[str, ...]]
+    words: tuple[str, ...]
+    record_id: str
+    meta: dict
+
+
+def _read_study(path: Path) -> pd.DataFrame:
+    """The evaluation-study responses, every field a string, the columns checked."""
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     if list(df.columns) != STUDY_COLUMNS:
         raise DataFormatError(path, 1, f"expected the columns {', '.join(STUDY_COLUMNS)}")
-    groups = _read_groups(base)
-    boards = df["board_words"].str.lower().str.split()
-    colour_lists = df["board_colors"].str.lower().str.split()
-    for i, row in enumerate(df.itertuples(index=False)):
-        line = i + 2  # header + 1-based; no field of this file spans lines
-        board, cols = tuple(boards[i]), colour_lists[i]
-        if len(board) != len(cols) or not set(cols) <= set(COLOURS):
-            raise DataFormatError(
-                path,
-                line,
-                f"board_words and board_colors must align, with colours among {', '.join(COLOURS)}",
-            )
-        team = norm(row.team_turn)
-        try:
-            words = norm_all(json.loads(row.response_words or "[]"))
-        except json.JSONDecodeError as exc:
-            raise DataFormatError(
-                path, line, f"response_words: expected a JSON list ({exc.msg})"
-            ) from exc
-        split = _split_colours(board, dict(zip(board, cols, strict=True)), team)
-        rid = f"study/g{row.group}/{row.scenario}/{row.item}/{row.participant}"
-        meta = {
+    return df
+
+
+def _parse_response(path: Path, line: int, row, board: tuple[str, ...], cols: list) -> _Response:
+    """Check one study row (board/colour alignment, ``response_words`` JSON) and parse it.
+
+    Parameters
+    ----------
+    path : Path
+        The study CSV (for error messages).
+    line : int
+        The row's line in that file.
+    row : namedtuple
+        The row, as :meth:`pandas.DataFrame.itertuples` gives it.
+    board, cols : sequence of str
+        The row's board words and their colours, lower-cased and split.
+
+    Returns
+    -------
+    _Response
+
+    Raises
+    ------
+    DataFormatError
+        The board and its colours do not align, or ``response_words`` is not a JSON list.
+    """
+    if len(board) != len(cols) or not set(cols) <= set(COLOURS):
+        raise DataFormatError(
+            path,
+            line,
+            f"board_words and board_colors must align, with colours among {', '.join(COLOURS)}",
+        )
+    team = norm(row.team_turn)
+    try:
+        words = norm_all(json.loads(row.response_words or "[]"))
+    except json.JSONDecodeError as exc:
+        raise DataFormatError(
+            path, line, f"response_words: expected a JSON list ({exc.msg})"
+        ) from exc
+    return _Response(
+        row=row,
+        line=line,
+        board=board,
+        split=_split_colours(board, dict(zip(board, cols, strict=True)), team),
+        words=words,
+        record_id=f"study/g{row.group}/{row.scenario}/{row.item}/{row.participant}",
+        meta={
             "source": "eval_study",
             "group": row.group,
             "item": row.item,
             "participant": row.participant,
             "line": line,
-        }
+        },
+    )
+
+
+def _spymaster_record(resp: _Response, data: LoadedHumanData) -> None:
+    """Add the sender record of a spymaster response, or count why it is dropped."""
+    row, split, words, meta = resp.row, resp.split, resp.words, resp.meta
+    clue = norm(row.response_clue)
+    if not clue:
+        data.count("dropped", "itsluisa study: spymaster response without a clue")
+        return
+    stray = [w for w in words if w not in set(split["blue"])]
+    if stray:
+        # a participant named a non-team word as a target: the clue stays a human clue
+        # for this board; the target list keeps the team words only
+        words = tuple(w for w in words if w not in stray)
+        meta = {**meta, "targets_not_team_words": stray}
+        data.count(
+            "repairs",
+            "itsluisa study: spymaster target that is not a team word removed from targets",
+        )
+    number = _number(row.response_clue_number, data) if row.response_clue_number else None
+    data.sender.append(
+        HumanSenderRecord(
+            dataset=data.dataset,
+            record_id=resp.record_id,
+            blue=split["blue"],
+            red=split["red"],
+            clue=clue,
+            targets=words,
+            number=number if number is not None else (len(words) or None),
+            neutral=split["neutral"],
+            assassin=split["assassin"],
+            meta=meta,
+        )
+    )
+
+
+def _operative_record(resp: _Response, groups: dict, data: LoadedHumanData) -> None:
+    """Add the receiver record of an operative response, or count why it is dropped.
+
+    ``groups`` are the item files (:func:`_read_groups`): the item must be there with the same
+    board, and its field 9 gives the clue giver's intended words.
+    """
+    row, split = resp.row, resp.split
+    item = groups.get((row.group, "operative", row.item))
+    if item is None or tuple(item[3].lower().split()) != resp.board:
+        data.count("dropped", "itsluisa study: operative item missing from its group file")
+        return
+    if not resp.words or not set(resp.words) <= set(resp.board):
+        data.count("dropped", "itsluisa study: operative picks empty or not on the board")
+        return
+    data.receiver.append(
+        HumanReceiverRecord(
+            dataset=data.dataset,
+            record_id=resp.record_id,
+            board=resp.board,
+            clue=norm(row.given_clue),
+            chosen=resp.words,
+            clue_source="experimenter",
+            number=_number(row.given_clue_number, data),
+            intended=norm_all(item[8].split()),
+            blue=split["blue"],
+            red=split["red"],
+            neutral=split["neutral"],
+            assassin=split["assassin"],
+            meta=resp.meta,
+        )
+    )
+
+
+def _load_study(base: Path, data: LoadedHumanData) -> None:
+    """Add the records of the evaluation study: one per spymaster or operative response."""
+    path = base / STUDY_FILE
+    df = _read_study(path)
+    groups = _read_groups(base)
+    boards = df["board_words"].str.lower().str.split()
+    colour_lists = df["board_colors"].str.lower().str.split()
+    for i, row in enumerate(df.itertuples(index=False)):
+        line = i + 2  # header + 1-based; no field of this file spans lines
+        resp = _parse_response(path, line, row, tuple(boards[i]), colour_lists[i])
         if row.scenario == "spymaster":
-            clue = norm(row.response_clue)
-            if not clue:
-                data.count("dropped", "itsluisa study: spymaster response without a clue")
-                continue
-            stray = [w for w in words if w not in set(split["blue"])]
-            if stray:
-                # a participant named a non-team word as a target: the clue stays a human clue
-                # for this board; the target list keeps the team words only
-                words = tuple(w for w in words if w not in stray)
-                meta["targets_not_team_words"] = stray
-                data.count(
-                    "repairs",
-                    "itsluisa study: spymaster target that is not a team word removed from targets",
-                )
-            number = _number(row.response_clue_number, data) if row.response_clue_number else None
-            data.sender.append(
-                HumanSenderRecord(
-                    dataset=data.dataset,
-                    record_id=rid,
-                    blue=split["blue"],
-                    red=split["red"],
-                    clue=clue,
-                    targets=words,
-                    number=number if number is not None else (len(words) or None),
-                    neutral=split["neutral"],
-                    assassin=split["assassin"],
-                    meta=meta,
-                )
-            )
+            _spymaster_record(resp, data)
         elif row.scenario == "operative":
-            item = groups.get((row.group, "operative", row.item))
-            if item is None or tuple(item[3].lower().split()) != board:
-                data.count("dropped", "itsluisa study: operative item missing from its group file")
-                continue
-            if not words or not set(words) <= set(board):
-                data.count("dropped", "itsluisa study: operative picks empty or not on the board")
-                continue
-            data.receiver.append(
-                HumanReceiverRecord(
-                    dataset=data.dataset,
-                    record_id=rid,
-                    board=board,
-                    clue=norm(row.given_clue),
-                    chosen=words,
-                    clue_source="experimenter",
-                    number=_number(row.given_clue_number, data),
-                    intended=norm_all(item[8].split()),
-                    blue=split["blue"],
-                    red=split["red"],
-                    neutral=split["neutral"],
-                    assassin=split["assassin"],
-                    meta=meta,
-                )
-            )
+            _operative_record(resp, groups, data)
         else:
             raise DataFormatError(
                 path, line, f"scenario must be 'operative' or 'spymaster', found {row.scenario!r}"

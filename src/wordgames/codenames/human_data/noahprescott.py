@@ -24,6 +24,7 @@ intended word that is not on the board (``QUEEN``, ``PUP``): removed from ``inte
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from wordgames.codenames.human_data._common import expect_keys, norm, norm_all, read_json
@@ -44,6 +45,49 @@ KEYS = (
 )
 
 
+@dataclass(frozen=True)
+class _Source:
+    """Who gave the clues of a board (``"human"`` or ``"gpt-4"``) and the keys of their fields."""
+
+    name: str
+    clue_key: str
+    intended_key: str
+    guesses_key: str
+
+
+_SOURCES = (
+    _Source("human", "human_clue", "human_intended_words", "human_guess_human_clue"),
+    _Source("gpt-4", "GPT_clue", "GPT_intended_words", "human_guess_GPT_clue"),
+)
+
+
+@dataclass(frozen=True)
+class _BoardClue:
+    """One clue given on one board, normalised, with the words it asks for and the rest.
+
+    Attributes
+    ----------
+    board : the board's index in ``combined-data.json``
+    words : the 12 board words
+    source : ``"human"`` or ``"gpt-4"``
+    clue : the clue, normalised
+    intended : the clue giver's intended words (those on the board)
+    avoid : the other board words
+    """
+
+    board: int
+    words: tuple[str, ...]
+    source: str
+    clue: str
+    intended: tuple[str, ...]
+    avoid: tuple[str, ...]
+
+    @property
+    def clue_on_board(self) -> bool:
+        """Whether the clue is itself a board word."""
+        return self.clue in set(self.words)
+
+
 def _signature(words, clue, intended, responses) -> tuple:
     return (tuple(words), clue, tuple(intended), tuple(map(tuple, responses)))
 
@@ -57,100 +101,125 @@ def load(base: Path, data: LoadedHumanData, *, check_copies: bool = True) -> Non
     combined = read_json(path)
     if not isinstance(combined, dict):
         raise DataFormatError(path, 1, "expected a JSON object keyed by board")
-    human_sig, gpt_sig = set(), set()
+    signatures = {source.name: set() for source in _SOURCES}
     for b, (key, item) in enumerate(combined.items()):
         if not isinstance(item, dict):
             raise DataFormatError(path, None, f"board {key}: expected an object")
         expect_keys(path, item, KEYS, f"board {b} ({key[:40]}...)")
-        human_sig.add(
-            _signature(
-                item["words"],
-                item["human_clue"],
-                item["human_intended_words"],
-                item["human_guess_human_clue"],
-            )
-        )
-        gpt_sig.add(
-            _signature(
-                item["words"],
-                item["GPT_clue"],
-                item["GPT_intended_words"],
-                item["human_guess_GPT_clue"],
-            )
-        )
-        board = norm_all(item["words"])
-        on_board = set(board)
-        if len(board) != 12 or len(on_board) != 12:
-            data.count("dropped", "noahprescott: board without 12 distinct words")
-            continue
-        for source, clue_key, intended_key, guesses_key in (
-            ("human", "human_clue", "human_intended_words", "human_guess_human_clue"),
-            ("gpt-4", "GPT_clue", "GPT_intended_words", "human_guess_GPT_clue"),
-        ):
-            clue, intended = norm(item[clue_key]), norm_all(item[intended_key])
-            if not set(intended) <= on_board:
-                # GPT-4 twice named a word that is not on the board (QUEEN, PUP): the human
-                # guesses stay valid; keep the intended words that are on the board
-                intended = tuple(w for w in intended if w in on_board)
-                data.count(
-                    "repairs", f"noahprescott: {source} intended word not on the board removed"
+        for source in _SOURCES:
+            signatures[source.name].add(
+                _signature(
+                    item["words"],
+                    item[source.clue_key],
+                    item[source.intended_key],
+                    item[source.guesses_key],
                 )
-            if not intended:
-                data.count("dropped", f"noahprescott: {source} clue without intended board words")
-                continue
-            avoid = tuple(w for w in board if w not in set(intended))
-            clue_on_board = clue in on_board
-            if source == "human":
-                if clue_on_board:
-                    data.count("dropped", "noahprescott: human clue is a board word (sender)")
-                else:
-                    data.sender.append(
-                        HumanSenderRecord(
-                            dataset=data.dataset,
-                            record_id=f"b{b}",
-                            blue=intended,
-                            red=avoid,
-                            clue=clue,
-                            targets=intended,
-                            number=3,
-                            meta={"board": b},
-                        )
-                    )
-            for j, picks in enumerate(item[guesses_key]):
-                chosen = norm_all(picks)
-                if not chosen or not set(chosen) <= on_board or len(set(chosen)) != len(chosen):
-                    data.count("dropped", "noahprescott: guess list not distinct board words")
-                    continue
-                meta = {"board": b, "response": j}
-                if clue_on_board:
-                    meta["clue_on_board"] = True
-                    data.count(
-                        "flagged", f"noahprescott: {source} clue is a board word (receiver, kept)"
-                    )
-                data.receiver.append(
-                    HumanReceiverRecord(
-                        dataset=data.dataset,
-                        record_id=f"b{b}/{source}/{j}",
-                        board=board,
-                        clue=clue,
-                        chosen=chosen,
-                        clue_source=source,
-                        number=3,
-                        intended=intended,
-                        blue=intended,
-                        red=avoid,
-                        meta=meta,
-                    )
-                )
+            )
+        _load_board(b, item, data)
     if check_copies:
-        _check_copy(base / HUMAN_CLUES, human_sig, data, list_form=True)
-        _check_copy(base / GPT_CLUES, gpt_sig, data, list_form=False)
+        _check_copy(base / HUMAN_CLUES, signatures["human"], data, list_form=True)
+        _check_copy(base / GPT_CLUES, signatures["gpt-4"], data, list_form=False)
     data.notes.append(
         "Mills, Prescott & Phillips: 400 twelve-word boards without colours; human (and GPT-4) "
         "clue givers chose 3 intended words. blue = intended words, red = the other 9 words "
         "(every word to avoid). boards_and_responses.json and "
         "cluesAndBoardsHumanDataFullTrial.json repeat combined-data.json and are only checked."
     )
+
+
+def _load_board(b: int, item: dict, data: LoadedHumanData) -> None:
+    """Add the records of board ``b`` (``item``, its checked entry): both clues, every guess list."""
+    board = norm_all(item["words"])
+    if len(board) != 12 or len(set(board)) != 12:
+        data.count("dropped", "noahprescott: board without 12 distinct words")
+        return
+    for source in _SOURCES:
+        clue = _board_clue(b, board, item, source, data)
+        if clue is None:
+            continue
+        if source.name == "human":
+            _sender_record(clue, data)
+        _receiver_records(clue, item[source.guesses_key], data)
+
+
+def _board_clue(
+    b: int, board: tuple[str, ...], item: dict, source: _Source, data: LoadedHumanData
+) -> _BoardClue | None:
+    """The clue of ``source`` on board ``b``; ``None`` (counted) when no intended word is on it.
+
+    Intended words not on the board are removed (counted as a repair).
+    """
+    on_board = set(board)
+    clue, intended = norm(item[source.clue_key]), norm_all(item[source.intended_key])
+    if not set(intended) <= on_board:
+        # GPT-4 twice named a word that is not on the board (QUEEN, PUP): the human
+        # guesses stay valid; keep the intended words that are on the board
+        intended = tuple(w for w in intended if w in on_board)
+        data.count("repairs", f"noahprescott: {source.name} intended word not on the board removed")
+    if not intended:
+        data.count("dropped", f"noahprescott: {source.name} clue without intended board words")
+        return None
+    return _BoardClue(
+        board=b,
+        words=board,
+        source=source.name,
+        clue=clue,
+        intended=intended,
+        avoid=tuple(w for w in board if w not in set(intended)),
+    )
+
+
+def _sender_record(clue: _BoardClue, data: LoadedHumanData) -> None:
+    """Add the sender record of a human clue, or count it dropped when it is a board word."""
+    if clue.clue_on_board:
+        data.count("dropped", "noahprescott: human clue is a board word (sender)")
+        return
+    data.sender.append(
+        HumanSenderRecord(
+            dataset=data.dataset,
+            record_id=f"b{clue.board}",
+            blue=clue.intended,
+            red=clue.avoid,
+            clue=clue.clue,
+            targets=clue.intended,
+            number=3,
+            meta={"board": clue.board},
+        )
+    )
+
+
+def _receiver_records(clue: _BoardClue, guess_lists: list, data: LoadedHumanData) -> None:
+    """Add a receiver record per guess list of 3 distinct board words given for ``clue``.
+
+    A clue that is a board word is kept but flagged, once per record.
+    """
+    on_board = set(clue.words)
+    for j, picks in enumerate(guess_lists):
+        chosen = norm_all(picks)
+        if not chosen or not set(chosen) <= on_board or len(set(chosen)) != len(chosen):
+            data.count("dropped", "noahprescott: guess list not distinct board words")
+            continue
+        meta = {"board": clue.board, "response": j}
+        if clue.clue_on_board:
+            meta["clue_on_board"] = True
+            data.count(
+                "flagged", f"noahprescott: {clue.source} clue is a board word (receiver, kept)"
+            )
+        data.receiver.append(
+            HumanReceiverRecord(
+                dataset=data.dataset,
+                record_id=f"b{clue.board}/{clue.source}/{j}",
+                board=clue.words,
+                clue=clue.clue,
+                chosen=chosen,
+                clue_source=clue.source,
+                number=3,
+                intended=clue.intended,
+                blue=clue.intended,
+                red=clue.avoid,
+                meta=meta,
+            )
+        )
 
 
 def _check_copy(path: Path, expected: set, data: LoadedHumanData, *, list_form: bool) -> None:

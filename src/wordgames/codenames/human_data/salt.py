@@ -23,6 +23,7 @@ kept: the first of the two has no guess); so is the turn ``space, light, beat``/
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -103,23 +104,69 @@ def load(base: Path, data: LoadedHumanData) -> None:
     )
 
 
-def _load_split(
-    split: str,
-    ts: pd.DataFrame,
-    cg: pd.DataFrame,
-    gg: pd.DataFrame,
-    data: LoadedHumanData,
-    ts_path: Path,
-) -> None:
-    cg = cg.assign(clue=cg["output"].map(norm))
-    # A turn repeated on the next row (same key, targets and clue) is one turn logged twice.
-    # Where the repeat has the targets in the same order it is missing from target selection
-    # (val rows 65-66); in another order it is there too (val rows 254-255).
+@dataclass(frozen=True)
+class _Turn:
+    """One turn of a split: its clue-generation row with the target-selection and guess rows.
+
+    Attributes
+    ----------
+    split : ``"val"`` or ``"test"``
+    row : the clue-generation (and guess) row, 0-based
+    ts_row : the target-selection row aligned with it
+    key_matches : whether that target-selection row has the same key (black, tan) and targets
+    logged_twice : whether the turn repeats the previous row (same key, targets as a set, clue)
+    hint_matches : whether the guess row's hint is the clue
+    green, black, tan : the giver's key (unfound agents, assassins, bystanders)
+    targets, clue : the giver's targets and clue
+    remaining, chosen : the board the guesser saw and the guesser's picks in order
+    """
+
+    split: str
+    row: int
+    ts_row: int
+    key_matches: bool
+    logged_twice: bool
+    hint_matches: bool
+    green: tuple[str, ...]
+    black: tuple[str, ...]
+    tan: tuple[str, ...]
+    targets: tuple[str, ...]
+    clue: str
+    remaining: tuple[str, ...]
+    chosen: tuple[str, ...]
+
+    @property
+    def record_id(self) -> str:
+        """``<split>/<row>``, the id of both records of the turn."""
+        return f"{self.split}/{self.row}"
+
+
+def _repeated_turns(cg: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Clue-generation rows repeating the row before: ``(targets in the same order, as a set)``.
+
+    A turn repeated on the next row (same key, targets and clue) is one turn logged twice.
+    Where the repeat has the targets in the same order it is missing from target selection
+    (val rows 65-66); in another order it is there too (val rows 254-255). ``cg`` needs the
+    normalised ``clue`` column.
+    """
     board_key = cg["black"].map("|".join) + "#" + cg["tan"].map("|".join) + "#" + cg["clue"]
     exact = board_key + "#" + cg["targets"].map("|".join)
     as_set = board_key + "#" + cg["targets"].map(lambda t: "|".join(sorted(t)))
-    dup_exact = (exact == exact.shift()).to_numpy()
-    dup = (as_set == as_set.shift()).to_numpy()
+    return (exact == exact.shift()).to_numpy(), (as_set == as_set.shift()).to_numpy()
+
+
+def _aligned_turns(
+    split: str, ts: pd.DataFrame, cg: pd.DataFrame, gg: pd.DataFrame, ts_path: Path
+) -> list[_Turn]:
+    """The turns of a split: the three task files (from :func:`read_task`) aligned row by row.
+
+    Raises
+    ------
+    DataFormatError
+        Target selection does not have one row per distinct clue-generation turn.
+    """
+    cg = cg.assign(clue=cg["output"].map(norm))
+    dup_exact, dup = _repeated_turns(cg)
     ts_row = np.cumsum(~dup_exact) - 1  # the target-selection row of each clue-generation row
     if ts_row[-1] + 1 != len(ts):
         raise DataFormatError(
@@ -136,65 +183,110 @@ def _load_split(
         & (ts_targets.map(frozenset) == cg["targets"].map(frozenset))
     ).to_numpy()
     hint_ok = (gg["hint"].map(norm) == cg["clue"]).to_numpy()
-    guesses = _comma_lists(gg["output"])
-
     greens, blacks, tans = tsm["green"].tolist(), tsm["black"].tolist(), tsm["tan"].tolist()
     all_targets, clues = cg["targets"].tolist(), cg["clue"].tolist()
-    boards, all_guesses = gg["remaining"].tolist(), guesses.tolist()
-    for i in range(len(cg)):
-        rid = f"{split}/{i}"
-        if not match[i]:
+    boards, all_guesses = gg["remaining"].tolist(), _comma_lists(gg["output"]).tolist()
+    return [
+        _Turn(
+            split=split,
+            row=i,
+            ts_row=int(ts_row[i]),
+            key_matches=bool(match[i]),
+            logged_twice=bool(dup[i]),
+            hint_matches=bool(hint_ok[i]),
+            green=greens[i],
+            black=blacks[i],
+            tan=tans[i],
+            targets=all_targets[i],
+            clue=clues[i],
+            remaining=boards[i],
+            chosen=all_guesses[i],
+        )
+        for i in range(len(cg))
+    ]
+
+
+def _sender_record(turn: _Turn, data: LoadedHumanData) -> None:
+    """Add the sender record of a turn, or count why it is dropped."""
+    if turn.logged_twice:
+        data.count("dropped", "salt: sender turn logged twice (same key, targets, clue)")
+    elif not turn.clue or not set(turn.targets) <= set(turn.green):
+        data.count("dropped", "salt: empty clue or targets not among the green words")
+    else:
+        data.sender.append(
+            HumanSenderRecord(
+                dataset=data.dataset,
+                record_id=turn.record_id,
+                blue=turn.green,
+                red=(),
+                clue=turn.clue,
+                targets=turn.targets,
+                number=len(turn.targets),
+                neutral=turn.tan,
+                assassin=turn.black,
+                meta={"split": turn.split, "row": turn.row, "target_selection_row": turn.ts_row},
+            )
+        )
+
+
+def _receiver_record(turn: _Turn, data: LoadedHumanData) -> None:
+    """Add the receiver record of a turn, or count why it is dropped."""
+    if not turn.hint_matches:
+        data.count("dropped", "salt: guess row whose hint differs from the clue")
+    elif not turn.chosen:
+        data.count("dropped", "salt: guess row with no guess")
+    elif not set(turn.chosen) <= set(turn.remaining):
+        data.count("dropped", "salt: guess not on the remaining board")
+    else:
+        on_board = set(turn.remaining)
+        in_key = set(turn.green) | set(turn.black) | set(turn.tan)
+        data.receiver.append(
+            HumanReceiverRecord(
+                dataset=data.dataset,
+                record_id=turn.record_id,
+                board=turn.remaining,
+                clue=turn.clue,
+                chosen=turn.chosen,
+                clue_source="human",
+                number=len(turn.targets),
+                intended=turn.targets,
+                blue=tuple(w for w in turn.green if w in on_board),
+                red=(),
+                neutral=tuple(w for w in turn.tan if w in on_board),
+                assassin=tuple(w for w in turn.black if w in on_board),
+                meta={
+                    "split": turn.split,
+                    "row": turn.row,
+                    "not_in_giver_key": [w for w in turn.remaining if w not in in_key],
+                },
+            )
+        )
+
+
+def _load_split(
+    split: str,
+    ts: pd.DataFrame,
+    cg: pd.DataFrame,
+    gg: pd.DataFrame,
+    data: LoadedHumanData,
+    ts_path: Path,
+) -> None:
+    """Add a sender and a receiver record per turn of one split, or count why each is dropped.
+
+    Parameters
+    ----------
+    split : str
+        ``"val"`` or ``"test"``.
+    ts, cg, gg : pandas.DataFrame
+        The target-selection, clue-generation and guess task files (:func:`read_task`).
+    data : LoadedHumanData
+        Where the records and counts go.
+    ts_path : Path
+        The target-selection file, for error messages.
+    """
+    for turn in _aligned_turns(split, ts, cg, gg, ts_path):
+        if not turn.key_matches:
             data.count("dropped", "salt: turn without a matching target-selection row")
             continue
-        green, black, tan = greens[i], blacks[i], tans[i]
-        targets, clue = all_targets[i], clues[i]
-        if dup[i]:
-            data.count("dropped", "salt: sender turn logged twice (same key, targets, clue)")
-        elif not clue or not set(targets) <= set(green):
-            data.count("dropped", "salt: empty clue or targets not among the green words")
-        else:
-            data.sender.append(
-                HumanSenderRecord(
-                    dataset=data.dataset,
-                    record_id=rid,
-                    blue=green,
-                    red=(),
-                    clue=clue,
-                    targets=targets,
-                    number=len(targets),
-                    neutral=tan,
-                    assassin=black,
-                    meta={"split": split, "row": i, "target_selection_row": int(ts_row[i])},
-                )
-            )
-        remaining, chosen = boards[i], all_guesses[i]
-        if not hint_ok[i]:
-            data.count("dropped", "salt: guess row whose hint differs from the clue")
-        elif not chosen:
-            data.count("dropped", "salt: guess row with no guess")
-        elif not set(chosen) <= set(remaining):
-            data.count("dropped", "salt: guess not on the remaining board")
-        else:
-            on_board = set(remaining)
-            in_key = set(green) | set(black) | set(tan)
-            data.receiver.append(
-                HumanReceiverRecord(
-                    dataset=data.dataset,
-                    record_id=rid,
-                    board=remaining,
-                    clue=clue,
-                    chosen=chosen,
-                    clue_source="human",
-                    number=len(targets),
-                    intended=targets,
-                    blue=tuple(w for w in green if w in on_board),
-                    red=(),
-                    neutral=tuple(w for w in tan if w in on_board),
-                    assassin=tuple(w for w in black if w in on_board),
-                    meta={
-                        "split": split,
-                        "row": i,
-                        "not_in_giver_key": [w for w in remaining if w not in in_key],
-                    },
-                )
-            )
+        _sender_record(turn, data)
+        _receiver_record(turn, data)

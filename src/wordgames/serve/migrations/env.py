@@ -1,5 +1,8 @@
-"""Alembic environment of ``wordgames serve``: run by :func:`wordgames.serve.db.migrate` with a
-connection in ``config.attributes["connection"]`` (or a URL in ``sqlalchemy.url``)."""
+"""Alembic environment of ``wordgames serve``.
+
+Run by :func:`wordgames.serve.db.migrate` with a connection in
+``config.attributes["connection"]`` (or a URL in ``sqlalchemy.url``).
+"""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ def _run(connection) -> None:
 
 
 def run_migrations_online() -> None:
+    """Run the migrations on the connection given by ``migrate``, else on ``sqlalchemy.url``."""
     connection = config.attributes.get("connection")
     if connection is not None:
         _run(connection)

@@ -15,6 +15,7 @@ depends_on = None
 
 
 def upgrade() -> None:
+    """Create the six tables of the app (``wg_study`` ... ``wg_snapshot``) and their indexes."""
     op.create_table(
         "wg_study",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -110,5 +111,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drop the six tables, dependants first (every collected answer is lost)."""
     for table in ("wg_snapshot", "wg_move", "wg_answer", "wg_participant", "wg_item", "wg_study"):
         op.drop_table(table)

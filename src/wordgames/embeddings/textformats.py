@@ -1,0 +1,403 @@
+"""Parsers of the word2vec text (fastText ``.vec``, GloVe) and word2vec binary formats.
+
+Each returns ``(words, float32 matrix, LoadReport)`` after :func:`~wordgames.embeddings.
+validate.finish`. Every error is a :class:`~wordgames.errors.DataFormatError` naming the file,
+the line (the record, in a binary file) and what was expected; repairs are counted and said
+in words in the report.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+
+from wordgames.embeddings.core import LoadReport
+from wordgames.embeddings.validate import BOM, bad_word_reason, finish
+from wordgames.errors import DataFormatError
+from wordgames.textio import decode_utf8
+from wordgames.textio import strip_bom as _split_bom
+
+_NUM = (
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    r"|[+-]?(?:[nN][aA][nN]|[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
+)
+_NUMBER = re.compile(_NUM)
+_VALUES = re.compile(f"(?:{_NUM})(?: (?:{_NUM}))*")
+#: control characters other than LF: where one is, the careful line-by-line parser is used
+_CONTROL_BUT_LF = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+_MAX_WORD_BYTES = 10_000
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of ``path``, or :class:`DataFormatError` saying why it cannot be read."""
+    try:
+        return path.read_bytes()
+    except IsADirectoryError:
+        raise DataFormatError(path, None, "is a folder, not a file") from None
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
+
+
+def detect_header(first_line: str) -> tuple[int, int] | None:
+    """``(n_words, dim)`` when the line is a word2vec header ``"n dim"``, else ``None``.
+
+    >>> detect_header("400000 50"), detect_header("the 0.1 0.2"), detect_header("3 ²")
+    ((400000, 50), None, None)
+    """
+    parts = first_line.split()
+    if len(parts) == 2 and all(p.isascii() and p.isdigit() for p in parts):
+        return int(parts[0]), int(parts[1])
+    return None
+
+
+def strip_bom(text: str, report: LoadReport) -> str:
+    """``text`` without a leading byte-order mark, counted in ``report``."""
+    text, had = _split_bom(text)
+    if had:
+        report.repair(
+            "bom_stripped", 1, "a byte-order mark (U+FEFF) before the first line was skipped"
+        )
+    return text
+
+
+# --------------------------------------------------------------------------- text rows
+def _fast_rows(body: str, start_line: int):
+    """Rows by the C parser of pandas over a clean body; ``None`` whenever anything looks off."""
+    import pandas as pd
+
+    if _CONTROL_BUT_LF.search(body):
+        return None
+    try:
+        df = pd.read_csv(
+            io.StringIO(body),
+            sep=" ",
+            header=None,
+            quoting=csv.QUOTE_NONE,
+            keep_default_na=False,
+            na_filter=False,
+            dtype={0: object},
+            engine="c",
+            skip_blank_lines=False,
+        )
+    except Exception:  # noqa: BLE001 - the careful parser below names the bad line
+        return None
+    # a trailing space on every line gives an empty last column
+    if df.shape[1] > 2 and df.iloc[:, -1].dtype == object and (df.iloc[:, -1] == "").all():
+        df = df.iloc[:, :-1]
+    if df.shape[1] < 2 or any(df[c].dtype.kind not in "fiu" for c in df.columns[1:]):
+        return None
+    words = df.iloc[:, 0].tolist()
+    if not all(isinstance(w, str) for w in words):
+        return None
+    mat = df.iloc[:, 1:].to_numpy(dtype=np.float64)
+    if not np.isfinite(mat).all():
+        return None
+    return words, mat, lambda r: start_line + r
+
+
+def _slow_rows(path: Path, body: str, start_line: int, truncated_end: bool):
+    """Line-by-line parse that names the first bad line; words are checked by the caller."""
+    lines = body.split("\n")
+    words, values, line_nos = [], [], []
+    dim = None
+    for i, line in enumerate(lines, start=start_line):
+        last = truncated_end and i == start_line + len(lines) - 1
+        tail = " (the file ends in the middle of this line: it looks truncated)" if last else ""
+        if not line.strip(" "):
+            raise DataFormatError(path, i, "empty line inside the vector rows")
+        if "\t" in line:
+            raise DataFormatError(
+                path,
+                i,
+                "the fields are separated by tabs; word2vec, fastText and GloVe text files "
+                "separate the word and each value by one space (replace the tabs by spaces)",
+            )
+        word, _, rest = line.rstrip(" ").partition(" ")
+        parts = rest.split(" ") if rest else []
+        if dim is None:
+            dim = len(parts)
+            if dim < 1:
+                raise DataFormatError(
+                    path, i, f"expected a word followed by its vector values, found only {word!r}"
+                )
+        if len(parts) != dim:
+            raise DataFormatError(
+                path, i, f"expected a word and {dim} values, found {len(parts)} values{tail}"
+            )
+        if not _VALUES.fullmatch(rest):
+            bad = next((p for p in parts if not _NUMBER.fullmatch(p)), rest)
+            what = "an empty field (two spaces in a row)" if bad == "" else repr(bad[:40])
+            raise DataFormatError(path, i, f"the vector value {what} is not a number{tail}")
+        words.append(word)
+        values.append(parts)
+        line_nos.append(i)
+    mat = np.array(values, dtype=np.float64).reshape(len(values), dim or 0)
+    return words, mat, line_nos.__getitem__
+
+
+def _split_header(path: Path, text: str, fmt: str):
+    """``(header or None, body, first line number of the body)`` after the format checks."""
+    first_nl = text.find("\n")
+    first = text[: first_nl if first_nl >= 0 else len(text)]
+    header = detect_header(first)
+    if fmt == "glove" and header is not None:
+        raise DataFormatError(
+            path, 1, "looks like a word2vec header ('n dim'); use format 'word2vec'"
+        )
+    if fmt in ("word2vec", "fasttext") and header is None:
+        raise DataFormatError(
+            path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}"
+        )
+    if header is None:
+        return None, text, 1
+    if header[1] == 0:
+        raise DataFormatError(
+            path, 1, f"the header {first.strip()!r} says the vectors have 0 dimensions"
+        )
+    return header, (text[first_nl + 1 :] if first_nl >= 0 else ""), 2
+
+
+def _check_header(path: Path, header: tuple[int, int], n_rows: int, dim: int, report) -> None:
+    """Compare the rows found with the header: a dimension error, or a counted row-count repair."""
+    n, want = header
+    if dim != want:
+        raise DataFormatError(path, 1, f"header says {want} dimensions but the rows have {dim}")
+    if n_rows != n:
+        report.repair(
+            "header_count_mismatch",
+            abs(n_rows - n),
+            f"the header promises {n:,} rows but the file holds {n_rows:,}"
+            + ("" if n_rows > n else " (truncated?)")
+            + f": the {n_rows:,} rows found were used",
+        )
+
+
+def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.ndarray, LoadReport]:
+    """Parse a word2vec/fastText/GloVe text file into (words, float32 matrix, report)."""
+    path = Path(path)
+    data = read_bytes(path)
+    hint = "; re-encode the file as UTF-8"
+    if detect_header(data[:100].split(b"\n", 1)[0].decode("latin-1")):
+        hint += " (if it is a word2vec binary file, name it .bin or use format 'word2vec-binary')"
+    report = LoadReport(source=str(path))
+    text = strip_bom(decode_utf8(data, path, hint=hint), report)
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
+    if not text.strip(" \n"):
+        raise DataFormatError(
+            path, None, "the file is empty" if not text else "the file holds only blank lines"
+        )
+    if "\n" not in text.rstrip("\n") and "\r" in text:
+        raise DataFormatError(
+            path, None, "the lines end in CR only (old Mac line ends); convert them to LF"
+        )
+    header, body, start = _split_header(path, text, fmt)
+    report.format = fmt if fmt != "auto" else ("word2vec" if header else "glove")
+    stripped = body.rstrip("\n")
+    blank = body.count("\n") - stripped.count("\n") - 1
+    if blank > 0:
+        report.repair(
+            "trailing_blank_lines", blank, f"{blank} blank line(s) at the end of the file ignored"
+        )
+    if not stripped:
+        raise DataFormatError(
+            path,
+            None,
+            f"the header promises {header[0]:,} rows of {header[1]} dimensions but no vector rows follow",
+        )
+    rows = _fast_rows(stripped + "\n", start)
+    if rows is None:
+        rows = _slow_rows(path, stripped, start, truncated_end=not body.endswith("\n"))
+    words, mat, line_of = rows
+    if not body.endswith("\n"):
+        report.repair(
+            "no_final_newline",
+            1,
+            f"the last line (line {line_of(len(words) - 1)}) has no line end: if the file was "
+            "cut short (truncated?), its last value may be incomplete; it was used as it is",
+        )
+    if header:
+        _check_header(path, header, len(words), mat.shape[1], report)
+    report.n_rows_read = len(words)
+    words_arr, mat = finish(path, words, mat, report, line_of)
+    return words_arr.tolist(), np.ascontiguousarray(mat, dtype=np.float32), report
+
+
+# --------------------------------------------------------------------------- binary
+def _next_record(data: bytes, pos: int, rec: int):
+    """``(word bytes, vector offset, next position)`` of the record at ``pos``, or an error string."""
+    while pos < len(data) and data[pos] in (10, 13):  # the newline word2vec writes after a vector
+        pos += 1
+    sp = data.find(b" ", pos, pos + _MAX_WORD_BYTES)
+    if sp < 0:
+        return "truncated" if len(data) - pos < _MAX_WORD_BYTES else "no space after the word"
+    if sp + 1 + rec > len(data):
+        return "truncated"
+    return data[pos:sp], sp + 1, sp + 1 + rec
+
+
+def _record_ok(word: bytes) -> bool:
+    try:
+        return bad_word_reason(word.decode("utf-8")) is None
+    except UnicodeDecodeError:
+        return False
+
+
+def _guess_dim(data: bytes, start: int, n: int, tries: int = 20) -> int | None:
+    """The dimension with which the header's ``n`` records (the first ``tries``) parse cleanly.
+
+    Clean: every word is UTF-8 without control characters and, when all ``n`` records are
+    parsed, nothing but line ends follows them.
+    """
+    want = min(n, tries)
+    limit = min(4096, (len(data) - start) // 4)
+    for dim in range(1, limit + 1) if want else ():
+        pos, ok = start, 0
+        while ok < want:
+            got = _next_record(data, pos, dim * 4)
+            if isinstance(got, str) or not _record_ok(got[0]):
+                break
+            pos, ok = got[2], ok + 1
+        if ok == want and (want < n or not data[pos:].strip(b"\r\n")):
+            return dim
+    return None
+
+
+def _record_problem(data: bytes, pos: int, i: int, n: int, got: str) -> str:
+    if got == "truncated":
+        return f"file truncated: record {i + 1} of {n:,} (byte {pos}) is incomplete"
+    return f"record {i + 1} (byte {pos}): no space after the word within {_MAX_WORD_BYTES:,} bytes"
+
+
+def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int):
+    """Words and vector offsets of ``n`` records from ``pos``; errors name the real cause."""
+    start, rec = pos, dim * 4
+    words, offsets = [], []
+    checked = False
+    for i in range(n):
+        if not data[pos:].strip(b"\r\n"):
+            break  # fewer records than promised, ending on a record boundary: the caller counts it
+        got = _next_record(data, pos, rec)
+        word = None
+        if not isinstance(got, str):
+            try:
+                word = got[0].decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        if word is None or (not checked and bad_word_reason(word)):
+            # a damaged record, or a word that looks like vector bytes: is the header's dimension wrong?
+            checked = True
+            guess = _guess_dim(data, start, n)
+            if guess is not None and guess != dim:
+                raise DataFormatError(
+                    path,
+                    1,
+                    f"the header says {dim} dimensions but the records hold {guess} values each "
+                    f"(record {i + 1} does not start where {dim}-dimensional records would put it)",
+                )
+        if word is None and not isinstance(got, str):
+            raise DataFormatError(
+                path, i + 1, f"record {i + 1}: word at byte {pos} is not valid UTF-8"
+            )
+        if word is None:
+            raise DataFormatError(path, i + 1, _record_problem(data, pos, i, n, got))
+        words.append(word)
+        offsets.append(got[1])
+        pos = got[2]
+    return words, offsets, pos
+
+
+def _gather(data: bytes, offsets: list[int], dim: int) -> np.ndarray:
+    buf = np.frombuffer(data, dtype=np.uint8)
+    rec = dim * 4
+    offs = np.asarray(offsets, dtype=np.int64)
+    mat = np.empty((len(offs), dim), dtype=np.float32)
+    step = max(1, (1 << 22) // max(rec, 1))
+    for s in range(0, len(offs), step):
+        idx = offs[s : s + step, None] + np.arange(rec)[None, :]
+        mat[s : s + step] = buf[idx].view("<f4").reshape(-1, dim)
+    return mat
+
+
+def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, LoadReport]:
+    """Parse the word2vec C binary format (header line, then word, space, dim float32)."""
+    path = Path(path)
+    data = read_bytes(path)
+    report = LoadReport(source=str(path), format="word2vec-binary")
+    start = 3 if data.startswith(BOM.encode()) else 0
+    if start:
+        report.repair("bom_stripped", 1, "a byte-order mark (U+FEFF) before the header was skipped")
+    if not data[start:].strip():
+        raise DataFormatError(path, None, "the file is empty")
+    nl = data.find(b"\n", start, start + 100)
+    header = detect_header(data[start:nl].decode("latin-1")) if nl > start else None
+    if header is None:
+        raise DataFormatError(
+            path,
+            1,
+            f"expected a header line 'n_words dim' in a word2vec binary file, found {data[start : start + 40]!r}",
+        )
+    n, dim = header
+    if dim == 0:
+        raise DataFormatError(path, 1, "the header says the vectors have 0 dimensions")
+    if not data[nl + 1 :].strip(b"\r\n"):
+        raise DataFormatError(
+            path, None, f"the header promises {n:,} records of {dim} dimensions but none follow"
+        )
+    if dim * 4 > len(data) - nl - 1:
+        raise DataFormatError(
+            path,
+            1,
+            f"the header says {dim:,} dimensions: one record would need {dim * 4:,} bytes, more "
+            f"than the whole file holds after the header ({len(data) - nl - 1:,} bytes)",
+        )
+    words, offsets, pos = _scan_records(path, data, nl + 1, n, dim)
+    if len(words) < n:
+        report.repair(
+            "header_count_mismatch",
+            n - len(words),
+            f"the header promises {n:,} records but the file holds {len(words):,} (truncated?): "
+            f"the {len(words):,} records found were used",
+        )
+    if data[pos:].strip(b"\r\n"):
+        extra = _extra_records(path, data, pos, n, dim)
+        words += extra[0]
+        offsets += extra[1]
+        report.repair(
+            "header_count_mismatch",
+            len(extra[0]),
+            f"the header promises {n:,} records but {len(words):,} follow: all {len(words):,} were read",
+        )
+    mat = _gather(data, offsets, dim)
+    report.n_rows_read = len(words)
+    w, mat = finish(path, words, mat, report, lambda r: r + 1)
+    return w.tolist(), np.ascontiguousarray(mat, dtype=np.float32), report
+
+
+def _extra_records(path: Path, data: bytes, pos: int, n: int, dim: int):
+    """The records after the ``n`` the header promised, or an error saying the header is wrong."""
+    words, offsets = [], []
+    while data[pos:].strip(b"\r\n"):
+        got = _next_record(data, pos, dim * 4)
+        word = None
+        if not isinstance(got, str):
+            try:
+                word = got[0].decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        if word is None:
+            raise DataFormatError(
+                path,
+                n + len(words) + 1,
+                f"the header promises {n:,} records of {dim} dimensions, but {len(data) - pos:,} "
+                f"more bytes follow record {n + len(words):,} and they are not whole records: "
+                "the header is wrong or the file is damaged",
+            )
+        words.append(word)
+        offsets.append(got[1])
+        pos = got[2]
+    return words, offsets

@@ -1,0 +1,86 @@
+"""Property-based fuzzing of every embedding reader (hypothesis, bounded and reproducible).
+
+Each reader of ``bench/fuzz_readers.py``'s registry tagged ``embeddings`` gets 200 mutated
+copies of its small valid seed file (byte flips, truncation, control characters, byte-order
+marks, NUL, huge and tiny numbers, duplicated, deleted and tab-separated lines). Whatever the
+mutation, the reader raises only the project's own errors, naming the file, or returns an
+embedding with no control character in any word, finite vectors and unique words. The longer
+campaign is ``python bench/fuzz_readers.py --n 10000``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.embeddings import fuzzbench
+
+hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is in the 'test' extra")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+fuzz = fuzzbench.load()
+READERS = sorted(name for name, r in fuzz.READERS.items() if "embeddings" in r.tags)
+MAX_EXAMPLES = 200
+
+
+def test_every_embedding_format_is_fuzzed():
+    assert {
+        "word2vec-text",
+        "glove-text",
+        "fasttext-vec",
+        "word2vec-binary",
+        "npy-matrix",
+        "npy-words",
+        "gensim-pickle",
+        "gensim-vectors-npy",
+        "text-cache-roundtrip",
+    } <= set(READERS)
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_reader_survives_mutations(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    reader = fuzz.READERS[name]
+    counts: Counter = Counter()
+
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(rnd=st.randoms(use_true_random=False))
+    def check(rnd):
+        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
+            out = fuzz.run_one(reader, Path(work) / "w", rnd)
+        counts[out.kind] += 1
+        assert out.kind not in ("unexpected", "unclear"), f"{out.ops}: {out.detail}"
+
+    check()
+    # the mutations exercise both sides: some inputs are refused, some are still read
+    assert counts["rejected"] > 0, counts
+    assert counts["accepted"] + counts["repaired"] > 0, counts
+
+
+def test_seed_files_are_read_unchanged(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    for name in READERS:
+        reader = fuzz.READERS[name]
+        folder = tmp_path / name
+        folder.mkdir()
+        emb = reader.read(reader.seed(folder))
+        assert emb.words.tolist() == fuzz.WORDS, name
+        assert dict(reader.repairs(emb)) == {}, name
+
+
+def test_mutations_are_reproducible():
+    import random
+
+    a = fuzz.mutate(b"3 3\nthe 0.1 0.2 0.3\n", random.Random(7))
+    b = fuzz.mutate(b"3 3\nthe 0.1 0.2 0.3\n", random.Random(7))
+    assert a == b and a[0] != b"3 3\nthe 0.1 0.2 0.3\n"
