@@ -1,6 +1,6 @@
 """Global (data-free) metrics of an embedding matrix: erank, perank(p) and edim(p).
 
-The definitions follow ``specs/global-metrics.md``:
+The definitions (also in ``docs/similarity.md``):
 
 * ``erank`` -- the effective rank of Roy & Vetterli (2007): the exponential of the Shannon
   entropy of the normalised singular values ``q_i = s_i / sum(s)``. Confirmed definition.
@@ -297,7 +297,7 @@ def run(embedding, ctx) -> MeasureResult:
     notes = [
         "erank: Roy & Vetterli effective rank (confirmed definition)",
         f"perank_p{float(cfg.perank_p)} and edim_p{float(cfg.edim_p)}: RECONSTRUCTED definitions "
-        "(specs/global-metrics.md); the exact formulas of Torregrossa et al. 2020 were not found, "
+        "(docs/similarity.md); the exact formulas of Torregrossa et al. 2020 were not found, "
         "so no numerical match with WALES Figure 1 is claimed",
         f"computed on {n_rows:,} rows x {embedding.dim} dims, "
         f"center={cfg.center}, rownorm={cfg.rownorm}",
