@@ -106,14 +106,17 @@ def _all(drv, css):
 
 def _go(drv, element, timeout: float = 60) -> None:
     """Click something that loads a page, and wait until the new page replaced the old."""
-    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old = _by(drv, "html")
+    # a mark on the old page's window: a new page has none (no element handle goes stale,
+    # which chromedriver sometimes reports as "node does not belong to the document")
+    drv.execute_script("window.__wordgamesOldPage = true;")
     element.click()
-    WebDriverWait(drv, timeout).until(ec.staleness_of(old))
-    WebDriverWait(drv, timeout).until(
-        lambda d: d.execute_script("return document.readyState") == "complete"
+    WebDriverWait(drv, timeout, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            "return window.__wordgamesOldPage === undefined && document.readyState === 'complete'"
+        )
     )
 
 
