@@ -231,6 +231,7 @@ def plan_units(
                     typed_options[m.name],
                     settings.ci_resamples,
                     settings.thin,
+                    overwrite,
                 )
             )
     # two specs with the same content share their keys: compute each key once
@@ -346,7 +347,9 @@ def evaluate(
         return res
     computed = _run_units(runner, plan, embs, progress, timings)
     _collect(res, plan, computed, store, settings.thin)
-    res.parameters["computed"] = sum(1 for o in computed.values() if o["status"] == "done")
+    res.parameters["computed"] = sum(
+        1 for o in computed.values() if o["status"] == "done" and not o.get("reused")
+    )
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
     return res
@@ -362,6 +365,7 @@ def _open_store(store, runner):
         raise WordgamesError(f"the {runner.name} executor writes results to files: give a store")
     if store is not None:
         store.check_writable()
+        store.clean_temporary()
     return store
 
 

@@ -73,6 +73,7 @@ class WorkUnit:
     options: object = None  # the measure's typed options
     ci_resamples: int = 1000
     thin: object = None  # wordgames.measure.ThinPolicy (None: the default)
+    overwrite: bool = False  # recompute even when the store holds the result
 
     @property
     def label(self) -> str:
@@ -144,12 +145,11 @@ def run_unit(
     later run retries it) or ``"failed"`` (an error; ``error`` holds the traceback).
     ``embedding`` is the loaded embedding (serial); otherwise it is opened from
     ``unit.embedding.folder``. ``keep_result`` puts the result itself in the outcome (in
-    memory: the serial executor).
+    memory: the serial executor). With a store, the unit's lock is held while it is computed:
+    a second run on the same store waits and then reuses the stored result (``reused``).
     """
     if blas_threads is not None:
         limit_threads(blas_threads)
-    from wordgames.compute import compute_unit
-    from wordgames.measure import Skip
     from wordgames.results.store import ResultStore
 
     outcome = {
@@ -162,45 +162,58 @@ def run_unit(
     }
     start = time.perf_counter()
     try:
-        if embedding is None:
-            embedding = open_embedding(
-                unit.embedding.folder,
-                unit.embedding.name,
-                unit.embedding.description.get("source", ""),
-            )
-        elif embedding.name != unit.embedding.name:
-            embedding = embedding.with_name(unit.embedding.name)
-        result = compute_unit(
-            unit.measure,
-            embedding,
-            options=unit.options,
-            seed=unit.seed,
-            quick=unit.quick,
-            data_root=unit.data_root,
-            out_dir=unit.out_dir,
-            ci_resamples=unit.ci_resamples,
-            thin=unit.thin,
-        )
-        seconds = time.perf_counter() - start
-        if isinstance(result, Skip):
-            outcome.update(status="skipped", reason=result.reason, seconds=seconds)
-            return outcome
-        if unit.store_root is not None:
-            path = ResultStore(unit.store_root).put(
-                unit.key, result.as_dict(), embedding=unit.embedding.description, params=unit.params
-            )
-            outcome["path"] = str(path)
-        outcome.update(status="done", seconds=seconds)
-        if keep_result:
-            outcome["result"] = result
+        if unit.store_root is None:
+            _compute_into(outcome, unit, embedding, None, keep_result)
+        else:
+            store = ResultStore(unit.store_root)
+            with store.lock(unit.key):
+                if not unit.overwrite and store.has(unit.key):  # another run stored it meanwhile
+                    outcome.update(status="done", reused=True)
+                else:
+                    _compute_into(outcome, unit, embedding, store, keep_result)
     except Exception as exc:  # reported by the driver; the other units go on
         outcome.update(
             status="failed",
             reason=f"{type(exc).__name__}: {exc}",
             error=traceback.format_exc(),
-            seconds=time.perf_counter() - start,
         )
+    outcome["seconds"] = time.perf_counter() - start
     return outcome
+
+
+def _compute_into(outcome: dict, unit: WorkUnit, embedding, store, keep_result: bool) -> None:
+    """Compute the unit, store it when there is a store, and record the outcome."""
+    from wordgames.compute import compute_unit
+    from wordgames.measure import Skip
+
+    if embedding is None:
+        embedding = open_embedding(
+            unit.embedding.folder, unit.embedding.name, unit.embedding.description.get("source", "")
+        )
+    elif embedding.name != unit.embedding.name:
+        embedding = embedding.with_name(unit.embedding.name)
+    result = compute_unit(
+        unit.measure,
+        embedding,
+        options=unit.options,
+        seed=unit.seed,
+        quick=unit.quick,
+        data_root=unit.data_root,
+        out_dir=unit.out_dir,
+        ci_resamples=unit.ci_resamples,
+        thin=unit.thin,
+    )
+    if isinstance(result, Skip):
+        outcome.update(status="skipped", reason=result.reason)
+        return
+    if store is not None:
+        path = store.put(
+            unit.key, result.as_dict(), embedding=unit.embedding.description, params=unit.params
+        )
+        outcome["path"] = str(path)
+    outcome["status"] = "done"
+    if keep_result:
+        outcome["result"] = result
 
 
 # --------------------------------------------------------------------------- executors

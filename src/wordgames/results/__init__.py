@@ -183,11 +183,17 @@ def write_json_atomic(path: str | Path, data: dict) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(jsonable(data), fh, indent=2, sort_keys=False)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(jsonable(data), fh, indent=2, sort_keys=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:  # disk full, read-only: leave nothing half-written behind
+        tmp.unlink(missing_ok=True)
+        from wordgames.errors import WordgamesError
+
+        raise WordgamesError(f"cannot write {path}: {exc.strerror or exc}") from exc
     return path
 
 

@@ -8,18 +8,31 @@ written is lost, and nothing is half-written or duplicated. Resuming is a lookup
 Layout::
 
     <root>/records/<embedding sha[:16]>/<measure>/<version>-<params sha[:16]>.json
+    <root>/quarantine/...        records that could not be read, moved aside (then recomputed)
+    <root>/locks/<key>.lock      one lock per unit while it is computed (two runs on one store)
+
+Faults lose nothing: a record that is not valid JSON (a disk that filled, a copy cut short) is
+moved to ``quarantine/`` with a warning naming it and its unit is computed again; temporary
+files left by writers that died are removed when a run opens the store; two runs on one store
+take a per-unit lock, so the second waits for the first's result and reuses it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
+import os
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from wordgames.results import SCHEMA_VERSION, jsonable, read_json, write_json_atomic
+
+log = logging.getLogger("wordgames.store")
 
 
 def params_hash(params: dict) -> str:
@@ -61,6 +74,7 @@ class ResultStore:
 
     def __init__(self, root: str | Path):
         self.root = Path(root)
+        self.quarantined: list[str] = []  # records moved aside by this object, in words
 
     def path(self, key: ResultKey) -> Path:
         return self.root / key.relpath()
@@ -76,10 +90,50 @@ class ResultStore:
         p = self.path(key)
         if not p.is_file():
             return None
-        entry = read_json(p)
-        if entry.get("schema_version", 1) != SCHEMA_VERSION:
+        entry = self._read(p)
+        if entry is None or entry.get("schema_version", 1) != SCHEMA_VERSION:
             return None
         return entry
+
+    def _read(self, path: Path) -> dict | None:
+        """A record, or ``None`` after moving an unreadable one to ``quarantine/``."""
+        try:
+            entry = read_json(path)
+            if not isinstance(entry, dict):
+                raise ValueError("not a JSON object")
+            return entry
+        except (ValueError, UnicodeDecodeError) as exc:
+            dest = self.root / "quarantine" / f"{path.relative_to(self.root)}.{time.time_ns()}"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, dest)
+            what = f"{path}: not a readable record ({exc}); moved to {dest}, recomputed"
+            self.quarantined.append(what)
+            log.warning("%s", what)
+            return None
+
+    @contextlib.contextmanager
+    def lock(self, key: ResultKey, timeout: float = -1):
+        """Hold the lock of one unit (other runs on this store wait for it)."""
+        from filelock import FileLock
+
+        folder = self.root / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{key.embedding_sha256[:16]}-{key.measure}-{key.version}-{key.params_sha256[:16]}"
+        with FileLock(str(folder / f"{name}.lock"), timeout=timeout):
+            yield
+
+    def clean_temporary(self) -> int:
+        """Remove temporary files of writers that are no longer running; returns how many."""
+        removed = 0
+        for tmp in self.root.rglob(".*.tmp"):
+            pid = tmp.name.rsplit(".", 2)[-2]
+            if pid.isdigit() and _alive(int(pid)):
+                continue  # a running writer (this machine): its file is still being written
+            tmp.unlink(missing_ok=True)
+            removed += 1
+        if removed:
+            log.info("removed %d temporary file(s) left by writers that died", removed)
+        return removed
 
     def check_writable(self) -> None:
         """Fail before any work when the store's folder cannot be written."""
@@ -119,8 +173,8 @@ class ResultStore:
             return iter(())
         return (
             e
-            for e in (read_json(p) for p in sorted(rec.glob("*/*/*.json")))
-            if e.get("schema_version", 1) == SCHEMA_VERSION
+            for e in (self._read(p) for p in sorted(rec.glob("*/*/*.json")))
+            if e is not None and e.get("schema_version", 1) == SCHEMA_VERSION
         )
 
     def __len__(self) -> int:
@@ -141,7 +195,7 @@ class ResultStore:
             if dst.exists() and not overwrite:
                 continue
             dst.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dst.with_name(f".{dst.name}.merge.tmp")
+            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
             shutil.copyfile(src, tmp)
             tmp.replace(dst)
             added += 1
@@ -245,3 +299,13 @@ class ResultStore:
                     }
                 )
         return pd.DataFrame(rows, columns=cols)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
