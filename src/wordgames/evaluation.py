@@ -263,6 +263,7 @@ def evaluate(
     on_plan: Callable[[Results], None] | None = None,
     ci_resamples: int = 1000,
     thin: ThinPolicy | None = None,
+    trust_pickle: bool = False,
 ) -> Results:
     """Run measures on embeddings and return every score.
 
@@ -298,6 +299,8 @@ def evaluate(
         Bootstrap resamples of every confidence interval (0: none).
     thin : ThinPolicy, optional
         When a score is too thin to rank (default: coverage below 50 % or n below 30).
+    trust_pickle : bool
+        Load pickle-based embedding files with code execution allowed (only files you trust).
     progress, on_plan : callable, optional
         ``progress(label, done, total)`` after each unit; ``on_plan(results)`` once the units
         are planned (``results.missing`` lists those to compute). The CLI shows both.
@@ -322,7 +325,9 @@ def evaluate(
     typed = resolve_options(chosen, options, datasets)
     runner = _executor(executor)
     store = _open_store(store, runner)
-    embs = load_embeddings(embeddings, policy, transformer_vocab=transformer_vocab)
+    embs = load_embeddings(
+        embeddings, policy, transformer_vocab=transformer_vocab, trust_pickle=trust_pickle
+    )
     settings = RunSettings(
         seed,
         quick,

@@ -150,6 +150,7 @@ def run_unit(
     """
     if blas_threads is not None:
         limit_threads(blas_threads)
+    from wordgames.errors import WordgamesError
     from wordgames.results.store import ResultStore
 
     outcome = {
@@ -171,7 +172,9 @@ def run_unit(
                     outcome.update(status="done", reused=True)
                 else:
                     _compute_into(outcome, unit, embedding, store, keep_result)
-    except Exception as exc:  # reported by the driver; the other units go on
+    except WordgamesError as exc:  # bad input, said in words: no traceback
+        outcome.update(status="failed", reason=str(exc), error="")
+    except Exception as exc:  # a bug: reported by the driver with its traceback; others go on
         outcome.update(
             status="failed",
             reason=f"{type(exc).__name__}: {exc}",

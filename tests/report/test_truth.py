@@ -412,3 +412,26 @@ def test_run_record_policy_is_used_for_old_rows(tmp_path):
     lb = leaderboard(load_results(root))
     # 600 of 999 = 60 %: thin under the run's 75 % policy (not under the default 50 %)
     assert lb.thin.iloc[0][SIMLEX] and "below 75%" in lb.thin_reason.iloc[0][SIMLEX]
+
+
+def test_copied_plots_never_leave_the_report_folder(tmp_path):
+    """A crafted store (an embedding named '..', a measure named '../../x') cannot make
+    ``--images copy`` write outside the report's folder."""
+    import json as _json
+
+    root = _one_plot_store(tmp_path, "plots/A/similarity/sim.png")
+    png(root / "plots" / "A" / "similarity" / "sim.png")
+    (record,) = (root / "records").rglob("*.json")
+    entry = _json.loads(record.read_text())
+    entry["key"]["measure"] = entry["result"]["measure"] = "../../../escaped"
+    entry["embedding"]["name"] = entry["result"]["embedding"] = ".."
+    for row in entry["result"]["scores"]:
+        row["measure"], row["embedding"] = "../../../escaped", ".."
+    record.write_text(_json.dumps(entry))
+    out = tmp_path / "site" / "report.html"
+    write_html(load_results(root), out, images="copy")
+    copied = [p for p in tmp_path.rglob("*.png") if p != root / "plots/A/similarity/sim.png"]
+    assert copied, "the plot was copied"
+    site = (tmp_path / "site").resolve()
+    assert all(p.resolve().is_relative_to(site) for p in copied)
+    assert not list(tmp_path.rglob("escaped*"))

@@ -249,6 +249,14 @@ def run(
             "words; default 10000) or a word-list file.",
         ),
     ] = None,
+    trust_pickle: Annotated[
+        bool,
+        typer.Option(
+            "--trust-pickle",
+            help="Load gensim KeyedVectors through gensim's own unpickler, which runs code stored "
+            "in the file: only for files you trust. Default: a restricted reader that runs nothing.",
+        ),
+    ] = False,
     cbm_log: Annotated[
         list[Path] | None,
         typer.Option(
@@ -333,6 +341,7 @@ def run(
         overwrite=overwrite,
         executor=runner,
         transformer_vocab=_transformer_vocab(transformer_vocab),
+        trust_pickle=trust_pickle,
         ci_resamples=ci_resamples,
         thin=ThinPolicy(min_coverage=min_coverage, min_n=min_n),
     )

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from wordgames.measure import HIGHER, LOWER
+from wordgames.paths import safe_name
 from wordgames.report.collect import (
     Collection,
     Entry,
@@ -265,8 +266,8 @@ class _Images:
                 ".jpeg": "image/jpeg",
             }.get(p.suffix.lower(), "application/octet-stream")
             return f"data:{mime};base64," + base64.b64encode(p.read_bytes()).decode("ascii")
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in entry.label)
-        dst = self.files_dir / safe / entry.measure / p.name
+        # names from the store become folder names: never '..' or a separator
+        dst = self.files_dir / safe_name(entry.label) / safe_name(entry.measure) / safe_name(p.name)
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p, dst)
         return dst.relative_to(self.out_path.parent).as_posix()

@@ -1,0 +1,48 @@
+"""User text on the console is printed as text: rich markup in a file never breaks or styles
+the output, and bad input gives a message, not a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from wordgames.cli import app
+
+
+@pytest.mark.parametrize("word", ["[/]", "[red]X[/red]", "[bold]"])
+def test_markup_in_a_bad_file_is_printed_literally(tmp_path, data_root, word):
+    bad = tmp_path / "mine.jsonl"
+    record = {"kind": "receiver", "board": ["a", "b"], "clue": "c", "chosen": [word]}
+    bad.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "evaluate",
+            "--file",
+            str(bad),
+            "--data-root",
+            str(data_root),
+            "-o",
+            str(tmp_path / "out"),
+        ],
+        terminal_width=200,
+    )
+    assert r.exit_code == 1
+    assert f"(not: '{word.lower()}')" in r.output  # the literal text (lower-cased), markup and all
+    assert "Traceback" not in r.output and "MarkupError" not in r.output
+
+
+def test_markup_in_an_error_message_is_literal(tmp_path):
+    bad = tmp_path / "[bold]vec.txt"
+    bad.write_text("2 3\n[/] 1 2 3\nb 1 2\n", encoding="utf-8")
+    r = CliRunner().invoke(
+        app,
+        ["run", "-e", str(bad), "-m", "global-metrics", "-o", str(tmp_path / "out")],
+        terminal_width=200,
+    )
+    assert r.exit_code == 2
+    assert "[bold]vec.txt,line3:" in "".join(r.output.split())  # wrapped lines joined
+    assert "Traceback" not in r.output
