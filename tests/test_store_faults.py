@@ -125,3 +125,15 @@ def test_two_runs_on_one_store_compute_each_unit_once(tmp_path):
     assert sum(int(o[1]) for o in outs) == 2  # ... and each unit was computed once in all
     assert sorted(line.split()[0] for line in log.read_text().splitlines()) == ["toy1", "toy2"]
     assert len(ResultStore(tmp_path / "out")) == 2
+
+
+def test_unwritable_cache_under_the_process_executor_is_a_clear_error(tmp_path, toys, monkeypatch):
+    from wordgames.executors import ProcessPoolExecutor
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("WORDGAMES_CACHE", str(blocked / "cache"))
+    with pytest.raises(WordgamesError, match="needs a writable embedding cache.*WORDGAMES_CACHE"):
+        wordgames.evaluate(
+            _emb(), ["toy1"], store=tmp_path / "out", executor=ProcessPoolExecutor(workers=1)
+        )

@@ -417,11 +417,18 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
     missing = plan.missing
     if runner.needs_files and missing:
         t = time.perf_counter()
-        refs = {
-            sha: materialize_embedding(e)
-            for sha, e in by_sha.items()
-            if any(u.embedding.sha256 == sha for u in missing)
-        }
+        try:
+            refs = {
+                sha: materialize_embedding(e)
+                for sha, e in by_sha.items()
+                if any(u.embedding.sha256 == sha for u in missing)
+            }
+        except OSError as exc:  # before any unit runs: workers read the embeddings from there
+            raise WordgamesError(
+                f"the {runner.name} executor needs a writable embedding cache: cannot write "
+                f"{exc.filename or 'the cache'} ({exc.strerror or exc}); set WORDGAMES_CACHE "
+                "to a writable folder, or use the serial executor"
+            ) from None
         missing = [_with_folder(u, refs[u.embedding.sha256]) for u in missing]
         timings["materialize_embeddings"] = round(time.perf_counter() - t, 3)
     outcomes = {}
