@@ -14,6 +14,11 @@ ClusterSender), run on a few records and extrapolated.
 
     WORDGAMES_DATA=../shared/data python bench/bench_codenames.py [--all-datasets] [--naive N]
 
+``--all-datasets`` (issue 15) also runs every sender and receiver on every human data set twice
+in the same run: the compiled counting (``wordgames.codenames.counting``, the default) and the
+previous method kept as the baseline (the numpy counting pass, ``compiled=False``), and prints
+both totals, their ratio and whether every Score (value, interval, n, skipped) is identical.
+
 Without the pilot data it uses 197 synthetic records (20 board words from the Codenames list
 or the vocabulary, 1 to 4 picks). Wall and CPU seconds are printed: on a shared machine the
 CPU time is the steadier figure.
@@ -152,6 +157,9 @@ def main():
     print(f"unit vectors + word index + scipy.stats import, once per session: {c.wall:.2f} s")
     records, source = pilot_records(emb)
     problems, _ = problems_from_receiver_records(records)
+    with Clock() as c:  # numba's kernels, from its disk cache (compiled on a first run)
+        sender_ranks_receiver_data([ExhaustiveSearchSender(emb), ClusterSender(emb)], records[:2])
+    print(f"compiled counting kernels loaded, once per session: {c.wall:.2f} s")
     print(f"records: {len(records)} from {source}\n")
 
     senders = {
@@ -214,24 +222,65 @@ def main():
         )
 
     if args.all_datasets:
-        from wordgames.codenames.agents import default_receivers, default_senders
-        from wordgames.codenames.human_data import available_human_datasets, load_human_data
-        from wordgames.codenames.suite import evaluate_human_data
+        all_datasets(emb)
 
-        print("\nevery sender and receiver on every available human data set:")
+
+def _score_rows(evaluations) -> list[tuple]:
+    """Every Score of the evaluations (value, interval, n, skipped), as comparable tuples."""
+    from wordgames.codenames.suite import Intervals, scores_of
+    from wordgames.results import MeasureResult
+
+    result = MeasureResult("codenames", "bench")
+    scores_of(result, evaluations, Intervals())
+    return [
+        tuple(np.nan_to_num(x, nan=-1e300) if isinstance(x, float) else x for x in row)
+        for row in (
+            (s.dataset, s.subject, s.metric, s.value, s.ci_low, s.ci_high, s.n, s.n_skipped)
+            for s in result.scores
+        )
+    ]
+
+
+def all_datasets(emb):
+    """Every sender and receiver on every human data set: the compiled counting (now) and the
+    previous method (the numpy counting pass, ``compiled=False``) in the same run, each with
+    fresh agents, then a check that every Score (value, interval, n, skipped) is identical."""
+    from wordgames.codenames.agents import default_receivers, default_senders
+    from wordgames.codenames.human_data import available_human_datasets, load_human_data
+    from wordgames.codenames.suite import evaluate_human_data
+
+    datasets = [load_human_data(name) for name in available_human_datasets()]
+    print("\nevery sender and receiver on every available human data set:")
+    print(
+        f"  {'data set':32s} {'records':>13s} {'now wall':>9s} {'cpu':>6s} {'previous':>9s} {'cpu':>6s}"
+    )
+    runs = {}
+    for compiled in (True, False):
         ss, rr = default_senders(emb), default_receivers(emb)
-        tw = tc = 0.0
-        for name in available_human_datasets():
-            data = load_human_data(name)
+        evs, times = [], []
+        for data in datasets:
             with Clock() as c:
-                evaluate_human_data(data, ss, rr)
-            tw += c.wall
-            tc += c.cpu
-            print(
-                f"  {name:32s} {len(data.receiver):5d} + {len(data.sender):4d} records "
-                f"{c.wall:7.1f} s wall {c.cpu:7.1f} s cpu"
-            )
-        print(f"  {'total':32s} {'':19s} {tw:7.1f} s wall {tc:7.1f} s cpu   (target < 60 s)")
+                evs.append(evaluate_human_data(data, ss, rr, compiled=compiled))
+            times.append((c.wall, c.cpu))
+        runs[compiled] = (evs, times)
+    for i, data in enumerate(datasets):
+        (nw, nc), (ow, oc) = runs[True][1][i], runs[False][1][i]
+        print(
+            f"  {data.dataset:32s} {len(data.receiver):5d} + {len(data.sender):4d} "
+            f"{nw:9.2f} {nc:6.1f} {ow:9.2f} {oc:6.1f}"
+        )
+    tw, tc = (sum(t[k] for t in runs[True][1]) for k in (0, 1))
+    ow, oc = (sum(t[k] for t in runs[False][1]) for k in (0, 1))
+    print(
+        f"  {'total':32s} {'':13s} {tw:9.2f} {tc:6.1f} {ow:9.2f} {oc:6.1f}   "
+        f"ratio previous/now {ow / tw:.1f}x wall, {oc / tc:.1f}x cpu   (target < 10 s wall)"
+    )
+    new, old = _score_rows(runs[True][0]), _score_rows(runs[False][0])
+    same = new == old
+    print(f"  identical results: {same} ({len(new)} scores: value, interval, n, skipped)")
+    print(f"  load average after: {os.getloadavg()}")
+    if not same:
+        raise SystemExit("the compiled counting changed a result")
 
 
 if __name__ == "__main__":

@@ -25,29 +25,30 @@ TARGET_ACC = 0.8
 TARGET_S = 600.0
 
 
-def step_seconds(threads: int, n_steps: int = 30) -> float:
-    """Mean wall time of one default QT training step with ``threads`` torch threads."""
+def step_seconds(threads: int, n_steps: int = 30, preset: str | None = None) -> float:
+    """Mean wall time of one training step with ``threads`` torch threads.
+
+    The default QT configuration (batch 32), or the configuration of ``preset`` (batch 10).
+    """
     import numpy as np
     import torch
 
+    from wordgames.emergent.games.presets import get_preset
     from wordgames.emergent.games.train import GameTrainer
 
     old = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        t = GameTrainer(channel="qt", steps=0)
+        params = get_preset(preset).trainer_params() if preset else {"channel": "qt"}
+        t = GameTrainer(**{**params, "steps": 0})
         t._build()
         rng = np.random.default_rng(0)
-        params = list(t.sender_.parameters()) + list(t.receiver_.parameters())
-        opt = torch.optim.Adam(params)
+        opt = torch.optim.Adam(list(t.sender_.parameters()) + list(t.receiver_.parameters()))
+        for _ in range(5):  # warm-up
+            t._train_step(torch, opt, rng)
         t0 = time.perf_counter()
         for _ in range(n_steps):
-            feats, labels = t._tensors(t.game.sample_turns(32, rng), rng)
-            scores = t.receiver_(t.sender_(feats, labels, t.generator_), feats)
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(scores, labels.float())
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            t._train_step(torch, opt, rng)
         return (time.perf_counter() - t0) / n_steps
     finally:
         torch.set_num_threads(old)
@@ -67,6 +68,12 @@ def main(argv=None) -> int:
         default=1,
         help="torch threads for training (the step timing below compares 1 and 2)",
     )
+    ap.add_argument(
+        "--step-presets",
+        default="thing-gs-l1,thing-qt-l4,shape-qt-l1",
+        help="presets whose training step is also timed with 1 and 2 threads ('' for none)",
+    )
+    ap.add_argument("--only-steps", action="store_true", help="time the steps, train nothing")
     args = ap.parse_args(argv)
 
     import tempfile
@@ -78,11 +85,15 @@ def main(argv=None) -> int:
 
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-games-"))
     print(f"torch {torch.__version__}, load average before {os.getloadavg()}")
-    for threads in (1, 2):
+    for preset in [None, *filter(None, args.step_presets.split(","))]:
+        times = {threads: step_seconds(threads, 200, preset) for threads in (1, 2)}
         print(
-            f"one training step (batch 32 turns x 40 candidates) with {threads} thread(s): "
-            f"{step_seconds(threads):.4f} s"
+            f"one training step of {preset or 'the default QT game (batch 32 x 40 candidates)'}: "
+            f"{times[1]:.4f} s with 1 thread, {times[2]:.4f} s with 2 "
+            f"(ratio 2/1: {times[2] / times[1]:.1f}); load average {os.getloadavg()}"
         )
+    if args.only_steps:
+        return 0
     rows = []
     for channel in args.channels.split(","):
         trainer = GameTrainer(

@@ -30,7 +30,7 @@ if [ "${1:-}" = "--minimal" ]; then
   python -m pip install -q -e ".[test]"
 else
   # torch is pinned to the local CPU build: a bare 'torch' would pull a multi-GB CUDA build
-  python -m pip install -q -e ".[test,torch,gensim,contextual,ray,serve]"
+  python -m pip install -q -e ".[test,torch,gensim,contextual,embeddings,ray,serve]"
 fi
 # nltk reads WordNet once a 'lexnames' file lies beside the data files (Debian ships none);
 # without write access wordgames makes a private copy in its cache on first use instead.

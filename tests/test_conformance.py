@@ -87,6 +87,19 @@ def _wales_output(agent):
     return path
 
 
+def _stochastic_output(agent):
+    from wordgames.wales.graph import DiGraph
+    from wordgames.wales.titles import NodeVectors
+
+    # 0 -> {1, 2} -> 3, and 3 -> 0: every walk from 0 reaches 3 in exactly two links
+    g = DiGraph.from_edges([0, 0, 1, 2, 3], [1, 2, 3, 3, 0])
+    nv = NodeVectors(np.arange(4), np.array([[1, 0], [0.6, 0.8], [0.8, 0.6], [0, 1]], float))
+    out = agent.run(g, nv, [0, 0, 1, 3], [3, 3, 3, 3])
+    assert out["success"].tolist() == [True, True, True, True]
+    assert out["n_steps"].tolist() == [2, 2, 1, 0], "a walk counts every link it follows"
+    return out["n_steps"].tolist()
+
+
 def _metrics_output(gm):
     out = gm.compute(EMB)
     assert out["erank"] <= min(EMB.vectors.shape) + 1e-9
@@ -129,6 +142,7 @@ def _cases():
     from wordgames.oddmanout.taxonomy import TaxonomySolver
     from wordgames.similarity.global_metrics import GlobalMetrics
     from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.stochastic import StochasticAgent
 
     return {
         ClusterSender: (lambda: ClusterSender(EMB, n_restarts=2, random_state=3), _sender_output),
@@ -147,6 +161,7 @@ def _cases():
         EmbeddingSolver: (lambda: EmbeddingSolver(EMB, mwe="mean"), _solver_output),
         TaxonomySolver: (lambda: TaxonomySolver(_taxonomy()), _taxonomy_output),
         GreedyAgent: (lambda: GreedyAgent(gamma=0.5, max_steps=20), _wales_output),
+        StochasticAgent: (lambda: StochasticAgent(max_steps=10, seed=4), _stochastic_output),
         GlobalMetrics: (lambda: GlobalMetrics(perank_p=2.0, center=True), _metrics_output),
         World: (
             lambda: World(["size", "color"], [["small", "big"], ["red", "blue"]], name="toy"),

@@ -13,6 +13,7 @@ MODULES = [
     "wordgames.codenames.measures",
     "wordgames.codenames.suite",
     "wordgames.codenames.game",
+    "wordgames.codenames.experiments",
 ]
 
 

@@ -132,3 +132,26 @@ def test_guess_score_bounds_follow_the_algorithm7_scores():
     assert out["nearest"].bounds == (-1.0, 3.0)
     out = receiver_guess_score([EmbeddingNearestReceiver(emb)], [rec])
     assert out["nearest"].bounds == (-1.0, 1.0)
+
+
+def test_agents_on_the_same_records_share_the_resamples_and_get_the_same_intervals():
+    from wordgames.codenames import measures
+
+    rng = np.random.default_rng(3)
+    w = rng.integers(1, 4, 300)
+    cols = [rng.random(300) for _ in range(3)]
+    stats = {"m": "mean", "md": "median"}
+    measures._COUNTS_CACHE.clear()
+    first = [joint_bootstrap_ci({"m": c, "md": c}, stats, weights=w, chunk=200) for c in cols]
+    assert len(measures._COUNTS_CACHE) == 1  # drawn once, for the three columns
+    # the same intervals as resamples drawn afresh for each column
+    measures._COUNTS_CACHE.clear()
+    measures._COUNTS_CACHE_BYTES, saved = 0, measures._COUNTS_CACHE_BYTES
+    try:
+        fresh = [joint_bootstrap_ci({"m": c, "md": c}, stats, weights=w, chunk=200) for c in cols]
+    finally:
+        measures._COUNTS_CACHE_BYTES = saved
+    assert not measures._COUNTS_CACHE and first == fresh
+    # and as the plain percentile bootstrap of the decisions
+    x = np.repeat(cols[0], w)
+    assert np.allclose(first[0]["m"], bootstrap_ci(x, chunk=200))

@@ -21,8 +21,10 @@ COLORS = ["red", "blue", "green"]
 SHAPES = ["box", "orb", "cone"]
 
 
-def _cbm(messages, concepts, **kw):
-    return concept_best_matching(encode_messages(messages, **kw), encode_concepts(concepts))
+def _cbm(messages, concepts, counting="occurrences", **kw):
+    return concept_best_matching(
+        encode_messages(messages, **kw), encode_concepts(concepts), counting=counting
+    )
 
 
 def test_compositional_language_scores_one():
@@ -121,13 +123,18 @@ def test_ambiguous_language_by_hand():
 
 def test_repeated_words_count_once_and_score_stays_in_unit_interval():
     # "a a a" for red: one word (a set), weight 1, Q = max(1, 1) = 1 -> CBM 1 (not 3)
-    r = _cbm([["a", "a", "a"], ["b", "b"]], [["red"], ["blue"]])
+    r = _cbm([["a", "a", "a"], ["b", "b"]], [["red"], ["blue"]], counting="types")
     assert r.score == 1.0 and r.counts["word_occurrences"] == 2
     # longer messages than labels: "a x" for red, "b x" for blue
-    # weights a-red 1, b-blue 1, x-red 1, x-blue 1: best match weight 2 (x left over)
-    # Q = 2 + 2 = 4 -> CBM 0.5, paraphrase (x twice) 2/4
-    r = _cbm([["a", "x"], ["b", "x"]], [["red"], ["blue"]])
-    assert r.score == 0.5 and r.rates["paraphrase"] == 0.5
+    # weights a-red 1, b-blue 1, x-red 1, x-blue 1: best match weight 2, a tie between
+    # {a-red, b-blue}, {a-red, x-blue} and {x-red, b-blue}. Broken as the authors' script does
+    # (words in first-appearance order a, x, b; red first takes a, its first free candidate;
+    # blue's candidates x and b tie and x appears first): a-red, x-blue; b is left over.
+    # Q = 2 + 2 = 4 -> CBM 0.5; sample 1: x is matched to blue, absent -> ambiguity 1/4;
+    # sample 2: b unmatched -> paraphrase 1/4. precision mean(1/2, 1/2), recall 1.
+    r = _cbm([["a", "x"], ["b", "x"]], [["red"], ["blue"]], counting="types")
+    assert r.translation() == {"a": ("red", 1.0), "x": ("blue", 1.0)}
+    assert r.score == 0.5 and r.rates["paraphrase"] == 0.25 and r.rates["ambiguity"] == 0.25
     assert r.precision == 0.5 and r.recall == 1.0
 
 
@@ -148,7 +155,7 @@ def test_rates_partition_word_and_concept_occurrences():
         [f"f{k}={rng.integers(0, 4)}" for k in rng.choice(3, rng.integers(1, 4), False)]
         for _ in range(300)
     ]
-    r = _cbm(msgs, labels, eos_id=0)
+    r = _cbm(msgs, labels, counting="types", eos_id=0)
     c = r.counts
     assert c["good"] + c["ambiguous"] + c["paraphrase"] == c["word_occurrences"]
     assert c["good"] + c["omitted"] + c["unmatched_concept"] == c["concept_occurrences"]
@@ -185,7 +192,7 @@ def test_best_match_equals_brute_force(seed):
 
 @pytest.mark.parametrize("shape", [(20, 3), (3, 20), (30, 2)])
 def test_best_match_pruning_of_many_rows_or_columns(shape):
-    # more than C^2 words: the search is restricted to each concept's C heaviest words
+    # many more words than concepts (or the reverse): the rectangular assignment is optimal
     rng = np.random.default_rng(sum(shape))
     g = rng.integers(0, 6, size=shape).astype(float)
     rows, cols = best_match(g)

@@ -117,7 +117,16 @@ def test_training_loss_falls_and_is_logged(trained):
     assert hist[-1]["loss"] < np.log(2)  # better than a constant 0.5 guess
     lines = [json.loads(x) for x in (out / "train_log.jsonl").read_text().splitlines()]
     assert [x["step"] for x in lines] == [20, 40, 60, 80, 100, 120]
-    assert set(lines[0]) == {"step", "loss", "accuracy", "val_accuracy", "elapsed_s"}
+    assert set(lines[0]) == {
+        "step",
+        "loss",
+        "accuracy",
+        "val_accuracy",
+        "elapsed_s",
+        "device",
+        "threads",
+    }
+    assert (lines[0]["device"], lines[0]["threads"]) == ("cpu", 1)
     assert lines[-1]["loss"] == pytest.approx(hist[-1]["loss"])
 
 

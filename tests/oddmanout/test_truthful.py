@@ -98,6 +98,10 @@ def test_intervals_are_the_bootstrap_by_hand():
         (["--wordnet-only", "--no-wordnet"], "leave no solver"),
         (["--no-wordnet", "--instances"], "--instances: WordNet options, but --no-wordnet"),
         (["--no-wordnet", "--missing", "abstain"], "--missing: WordNet options"),
+        (["--no-wordnet", "--wordnet-mode", "published"], "--wordnet-mode: WordNet options"),
+        (["--wordnet-mode", "published", "--instances"], "--instances: not used by --wordnet"),
+        (["--wordnet-mode", "published", "--missing", "abstain"], "--missing: not used by"),
+        (["--wordnet-mode", "nltk"], "--wordnet-mode must be one of ours, published"),
     ],
 )
 def test_evaluate_flags_that_do_not_apply_are_errors(tmp_path, args, message):

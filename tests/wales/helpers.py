@@ -48,3 +48,57 @@ def random_vectors(n, dim, seed, missing=0.0):
     if missing:
         rows[rng.random(n) < missing] = -1
     return NodeVectors(rows, mat)
+
+
+def reference_walk(graph, sims, source, target, gamma, max_steps=100):
+    """The decision rule written plainly, one step at a time (the tests' reference).
+
+    At each step: a breadth-first search from the current node over the revealed subgraph
+    (the out-links of the visited nodes), every unvisited node it reaches scored
+    ``sims[v] - gamma * m(v)`` in float64, ties within 1e-6 of the best broken by the target
+    first, then the smallest m, then the smallest node id. The walk back goes through the
+    BFS tree whose parent of a node is the earliest-visited node of the level before that
+    links to it; the last hop comes from the earliest-visited node at distance m - 1.
+    Returns (reason, n_steps, path, visited).
+    """
+    from collections import deque
+
+    succ = {}
+    visited, path, current, steps = [source], [source], source, 0
+    number = {source: 0}
+    while current != target:
+        if steps >= max_steps:
+            return "step-cap", steps, path, visited
+        succ[current] = [int(v) for v in graph.successors(current)]
+        dist, parent, queue = {current: 0}, {}, deque([current])
+        while queue:  # BFS over visited nodes, smallest visited number first within a level
+            level = sorted(queue, key=number.__getitem__)
+            queue.clear()
+            for u in level:
+                for w in succ[u]:
+                    if w in number and w not in dist:
+                        dist[w], parent[w] = dist[u] + 1, u
+                        queue.append(w)
+        best = {}  # candidate -> (m, via): the smallest m, then the earliest-visited via
+        for u in sorted(dist, key=number.__getitem__):
+            for v in succ[u]:
+                if v not in number and (v not in best or dist[u] + 1 < best[v][0]):
+                    best[v] = (dist[u] + 1, u)
+        if not best:
+            return "stuck", steps, path, visited
+        score = {v: float(sims[v]) - gamma * np.int64(m) for v, (m, _) in best.items()}
+        top = max(score.values())
+        tied = [v for v in best if score[v] >= top - 1e-6]
+        nxt = min(tied, key=lambda v: (v != target, best[v][0], v))
+        m, via = best[nxt]
+        steps += m
+        hops = [via]
+        while hops[-1] != current:
+            hops.append(parent[hops[-1]])
+        path.extend(hops[::-1][1:] + [nxt])
+        if steps > max_steps:
+            return "step-cap", steps, path, visited
+        number[nxt] = len(visited)
+        visited.append(nxt)
+        current = nxt
+    return "reached", steps, path, visited

@@ -78,3 +78,17 @@ def test_save_load_roundtrip(tmp_path):
     assert r._reverse is not None
     assert (r.reverse().indices == g.reverse().indices).all()
     assert (r.reverse().indptr == g.reverse().indptr).all()
+
+
+def test_save_arrays_memory_maps_and_keeps_distances(tmp_path):
+    g = DiGraph.from_edges([0, 0, 1, 2, 3], [1, 2, 3, 3, 0], 4)
+    g.save_arrays(tmp_path / "g")
+    h = DiGraph.load_arrays(tmp_path / "g")
+    assert isinstance(np.load(tmp_path / "g" / "indices.npy", mmap_mode="r"), np.memmap)
+    assert h.indptr.tolist() == g.indptr.tolist() and h.indices.tolist() == g.indices.tolist()
+    assert h.reverse().indices.tolist() == g.reverse().indices.tolist()
+    # 0 -> 1 -> 3 -> 0: distance 2 from 0 to 3, 1 from 3 to 0, through the reverse graph too
+    assert (h.distance(0, 3), h.distance(3, 0), h.distances_to(0).tolist()) == (2, 1, [0, 2, 2, 1])
+    (tmp_path / "g" / "indices.npy").write_text("not an array")
+    with pytest.raises(DataFormatError, match="indices.npy"):
+        DiGraph.load_arrays(tmp_path / "g")

@@ -162,7 +162,7 @@ def test_glove_navigates_better_than_shuffled_glove(glove):
     assert scores["glove-6b-50d"]["ci_low"] > scores["shuffled"]["ci_high"]
 
 
-@pytest.mark.parametrize("gamma", [1.0, 0.3])
+@pytest.mark.parametrize("gamma", [1.0, 0.5, 0.3, 0.25, 0.1, 0.0])
 def test_fast_path_equals_full_rule_on_real_tasks(glove, gamma):
     from wordgames.wales.agent import GreedyAgent
     from wordgames.wales.report import wikispeedia_setup
@@ -176,4 +176,32 @@ def test_fast_path_equals_full_rule_on_real_tasks(glove, gamma):
     full = GreedyAgent(gamma=gamma, fast_path=False).run(setup.graph, nv, s[keep], t[keep])
     assert (fast["n_steps"] == full["n_steps"]).all()
     assert (fast["success"] == full["success"]).all()
+    assert (fast["reason"] == full["reason"]).all()
     assert fast["n_general_steps"] < full["n_general_steps"]
+
+
+@pytest.mark.parametrize("gamma", [0.0, 0.1, 0.5, 1.0])
+def test_batched_runner_equals_the_plain_rule_on_real_tasks(glove, gamma):
+    # every visited page, in order, and the walk with its detours, on 15 human-played pairs
+    from tests.wales.helpers import reference_walk
+    from wordgames.wales.agent import GreedyAgent, target_similarities
+    from wordgames.wales.lockstep import REASONS, Lockstep
+    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.titles import title_vectors
+
+    setup = wikispeedia_setup(require_dataset("wikispeedia").parent, verify=False)
+    g, nv = setup.graph, title_vectors(setup.graph.names, glove)
+    s, t = setup.human.sources, setup.human.targets
+    keep = np.flatnonzero(nv.rows[t] >= 0)[:15]
+    sims = np.stack([target_similarities(nv, b, -1.0) for b in t[keep].tolist()])
+    state = Lockstep(g, sims, s[keep], t[keep], gamma, 100).run()
+    agent = GreedyAgent(gamma=gamma)
+    detours = 0
+    for i, (a, b) in enumerate(zip(s[keep].tolist(), t[keep].tolist(), strict=True)):
+        reason, steps, path, visited = reference_walk(g, sims[i], a, b, gamma, 100)
+        assert state.order[i, : state.k[i]].tolist() == visited
+        assert (REASONS[state.status[i]], state.steps[i]) == (reason, steps)
+        assert agent.navigate(g, nv, a, b, record_path=True).path == path
+        detours += len(path) > len(visited) + (reason == "step-cap")
+    if gamma < 0.5:
+        assert detours > 0  # the walks go back through visited pages

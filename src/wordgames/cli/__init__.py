@@ -118,7 +118,8 @@ def run(
             "-e",
             "--embedding",
             metavar="NAME|FILE",
-            help="Built-in name (glove-6b-50d, a family member such as glove-6b-50d-pca10, "
+            help="Built-in name (glove-6b-50d, a real one such as retrofit-glove-6b-50d, a "
+            "family member such as glove-6b-50d-pca10, "
             "transformer:all-MiniLM-L6-v2: see `wordgames embeddings list`) or vector file; "
             "repeat for several. Default: glove-6b-50d.",
         ),
@@ -129,6 +130,14 @@ def run(
             "--family",
             help="Add every member of the built-in offline family (PCA dims, vocabulary "
             "sizes, random control).",
+        ),
+    ] = False,
+    real: Annotated[
+        bool,
+        typer.Option(
+            "--real",
+            help="Add every real embedding of `wordgames embeddings list` (distributed, "
+            "derived from GloVe, trained here, transformers; built on first use).",
         ),
     ] = False,
     out: Annotated[
@@ -298,7 +307,9 @@ def run(
     from wordgames.embeddings.sets import VocabularyPolicy
     from wordgames.measure import ThinPolicy
 
-    specs = resolve_specs(embedding or ([] if family else ["glove-6b-50d"]), family=family)
+    specs = resolve_specs(
+        embedding or ([] if family or real else ["glove-6b-50d"]), family=family, real=real
+    )
     problem = inapplicable_run_options(
         specs,
         measure,
@@ -535,26 +546,48 @@ def datasets_verify(
 
 @embeddings_app.command("list")
 def embeddings_list():
-    """List the built-in embeddings: the base GloVe and every member of the offline family."""
+    """List the built-in embeddings: the real ones, then every member of the offline family."""
     from rich.markup import escape
     from rich.table import Table
 
     from wordgames.cli.common import console
     from wordgames.embeddings.family import family_members
-    from wordgames.embeddings.loaders import BUILTIN
+    from wordgames.embeddings.real import real_table
 
-    table = Table("name", "what", title="built-in embeddings (use them with -e NAME)")
-    table.columns[0].no_wrap = True
-    for name, what in BUILTIN.items():
-        table.add_row(escape(name), escape(what))
+    table = Table(
+        "name",
+        "kind",
+        "dim",
+        "vocab",
+        "MB",
+        "ready",
+        title="real embeddings (-e NAME; every one: wordgames run --real)",
+    )
+    for col in table.columns[:5]:
+        col.no_wrap = True
+    rows = real_table()
+    for row in rows:
+        vocab = f"{row['vocab']:,}" if row["vocab"] else "-"
+        mb = f"{row['mb']:.0f}" if row["mb"] is not None else "-"
+        cells = (row["name"], row["kind"], str(row["dim"]), vocab, mb, row["available"])
+        table.add_row(*map(escape, cells))
+    console().print(table)
+    for row in rows:
+        console().print(
+            f"[bold]{escape(row['name'])}[/]: {escape(row['description'])}. Source: "
+            f"{escape(row['source'])}. Licence: {escape(row['licence'])}.",
+            highlight=False,
+        )
+    family = Table("name", "what", title="the GloVe variants (control group: --family)")
+    family.columns[0].no_wrap = True
     for member in family_members():
-        table.add_row(escape(member.name), escape(member.description))
-    table.add_row(
+        family.add_row(escape(member.name), escape(member.description))
+    family.add_row(
         "transformer:MODEL",
-        "a sentence-transformers model encoding a vocabulary "
+        "a sentence-transformers model folder encoding a vocabulary "
         "(--transformer-vocab; needs the contextual extra)",
     )
-    console().print(table)
+    console().print(family)
     console().print(
         "Any other -e value is read as a vector file (word2vec, GloVe, fastText, .npy, gensim).",
         highlight=False,

@@ -109,6 +109,15 @@ def evaluate(
             show_default=False,
         ),
     ] = 2_000_000,
+    counting: Annotated[
+        str,
+        typer.Option(
+            metavar="occurrences|types",
+            help="How CBM counts a word repeated within a message: every occurrence (the "
+            "paper's and the authors' script's convention; default) or once per message.",
+            show_default=False,
+        ),
+    ] = "occurrences",
     seed: Annotated[
         int, typer.Option(help="Seed of every random choice (default 0).", show_default=False)
     ] = 0,
@@ -129,6 +138,7 @@ def evaluate(
         "pad_id": symbol(pad_id),
         "format": fmt,
         "topsim_max_pairs": topsim_max_pairs,
+        "counting": counting,
     }
     con = console()
     res = run_evaluation(

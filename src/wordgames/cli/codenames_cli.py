@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from wordgames.codenames.experiments import PAPER_SELFPLAY
+
 app = typer.Typer(
     help="Codenames: agents against human play, self-play, and a terminal game.",
     no_args_is_help=True,
@@ -23,6 +25,15 @@ Emb = Annotated[
 DataRoot = Annotated[
     Path | None,
     typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
+]
+
+ClueVocab = Annotated[
+    str | None,
+    typer.Option(
+        "--clue-vocabulary",
+        help="The senders' clue vocabulary: 'nounlist' (the authors' 6,801 nouns). Default: "
+        "the embedding's vocabulary.",
+    ),
 ]
 
 
@@ -72,6 +83,7 @@ def evaluate(
             "With --file only, no declared data set is read.",
         ),
     ] = None,
+    clue_vocabulary: ClueVocab = None,
 ):
     """Every sender and receiver on every record of every available human data set.
 
@@ -88,6 +100,7 @@ def evaluate(
         "n_restarts": n_restarts,
         "distance": distance,
         "files": [str(f) for f in file or []],
+        "clue_vocabulary": clue_vocabulary,
     }
     con = console()
     res = run_evaluation(
@@ -102,6 +115,75 @@ def evaluate(
         vocabulary=VocabularyPolicy(top_n=top_n, intersect=intersect),
     )
     _print_results(con, res, out)
+    print_skipped(con, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
+
+
+@app.command()
+def compare(
+    embedding: Emb = None,
+    real: Annotated[
+        bool, typer.Option("--real", help="Every real embedding of `wordgames embeddings list`.")
+    ] = False,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option("--dataset", "-d", help="Human data set (repeatable). Default: every one."),
+    ] = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option("--agent", "-a", help="Agent to show (repeatable). Default: every agent."),
+    ] = None,
+    by_source: Annotated[
+        bool, typer.Option(help="One row per initial model (clue source) besides 'all'.")
+    ] = True,
+    intersect: Annotated[
+        bool, typer.Option(help="Restrict all embeddings to their shared vocabulary (paper).")
+    ] = True,
+    max_records: Annotated[
+        int | None, typer.Option(help="Seeded sample of at most N records per data set and kind.")
+    ] = None,
+    clue_vocabulary: ClueVocab = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Results store folder (stored results are reused). Default: in memory, "
+            "nothing written.",
+        ),
+    ] = None,
+    data_root: DataRoot = None,
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+):
+    """Experiment 2 (Figures 3 and 5): every agent over several embeddings, as Markdown tables.
+
+    The numbers are those of `codenames evaluate` (wordgames.evaluate, measure "codenames");
+    by default the embeddings share one vocabulary, as in the paper.
+    """
+    from wordgames.cli.common import console, fail, print_skipped, run_evaluation
+    from wordgames.codenames.experiments import experiment2_markdown
+    from wordgames.embeddings.real import REAL_NAMES
+    from wordgames.embeddings.sets import VocabularyPolicy
+
+    names = list(dict.fromkeys([*(embedding or []), *(REAL_NAMES if real else [])]))
+    if len(names) < 2:
+        fail("compare needs at least two embeddings (-e NAME -e NAME, or --real)")
+    con = console()
+    res = run_evaluation(
+        con,
+        names,
+        ["codenames"],
+        store=out,
+        datasets=dataset or None,
+        options={"codenames": {"max_records": max_records, "clue_vocabulary": clue_vocabulary}},
+        data_root=data_root,
+        seed=seed,
+        vocabulary=VocabularyPolicy(intersect=intersect),
+    )
+    srows = [row for r in res.results for row in r.tables.get("senders", [])]
+    rrows = [row for r in res.results for row in r.tables.get("receivers", [])]
+    print(experiment2_markdown(srows, rrows, agents=agent or None, by_source=by_source))
     print_skipped(con, res)
     if res.failed or not res.results:
         raise typer.Exit(1)
@@ -405,9 +487,9 @@ def datasets(
 @app.command()
 def selfplay(
     embedding: Emb = None,
-    games: Annotated[int, typer.Option(help="Boards per pair.")] = 30,
-    n_blue: Annotated[int, typer.Option(help="Blue words per board.")] = 9,
-    n_red: Annotated[int, typer.Option(help="Red words per board.")] = 16,
+    games: Annotated[int, typer.Option(help="Boards per pair.")] = PAPER_SELFPLAY["games"],
+    n_blue: Annotated[int, typer.Option(help="Blue words per board.")] = PAPER_SELFPLAY["n_blue"],
+    n_red: Annotated[int, typer.Option(help="Red words per board.")] = PAPER_SELFPLAY["n_red"],
     max_turns: Annotated[
         int | None, typer.Option(help="Turn limit (default: the number of blue words).")
     ] = None,
@@ -419,7 +501,9 @@ def selfplay(
     vocab_size: Annotated[
         int | None, typer.Option(help="Clue vocabulary: the N most frequent words.")
     ] = 50000,
-    tie_break: Annotated[str, typer.Option(help="ExhaustiveSearchSender tie-break.")] = "frequency",
+    tie_break: Annotated[
+        str, typer.Option(help="ExhaustiveSearchSender tie-break.")
+    ] = PAPER_SELFPLAY["tie_break"],
     data_root: DataRoot = None,
     out: Annotated[
         Path | None,
@@ -431,7 +515,10 @@ def selfplay(
         ),
     ] = None,
 ):
-    """Sender x receiver cross matrix of self-play turns (Table 1): every embedding pair."""
+    """Sender x receiver cross matrix of self-play turns (Table 1): every embedding pair.
+
+    Defaults: the paper's settings (30 boards of 50 blue and 50 red words, at most 50 turns).
+    """
     from rich.console import Console
 
     from wordgames.cli.common import fail
@@ -441,6 +528,7 @@ def selfplay(
         ExhaustiveSearchSender,
     )
     from wordgames.codenames.board import codenames_word_list
+    from wordgames.codenames.experiments import same_vs_different
     from wordgames.codenames.game import cross_matrix, random_boards
     from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
     from wordgames.errors import WordgamesError
@@ -471,6 +559,11 @@ def selfplay(
         rows,
         f"mean turns to find {n_blue} blue words ({games} boards; "
         f"unsolved = {max_turns or n_blue} + 1)",
+    )
+    split = same_vs_different(rows)
+    console.print(
+        f"same embedding: {split['same']:.2f} turns ({split['n_same']} pairs); different: "
+        f"{split['different']:.2f} ({split['n_different']} pairs)"
     )
     if out:
         write_json_atomic(

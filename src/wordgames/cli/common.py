@@ -167,16 +167,17 @@ def embedding_problem(spec) -> str:
     close = difflib.get_close_matches(text, _builtin_names(), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return (
-        f"unknown embedding '{text}'{hint}: neither a built-in name, a member of the built-in "
-        f"family, 'transformer:MODEL' nor an existing file; {listing}"
+        f"unknown embedding '{text}'{hint}: neither a built-in name, a real embedding, a member "
+        f"of the built-in family, 'transformer:MODEL' nor an existing file; {listing}"
     )
 
 
 def _builtin_names() -> list[str]:
     from wordgames.embeddings.family import FAMILY_NAMES
     from wordgames.embeddings.loaders import BUILTIN
+    from wordgames.embeddings.real import REAL_NAMES
 
-    return [*BUILTIN, *FAMILY_NAMES]
+    return list(dict.fromkeys([*BUILTIN, *REAL_NAMES, *FAMILY_NAMES]))
 
 
 def check_embedding_specs(specs) -> None:
@@ -226,9 +227,13 @@ def print_skipped(con, res) -> None:
             )
 
 
-def resolve_specs(specs, *, family: bool = False) -> list[str]:
-    """The embedding specs to load: those given, then (``family``) the built-in family."""
+def resolve_specs(specs, *, family: bool = False, real: bool = False) -> list[str]:
+    """The embedding specs: those given, then (``real``) the real ones, (``family``) the family."""
     out = [str(s) for s in (specs or [])]
+    if real:
+        from wordgames.embeddings.real import REAL_NAMES
+
+        out += [n for n in REAL_NAMES if n not in out]
     if family:
         from wordgames.embeddings.family import FAMILY_NAMES
 

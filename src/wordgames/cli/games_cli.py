@@ -12,53 +12,74 @@ from typing import Annotated
 import typer
 
 
+def _opt(help_text: str):
+    return typer.Option(help=help_text, show_default=False)
+
+
 def train(
     out: Annotated[
         Path,
         typer.Option(
             "--out",
             "-o",
-            help="Output folder of the run, created if missing: config, logs, agents, "
-            "evaluation, messages (default: cbm-run).",
+            help="Run folder, created if missing: config, logs, checkpoint, agents, evaluation, "
+            "messages (default: cbm-run). A folder holding a checkpoint is resumed.",
             show_default=False,
         ),
     ] = Path("cbm-run"),
-    world: Annotated[str, typer.Option(help="World: thing or shape.")] = "thing",
-    channel: Annotated[str, typer.Option(help="gs (Gumbel-Softmax) or qt (quantized).")] = "gs",
-    rule_length: Annotated[int, typer.Option(help="Concepts per rule (l).")] = 1,
-    steps: Annotated[int, typer.Option(help="Maximum training steps.")] = 3000,
-    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    preset: Annotated[
+        str | None,
+        _opt(
+            "A configuration of the paper (`wordgames cbm presets`): thing-gs-l1 ... "
+            "shape-qt-l4 (Table 1), d01 ... d16 (appendix D); options given as well override it."
+        ),
+    ] = None,
+    world: Annotated[str | None, _opt("World: thing or shape (default thing).")] = None,
+    channel: Annotated[
+        str | None, _opt("gs (Gumbel-Softmax) or qt (quantized); default gs.")
+    ] = None,
+    rule_length: Annotated[int | None, _opt("Concepts per rule (l, default 1).")] = None,
+    steps: Annotated[
+        int | None, _opt("Training steps in all (default 3000; presets 200,000).")
+    ] = None,
+    seed: Annotated[int | None, _opt("Seed of every random choice (default 0).")] = None,
     max_len: Annotated[
-        int | None, typer.Option(help="Words per message (default: 4 for qt, 1 for gs).")
+        int | None, _opt("Words per message (default: 4 for qt, 1 for gs; presets: l).")
     ] = None,
     vocab_size: Annotated[
-        int | None, typer.Option(help="GS symbols (default: the world's number of concepts).")
+        int | None, _opt("GS symbols (default: the world's number of concepts).")
     ] = None,
     word_dim: Annotated[
-        int | None, typer.Option(help="QT bits per word (default: 6 for Thing, 5 for Shape).")
+        int | None, _opt("QT bits per word (default: 6 for Thing, 5 for Shape).")
     ] = None,
-    temperature: Annotated[float, typer.Option(help="Fixed Gumbel-Softmax temperature.")] = 1.0,
-    hidden: Annotated[int, typer.Option(help="Width of encoders and GRU states.")] = 64,
-    embed: Annotated[int, typer.Option(help="Width of the word embeddings.")] = 32,
-    batch_size: Annotated[int, typer.Option(help="Turns per training step.")] = 32,
-    lr: Annotated[float, typer.Option(help="Adam learning rate.")] = 3e-3,
-    n_targets: Annotated[int, typer.Option(help="Targets per turn.")] = 20,
-    n_distractors: Annotated[int, typer.Option(help="Distractors per turn.")] = 20,
-    eval_every: Annotated[int, typer.Option(help="Steps between log lines / validation.")] = 100,
-    val_turns: Annotated[int, typer.Option(help="Held-out validation turns.")] = 200,
+    eos: Annotated[
+        bool | None, _opt("GS messages end at their first EOS (symbol 0); default off.")
+    ] = None,
+    temperature: Annotated[float | None, _opt("Fixed Gumbel-Softmax temperature (1).")] = None,
+    cell: Annotated[str | None, _opt("Recurrent cell: gru (default) or lstm (the paper).")] = None,
+    hidden: Annotated[int | None, _opt("Width of encoders and recurrent states (64).")] = None,
+    embed: Annotated[int | None, _opt("Width of the word embeddings (32).")] = None,
+    batch_size: Annotated[int | None, _opt("Turns per training step (32; paper 10).")] = None,
+    lr: Annotated[float | None, _opt("Adam learning rate (0.003; paper 0.0005).")] = None,
+    n_targets: Annotated[int | None, _opt("Targets per turn (20).")] = None,
+    n_distractors: Annotated[int | None, _opt("Distractors per turn (20).")] = None,
+    eval_every: Annotated[int | None, _opt("Steps between log lines / validation (100).")] = None,
+    val_turns: Annotated[int | None, _opt("Held-out validation turns (200).")] = None,
     test_turns: Annotated[int, typer.Option(help="Held-out test turns for the measures.")] = 1000,
     target_accuracy: Annotated[
-        float | None, typer.Option(help="Stop when the validation accuracy reaches this.")
+        float | None, _opt("Stop when the validation accuracy reaches this.")
     ] = None,
-    time_limit: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    time_limit: Annotated[
+        float | None, _opt("Stop this session after this many seconds (resume later).")
+    ] = None,
     p_violate: Annotated[
         float | None,
-        typer.Option(
-            help="Distractors violate each rule concept with this probability (at least one); "
+        _opt(
+            "Distractors violate each rule concept with this probability (at least one); "
             "default: uniform among the objects that break the rule."
         ),
     ] = None,
-    image_size: Annotated[int, typer.Option(help="Shape world: image side in pixels.")] = 32,
+    image_size: Annotated[int | None, _opt("Shape world: image side in pixels (32).")] = None,
     threads: Annotated[
         int,
         typer.Option(help="torch threads during training (1 is fastest for these small networks)."),
@@ -66,62 +87,36 @@ def train(
 ):
     """Train sender and receiver in the multi-target referential game, then measure the language.
 
-    Writes config.json, train_log.jsonl, agents.pt, eval.json (accuracy, the Table 1 row, every
-    measure), messages.jsonl (readable by `wordgames cbm evaluate`) and best_match.png to OUT.
+    Writes config.json, run.json, train_log.jsonl, checkpoint.pt, agents.pt, eval.json (accuracy,
+    the Table 1 row, every measure), messages.jsonl (readable by `wordgames cbm evaluate`) and
+    best_match.png to OUT. On a folder with a checkpoint, training resumes where it stopped.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from wordgames.cli.common import fail
     from wordgames.errors import OptionalDependencyError, WordgamesError
 
+    given = {
+        "world": world, "channel": channel, "rule_length": rule_length, "steps": steps,
+        "random_state": seed, "max_len": max_len, "vocab_size": vocab_size,
+        "word_dim": word_dim, "eos": eos, "temperature": temperature, "cell": cell,
+        "hidden": hidden, "embed": embed, "batch_size": batch_size, "lr": lr,
+        "n_targets": n_targets, "n_distractors": n_distractors, "eval_every": eval_every,
+        "eval_turns": val_turns, "target_accuracy": target_accuracy, "time_limit": time_limit,
+        "p_violate": p_violate,
+    }  # fmt: skip
     console = Console()
     try:
-        from wordgames.emergent.games.runs import train_and_evaluate
-        from wordgames.emergent.games.train import GameTrainer
+        from wordgames.emergent.games.runs import open_run
 
-        trainer = GameTrainer(
-            world=world,
-            channel=channel,
-            rule_length=rule_length,
-            n_targets=n_targets,
-            n_distractors=n_distractors,
-            max_len=max_len,
-            vocab_size=vocab_size,
-            word_dim=word_dim,
-            temperature=temperature,
-            hidden=hidden,
-            embed=embed,
-            batch_size=batch_size,
-            lr=lr,
-            steps=steps,
-            eval_every=eval_every,
-            eval_turns=val_turns,
-            target_accuracy=target_accuracy,
-            time_limit=time_limit,
-            p_violate=p_violate,
-            world_params={"image_size": image_size} if world.lower() == "shape" else None,
-            n_threads=threads,
-            random_state=seed,
-        )
-        with Progress(
-            TextColumn("training"),
-            BarColumn(),
-            TextColumn("{task.completed}/{task.total} steps"),
-            TextColumn("{task.fields[info]}"),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress:
-            task = progress.add_task("train", total=steps, info="")
-
-            def show(rec):
-                progress.update(
-                    task,
-                    completed=rec["step"],
-                    info=f"loss {rec['loss']:.3f} val acc {rec['val_accuracy']:.3f}",
-                )
-
-            evaluation = train_and_evaluate(trainer, out, test_turns=test_turns, callback=show)
+        params = _train_params(preset, {k: v for k, v in given.items() if v is not None})
+        if image_size is not None and str(params.get("world", "thing")).lower() == "shape":
+            params["world_params"] = {**params.get("world_params", {}), "image_size": image_size}
+        params["n_threads"] = threads
+        trainer, resume, preset = open_run(out, params, preset)
+        if resume:
+            console.print(f"resuming the run in {out}", markup=False, highlight=False)
+        evaluation = _train_with_progress(console, trainer, out, test_turns, resume, preset)
     except OptionalDependencyError as exc:
         fail(str(exc))
     except (WordgamesError, ValueError) as exc:
@@ -129,9 +124,65 @@ def train(
     _print_rows(console, [evaluation.table1_row()])
     console.print(
         f"stopped after {trainer.n_steps_} steps ({trainer.stopped_because_}), "
-        f"{trainer.train_seconds_:.1f} s of training"
+        f"{trainer.train_seconds_:.1f} s of training in all"
     )
     console.print(f"run folder: {out}", markup=False, highlight=False)
+
+
+def _train_params(preset: str | None, given: dict) -> dict:
+    """The trainer's parameters: the preset's, overridden by the options given."""
+    if preset is None:
+        params = {}
+    else:
+        from wordgames.emergent.games.presets import get_preset
+
+        params = get_preset(preset).trainer_params()
+    params.update(given)
+    return params
+
+
+def _train_with_progress(console, trainer, out, test_turns, resume, preset):
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from wordgames.emergent.games.runs import train_and_evaluate
+
+    with Progress(
+        TextColumn("training"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} steps"),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("train", total=trainer.steps, info="")
+
+        def show(rec):
+            progress.update(
+                task,
+                completed=rec["step"],
+                info=f"loss {rec['loss']:.3f} val acc {rec['val_accuracy']:.3f}",
+            )
+
+        return train_and_evaluate(
+            trainer, out, test_turns=test_turns, callback=show, resume=resume, preset=preset
+        )
+
+
+def presets() -> None:
+    """List the presets: the paper's Table 1 rows and appendix D configurations."""
+    from rich.console import Console
+
+    from wordgames.emergent.games.presets import PRESETS, TABLE2, TRAINING
+
+    console = Console()
+    for p in PRESETS.values():
+        console.print(f"{p.name:12s} {p.describe()}", markup=False, highlight=False)
+    shared = ", ".join(f"{k}={v}" for k, v in {**TABLE2, **TRAINING}.items())
+    console.print(
+        f"all presets: {shared}; Thing inputs are the paper's 270-dim token one-hots",
+        markup=False,
+        highlight=False,
+    )
 
 
 def table(
@@ -145,11 +196,23 @@ def table(
         ),
     ] = None,
 ):
-    """Assemble the runs' evaluations into the layout of the paper's Table 1."""
+    """Print the runs in the layouts of the paper's Tables 1, 3 and 4, with the paper's values.
+
+    Every measure cell reads `ours (paper)`; Tables 3 and 4 appear for runs of the appendix D
+    presets (d01 ... d16). Then the Pearson correlation of AMI and CBM over the runs, per game
+    (the paper: 0.70 Shape, 0.79 Thing). OUT/table1.md and .csv hold our Table 1 values.
+    """
     from rich.console import Console
 
     from wordgames.cli.common import fail
-    from wordgames.emergent.games.runs import read_table1_rows, write_table1
+    from wordgames.emergent.games.runs import (
+        PAPER_CORRELATION,
+        ami_cbm_correlation,
+        format_appendix_d,
+        format_table1,
+        read_table1_rows,
+        write_table1,
+    )
     from wordgames.errors import WordgamesError
 
     console = Console()
@@ -157,7 +220,16 @@ def table(
         rows = read_table1_rows(runs)
     except WordgamesError as exc:
         fail(str(exc))
-    _print_rows(console, rows)
+    table1 = [r for r in rows if not str(r.get("preset") or "").startswith("d")]
+    console.print("Table 1 layout (held-out turns; ours (paper))")
+    console.print(format_table1(table1, paper=True), markup=False, highlight=False, soft_wrap=True)
+    appendix = format_appendix_d(rows)
+    if appendix:
+        console.print(appendix, markup=False, highlight=False, soft_wrap=True)
+    for game, (r, n) in ami_cbm_correlation(rows).items():
+        paper = PAPER_CORRELATION.get(game)
+        note = f" (paper {paper:.2f})" if paper is not None else ""
+        console.print(f"Pearson(AMI, CBM), {game}: {r:.2f} over {n} runs{note}", highlight=False)
     if out is not None:
         for path in write_table1(rows, Path(out) / "table1"):
             console.print(f"wrote {path}", markup=False, highlight=False)
@@ -172,6 +244,7 @@ def _print_rows(console, rows) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the game commands (``train``, ``table``) to the ``wordgames cbm`` typer app."""
+    """Add the game commands (``train``, ``presets``, ``table``) to the ``wordgames cbm`` typer app."""
     app.command("train")(train)
+    app.command("presets")(presets)
     app.command("table")(table)

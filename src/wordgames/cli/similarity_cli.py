@@ -382,6 +382,10 @@ def correlate(
     family: Annotated[
         bool, typer.Option("--family", help="Add the built-in offline family.")
     ] = False,
+    real: Annotated[
+        bool,
+        typer.Option("--real", help="Add every real embedding of 'wordgames embeddings list'."),
+    ] = False,
     table: Annotated[
         Path | None,
         typer.Option(
@@ -447,6 +451,7 @@ def correlate(
     flags = {
         "-e/--embedding": bool(embedding),
         "--family": family,
+        "--real": real,
         "-m/--measure": bool(measure),
         "--seed": seed is not None,
         "--quick": quick,
@@ -463,9 +468,9 @@ def correlate(
         else:
             from wordgames.cli.common import resolve_specs
 
-            specs = resolve_specs(embedding or [], family=family)
+            specs = resolve_specs(embedding or [], family=family, real=real)
             if not specs:
-                fail("give embeddings with -e (at least 3) or use --family")
+                fail("give embeddings with -e (at least 3), --real or --family")
             result, plots, payload = _measured_study(
                 con,
                 specs,

@@ -67,6 +67,7 @@ def evaluate_options(
     trials: int | None,
     table1_pool: int | None,
     w_path_pairs: int | None,
+    table1_method: str | None = None,
 ) -> dict:
     """The measure's options, from the ``evaluate`` command's options.
 
@@ -82,6 +83,7 @@ def evaluate_options(
         "max_steps": max_steps,
         "table1_trials": trials,
         "table1_pool": table1_pool,
+        "table1_method": table1_method,
         "w_path_pairs": w_path_pairs,
         "names": None if names is None else str(names),
         "challenges": None if challenges is None else str(challenges),
@@ -196,6 +198,11 @@ def _print_table1(con, rows: list[dict]) -> None:
     from wordgames.cli.tables import Col, print_table
 
     by_emb: dict[str, dict[int, str]] = {}
+    method = {r.get("method", "bootstrap") for r in rows}
+    how = {
+        "fresh": "fresh task sets per trial",
+        "bootstrap": "bootstrap from one task pool",
+    }
     for r in rows:
         by_emb.setdefault(r["embedding"], {})[r["k"]] = f"{r['mean']:.3f} / {r['ci']:.3f}"
     ks = list(dict.fromkeys(r["k"] for r in rows))
@@ -203,7 +210,9 @@ def _print_table1(con, rows: list[dict]) -> None:
         con,
         ["embedding", *(Col(f"k={k}", "right") for k in ks)],
         [[escape(e), *(cells.get(k, "n/a") for k in ks)] for e, cells in by_emb.items()],
-        title="Table 1 layout: mean / Student-t 95% CI half-width over trials (uniform tasks)",
+        title="Table 1 layout: mean / Student-t 95% CI half-width over trials (uniform tasks; "
+        + ", ".join(how.get(m, m) for m in sorted(method))
+        + ")",
     )
 
 
@@ -276,8 +285,20 @@ def evaluate(
         int | None, typer.Option(help="Trials per k in Table 1 (default 50).")
     ] = None,
     table1_pool: Annotated[
-        int | None, typer.Option(help="Uniform tasks in the Table 1 pool (default 5000).")
+        int | None,
+        typer.Option(help="Uniform tasks in the Table 1 pool (bootstrap only; default 5000)."),
     ] = None,
+    table1_method: Annotated[
+        str | None,
+        typer.Option(
+            help="Table 1: 'fresh' (new task sets per trial, as the paper; default) or "
+            "'bootstrap' (resample one pool)."
+        ),
+    ] = None,
+    real: Annotated[
+        bool,
+        typer.Option("--real", help="Add every real embedding of 'wordgames embeddings list'."),
+    ] = False,
     w_path_pairs: Annotated[
         int | None, typer.Option(help="Node pairs of the w-path baseline (default 1000).")
     ] = None,
@@ -327,11 +348,14 @@ def evaluate(
         trials=trials,
         table1_pool=table1_pool,
         w_path_pairs=w_path_pairs,
+        table1_method=table1_method,
     )
     con = console()
+    from wordgames.cli.common import resolve_specs
+
     res = run_evaluation(
         con,
-        embedding or ["glove-6b-50d"],
+        resolve_specs(embedding or ([] if real else ["glove-6b-50d"]), real=real),
         ["wales"],
         store=out,
         options={"wales": options},
@@ -475,3 +499,171 @@ def baselines(
                 )
     except WordgamesError as exc:
         fail(str(exc))
+
+
+@app.command()
+def agents(
+    embedding: Annotated[
+        list[str] | None,
+        typer.Option("-e", "--embedding", help="Built-in name or vector file (repeatable)."),
+    ] = None,
+    real: Annotated[
+        bool,
+        typer.Option("--real", help="Add every real embedding of 'wordgames embeddings list'."),
+    ] = False,
+    k: Annotated[int, typer.Option(help="Tasks per sampled distribution.")] = 1000,
+    exponent: Annotated[
+        list[float] | None,
+        typer.Option("--exponent", help="Power-law task sets (repeatable; default 1, 32)."),
+    ] = None,
+    max_steps: Annotated[int, typer.Option(help="Step cap of both agents.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the tasks and the stochastic agent.")] = 0,
+    data_root: DataRoot = None,
+):
+    """Greedy (gamma = 1) beside the stochastic P_q agent of the paper's section 3.1.
+
+    On the human-played Wikispeedia pairs and power-law task sets; scores in edges with their
+    95% bootstrap intervals.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.common import console, fail, resolve_specs
+    from wordgames.cli.tables import Col, print_table
+    from wordgames.errors import WordgamesError
+    from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.stochastic import StochasticAgent
+    from wordgames.wales.tasks import power_law_tasks
+    from wordgames.wales.titles import title_vectors
+
+    specs = resolve_specs(embedding or ([] if real else ["glove-6b-50d"]), real=real)
+    rows = []
+    try:
+        setup = _setup("wikispeedia", None, None, data_root)
+        g = setup.graph
+        sets = [setup.human] + [
+            power_law_tasks(g, a, k, seed + 101 * i) for i, a in enumerate(exponent or [1, 32])
+        ]
+        pair = {
+            "greedy": GreedyAgent(gamma=1.0, max_steps=max_steps),
+            "stochastic": StochasticAgent(max_steps=max_steps, seed=seed),
+        }
+        for spec in specs:
+            emb = _load_embedding(spec)
+            rows += compare_agents(g, title_vectors(g.names, emb), emb.name, pair, sets, seed=seed)
+    except (WordgamesError, ValueError) as exc:
+        fail(str(exc))
+    cells = [
+        [
+            escape(r["embedding"]),
+            escape(r["task_set"]),
+            r["agent"],
+            _num(r["score"]),
+            _ci(r["ci_low"], r["ci_high"]),
+            _num(r["failure_rate"], ".1%"),
+        ]
+        for r in rows
+    ]
+    cols = [
+        "embedding",
+        "task set",
+        "agent",
+        Col("score (edges)", "right"),
+        Col("95% CI", "right"),
+        Col("failed", "right"),
+    ]
+    print_table(console(), cols, cells, title="greedy vs stochastic (P_q) agent", keys=2)
+
+
+@app.command("power-law")
+def power_law(
+    a: Annotated[float, typer.Option("--a", help="The exponent to test against.")] = 32.0,
+    embedding: Annotated[
+        str | None,
+        typer.Option(
+            "-e",
+            "--embedding",
+            help="Also score the greedy agent on each sample and on power laws of the fitted "
+            "exponent and of A (1000 tasks each).",
+        ),
+    ] = None,
+    data_root: DataRoot = None,
+):
+    """Do human-played tasks follow the power law with exponent A on our graph? (supplement).
+
+    Fits the exponent to the in-degree positions of the task ends (maximum likelihood) and
+    tests the fit and A with Kolmogorov-Smirnov: The Wiki Game's challenges that are pages of
+    the Wikispeedia LSCC, and the Wikispeedia human-played pairs.
+    """
+    from wordgames.cli.common import console, fail
+    from wordgames.cli.tables import Col, print_table
+    from wordgames.datasets import dataset_file, is_available
+    from wordgames.errors import WordgamesError
+    from wordgames.wales.experiments import power_law_check, wiki_game_tasks
+    from wordgames.wales.loaders import read_challenges
+
+    try:
+        setup = _setup("wikispeedia", None, None, data_root)
+        samples = {"wikispeedia-human": setup.human}
+        if is_available("wales", data_root):
+            pairs = read_challenges(dataset_file("wales", "challenges.txt", data_root))
+            wg, n = wiki_game_tasks(setup.graph, pairs)
+            typer.echo(
+                f"The Wiki Game: {n} of {len(pairs)} challenges have both pages in the graph"
+            )
+            if n:
+                samples[f"wikigame ({n} of {len(pairs)})"] = wg
+        rows = power_law_check(setup.graph, samples, a)
+        scored = _power_law_scores(setup.graph, embedding, samples, rows, a) if embedding else []
+    except (WordgamesError, ValueError) as exc:
+        fail(str(exc))
+    key = f"ks_a{a:g}"
+    cells = [
+        [
+            r["sample"],
+            r["ends"],
+            str(r["n"]),
+            f"{r['a']:.2f} ± {r['se']:.2f}",
+            f"{r['ks']:.3f} (p {r['ks_p']:.2g})",
+            f"{r[key]:.3f} (p {r[key + '_p']:.2g})",
+            f"{r['median_position']:.3f}",
+        ]
+        for r in rows
+    ]
+    cols = [
+        "sample",
+        "ends",
+        Col("n", "right"),
+        Col("a (MLE ± se)", "right"),
+        Col("KS vs fit", "right"),
+        Col(f"KS vs a = {a:g}", "right"),
+        Col("median position", "right"),
+    ]
+    print_table(console(), cols, cells, title="task ends against the power law", keys=2)
+    if scored:
+        cells = [
+            [r["task_set"], f"{r['score']:.4f}", _ci(r["ci_low"], r["ci_high"]), str(r["n_scored"])]
+            for r in scored
+        ]
+        cols = [
+            "task set",
+            Col("score (edges)", "right"),
+            Col("95% CI", "right"),
+            Col("n", "right"),
+        ]
+        print_table(console(), cols, cells, title=f"greedy agent (gamma = 1), {embedding}")
+
+
+def _power_law_scores(graph, spec: str, samples: dict, rows: list[dict], a: float) -> list[dict]:
+    """The greedy agent on each sample and on 1000 tasks of each fitted exponent and of ``a``."""
+    from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.tasks import TaskSet, power_law_tasks
+    from wordgames.wales.titles import title_vectors
+
+    emb = _load_embedding(spec)
+    sets = [TaskSet(label, ts.sources, ts.targets) for label, ts in samples.items()]
+    exps = sorted({round(r["a"], 1) for r in rows if r["ends"] == "both"} | {a})
+    sets += [power_law_tasks(graph, x, 1000, 4242 + i) for i, x in enumerate(exps)]
+    vectors = title_vectors(graph.names, emb)
+    return compare_agents(graph, vectors, emb.name, {"greedy": GreedyAgent()}, sets)

@@ -20,7 +20,9 @@ Speed: the rank of one clue is found by counting how many vocabulary words have 
 keys (and how many equal ones), not by sorting; similarities come from one matrix product per
 batch of records (:class:`~wordgames.codenames.agents.VocabSims`), and every record with the
 same (blue, red) split shares one :class:`~wordgames.codenames.agents.BoardGeometry` across all
-ExhaustiveSearchSender tie-breaks.
+ExhaustiveSearchSender tie-breaks. The counting of the default senders runs in a compiled kernel
+(:mod:`wordgames.codenames.counting`) on the same similarity products; the numpy pass here
+(``compiled=False``) is the reference it is tested against.
 """
 
 from __future__ import annotations
@@ -322,7 +324,7 @@ def joint_bootstrap_ci(
     orders = {k: np.argsort(v, kind="stable") for k, v in cols.items() if statistics[k] == "median"}
     dist: dict[str, list] = {k: [] for k in cols}
     with single_threaded_blas():  # small products: BLAS threads cost more than they give
-        for counts in _resampled_counts(w, n_resamples, seed, chunk):
+        for counts in _shared_counts(w, n_resamples, seed, chunk):
             if means:
                 for k, m in zip(means, (counts @ mean_cols / n).T, strict=True):
                     dist[k].append(m)
@@ -334,6 +336,28 @@ def joint_bootstrap_ci(
         lo, hi = (float(x) for x in np.quantile(np.concatenate(parts), [alpha, 1.0 - alpha]))
         out[k] = _clip((lo, hi), (bounds or {}).get(k))
     return out
+
+
+#: the resample counts of the last weights bootstrapped (every agent scored on the same records
+#: of a data set draws the same resamples: one draw serves them all)
+_COUNTS_CACHE: dict[tuple, list[np.ndarray]] = {}
+_COUNTS_CACHE_BYTES = 128 << 20
+
+
+def _shared_counts(weights: np.ndarray, n_resamples: int, seed: int, chunk: int) -> list:
+    """:func:`_resampled_counts` as a list, remembered for the last weights (when small enough).
+
+    The draws depend only on the weights, ``n_resamples``, ``seed`` and ``chunk``, so agents
+    scored on the same records get the very same resamples, drawn once.
+    """
+    key = (weights.tobytes(), len(weights), n_resamples, seed, chunk)
+    hit = _COUNTS_CACHE.get(key)
+    if hit is None:
+        hit = list(_resampled_counts(weights, n_resamples, seed, chunk))
+        _COUNTS_CACHE.clear()
+        if n_resamples * len(weights) * 8 <= _COUNTS_CACHE_BYTES:
+            _COUNTS_CACHE[key] = hit
+    return hit
 
 
 def _resampled_counts(weights: np.ndarray, n_resamples: int, seed: int, chunk: int):
@@ -502,6 +526,7 @@ def sender_ranks(
     n_jobs: int | None = None,
     skipped: Counter | None = None,
     progress: Callable[[int], None] | None = None,
+    compiled: bool = True,
 ) -> dict[str, SenderRanks]:
     """Rank of each problem's clue for each sender (the core of Algorithms 4 and 6).
 
@@ -515,7 +540,14 @@ def sender_ranks(
     ``chunk_bytes`` bounds the similarity matrix of one vocabulary slice; ``n_jobs`` threads
     (default: the number of CPUs, at most 8) share the records of a slice.
     ``progress(n)`` is called after every ``n`` problems of every sender group.
+    ``compiled``: the senders that :func:`~wordgames.codenames.counting.kernel_kind` knows are
+    counted by the compiled kernel (:mod:`wordgames.codenames.counting`); ``False`` counts
+    every sender with the numpy pass, the previous method, kept as the reference (the same
+    ranks).
     """
+    from wordgames.codenames.counting import compiled_available, kernel_kind
+
+    compiled = compiled and compiled_available()
     results: dict[str, SenderRanks] = {}
     fast: dict[tuple, list] = defaultdict(list)
     for s in senders:
@@ -526,7 +558,8 @@ def sender_ranks(
         if isinstance(s, DrawnRankSender):
             _drawn_ranks(s, problems, results[name])
         elif isinstance(s, CountingSender):
-            fast[(id(s.embedding), s.distance, s.n_vocab)].append(s)
+            by_kernel = compiled and kernel_kind(s) is not None
+            fast[(id(s.embedding), s.distance, s.n_vocab, by_kernel)].append(s)
         elif isinstance(s, Sender):
             _slow_sender(s, problems, results[name], progress)
         else:
@@ -534,8 +567,11 @@ def sender_ranks(
                 f"{name!r} is not a sender: it needs give_clue(board) and ranked_forward(blue, red)"
             )
 
-    for group in fast.values():
-        _fast_senders(group, problems, results, batch_words, progress, chunk_bytes, n_jobs)
+    for key, group in fast.items():
+        counter = _count_beats
+        if key[-1]:
+            from wordgames.codenames.counting import rank_batch as counter
+        _fast_senders(group, problems, results, batch_words, progress, chunk_bytes, n_jobs, counter)
     return results
 
 
@@ -607,16 +643,16 @@ def _fast_senders(
     progress,
     chunk_bytes: int = 192 << 20,
     n_jobs: int | None = None,
+    counter: Callable | None = None,
 ):
     n_jobs = _n_jobs(n_jobs)
+    args = (group, problems, results, batch_words, progress, chunk_bytes)
     if n_jobs > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(n_jobs) as pool:
-            return _fast_senders_on(
-                group, problems, results, batch_words, progress, chunk_bytes, pool
-            )
-    return _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, None)
+            return _fast_senders_on(*args, pool, counter or _count_beats)
+    return _fast_senders_on(*args, None, counter or _count_beats)
 
 
 def _n_jobs(n_jobs: int | None) -> int:
@@ -668,7 +704,7 @@ class _Batch:
     excl: dict[tuple, np.ndarray]  # (blue, red, sender index) -> rows that may not be clues
 
 
-def _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool):
+def _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool, counter):
     g = _SenderGroup(group, [agent_name(s) for s in group])
     # the senders of a group share embedding and vocabulary: the same records are valid (each
     # sender's skipped records are counted in its own result)
@@ -676,8 +712,11 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
     excl_cache: dict[tuple, np.ndarray] = {}
     for records in _batches(valid, batch_words):
         batch = _prepare_batch(g, records, chunk_bytes, excl_cache)
-        target, kept = _clue_values(g, batch)
-        beats = _count_beats(g, batch, target, kept, pool)
+        if counter is _count_beats:
+            target, kept = _clue_values(g, batch)
+            beats = _count_beats(g, batch, target, kept, pool)
+        else:  # the compiled passes (wordgames.codenames.counting.rank_batch)
+            beats = counter(g, batch, pool)
         _record_batch(g, batch, beats, results)
         if progress:
             progress(len(records))

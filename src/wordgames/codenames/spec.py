@@ -34,6 +34,10 @@ AGGREGATES = (
     ("human_receiver", "sender", "cluster", "mean_rank"),
     ("human_sender", "receiver", "nearest", "guess_score"),
 )
+#: the clue vocabularies of the measure's senders: the embedding's own words (``None``), or a word
+#: list: ``"nounlist"`` is the authors' (Solomon & Ben Zion) 6,801 English nouns,
+#: ``nounlist.csv`` of the ``codenames-pilot`` data (:mod:`wordgames.codenames.experiments`)
+CLUE_VOCABULARIES = {"nounlist": ("codenames-pilot", "nounlist.csv")}
 #: the declared human data sets (:data:`wordgames.codenames.human_data.HUMAN_DATASETS`)
 DATASETS = (
     "codenames-pilot",
@@ -65,6 +69,12 @@ class CodenamesOptions:
     distance : {"cosine", "euclidean"}
     vocab_size : int or None
         Clue vocabulary: the embedding's N most frequent words (default: the agents' own).
+    clue_vocabulary : str or None
+        A word list as the senders' clue vocabulary (:data:`CLUE_VOCABULARIES`: ``"nounlist"``,
+        the authors' nouns), the listed words the embedding knows, in its frequency order
+        (default ``None``: the embedding's vocabulary). A person's clue not in the list is
+        skipped as ``oov_clue``; the listed words the embedding lacks are counted in the
+        result's notes and ``parameters``. Not combined with ``vocab_size``.
     """
 
     datasets: tuple[str, ...] | None = None
@@ -73,8 +83,18 @@ class CodenamesOptions:
     n_restarts: int | None = None
     distance: Literal["cosine", "euclidean"] = "cosine"
     vocab_size: int | None = None
+    clue_vocabulary: str | None = None
 
     def __post_init__(self):
+        if self.clue_vocabulary is not None and self.clue_vocabulary not in CLUE_VOCABULARIES:
+            raise OptionError(
+                f"codenames.clue_vocabulary: {self.clue_vocabulary!r} is not a clue vocabulary; "
+                f"known: {', '.join(CLUE_VOCABULARIES)}"
+            )
+        if self.clue_vocabulary is not None and self.vocab_size is not None:
+            raise OptionError(
+                "codenames.clue_vocabulary and codenames.vocab_size exclude each other"
+            )
         unknown = [d for d in self.datasets or () if d not in DATASETS]
         if unknown:
             raise OptionError(

@@ -141,6 +141,7 @@ def evaluate_human_data(
     blue_score: float = 0.0,
     red_score: float = -1.0,
     progress: Callable[[int], None] | None = None,
+    compiled: bool = True,
 ) -> DatasetEvaluation:
     """All four measures that apply to one loaded data set.
 
@@ -159,6 +160,10 @@ def evaluate_human_data(
         Algorithm 7's score of a guessed target, other blue word and non-blue word.
     progress : callable, optional
         ``progress(n)`` after every ``n`` records ranked.
+    compiled : bool
+        Count the senders' ranks with the compiled kernel (default) or, ``False``, with the
+        previous numpy pass kept as the reference (the same results, slower; see
+        :func:`~wordgames.codenames.measures.sender_ranks`).
 
     Returns
     -------
@@ -179,14 +184,18 @@ def evaluate_human_data(
     ev.n_available = {"human_receiver": len(data.receiver), "human_sender": len(data.sender)}
     if rec:
         t = time.perf_counter()
-        ev.senders_on_receiver_data = sender_ranks_receiver_data(senders, rec, progress=progress)
+        ev.senders_on_receiver_data = sender_ranks_receiver_data(
+            senders, rec, progress=progress, compiled=compiled
+        )
         ev.timings["human_receiver.senders"] = time.perf_counter() - t
         t = time.perf_counter()
         ev.receivers_on_receiver_data = receiver_map(receivers, rec)
         ev.timings["human_receiver.receivers"] = time.perf_counter() - t
     if snd:
         t = time.perf_counter()
-        ev.senders_on_sender_data = sender_ranks_sender_data(senders, snd, progress=progress)
+        ev.senders_on_sender_data = sender_ranks_sender_data(
+            senders, snd, progress=progress, compiled=compiled
+        )
         ev.senders_on_sender_candidates = sender_ranks_candidates(senders, snd)
         ev.timings["human_sender.senders"] = time.perf_counter() - t
         t = time.perf_counter()
@@ -572,12 +581,13 @@ def run(embedding, ctx) -> MeasureResult:
     t0 = time.perf_counter()
     datasets = load_chosen(opts, ctx.data_root, result.notes)
     result.timings["load_data"] = round(time.perf_counter() - t0, 4)
+    clue_embedding, vocab_size, clues = _clue_vocabulary(embedding, opts, ctx.data_root)
     senders = default_senders(
-        embedding,
+        clue_embedding,
         quick=ctx.quick,
         random_state=ctx.seed,
         distance=opts.distance,
-        vocab_size=opts.vocab_size,
+        vocab_size=vocab_size,
         n_restarts=opts.n_restarts,
     )
     receivers = default_receivers(embedding, random_state=ctx.seed, distance=opts.distance)
@@ -591,12 +601,33 @@ def run(embedding, ctx) -> MeasureResult:
     result.timings["intervals"] = round(time.perf_counter() - t, 4)
     result.tables.update({"senders": srows, "receivers": rrows})
     result.parameters = _parameters(senders, receivers, max_records, ctx, evaluations)
+    if clues is not None:
+        result.notes.append(clues.note())
+        result.parameters["clue_vocabulary"] = {
+            "name": clues.name,
+            "n_clues": clues.n_clues,
+            "n_listed": clues.n_listed,
+            "n_oov": len(clues.oov),
+        }
     records = records_notes(evaluations, max_records)
     result.notes.extend(records)
     for line in records:
         ctx.log(line)
     _plots(result, srows, rrows, ctx.plot_dir("codenames", embedding.name))
     return result
+
+
+def _clue_vocabulary(embedding, opts, data_root):
+    """The senders' embedding, ``vocab_size`` and clue list of the ``clue_vocabulary`` option.
+
+    Default: the embedding itself, ``opts.vocab_size`` and no list.
+    """
+    if opts.clue_vocabulary is None:
+        return embedding, opts.vocab_size, None
+    from wordgames.codenames.experiments import load_clue_vocabulary
+
+    clues = load_clue_vocabulary(embedding, opts.clue_vocabulary, data_root)
+    return clues.embedding, clues.n_clues, clues
 
 
 def _evaluate_all(

@@ -83,6 +83,8 @@ def load_embedding(
     ----------
     spec : a built-in name (``"glove-6b-50d"``), a member of the built-in family
         (``"glove-6b-50d-pca10"``, ``"random-50d"``...: :mod:`wordgames.embeddings.family`),
+        a real embedding (``"retrofit-glove-6b-50d"``, ``"fasttext-wordnet"``...:
+        :mod:`wordgames.embeddings.real`, built on first use and cached),
         ``"transformer:MODEL"`` (a vocabulary encoded by a sentence-transformers model:
         :mod:`wordgames.embeddings.transformer`), a path, or an :class:`Embedding` (returned as is)
     fmt : one of ``"auto"``, ``"word2vec"``, ``"word2vec-binary"``, ``"glove"``, ``"fasttext"``,
@@ -118,6 +120,11 @@ def load_embedding(
         if spec in FAMILY_NAMES:
             emb = load_family_member(spec)
             return emb.with_name(name) if name else emb
+        from wordgames.embeddings.real import REAL_NAMES, load_real
+
+        if spec in REAL_NAMES:
+            emb = load_real(spec)
+            return emb.with_name(name) if name else emb
         if spec.startswith("transformer:"):
             from wordgames.embeddings.transformer import transformer_embedding
 
@@ -129,6 +136,7 @@ def load_embedding(
         raise WordgamesError(
             f"embedding {str(spec)!r} is neither a built-in name ({', '.join(BUILTIN)}), "
             "a member of the built-in family (see wordgames.embeddings.family.FAMILY_NAMES), "
+            "a real embedding (wordgames.embeddings.real.REAL_NAMES), "
             "'transformer:MODEL', nor an existing file"
         )
     if fmt == "auto":

@@ -14,7 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from wordgames.emergent.cbm import CBMResult, cbm_sensitivity, concept_best_matching
+from wordgames.emergent.cbm import (
+    CBMResult,
+    cbm_sensitivity,
+    check_counting,
+    concept_best_matching,
+)
 from wordgames.emergent.information import (
     adjusted_mutual_information,
     bag_of_symbols_disentanglement,
@@ -32,7 +37,7 @@ from wordgames.emergent.inputs import (
 from wordgames.emergent.topsim import topographic_similarity
 from wordgames.results import jsonable
 
-MEASURE_VERSION = "1"
+MEASURE_VERSION = "2"  # 2: counting="occurrences" by default, ties as the authors' script
 ALL_MEASURES = ("cbm", "sensitivity", "topsim", "ami", "disentanglement")
 
 
@@ -44,9 +49,10 @@ class LanguageReport:
     ----------
     n_samples : number of messages (= labels)
     cbm : Concept-Best-Matching score in [0, 1]
-    ambiguity_rate, paraphrase_rate, omission_rate, unmatched_concept_rate : counts over Q
-        (:mod:`wordgames.emergent.cbm`); cbm + ambiguity + paraphrase = word occurrences / Q and
-        cbm + omission + unmatched_concept = concept occurrences / Q
+    ambiguity_rate, paraphrase_rate, omission_rate, unmatched_concept_rate : class counts over
+        their denominators (:mod:`wordgames.emergent.cbm`): ambiguity and paraphrase over Q;
+        omission and unmatched concept over the concept occurrences (``counting="occurrences"``)
+        or over Q (``"types"``)
     precision, recall : mean per-message precision and recall of the best match
     topsim : topographic similarity; ``topsim_pairs`` pairs were used, objects from
         ``topsim_input`` ("objects" or, without objects, "concepts": the label's indicator vector)
@@ -168,6 +174,7 @@ def evaluate_language(
     sensitivity_max_samples: int | None = 2000,
     measures=ALL_MEASURES,
     random_state=0,
+    counting: str = "occurrences",
 ) -> LanguageReport:
     """Evaluate an emergent language against the concepts of its labels.
 
@@ -192,6 +199,9 @@ def evaluate_language(
     measures : which of ``"cbm"``, ``"sensitivity"``, ``"topsim"``, ``"ami"``,
         ``"disentanglement"`` to compute
     random_state : seed of every random choice (the TopSim pair sample)
+    counting : how CBM counts a word repeated within a message: ``"occurrences"`` (default, the
+        paper's and the authors' script's: every occurrence, in the edge weights, in Q and in the
+        rates) or ``"types"`` (once per message); see :mod:`wordgames.emergent.cbm`
 
     Examples
     --------
@@ -202,6 +212,7 @@ def evaluate_language(
     >>> r.cbm, r.precision, r.recall, r.unmatched_concept_rate, r.translation["1"]
     (1.0, 1.0, 1.0, 0.0, ('c=red', 2.0))
     """
+    check_counting(counting)
     unknown = set(measures) - set(ALL_MEASURES)
     if unknown:
         raise ValueError(f"unknown measures {sorted(unknown)}; known: {ALL_MEASURES}")
@@ -226,16 +237,21 @@ def evaluate_language(
             "sensitivity_max_samples": sensitivity_max_samples,
             "measures": list(measures),
             "random_state": random_state,
+            "counting": counting,
             "measure_version": MEASURE_VERSION,
         },
     )
     steps = {
-        "cbm": lambda: _cbm_step(report, enc_m, enc_c),
+        "cbm": lambda: _cbm_step(report, enc_m, enc_c, counting),
         "sensitivity": lambda: setattr(
             report,
             "sensitivity",
             cbm_sensitivity(
-                enc_m, enc_c, step=sensitivity_step, max_samples=sensitivity_max_samples
+                enc_m,
+                enc_c,
+                step=sensitivity_step,
+                max_samples=sensitivity_max_samples,
+                counting=counting,
             ),
         ),
         "topsim": lambda: _topsim_step(
@@ -283,9 +299,11 @@ def _new_report(enc_m: EncodedMessages, enc_c: EncodedConcepts, parameters: dict
     return report
 
 
-def _cbm_step(report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts) -> None:
+def _cbm_step(
+    report: LanguageReport, enc_m: EncodedMessages, enc_c: EncodedConcepts, counting: str
+) -> None:
     """CBM and its by-products (rates, precision/recall, translation) into the report."""
-    res = concept_best_matching(enc_m, enc_c)
+    res = concept_best_matching(enc_m, enc_c, counting=counting)
     report.cbm_result = res
     report.cbm = res.score
     report.ambiguity_rate = res.rates["ambiguity"]

@@ -29,6 +29,12 @@ class CBMOptions:
     topsim_max_pairs : int
         Above this many message pairs TopSim uses all pairs of a seeded random subset of
         messages (quick runs: at most 100,000 pairs).
+    counting : str
+        How CBM counts a word repeated within one message: ``occurrences`` (default; every
+        occurrence counts in the edge weights, in Q and in the word-side rates, and the
+        unmatched-concept and omission rates are over the concept occurrences -- the paper's
+        and the authors' script's convention) or ``types`` (once per message, every rate over
+        Q). Definitions in :mod:`wordgames.emergent.cbm`.
     """
 
     logs: tuple[str, ...] = ()
@@ -36,6 +42,7 @@ class CBMOptions:
     pad_id: int | str | None = None
     format: Literal["auto", "jsonl", "csv"] = "auto"
     topsim_max_pairs: int = 2_000_000
+    counting: Literal["occurrences", "types"] = "occurrences"
 
 
 _UNIT = (0.0, 1.0)
@@ -43,7 +50,7 @@ _COUNT = (0.0, None)
 
 MEASURE = Measure(
     name="cbm",
-    version="2",
+    version="3",  # 3: counting="occurrences" by default, ties broken as the authors' script
     family="emergent",
     description="Concept-Best-Matching of emergent-communication logs (needs logs; skipped otherwise)",
     compute="wordgames.emergent.suite:run",

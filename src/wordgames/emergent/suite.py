@@ -2,8 +2,8 @@
 
 CBM does not depend on a word embedding: it evaluates the emergent-communication logs named in
 the options (:class:`~wordgames.emergent.spec.CBMOptions`: ``logs``, ``eos_id``, ``pad_id``,
-``format``, ``topsim_max_pairs``). Without logs the measure is skipped. Scores: one row per log
-(``dataset``: the file stem) and metric, ``subject`` empty.
+``format``, ``topsim_max_pairs``, ``counting``). Without logs the measure is skipped. Scores: one
+row per log (``dataset``: the file stem) and metric, ``subject`` empty.
 
 Coverage: ``precision`` leaves out the messages without words (``n_skipped``; the default
 ``n / (n + n_skipped)``). TopSim above ``topsim_max_pairs`` uses every pair of a seeded uniform
@@ -34,6 +34,7 @@ def measure_kwargs(opts, seed: int, quick: bool) -> dict:
         "pad_id": opts.pad_id,
         "random_state": seed,
         "topsim_max_pairs": opts.topsim_max_pairs,
+        "counting": opts.counting,
     }
     if quick:
         kwargs.update(
@@ -76,6 +77,7 @@ def run(embedding, ctx):
     ``dataset`` either way.
     """
     from wordgames.emergent.logfile import evaluate_log_file
+    from wordgames.emergent.spec import MEASURE
     from wordgames.results import MeasureResult
 
     opts = ctx.options
@@ -83,7 +85,7 @@ def run(embedding, ctx):
         raise SkipMeasure("no emergent-communication logs given (use --cbm-log)")
     kwargs = measure_kwargs(opts, ctx.seed, ctx.quick)
     plot_dir = ctx.plot_dir("cbm", getattr(embedding, "name", "") or "no-embedding")
-    combined = MeasureResult(measure="cbm", version="2")
+    combined = MeasureResult(measure="cbm", version=MEASURE.version)
     for path in map(Path, opts.logs):
         ctx.log(f"evaluating {path}")
         report, res = evaluate_log_file(

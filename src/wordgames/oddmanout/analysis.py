@@ -8,6 +8,8 @@
   solver then picks the replacement (the "cocktails" puzzle: :data:`COCKTAILS`).
 * :func:`sister_substitutions`: the same test made automatic and seeded over a whole set, with
   WordNet sister terms (co-hyponyms) of a puzzle word as the alternatives.
+* :func:`error_concentration`: do a few words cause most of the wrong answers? (HYPERNYMS500:
+  "only 3 words are responsible for 67% of the incorrect answers").
 """
 
 from __future__ import annotations
@@ -27,6 +29,59 @@ COCKTAILS = {
     "monosemous": ["mint julep", "mai tai", "mojito", "martini", "bloody mary"],
     "polysemous": ["old fashioned", "hurricane", "cosmopolitan", "zombie", "Manhattan"],
 }
+
+#: The paper's "groups of animals" puzzle (Table 2, section 5.2), "school" replaced in turn. The
+#: paper does not list its replacements; these are chosen by WordNet 3.0 sense counts (all parts
+#: of speech): "monosemous" collective nouns have at most 2 synsets, both groups (gaggle, covey,
+#: bevy: 2; clowder, gam: 1), "polysemous" ones at least 4, the animal group not the first
+#: (pride, pod, colony: 6; clutch: 10; exaltation: 4).
+ANIMAL_GROUPS = {
+    "odd": "canoe",
+    "others": ["school", "flock", "herd", "pack"],
+    "target": "school",
+    "monosemous": ["gaggle", "covey", "bevy", "clowder", "gam"],
+    "polysemous": ["pride", "pod", "colony", "clutch", "exaltation"],
+}
+
+#: The substitution experiments of section 5.2, by name.
+SUBSTITUTIONS = {"cocktails": COCKTAILS, "animals": ANIMAL_GROUPS}
+
+
+def error_concentration(puzzles: PuzzleSet, solution: Solution, *, top: int = 3) -> dict:
+    """How concentrated the wrong answers are on a few words (paper section 5.2, HYPERNYMS500).
+
+    Counts, over the wrongly answered puzzles, how often each word was the (wrong) choice.
+    ``top_share`` is the share of wrong answers whose chosen word is one of the ``top`` most
+    frequent ones; ``even_share`` is what it would be if the wrong answers were spread evenly
+    over every word that could be a wrong answer (the distinct non-answer words of the set):
+    ``top / possible`` (the paper: 3 of 100 words, 67 % of the errors, against 3 %).
+
+    >>> ps = PuzzleSet.from_odd_first("t", [["x", "saw", "b", "c", "d"], ["y", "saw", "e", "f", "g"],
+    ...                                     ["z", "h", "i", "j", "k"]], seed=None)
+    >>> choice = [row.index(w) for row, w in zip(ps.words.tolist(), ["saw", "saw", "h"])]
+    >>> sol = Solution("toy", np.array(choice), np.full(3, "", dtype=object), np.zeros((3, 5)))
+    >>> e = error_concentration(ps, sol, top=1)
+    >>> e["n_wrong"], e["top_words"], e["top_share"], e["possible"], round(e["even_share"], 3)
+    (3, [('saw', 2)], 0.6666666666666666, 11, 0.091)
+    """
+    P, n = puzzles.words.shape
+    wrong = np.flatnonzero((solution.choice >= 0) & (solution.choice != puzzles.answer))
+    chosen = puzzles.words[wrong, solution.choice[wrong]]
+    words, codes = factorize_words(chosen)
+    counts = np.bincount(codes, minlength=len(words)) if len(wrong) else np.zeros(0, np.int64)
+    order = np.lexsort((np.asarray(words, dtype=str), -counts))[:top]
+    not_answer = np.ones((P, n), dtype=bool)
+    not_answer[np.arange(P), puzzles.answer] = False
+    possible = len(factorize_words(puzzles.words[not_answer])[0])
+    k = min(top, possible)
+    return {
+        "n_wrong": int(len(wrong)),
+        "wrong_words": int(len(words)),
+        "possible": int(possible),
+        "top_words": [(str(words[i]), int(counts[i])) for i in order.tolist()],
+        "top_share": float(counts[order].sum() / len(wrong)) if len(wrong) else float("nan"),
+        "even_share": k / possible if possible else float("nan"),
+    }
 
 
 def polysemy_of_errors(

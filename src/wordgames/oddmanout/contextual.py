@@ -27,6 +27,7 @@ DEFAULT_MODEL = PACKAGED_ENCODER
 __all__ = [
     "DEFAULT_MODEL",
     "cluster_senses",
+    "contextual_sense_sweep",
     "contextual_senses",
     "find_occurrences",
     "load_encoder",
@@ -198,12 +199,42 @@ def contextual_senses(
     Words that never occur get no senses (the solver then counts them out of vocabulary).
     ``result.occurrences`` holds the number of occurrences used per word.
     """
-    sentences = read_corpus(corpus) if isinstance(corpus, str | Path) else list(corpus)
     words = list(dict.fromkeys(words))
+    wid, vecs = _encoded_occurrences(corpus, words, model, max_per_word, batch_size, seed, encoder)
+    return _senses(words, wid, vecs, n_senses, seed=seed, name=name, model=model)
+
+
+def contextual_sense_sweep(
+    corpus: Iterable[str] | str | Path,
+    words: Sequence[str],
+    ks: Sequence[int],
+    *,
+    model: str | Path = DEFAULT_MODEL,
+    max_per_word: int | None = 200,
+    batch_size: int = 32,
+    seed: int = 0,
+    encoder=None,
+) -> list[SenseEmbedding]:
+    """:func:`contextual_senses` for every K of ``ks`` (paper Figure 3), encoding the corpus once.
+
+    Each K's sense embedding is named ``<model>-k<K>``; the same seed clusters every K.
+    """
+    words = list(dict.fromkeys(words))
+    wid, vecs = _encoded_occurrences(corpus, words, model, max_per_word, batch_size, seed, encoder)
+    return [_senses(words, wid, vecs, int(k), seed=seed, name=None, model=model) for k in ks]
+
+
+def _encoded_occurrences(corpus, words, model, max_per_word, batch_size, seed, encoder):
+    """Word ids and contextual vectors of the (sampled) occurrences of ``words`` in ``corpus``."""
+    sentences = read_corpus(corpus) if isinstance(corpus, str | Path) else list(corpus)
     wid, sid, start, end = find_occurrences(sentences, words, max_per_word=max_per_word, seed=seed)
     tok, enc = encoder if encoder is not None else load_encoder(model)
     vecs, ok = occurrence_vectors(sentences, sid, start, end, tok, enc, batch_size=batch_size)
-    wid, vecs = wid[ok], vecs[ok]
+    return wid[ok], vecs[ok]
+
+
+def _senses(words, wid, vecs, n_senses: int, *, seed: int, name, model) -> SenseEmbedding:
+    """Cluster the occurrence vectors into ``n_senses`` senses per word (words without any: out)."""
     cents, indptr = cluster_senses(vecs, wid, len(words), n_senses, seed=seed)
     counts = np.diff(indptr)
     present = counts > 0

@@ -11,9 +11,15 @@ stay in ``n``; ``coverage`` is set to the share of puzzles without such a word).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+
+#: The WordNet solver's modes: ``"ours"`` (default: the paper's definitions over the full noun
+#: and verb hypernym DAG) and ``"published"`` (the authors' code, puzzle for puzzle:
+#: :class:`wordgames.oddmanout.wordnet.PublishedWordNetTaxonomy`).
+WordnetMode = Literal["ours", "published"]
+WORDNET_MODES: tuple[str, ...] = get_args(WordnetMode)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,10 @@ class OddManOutOptions:
         Follow instance hypernyms.
     missing : str
         Specificity of a word with no explanation (``"least-specific"``) or abstain.
+    wordnet_mode : str
+        One of :data:`WORDNET_MODES`: ``"ours"`` (default) or ``"published"``, the authors'
+        solver reproduced puzzle for puzzle (``instances`` and ``missing`` must keep their
+        defaults then).
     """
 
     sets: tuple[str, ...] | None = None
@@ -56,6 +66,7 @@ class OddManOutOptions:
     wordnet_root: str | None = None
     instances: bool = False
     missing: Literal["least-specific", "abstain"] = "least-specific"
+    wordnet_mode: WordnetMode = "ours"
 
 
 _PCT = (0.0, 100.0)

@@ -4,8 +4,11 @@ For one embedding: the embedding solver on every available published set and on 
 puzzle files (Table 3 layout: %correct / %wrong / %abstained, accuracy when answering, OOV
 counts beside them); the solvers of sense-embedding files; the WordNet solver as an
 embedding-independent baseline (computed once per process and reused for every embedding);
-the polysemy analysis of the wrong answers on AnomiaCommon dev and the paper's cocktail
-substitution experiment.
+the polysemy analysis of the wrong answers on AnomiaCommon dev (with WordNet), the paper's
+substitution experiments (cocktails, groups of animals: tables ``substitution_cocktails`` and
+``substitution_animals``) and, for every solver and set, how concentrated the wrong answers are
+on a few words (table ``error_concentration``). Version 3 added the last two and the option
+``wordnet_mode``; stored version-2 results are recomputed.
 
 Options: :class:`~wordgames.oddmanout.spec.OddManOutOptions`. Scores: one row per puzzle set
 (``dataset``), solver (``subject``: ``embedding``, ``wordnet``, ``senses:<name>``) and metric
@@ -30,7 +33,7 @@ from functools import cache
 
 from wordgames.results import MeasureResult, Timer
 
-VERSION = "2"
+VERSION = "3"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
 SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
 _FLAT_KEYS = SCORE_METRICS + ("puzzles_with_oov", "oov_words")
@@ -51,12 +54,11 @@ def _puzzles(name: str, root: str | None, seed: int):
 
 
 @cache
-def _wordnet_solver(wordnet_root: str | None, instances: bool, missing: str):
+def _wordnet_solver(wordnet_root: str | None, instances: bool, missing: str, mode: str = "ours"):
     """The WordNet solver, loaded once per process (loading WordNet takes seconds)."""
-    from wordgames.oddmanout.taxonomy import TaxonomySolver
-    from wordgames.oddmanout.wordnet import wordnet_taxonomy
+    from wordgames.oddmanout.wordnet import wordnet_solver
 
-    return TaxonomySolver(wordnet_taxonomy(wordnet_root, instances=instances), missing=missing)
+    return wordnet_solver(wordnet_root, mode=mode, instances=instances, missing=missing)
 
 
 @dataclass
@@ -67,6 +69,7 @@ class SolvedSet:
     score: dict
     oov: dict
     ci: dict = field(default_factory=dict)
+    errors: dict = field(default_factory=dict)  # analysis.error_concentration
 
 
 @dataclass
@@ -87,6 +90,7 @@ def _wordnet_scores(
     instances: bool,
     missing: str,
     n_resamples: int = 1000,
+    mode: str = "ours",
 ) -> WordNetRows:
     """WordNet solver rows, once per process (they do not depend on the embedding)."""
     import time
@@ -94,7 +98,7 @@ def _wordnet_scores(
     from wordgames.oddmanout.metrics import table3_row
 
     t0 = time.perf_counter()
-    solver = _wordnet_solver(wordnet_root, instances, missing)
+    solver = _wordnet_solver(wordnet_root, instances, missing, mode)
     t1 = time.perf_counter()
     sets_ = {name: _puzzles(name, root, seed) for name in sets}
     solved = solve_sets(solver, sets_, {"n_resamples": n_resamples, "seed": seed})
@@ -207,14 +211,36 @@ def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:
     ``boot``: ``n_resamples`` and ``seed`` of :func:`~wordgames.oddmanout.metrics.score_intervals`
     (``None``: no interval).
     """
+    from wordgames.oddmanout.analysis import error_concentration
     from wordgames.oddmanout.metrics import score, score_intervals
 
     out = []
     for name, ps in sets.items():
         sol = solver.solve(ps)
         ci = score_intervals(ps, sol, **boot) if boot else {}
-        out.append(SolvedSet(name, score(ps, sol), sol.oov, ci))
+        out.append(SolvedSet(name, score(ps, sol), sol.oov, ci, error_concentration(ps, sol)))
     return out
+
+
+def concentration_row(solver: str, solved: SolvedSet) -> dict:
+    """One row of the ``error_concentration`` table (a few words cause most errors?)."""
+    e = solved.errors
+    return {
+        "solver": solver,
+        "dataset": solved.dataset,
+        "n_wrong": e["n_wrong"],
+        "wrong_words": e["wrong_words"],
+        "possible": e["possible"],
+        "top_words": ", ".join(f"{w} ({c})" for w, c in e["top_words"]),
+        "top_share": e["top_share"],
+        "even_share": e["even_share"],
+    }
+
+
+def _add_concentration(result: MeasureResult, solver: str, solved: list[SolvedSet]) -> None:
+    result.tables.setdefault("error_concentration", []).extend(
+        concentration_row(solver, x) for x in solved
+    )
 
 
 def embedding_part(
@@ -224,7 +250,9 @@ def embedding_part(
     from wordgames.oddmanout.metrics import table3_row
 
     rows = []
-    for solved in solve_sets(solver, inputs.sets, boot):
+    solved_sets = solve_sets(solver, inputs.sets, boot)
+    _add_concentration(result, label, solved_sets)
+    for solved in solved_sets:
         s, name = solved.score, solved.dataset
         rows.append(table3_row(label, name, s, solved.ci))
         result.metrics.update({f"{name}/{k}": float(s[k]) for k in _FLAT_KEYS})
@@ -247,7 +275,9 @@ def senses_part(
         solver = EmbeddingSolver(SenseEmbedding.load(path), mwe=opts.mwe, case=opts.case)
         subject = f"senses:{solver.embedding.name}"
         oov = result.oov.setdefault("senses", {}).setdefault(solver.embedding.name, {})
-        for solved in solve_sets(solver, inputs.sets, boot):
+        solved_sets = solve_sets(solver, inputs.sets, boot)
+        _add_concentration(result, solver.name, solved_sets)
+        for solved in solved_sets:
             rows.append(table3_row(solver.name, solved.dataset, solved.score, solved.ci))
             oov[solved.dataset] = solved.oov
             add_scores(result, subject, solved, "the sense embedding")
@@ -268,16 +298,18 @@ def wordnet_part(
         opts.instances,
         opts.missing,
         boot["n_resamples"],
+        opts.wordnet_mode,
     )
     rows = list(wn.rows)
     solved = list(wn.solved)
     user = {n: ps for n, ps in inputs.sets.items() if n not in inputs.published}
     if user:
-        solver = _wordnet_solver(opts.wordnet_root, opts.instances, opts.missing)
+        solver = _wordnet_solver(opts.wordnet_root, opts.instances, opts.missing, opts.wordnet_mode)
         for extra in solve_sets(solver, user, boot):
             rows.append(table3_row(solver.name, extra.dataset, extra.score, extra.ci))
             solved.append(extra)
     result.oov["wordnet"] = {x.dataset: x.oov for x in solved}
+    _add_concentration(result, rows[0]["solver"] if rows else "wordnet", solved)
     result.timings.update(wn.timings)
     for r in wn.rows:  # the flat view of earlier versions: the published sets, rounded
         for k in ("pct_correct", "pct_wrong", "pct_abstained"):
@@ -287,8 +319,20 @@ def wordnet_part(
     return rows
 
 
+def substitution_tables(solver) -> dict[str, list[dict]]:
+    """The substitution experiments of section 5.2 (cocktails, groups of animals) with ``solver``."""
+    from wordgames.oddmanout.analysis import SUBSTITUTIONS, substitution_experiment
+
+    out = {}
+    for name, c in SUBSTITUTIONS.items():
+        alts = {k: c[k] for k in ("monosemous", "polysemous")}
+        sub = substitution_experiment(solver, c["odd"], c["others"], c["target"], alts)
+        out[f"substitution_{name}"] = sub["rows"]
+    return out
+
+
 def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
-    from wordgames.oddmanout.analysis import COCKTAILS, polysemy_of_errors, substitution_experiment
+    from wordgames.oddmanout.analysis import polysemy_of_errors
     from wordgames.oddmanout.wordnet import sense_counts
 
     out: dict[str, list[dict]] = {}
@@ -298,11 +342,6 @@ def _analysis(solver, puzzle_sets: dict, wordnet_root) -> dict[str, list[dict]]:
     examples = poly.pop("examples")
     out["polysemy_of_errors"] = [{"dataset": dev.name, **poly}]
     out["error_examples"] = [{**e, "words": ", ".join(e["words"])} for e in examples]
-    c = COCKTAILS
-    sub = substitution_experiment(
-        solver, c["odd"], c["others"], c["target"], {k: c[k] for k in ("monosemous", "polysemous")}
-    )
-    out["substitution_cocktails"] = sub["rows"]
     return out
 
 
@@ -330,7 +369,10 @@ def run(embedding, ctx) -> MeasureResult:
             rows += embedding_part(result, solver, embedding.name, inputs, boot)
         rows += senses_part(result, opts, inputs, boot)
     load_rows, result.notes = load_reports(inputs)
-    result.tables = {"table3": rows, "load_reports": load_rows}
+    result.tables.update({"table3": rows, "load_reports": load_rows})
+    if opts.embedding_solver:
+        with Timer(result.timings, "substitutions"):
+            result.tables.update(substitution_tables(solver))
     use_wordnet = bool(opts.wordnet if opts.wordnet is not None else not ctx.quick)
     if use_wordnet:
         _wordnet_and_analysis(result, solver, opts, inputs, root, boot)
@@ -384,6 +426,7 @@ def _finish(result: MeasureResult, solver, opts, inputs: Inputs, ctx, use_wordne
         "wordnet": use_wordnet,
         "wordnet_instances": opts.instances,
         "wordnet_missing": opts.missing,
+        "wordnet_mode": opts.wordnet_mode,
         "mwe": opts.mwe,
         "case": opts.case,
         "embedding_solver": opts.embedding_solver,

@@ -14,10 +14,15 @@ Definitions (Stanovsky & Hopkins 2018, section 4):
 "Has no explanation" is ambiguous. Read literally (``missing="abstain"``), the solver abstains
 on nearly every puzzle, because the odd man is usually close to the category (a common
 ancestor of {clarinet, drum, xylophone, tambourine} also covers "cymbals"), which contradicts
-the 46 % abstention the paper reports on AnomiaCommon. The published code instead falls back to
-the root (specificity ``1 / |V|``) for a word without explanation; the default
-``missing="least-specific"`` does the same (specificity 0), and abstains when a word is not in
-the taxonomy at all, when no word has an explanation, or when the best specificity is tied.
+the 46 % abstention the paper reports on AnomiaCommon. The published code instead falls back
+to the root for a word without explanation: the word gets the root's specificity
+(``1 / root size``), so it ties with every word explained only by the root, and a puzzle
+explained only by the root abstains (``missing="root"``; the whole published solver, with its
+other differences, is :class:`wordgames.oddmanout.wordnet.PublishedWordNetTaxonomy`). The
+default ``missing="least-specific"`` gives such a word specificity 0 instead: a word
+explained by the root still beats it. All policies abstain when a word is
+not in the taxonomy at all, when no word has an explanation, or when the best specificity is
+tied.
 
 Vectorisation
 -------------
@@ -41,7 +46,7 @@ from wordgames.oddmanout.embedding_solver import Solution, factorize_words, pick
 from wordgames.oddmanout.puzzles import PuzzleSet
 from wordgames.params import Params
 
-MISSING_POLICIES = ("least-specific", "abstain")
+MISSING_POLICIES = ("least-specific", "abstain", "root")
 
 
 def ancestor_closure(n_vertices: int, child: np.ndarray, parent: np.ndarray) -> sp.csr_matrix:
@@ -69,6 +74,46 @@ def ancestor_closure(n_vertices: int, child: np.ndarray, parent: np.ndarray) -> 
     return A
 
 
+def first_edges(child, parent, key) -> tuple[np.ndarray, np.ndarray]:
+    """Keep one edge per child: the one whose ``key`` sorts first (ties: the lowest parent id).
+
+    >>> first_edges([2, 2, 1], [0, 1, 0], ["b", "a", ""])
+    (array([1, 2]), array([0, 1]))
+    """
+    child = np.asarray(child, dtype=np.int64)
+    parent = np.asarray(parent, dtype=np.int64)
+    order = np.lexsort((parent, np.asarray(key, dtype=str), child))
+    c, p = child[order], parent[order]
+    first = np.ones(len(c), dtype=bool)
+    first[1:] = c[1:] != c[:-1]
+    return c[first], p[first]
+
+
+def distinct_labels_below(
+    n_vertices: int, child, parent, label_words, label_vertices
+) -> np.ndarray:
+    """Number of distinct label strings on the strict descendants of every vertex.
+
+    All edges are followed; a vertex's own labels are not counted, and a string on two
+    descendants counts once (case-sensitive).
+
+    >>> distinct_labels_below(4, [1, 2, 3], [0, 0, 1], ["a", "b", "b", "c"], [0, 1, 2, 3]).tolist()
+    [2, 1, 0, 0]
+    """
+    import pandas as pd
+
+    A = ancestor_closure(n_vertices, np.asarray(child), np.asarray(parent)).astype(np.float32)
+    A = (A - sp.identity(n_vertices, dtype=np.float32, format="csr")).tocsr()
+    A.eliminate_zeros()
+    codes, uniq = pd.factorize(np.asarray(list(label_words), dtype=object))
+    M = sp.csr_matrix(
+        (np.ones(len(codes), dtype=np.float32), (np.asarray(label_vertices, np.int64), codes)),
+        shape=(n_vertices, len(uniq)),
+    )
+    below = (A.T.tocsr() @ M).tocsr()  # (vertex, string): on some strict descendant
+    return np.diff(below.indptr).astype(np.int64)
+
+
 class Taxonomy:
     """A taxonomy ``(V, E, L)``: a DAG of vertices with string labels (paper section 4).
 
@@ -80,6 +125,9 @@ class Taxonomy:
         ``label_vertices[i]`` (a word may label several vertices, a vertex carry several words)
     names : optional readable name of every vertex
     lowercase : match words to labels case-insensitively
+    sizes : optional size of every vertex, in place of its number of descendants (the
+        specificity is ``1 / size``; a size may be 0: infinite specificity), e.g.
+        :func:`distinct_labels_below` as the published WordNet solver counts
 
     Examples
     --------
@@ -99,6 +147,7 @@ class Taxonomy:
         names: Sequence[str] | None = None,
         lowercase: bool = True,
         name: str = "taxonomy",
+        sizes=None,
     ):
         self.n_vertices = int(n_vertices)
         self.child = np.asarray(child, dtype=np.int64)
@@ -121,6 +170,10 @@ class Taxonomy:
             )
         self._closure: sp.csr_matrix | None = None
         self._ndesc: np.ndarray | None = None
+        if sizes is not None:
+            self._ndesc = np.asarray(sizes, dtype=np.int64)
+            if self._ndesc.shape != (self.n_vertices,) or (self._ndesc < 0).any():
+                raise ValueError("sizes must hold one non-negative count per vertex")
         self._closure_f: sp.csr_matrix | None = None
 
     def _key(self, word: str) -> str:
@@ -140,13 +193,19 @@ class Taxonomy:
         return self._closure
 
     def descendant_counts(self) -> np.ndarray:
-        """Number of descendants of every vertex, itself included (column sums of the closure)."""
+        """Number of descendants of every vertex, itself included (or the ``sizes`` given)."""
         if self._ndesc is None:
             self._ndesc = np.asarray(self.closure.sum(axis=0)).ravel().astype(np.int64)
         return self._ndesc
 
     def specificity(self) -> np.ndarray:
-        return 1.0 / self.descendant_counts()
+        """``1 / descendant_counts()`` (infinite for a size of 0, which a subclass may define)."""
+        with np.errstate(divide="ignore"):
+            return 1.0 / self.descendant_counts()
+
+    def root_size(self) -> int:
+        """The largest descendant count: the root's (``missing="root"`` gives its specificity)."""
+        return int(self.descendant_counts().max())
 
     def vertex_name(self, v: int) -> str:
         return str(v) if self._names is None else str(self._names[v])
@@ -241,9 +300,11 @@ class TaxonomySolver(Params):
     ----------
     taxonomy : Taxonomy
         E.g. :func:`wordgames.oddmanout.wordnet.wordnet_taxonomy`.
-    missing : {"least-specific", "abstain"}
-        "least-specific" (default): a word without explanation gets specificity 0, as the
-        published code does; "abstain": the literal reading, abstain on the puzzle.
+    missing : {"least-specific", "abstain", "root"}
+        A word without explanation: "least-specific" (default) gives it specificity 0 (a word
+        explained by the root beats it); "root" gives it the root's specificity
+        ``1 / root_size()``, as the published code does (it ties with words explained only by
+        the root); "abstain": the literal reading, abstain on the puzzle.
 
     The solution's ``extra["explanation"]`` holds the name of the chosen word's explanation
     vertex (``None`` where the solver abstained) and ``extra["explanation_vertex"]`` the
@@ -261,7 +322,7 @@ class TaxonomySolver(Params):
 
     def __init__(self, taxonomy: Taxonomy, *, missing: str = "least-specific"):
         if missing not in MISSING_POLICIES:  # checked here too: a typo fails at once
-            raise ValueError(f"missing must be 'least-specific' or 'abstain', got {missing!r}")
+            raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {missing!r}")
         self.taxonomy = taxonomy
         self.missing = missing
 
@@ -280,20 +341,21 @@ class TaxonomySolver(Params):
     def solve(self, puzzles: PuzzleSet) -> Solution:
         """Answer every puzzle of ``puzzles`` (see the class docstring for the rules)."""
         if self.missing not in MISSING_POLICIES:  # set_params bypasses the constructor's check
-            raise ValueError(f"missing must be 'least-specific' or 'abstain', got {self.missing!r}")
+            raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {self.missing!r}")
         P, n = puzzles.words.shape
         vocab, codes = factorize_words(puzzles.words)
         cov = self.taxonomy.coverage(vocab.tolist())
         in_tax = np.diff(cov.indptr) > 0
         vertex, ndesc, tied = self.taxonomy.explanations(codes, cov)
-        spec = np.where(vertex >= 0, 1.0 / np.maximum(ndesc, 1), 0.0)
+        found = vertex >= 0
+        root = self.taxonomy.root_size() if self.missing == "root" else np.inf
+        size = np.where(found, ndesc, root).astype(np.float64)  # fewer descendants: more specific
+        with np.errstate(divide="ignore"):
+            spec = 1.0 / size  # size 0 (possible in PublishedWordNetTaxonomy) -> inf
         oov = ~in_tax[codes]
-        if self.missing == "abstain":
-            valid = (vertex >= 0).all(axis=1)
-        else:
-            valid = (vertex >= 0).any(axis=1)
+        valid = found.all(axis=1) if self.missing == "abstain" else found.any(axis=1)
         valid &= ~oov.any(axis=1)
-        choice, reason = pick(spec, valid, tol=0.0)
+        choice, reason = pick(-size, valid, tol=0.0)  # exact ties of integer sizes
         reason[~valid] = "no-explanation"
         reason[oov.any(axis=1)] = "oov"
         chosen_vertex = np.where(choice >= 0, vertex[np.arange(P), np.maximum(choice, 0)], -1)

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DatasetMissingError, WordgamesError
-from wordgames.oddmanout.taxonomy import Taxonomy
+from wordgames.oddmanout.taxonomy import Taxonomy, distinct_labels_below, first_edges
 
 DEBIAN_ROOT = Path("/usr/share/wordnet")
 ENV = "WORDGAMES_WORDNET"
@@ -245,7 +245,8 @@ class WordNetTaxonomy(Taxonomy):
 
     Vertices are synsets; a word is matched to its synsets by nltk's ``synsets()`` (which
     lemmatises with morphy; spaces become ``_``). ``instances=False`` (default) follows only
-    hypernym edges, as nltk's ``hypernyms()`` and the published solver do; ``True`` also
+    hypernym edges, not instance hypernyms, as nltk's ``hypernyms()`` (the published solver
+    follows only the first of them: :class:`PublishedWordNetTaxonomy`); ``True`` also
     follows instance-hypernym edges (``Egypt`` -> ``country``), which lets the solver answer
     many proper-noun puzzles the paper's solver could not (1 of 202 in the paper).
     """
@@ -286,6 +287,81 @@ class WordNetTaxonomy(Taxonomy):
         return self.wn.synset_from_pos_and_offset(self._pos[v], int(self._off[v])).name()
 
 
+def _first_hypernyms(wn, pos: np.ndarray, off: np.ndarray, child, parent):
+    """One hypernym edge per synset: the hypernym whose name sorts first (nltk 3.4.5's order).
+
+    nltk 3.4.5 sorted ``hypernyms()`` by synset name; nltk 3.10 returns them in the order of a
+    set of ``(pos, offset)`` tuples, which changes with ``PYTHONHASHSEED``. Names are looked up
+    only for the hypernyms of synsets that have several (about 2,300 edges).
+    """
+    child, parent = np.asarray(child, np.int64), np.asarray(parent, np.int64)
+    n_hyper = np.bincount(child, minlength=len(pos))
+    several = n_hyper[child] > 1
+    key = np.full(len(child), "", dtype=object)
+    key[several] = [
+        wn.synset_from_pos_and_offset(pos[v], int(off[v])).name() for v in parent[several].tolist()
+    ]
+    return first_edges(child, parent, key)
+
+
+class PublishedWordNetTaxonomy(Taxonomy):
+    """WordNet as the published solver (``Mark-Hopkins-at-Reed/oddoneout``) walks it.
+
+    Reproduces its answers puzzle for puzzle (its own test: 38 correct, 14 wrong, 50 abstained
+    on AnomiaCommon test). It differs from :class:`WordNetTaxonomy` in three ways:
+
+    * a word's ancestors follow only the *first* hypernym of each synset at each step (first
+      by synset name, as nltk 3.4.5 sorted them), from every synset of the word;
+    * the size of a synset is the number of distinct lemma strings (``Granny_Smith``,
+      case-sensitive) of its strict hyponym closure over *all* hyponym edges, so a synset
+      without hyponyms has size 0 (specificity infinite; the published code divides by zero
+      there, which no published puzzle reaches);
+    * words are matched to synsets of every part of speech (adjective and adverb synsets are
+      vertices without edges) by nltk's ``synsets(word)`` as written: spaces are *not* mapped
+      to ``_``, so a multi-word answer is out of vocabulary.
+
+    With :class:`TaxonomySolver` ``missing="root"`` (a word without explanation gets the
+    specificity of ``entity.n.01``, 104,999 lemmas) this is the published solver.
+    """
+
+    def __init__(self, wn, *, name: str = "wordnet-published"):
+        ids: dict[tuple[str, int], int] = {}
+        ch, pa, pos_l, off_l, lw, lv = [], [], [], [], [], []
+        for pos, fname in (
+            ("n", "data.noun"),
+            ("v", "data.verb"),
+            ("a", "data.adj"),
+            ("r", "data.adv"),
+        ):
+            with wn.open(fname) as fh:
+                offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(fh, pos, ("@",))
+            base = len(ids)
+            ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
+            pos_l.extend([pos] * len(offsets))
+            off_l.extend(offsets)
+            ch.extend(ids[(pos, o)] for o in child)
+            pa.extend(ids[(pos, o)] for o in parent)
+            lw.extend(lemmas)
+            lv.extend(ids[(pos, o)] for o in lemma_off)
+        self.wn, self._ids = wn, ids
+        self._pos = np.asarray(pos_l, dtype=object)
+        self._off = np.asarray(off_l, dtype=np.int64)
+        first_child, first_parent = _first_hypernyms(wn, self._pos, self._off, ch, pa)
+        sizes = distinct_labels_below(len(ids), ch, pa, lw, lv)
+        super().__init__(len(ids), first_child, first_parent, name=name, sizes=sizes)
+        self._names = None
+        self.version = str(wn.get_version())
+        self.instances = False
+
+    def vertices_of(self, word: str) -> list[int]:
+        ids = self._ids
+        keys = [("a" if s.pos() == "s" else s.pos(), s.offset()) for s in self.wn.synsets(word)]
+        return [ids[k] for k in keys if k in ids]
+
+    def vertex_name(self, v: int) -> str:
+        return self.wn.synset_from_pos_and_offset(self._pos[v], int(self._off[v])).name()
+
+
 @cache
 def _taxonomy(source: str, instances: bool) -> WordNetTaxonomy:
     wn = load_wordnet(None if source == "nltk" else source)
@@ -301,6 +377,80 @@ def _taxonomy(source: str, instances: bool) -> WordNetTaxonomy:
 def wordnet_taxonomy(root: str | Path | None = None, *, instances: bool = False) -> WordNetTaxonomy:
     """WordNet as a taxonomy, built once per process (about 1-3 s)."""
     return _taxonomy(wordnet_source(root), instances)
+
+
+@cache
+def _published_taxonomy(source: str) -> PublishedWordNetTaxonomy:
+    wn = load_wordnet(None if source == "nltk" else source)
+    tax = PublishedWordNetTaxonomy(wn, name=f"wordnet-{wn.get_version()}-published")
+    tax.closure  # noqa: B018  (the closure, once)
+    return tax
+
+
+def published_wordnet_taxonomy(root: str | Path | None = None) -> PublishedWordNetTaxonomy:
+    """WordNet as the published solver walks it, built once per process."""
+    return _published_taxonomy(wordnet_source(root))
+
+
+def wordnet_solver(
+    root: str | Path | None = None,
+    *,
+    mode: str = "ours",
+    instances: bool = False,
+    missing: str = "least-specific",
+):
+    """The WordNet solver of a mode of :data:`wordgames.oddmanout.spec.WORDNET_MODES`.
+
+    ``"ours"``: :class:`WordNetTaxonomy` with ``instances`` and ``missing``; ``"published"``:
+    :class:`PublishedWordNetTaxonomy` with ``missing="root"`` (then ``instances`` and a
+    ``missing`` other than the default are errors: they would be ignored).
+    """
+    from wordgames.oddmanout.spec import WORDNET_MODES
+    from wordgames.oddmanout.taxonomy import TaxonomySolver
+
+    if mode not in WORDNET_MODES:
+        raise WordgamesError(f"wordnet mode must be one of {WORDNET_MODES}, got {mode!r}")
+    if mode == "ours":
+        return TaxonomySolver(wordnet_taxonomy(root, instances=instances), missing=missing)
+    given = [
+        f for f, bad in (("instances", instances), ("missing", missing != "least-specific")) if bad
+    ]
+    if given:
+        raise WordgamesError(
+            f"{', '.join(given)}: not used by the published WordNet solver "
+            "(it follows no instance hypernyms and gives a word without explanation the root's "
+            "specificity); drop them or use the mode 'ours'"
+        )
+    return TaxonomySolver(published_wordnet_taxonomy(root), missing="root")
+
+
+def gloss_corpus(root: str | Path | None = None) -> list[str]:
+    """WordNet's glosses as a corpus: one line a synset, ``"lemma, lemma: gloss"``.
+
+    Every synset of the four data files (117,659 lines for WordNet 3.0); ``_`` in lemmas
+    becomes a space and adjective markers such as ``(p)`` are dropped. The lemmas lead each
+    line, so every word occurs once per synset in a context that defines that sense: the offline
+    corpus of ``wordgames oddmanout k-sweep``.
+    """
+    import re
+
+    wn = load_wordnet(root)
+    marker = re.compile(r"\([a-z]+\)$")
+    out: list[str] = []
+    for fname in ("data.noun", "data.verb", "data.adj", "data.adv"):
+        with wn.open(fname) as fh:
+            for raw in fh:  # a file reader: one line a synset
+                line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+                if line.startswith("  ") or " | " not in line:
+                    continue
+                head, gloss = line.split(" | ", 1)
+                f = head.split()
+                n_words = int(f[3], 16)
+                lemmas = dict.fromkeys(
+                    marker.sub("", f[4 + 2 * i]).replace("_", " ") for i in range(n_words)
+                )
+                out.append(f"{', '.join(lemmas)}: {gloss.strip()}")
+    return out
 
 
 def sense_counts(words, root: str | Path | None = None) -> np.ndarray:

@@ -24,13 +24,14 @@ import numpy as np
 
 from wordgames.params import Params
 from wordgames.wales.graph import DiGraph
+from wordgames.wales.lockstep import TIE_TOL
 from wordgames.wales.titles import NodeVectors
 
 # precompute every node's similarity to the target when that costs less than this many
 # multiply-adds; else similarities are computed only for the candidates seen
 _FULL_SIMS_LIMIT = 2_000_000
-# the batched runner keeps n_tasks x n_nodes booleans and float64 similarities
-_LOCKSTEP_CELLS = 8_000_000
+# memory of one batch of the batched runner (similarities, visited numbers, revealer bitsets)
+_LOCKSTEP_BYTES = 160_000_000
 # after this many fast steps without the full rule, its state is rebuilt rather than caught up
 _CATCH_UP = 32
 
@@ -48,8 +49,6 @@ class Navigation:
     n_general_steps: int = 0  # steps that needed the BFS over the revealed subgraph
 
 
-# scores closer than this are ties: cosines of float32 vectors are not more precise
-TIE_TOL = 1e-6
 _INF = 1 << 20  # "no path" inside the revealed subgraph
 
 
@@ -302,16 +301,6 @@ class _Walk:
     reason: str = "reached"
 
 
-@dataclass
-class _Resume:
-    """A task that left the batched runner: its walk so far and the target similarities."""
-
-    visited: list[int]
-    current: int
-    steps: int
-    sims: np.ndarray
-
-
 class _FullRule:
     """The full rule over the revealed subgraph.
 
@@ -422,8 +411,9 @@ class GreedyAgent(Params):
         candidates with ``m = 1``. Every other candidate has ``m >= 2`` and was revealed by an
         earlier visited node u; it was an unvisited out-link of u when the agent stood at u,
         so it is in the pool of nodes revealed by earlier steps, and its cosine is at most
-        ``seen``, the highest cosine of a pool node not visited yet (the batched runner keeps
-        the same bound per task); its score is at most ``seen - 2 gamma``. If the best out-link scores
+        ``seen``, the highest cosine of a pool node not visited yet (the batched runner's
+        level-by-level search makes the same test, :mod:`wordgames.wales.lockstep`); its
+        score is at most ``seen - 2 gamma``. If the best out-link scores
         ``best = max cos - gamma > seen - 2 gamma + 2 TIE_TOL``, every deeper candidate scores
         below ``best - TIE_TOL`` (the second TIE_TOL absorbs float64 rounding, ~1e-16), so
         the full rule's tie set (scores within ``TIE_TOL`` of its maximum, which is ``best``)
@@ -564,10 +554,11 @@ class GreedyAgent(Params):
     ) -> dict:
         """Navigate many tasks; returns arrays ``success``, ``n_steps`` and ``reason``.
 
-        On graphs small enough (``n_nodes * n_tasks`` booleans in memory), the fast-path steps
-        of all tasks run together, one numpy pass per step over every task's out-links; a task
-        whose step needs the full rule leaves the batch and is finished alone from where it
-        stands. The result is the same as navigating each task alone (tested).
+        On graphs small enough for every node's similarity to each target to be held, all
+        tasks step together (:mod:`wordgames.wales.lockstep`: one numpy pass per step over all
+        running tasks, the full rule included); else, and with ``lockstep=False``, each task is
+        navigated alone by :meth:`navigate`'s rule. The result is the same (tested).
+        ``n_general_steps`` counts the steps that searched beyond the current node's out-links.
         """
         _check_params(self.gamma, self.max_steps, self.oov_similarity)
         sources = np.asarray(sources, dtype=np.int64)
@@ -584,83 +575,48 @@ class GreedyAgent(Params):
                 and not self.neighbour_first
                 and graph.n_nodes * vectors.unit.shape[1] <= _FULL_SIMS_LIMIT
             )
-        resume = (
-            self._run_batched(graph, vectors, sources, targets, out) if lockstep and n_tasks else {}
-        )
-        todo = sorted(resume) if lockstep and n_tasks else range(n_tasks)
+        if lockstep and n_tasks:
+            general = self._run_batched(graph, vectors, sources, targets, out)
+            return {**out, "n_general_steps": general}
         pos = np.full(graph.n_nodes, -1, dtype=np.int64)
         general = 0
-        for i in todo:
-            t = int(targets[i])
-            if i in resume:
-                r = resume[i]
-                nav = self._walk(
-                    graph, r.sims.__getitem__, pos, t, _Walk(list(r.visited), r.current, r.steps)
-                )
-            else:
-                s = int(sources[i])
-                nav = self._walk(
-                    graph, self._similarity_function(graph, vectors, t), pos, t, _Walk([s], s)
-                )
+        for i in range(n_tasks):
+            s, t = int(sources[i]), int(targets[i])
+            nav = self._walk(
+                graph, self._similarity_function(graph, vectors, t), pos, t, _Walk([s], s)
+            )
             out["success"][i], out["n_steps"][i], out["reason"][i] = (
                 nav.success,
                 nav.n_steps,
                 nav.reason,
             )
             general += nav.n_general_steps
-        return {**out, "n_general_steps": general, "n_left_batch": len(resume)}
+        return {**out, "n_general_steps": general}
 
     def _run_batched(
         self, graph: DiGraph, vectors: NodeVectors, sources, targets, out: dict
-    ) -> dict[int, _Resume]:
-        """Fast-path steps of every task in chunks, filling ``out`` for the tasks finished.
+    ) -> int:
+        """Every task in batches (:class:`~wordgames.wales.lockstep.Lockstep`), filling ``out``.
 
-        Returns the tasks that need the full rule.
+        Returns the number of steps that searched beyond the current node's out-links.
         """
-        n_tasks = sources.size
-        resume: dict[int, _Resume] = {}
-        chunk = max(1, _LOCKSTEP_CELLS // max(1, graph.n_nodes))
-        for lo in range(0, n_tasks, chunk):
+        from wordgames.wales.lockstep import REASONS, Lockstep, bytes_per_task
+
+        oov = float(self.oov_similarity)
+        chunk = max(1, _LOCKSTEP_BYTES // bytes_per_task(graph.n_nodes, int(self.max_steps)))
+        general = 0
+        for lo in range(0, sources.size, chunk):
             sl = slice(lo, lo + chunk)
-            batch = self._lockstep(graph, vectors, sources[sl], targets[sl])
-            idx = np.arange(lo, min(lo + chunk, n_tasks))
-            done, st = batch.status <= 1, batch.status
-            out["success"][idx[done]] = st[done] == 0
-            out["n_steps"][idx] = batch.steps
-            out["reason"][idx[done]] = np.where(st[done] == 0, "reached", "step-cap")
-            for i, state in batch.resume.items():
-                resume[int(idx[i])] = state
-        return resume
-
-    def _lockstep(self, graph: DiGraph, vectors: NodeVectors, sources, targets) -> _Batch:
-        """Fast-path steps of many tasks at once.
-
-        Returns the batch: ``status`` per task (0 reached, 1 step cap, 2 left the batch),
-        ``steps`` and ``resume`` (:class:`_Resume` of the tasks that need the full rule).
-        """
-        batch = _Batch.start(
-            graph,
-            vectors,
-            sources,
-            targets,
-            float(self.gamma),
-            float(self.oov_similarity),
-            int(self.max_steps),
-        )
-        active = np.flatnonzero(batch.status < 0)
-        while active.size:
-            active = batch.cap(active)
-            if active.size == 0:
-                break
-            cand = batch.candidates(graph, active)
-            ok = batch.fast_test(active, cand)
-            batch.reveal(active, cand)
-            if not ok.all():
-                batch.leave(active[~ok])
-                if not ok.any():
-                    break
-            active = batch.move(active, cand, ok)
-        return batch
+            sims = np.empty((targets[sl].size, graph.n_nodes), dtype=np.float64)
+            for i, t in enumerate(targets[sl].tolist()):  # the same numbers navigate() uses
+                sims[i] = target_similarities(vectors, t, oov)
+            batch = Lockstep(graph, sims, sources[sl], targets[sl], self.gamma, self.max_steps)
+            batch.run()
+            out["success"][sl] = batch.status == 0
+            out["n_steps"][sl] = batch.steps
+            out["reason"][sl] = REASONS[batch.status]
+            general += batch.n_general
+        return general
 
 
 def _check_params(gamma, max_steps, oov_similarity) -> None:
@@ -670,165 +626,3 @@ def _check_params(gamma, max_steps, oov_similarity) -> None:
         raise ValueError("max_steps must be at least 1")
     if not -1.0 <= oov_similarity <= 1.0:
         raise ValueError("oov_similarity must lie in [-1, 1]")
-
-
-@dataclass
-class _Candidates:
-    """The unvisited out-links of every active task's current node (flat cells).
-
-    Also, per active task, the best score and the best cosine among them (-inf when none).
-    """
-
-    cell: np.ndarray
-    owner: np.ndarray
-    score: np.ndarray
-    best: np.ndarray
-    c1: np.ndarray
-
-
-@dataclass
-class _Batch:
-    """The state of the batched runner over ``b`` tasks of one graph of ``n`` nodes.
-
-    Flat arrays are indexed ``task * n + node``. Per task: nodes revealed so far, and
-    ``bound``, the best cosine among those not visited yet (a bound whose node has been
-    visited is ``stale``: still an upper bound, recomputed only when a task's test fails
-    with it).
-    """
-
-    n: int
-    gamma: float
-    max_steps: int
-    sims: np.ndarray  # b x n cosines to each task's target (what navigate() uses)
-    sim_flat: np.ndarray
-    score_flat: np.ndarray  # cos - gamma
-    targets: np.ndarray
-    revealed: np.ndarray
-    visited: np.ndarray
-    bound: np.ndarray
-    stale: np.ndarray
-    base: np.ndarray
-    order: np.ndarray  # b x (max_steps + 1): the nodes visited, in order
-    current: np.ndarray
-    steps: np.ndarray
-    status: np.ndarray  # -1 running, 0 reached, 1 cap, 2 left the batch
-    resume: dict[int, _Resume]
-
-    @classmethod
-    def start(
-        cls,
-        graph: DiGraph,
-        vectors: NodeVectors,
-        sources,
-        targets,
-        gamma: float,
-        oov_similarity: float,
-        max_steps: int,
-    ) -> _Batch:
-        b, n = sources.size, graph.n_nodes
-        sims = np.empty((b, n), dtype=np.float64)
-        for i, t in enumerate(targets.tolist()):  # the same numbers navigate() uses
-            sims[i] = target_similarities(vectors, t, oov_similarity)
-        base = np.arange(b, dtype=np.int64) * n
-        visited = np.zeros(b * n, dtype=bool)
-        visited[base + sources] = True
-        order = np.full((b, max_steps + 1), -1, dtype=np.int64)
-        order[:, 0] = sources
-        status = np.full(b, -1, dtype=np.int64)
-        status[sources == targets] = 0
-        return cls(
-            n,
-            gamma,
-            max_steps,
-            sims,
-            sims.ravel(),
-            (sims - gamma).ravel(),
-            targets,
-            np.zeros(b * n, dtype=bool),
-            visited,
-            np.full(b, -np.inf),
-            np.zeros(b, dtype=bool),
-            base,
-            order,
-            sources.copy(),
-            np.zeros(b, dtype=np.int64),
-            status,
-            {},
-        )
-
-    def cap(self, active: np.ndarray) -> np.ndarray:
-        """Stop the tasks at the step cap; the others."""
-        capped = self.steps[active] >= self.max_steps
-        if capped.any():
-            self.status[active[capped]] = 1
-            active = active[~capped]
-        return active
-
-    def candidates(self, graph: DiGraph, active: np.ndarray) -> _Candidates:
-        indptr, indices = graph.indptr, graph.indices
-        cur = self.current[active]
-        starts = indptr[cur]
-        lens = indptr[cur + 1] - starts
-        offsets = np.cumsum(lens) - lens
-        flat = np.repeat(starts - offsets, lens) + np.arange(int(offsets[-1] + lens[-1]))
-        owner = np.repeat(np.arange(active.size), lens)
-        cell = self.base[active][owner] + indices[flat]
-        keep = ~self.visited[cell]
-        cell, owner = cell[keep], owner[keep]
-        score = self.score_flat[cell]
-        best = np.full(active.size, -np.inf)
-        c1 = np.full(active.size, -np.inf)
-        if owner.size:
-            seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-            best[owner[seg]] = np.maximum.reduceat(score, seg)
-            c1[owner[seg]] = np.maximum.reduceat(self.sim_flat[cell], seg)
-        return _Candidates(cell, owner, score, best, c1)
-
-    def fast_test(self, active: np.ndarray, cand: _Candidates) -> np.ndarray:
-        """The same test as navigate(), per task; no unvisited out-link: best = -inf."""
-        best, two_gamma = cand.best, 2.0 * self.gamma
-        ok = best > self.bound[active] - two_gamma + 2 * TIE_TOL
-        redo = np.flatnonzero(~ok & self.stale[active] & (best > -np.inf))
-        if redo.size:
-            rows = active[redo]
-            b = self.sims.shape[0]
-            rv = self.revealed.reshape(b, self.n)[rows] & ~self.visited.reshape(b, self.n)[rows]
-            self.bound[rows] = np.where(rv, self.sims[rows], -np.inf).max(axis=1)
-            self.stale[rows] = False
-            ok[redo] = best[redo] > self.bound[rows] - two_gamma + 2 * TIE_TOL
-        return ok
-
-    def reveal(self, active: np.ndarray, cand: _Candidates) -> None:
-        self.revealed[cand.cell] = True
-        self.bound[active] = np.maximum(self.bound[active], cand.c1)
-
-    def leave(self, tasks: np.ndarray) -> None:
-        """Tasks whose step needs the full rule leave the batch, to be finished alone."""
-        self.status[tasks] = 2
-        for t in tasks.tolist():
-            self.resume[t] = _Resume(
-                self.order[t, : self.steps[t] + 1].tolist(),
-                int(self.current[t]),
-                int(self.steps[t]),
-                self.sims[t],
-            )
-
-    def move(self, active: np.ndarray, cand: _Candidates, ok: np.ndarray) -> np.ndarray:
-        """One fast step of the tasks that passed the test; the tasks still running."""
-        owner, cell = cand.owner, cand.cell
-        sel = np.flatnonzero(ok[owner] & (cand.score >= cand.best[owner] - TIE_TOL))
-        o = owner[sel]
-        node = cell[sel] - self.base[active][o]
-        key = np.where(node == self.targets[active][o], -1, node)  # the target wins ties
-        seg = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
-        nxt = np.minimum.reduceat(key, seg)
-        moved = active[o[seg]]
-        nxt = np.where(nxt == -1, self.targets[moved], nxt)
-        self.steps[moved] += 1
-        self.current[moved] = nxt
-        self.visited[self.base[moved] + nxt] = True
-        self.order[moved, self.steps[moved]] = nxt
-        arrived = nxt == self.targets[moved]
-        self.status[moved[arrived]] = 0
-        self.stale[moved[self.sims[moved, nxt] >= self.bound[moved]]] = True
-        return moved[~arrived]

@@ -225,6 +225,53 @@ class DiGraph:
             ) from None
         return g
 
+    def save_arrays(self, folder: str | Path, *, with_reverse: bool = True) -> None:
+        """Write the CSR arrays (and the reverse graph's) as ``.npy`` files into ``folder``.
+
+        Unlike :meth:`save`, the files can be memory-mapped by :meth:`load_arrays`: a graph of
+        millions of nodes opens in seconds and only the pages a search touches are read.
+        Node names are not written (large graphs are numbered).
+        """
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        arrays = {"indptr": self.indptr, "indices": self.indices}
+        if with_reverse:
+            rev = self.reverse()
+            arrays["rev_indptr"], arrays["rev_indices"] = rev.indptr, rev.indices
+        for key, arr in arrays.items():
+            np.save(folder / f"{key}.npy", arr)
+
+    @classmethod
+    def load_arrays(
+        cls, folder: str | Path, *, mmap: bool = True, name: str | None = None
+    ) -> DiGraph:
+        """Open a graph written by :meth:`save_arrays` (memory-mapped read-only by default)."""
+        folder = Path(folder)
+        mode = "r" if mmap else None
+        arrays = {}
+        for key in ("indptr", "indices", "rev_indptr", "rev_indices"):
+            path = folder / f"{key}.npy"
+            if key.startswith("rev") and not path.exists():
+                continue
+            try:
+                arrays[key] = np.load(path, mmap_mode=mode, allow_pickle=False)
+            except (OSError, EOFError, ValueError) as exc:
+                raise DataFormatError(
+                    path, None, f"not an array written by DiGraph.save_arrays: {exc}"
+                ) from None
+        try:
+            g = cls(arrays["indptr"], arrays["indices"], name=name or folder.name)
+            if "rev_indptr" in arrays:
+                rev = cls(arrays["rev_indptr"], arrays["rev_indices"], name=f"{g.name}^T")
+                if rev.n_nodes != g.n_nodes or rev.n_edges != g.n_edges:
+                    raise ValueError("the reverse graph's size differs from the graph's")
+                rev._reverse, g._reverse = g, rev
+        except (ValueError, KeyError) as exc:
+            raise DataFormatError(
+                folder, None, f"not a graph written by save_arrays: {exc}"
+            ) from None
+        return g
+
     # ------------------------------------------------------------------ basics
     def __repr__(self) -> str:
         return f"DiGraph(name={self.name!r}, n_nodes={self.n_nodes}, n_edges={self.n_edges})"

@@ -121,6 +121,7 @@ def table1(
                 "ci": float(np.nanmean(halves)),
                 "trials": trials,
                 "pool_size": int(scores.size),
+                "method": "bootstrap",
                 "convention": convention,
             }
         )
@@ -210,6 +211,7 @@ def evaluate_embedding(
     percents=None,
     table1_trials: int = 50,
     table1_pool: int = 5000,
+    table1_method: str = "fresh",
     max_steps: int = 100,
     w_path_pairs: int = 1000,
     human_k: int | None = None,
@@ -222,7 +224,9 @@ def evaluate_embedding(
     ``k`` tasks per sampled distribution (power laws ``exponents`` and top-percent sets
     ``percents``; ``None``: the paper's); the human-played pairs are all used unless
     ``human_k`` takes only the first ones. Intervals: ``n_resamples`` bootstrap resamples
-    seeded by ``seed`` (0: none). Progress goes to the ``wordgames.wales`` logger.
+    seeded by ``seed`` (0: none). Table 1: ``table1_method`` ``"fresh"`` (new task sets per
+    trial, :func:`~wordgames.wales.experiments.table1_fresh`) or ``"bootstrap"`` (:func:`table1`).
+    Progress goes to the ``wordgames.wales`` logger.
     """
     timings = {}
     t0 = time.perf_counter()
@@ -252,12 +256,15 @@ def evaluate_embedding(
     )
     timings["gamma_sweep"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    t1 = [
-        {"embedding": embedding.name, **r}
-        for r in table1(
+    if table1_method == "fresh":
+        from wordgames.wales.experiments import table1_fresh
+
+        t1_rows = table1_fresh(setup.graph, vectors, agent, trials=table1_trials, seed=seed)
+    else:
+        t1_rows = table1(
             setup.graph, vectors, agent, trials=table1_trials, pool_size=table1_pool, seed=seed
         )
-    ]
+    t1 = [{"embedding": embedding.name, **r} for r in t1_rows]
     timings["table1"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     wpath = {

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
 
+#: How Table 1 draws its task sets (see ``WalesOptions.table1_method``).
+TABLE1_METHODS = ("fresh", "bootstrap")
+
 
 @dataclass(frozen=True)
 class WalesOptions:
@@ -31,7 +34,10 @@ class WalesOptions:
     percents : tuple of float or None
         Top-percent distributions (default: the paper's).
     table1_trials, table1_pool : int
-        Table 1: trials per k and the task pool.
+        Table 1: trials per k and the task pool (``bootstrap`` only).
+    table1_method : {"fresh", "bootstrap"}
+        Table 1 from ``table1_trials`` fresh task sets per k, as the paper does (default), or
+        the bootstrap: each trial resamples k tasks of one pool of ``table1_pool`` tasks.
     max_steps : int
         Steps before an agent gives up.
     w_path_pairs : int
@@ -57,6 +63,7 @@ class WalesOptions:
     percents: tuple[float, ...] | None = None
     table1_trials: int = 50
     table1_pool: int = 5000
+    table1_method: str = "fresh"
     max_steps: int = 100
     w_path_pairs: int = 1000
     graph: str = "wikispeedia"
@@ -65,6 +72,13 @@ class WalesOptions:
     require_scc: bool = False
 
     def __post_init__(self):
+        if self.table1_method not in TABLE1_METHODS:
+            from wordgames.measure import OptionError
+
+            raise OptionError(
+                f"option 'table1_method' (--table1-method) must be one of "
+                f"{', '.join(TABLE1_METHODS)}, got {self.table1_method!r}"
+            )
         check_graph_options(
             self.graph,
             names=self.names,

@@ -115,6 +115,7 @@ def _measure_kwargs(opts) -> dict:
         "percents",
         "table1_trials",
         "table1_pool",
+        "table1_method",
         "max_steps",
         "w_path_pairs",
     )

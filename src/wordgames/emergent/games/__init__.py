@@ -21,6 +21,9 @@ _EXPORTS = {
     "GameTrainer": "train",
     "GameEvaluation": "train",
     "PlayResult": "train",
+    "PRESETS": "presets",
+    "Preset": "presets",
+    "get_preset": "presets",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -87,8 +87,8 @@ class QuantizedChannel(nn.Module):
 
     def __init__(self, word_dim: int = 6):
         super().__init__()
-        if not 1 <= word_dim <= 30:
-            raise ValueError("word_dim must be between 1 and 30")
+        if not 1 <= word_dim <= 64:
+            raise ValueError("word_dim must be between 1 and 64")
         self.word_dim = int(word_dim)
 
     @property
@@ -105,8 +105,13 @@ class QuantizedChannel(nn.Module):
         return soft + (torch.round(soft) - soft).detach()
 
     def word_ids(self, words: torch.Tensor) -> torch.Tensor:
-        """Integer id of each binary word (its bits read as a base-2 number, bit 0 first)."""
-        powers = 2 ** torch.arange(self.word_dim, device=words.device)
+        """Integer id of each binary word (its bits read as a base-2 number, bit 0 first).
+
+        For 64 bits the number wraps around to a negative int64 (two's complement): still one
+        distinct id per bit vector.
+        """
+        one = torch.ones((), dtype=torch.long, device=words.device)
+        powers = one << torch.arange(self.word_dim, device=words.device)
         return (torch.round(words).long() * powers).sum(-1)
 
     def get_params(self) -> dict:

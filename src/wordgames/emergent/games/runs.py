@@ -14,10 +14,15 @@ import json
 import math
 from pathlib import Path
 
+from wordgames.emergent.games.train import EOS_ID
 from wordgames.results import write_json_atomic
 
-__all__ = ["TABLE1_COLUMNS", "format_table1", "read_table1_rows", "train_and_evaluate"]
+RUN_FILE = "run.json"
 
+__all__ = ["TABLE1_COLUMNS", "format_table1", "open_run", "read_table1_rows", "train_and_evaluate"]
+
+TABLE1_KEYS = frozenset({"Game", "Com", "l", "d"})
+PAPER_CORRELATION = {"Shape": 0.70, "Thing": 0.79}
 TABLE1_COLUMNS = (
     "Game",
     "Com",
@@ -38,19 +43,32 @@ TABLE1_COLUMNS = (
 
 
 def train_and_evaluate(
-    trainer, out_dir: str | Path, *, test_turns: int = 1000, callback=None, plot: bool = True
+    trainer,
+    out_dir: str | Path,
+    *,
+    test_turns: int = 1000,
+    callback=None,
+    plot: bool = True,
+    resume: bool = False,
+    preset: str | None = None,
 ):
-    """Fit ``trainer``, save it, evaluate it on ``test_turns`` held-out turns, write everything.
+    """Fit ``trainer`` (resuming its checkpoint in ``out_dir``), save, evaluate, write everything.
 
-    Returns the :class:`~wordgames.emergent.games.train.GameEvaluation`.
+    ``config.json`` (and ``run.json`` with the preset's name) are written before training, so
+    that an interrupted run can be resumed (:func:`open_run`). Returns the
+    :class:`~wordgames.emergent.games.train.GameEvaluation`.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    trainer.fit(out_dir, callback=callback)
+    write_json_atomic(out_dir / "config.json", trainer.get_params())
+    if preset is not None:
+        write_json_atomic(out_dir / RUN_FILE, {"preset": preset})
+    trainer.fit(out_dir, callback=callback, resume=resume)
     trainer.save(out_dir)
     evaluation = trainer.evaluate(test_turns)
     record = evaluation.as_dict()
     record["history"] = trainer.history_
+    record["preset"] = preset or _run_preset(out_dir)
     if plot and evaluation.report.cbm_result is not None:
         from wordgames.emergent.plots import plot_best_match_graph
 
@@ -63,16 +81,68 @@ def train_and_evaluate(
         )
         record["plots"] = [str(path)]
     write_json_atomic(out_dir / "eval.json", record)
+    eos = trainer.eos
     with open(out_dir / "messages.jsonl", "w", encoding="utf-8") as fh:
         for ids, concepts in zip(
             evaluation.play.word_ids.tolist(), evaluation.concepts, strict=True
         ):
+            if eos:  # the message ends at its first EOS, which is not a word
+                ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
             fh.write(json.dumps({"message": ids, "concepts": concepts}) + "\n")
     return evaluation
 
 
+def open_run(out_dir: str | Path, params: dict, preset: str | None = None):
+    """The trainer of a run folder and whether it resumes: ``(trainer, resume, preset)``.
+
+    A folder with ``checkpoint.pt`` and ``config.json`` resumes with its saved configuration;
+    ``params`` may change only what a resumed run may change (``steps``, ``time_limit``, ...):
+    any other value that differs from the saved one is an error. Otherwise a new trainer is
+    built from ``params``.
+    """
+    from wordgames.emergent.games.train import CHECKPOINT, RESUMABLE, GameTrainer
+    from wordgames.errors import WordgamesError
+
+    out_dir = Path(out_dir)
+    config = out_dir / "config.json"
+    if not ((out_dir / CHECKPOINT).is_file() and config.is_file()):
+        return GameTrainer(**params), False, preset
+    saved = json.loads(config.read_text(encoding="utf-8"))
+    saved_preset = _run_preset(out_dir)
+    if preset is not None and preset != saved_preset:
+        raise WordgamesError(f"{out_dir} is a run of preset {saved_preset!r}, not {preset!r}")
+    clash = sorted(
+        k for k, v in params.items() if k not in RESUMABLE and json_value(v) != saved.get(k)
+    )
+    if clash:
+        raise WordgamesError(
+            f"{out_dir} holds a run with other settings ({', '.join(clash)}); "
+            "only steps, time limit, target accuracy, checkpointing and threads may change "
+            "on resume: use another --out for a new run"
+        )
+    saved.update({k: v for k, v in params.items() if k in RESUMABLE})
+    return GameTrainer(**saved), True, saved_preset
+
+
+def json_value(value):
+    """``value`` as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+def _run_preset(out_dir: Path) -> str | None:
+    path = out_dir / RUN_FILE
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8")).get("preset")
+
+
 def read_table1_rows(run_dirs) -> list[dict]:
-    """The Table 1 row of each run folder (from its ``eval.json``)."""
+    """The Table 1 row of each run folder (from its ``eval.json``), with what the tables need.
+
+    Besides the Table 1 columns each row has ``run``, ``preset`` (None when the run was not
+    trained from a preset), ``steps`` and ``train_s`` (training steps and seconds) and
+    ``language`` (the measures of ``eval.json``).
+    """
     from wordgames.errors import DataFormatError
 
     rows = []
@@ -89,10 +159,37 @@ def read_table1_rows(run_dirs) -> list[dict]:
             raise DataFormatError(
                 path, None, f"expected a JSON record with 'table1_row' ({exc})"
             ) from None
-        row["run"] = str(run)
+        params = rec.get("parameters") or {}
+        row.update(
+            run=str(run),
+            preset=rec.get("preset"),
+            steps=params.get("n_steps"),
+            train_s=params.get("train_seconds"),
+            max_len=params.get("max_len"),
+            language=rec.get("language") or {},
+            q=_q(Path(run) / "messages.jsonl"),
+        )
         rows.append(row)
     order = {"Shape": 0, "Thing": 1}
-    return sorted(rows, key=lambda r: (order.get(r["Game"], 2), r["l"], r["Com"]))
+    return sorted(
+        rows, key=lambda r: (order.get(r["Game"], 2), r["l"], r["Com"], r["preset"] or "")
+    )
+
+
+def _q(messages: Path) -> int | None:
+    """``Q = sum over samples of max(|m_i|, |l_i|)`` from a run's ``messages.jsonl`` (or None).
+
+    The paper's Table 4 "Totl Edgs": 4k for one-concept labels with four-word messages and for
+    four-concept labels with one-word messages.
+    """
+    if not messages.is_file():
+        return None
+    total = 0
+    with open(messages, encoding="utf-8") as fh:
+        for line in fh:
+            rec = json.loads(line)
+            total += max(len(rec["message"]), len(rec["concepts"]))
+    return total
 
 
 def _fmt(value) -> str:
@@ -103,12 +200,118 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def format_table1(rows: list[dict]) -> str:
-    """Markdown table in the column order of the paper's Table 1."""
-    lines = ["| " + " | ".join(TABLE1_COLUMNS) + " |", "|" + "---|" * len(TABLE1_COLUMNS)]
+def format_table1(rows: list[dict], paper: bool = False) -> str:
+    """Markdown table in the column order of the paper's Table 1.
+
+    With ``paper``, every measure cell reads ``ours (paper)`` where the paper has the row
+    (same game, channel, ``l`` and ``d``), and a last column gives the training (steps, time).
+    """
+    from wordgames.emergent.games.presets import table1_preset
+
+    columns = list(TABLE1_COLUMNS) + (["training"] if paper else [])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:
-        lines.append("| " + " | ".join(_fmt(row.get(c)) for c in TABLE1_COLUMNS) + " |")
+        ref = table1_preset(row["Game"], row["Com"], row["l"]) if paper else None
+        ref = ref.paper if ref is not None and ref.paper["d"] == row["d"] else {}
+        cells = [_pair(row.get(c), ref.get(c), c in TABLE1_KEYS) for c in TABLE1_COLUMNS]
+        if paper:
+            cells.append(_training(row))
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _pair(ours, theirs, key: bool = False) -> str:
+    if key or theirs is None:
+        return _fmt(ours)
+    return f"{_fmt(ours)} ({_fmt(theirs)})"
+
+
+def _training(row: dict) -> str:
+    steps, secs = row.get("steps"), row.get("train_s")
+    if steps is None or secs is None:
+        return "-"
+    return f"{steps:,} steps, {secs / 60:.1f} min"
+
+
+def _fmt3(value) -> str:
+    if isinstance(value, float) and not math.isnan(value):
+        return f"{value:.3f}"
+    return _fmt(value)
+
+
+def table4_values(row: dict) -> dict:
+    """Our values in the columns of the paper's Table 4 (from a run's measures)."""
+    lang, counts = row.get("language", {}), row.get("language", {}).get("counts", {})
+    good, amb, para = (counts.get(k) for k in ("good", "ambiguous", "paraphrase"))
+    return {
+        "Unq Msgs": row.get("#m"),
+        "Unq Wrds": row.get("#w"),
+        "Unq Prs": row.get("Phrs"),
+        "Unq Cons": row.get("Cons"),
+        "Totl Edgs": row.get("q"),
+        "Good Edgs": good,
+        "Amb Edgs": amb,
+        "Phrs Edgs": para,
+        "Totl Cons": counts.get("concept_occurrences"),
+        "Unm Cons": counts.get("unmatched_concept"),
+        "Par Scor": lang.get("paraphrase_rate"),
+        "Prc": lang.get("precision"),
+        "Rcl": lang.get("recall"),
+    }
+
+
+def format_appendix_d(rows: list[dict]) -> str:
+    """Tables 3 and 4 (markdown, ``ours (paper)``) for the runs of the appendix D presets."""
+    from wordgames.emergent.games.presets import PRESETS, TABLE3_COLUMNS, TABLE4_COLUMNS
+
+    runs = [(r, PRESETS[r["preset"]]) for r in rows if r.get("preset") in PRESETS]
+    runs = [(r, p) for r, p in runs if p.table == "3"]
+    if not runs:
+        return ""
+    t3 = ["| " + " | ".join(TABLE3_COLUMNS) + " | training |", "|" + "---|" * 11]
+    t4 = ["| " + " | ".join(TABLE4_COLUMNS) + " |", "|" + "---|" * len(TABLE4_COLUMNS)]
+    for row, preset in sorted(runs, key=lambda rp: rp[1].name):
+        ref = preset.paper
+        ours = {"ACC": row.get("Acc"), "AMI": row.get("AMI"), "Best Match": row.get("CBM")}
+        cells = [_fmt(ref[c]) for c in TABLE3_COLUMNS[:6]] + ["-"]  # we have no epochs
+        cells += [f"{_fmt3(ours[c])} ({_fmt3(ref[c])})" for c in TABLE3_COLUMNS[7:]]
+        t3.append("| " + " | ".join(cells + [_training(row)]) + " |")
+        vals = table4_values(row)
+        cells = [_fmt(ref["Exp"])] + [
+            f"{_fmt3(vals[c])} ({_fmt3(ref[c])})" for c in TABLE4_COLUMNS[1:]
+        ]
+        t4.append("| " + " | ".join(cells) + " |")
+    return (
+        "Table 3 layout (ours (paper); Best Epoch: the paper's, we train by steps)\n"
+        + "\n".join(t3)
+        + "\n\nTable 4 layout (ours (paper))\n"
+        + "\n".join(t4)
+        + "\n"
+    )
+
+
+def ami_cbm_correlation(rows: list[dict]) -> dict[str, tuple[float, int]]:
+    """Pearson correlation of AMI and CBM over the runs, per game and over all: (r, n).
+
+    The paper reports 0.70 (Shape) and 0.79 (Thing). ``r`` is NaN with fewer than three runs
+    or when either measure is constant; runs with an undefined AMI or CBM are left out.
+    """
+    import numpy as np
+
+    out = {}
+    for game in ("Shape", "Thing", "all"):
+        pairs = [
+            (r["AMI"], r["CBM"])
+            for r in rows
+            if game in ("all", r["Game"])
+            and all(
+                isinstance(r.get(k), int | float) and math.isfinite(r[k]) for k in ("AMI", "CBM")
+            )
+        ]
+        x = np.array(pairs, dtype=float).reshape(-1, 2)
+        ok = len(x) >= 3 and x[:, 0].std() > 0 and x[:, 1].std() > 0
+        out[game] = (float(np.corrcoef(x[:, 0], x[:, 1])[0, 1]) if ok else float("nan"), len(x))
+    return out
 
 
 def write_table1(rows: list[dict], path: str | Path) -> list[Path]:

@@ -32,6 +32,10 @@ from wordgames.params import Params
 __all__ = ["GameEvaluation", "GameTrainer", "PlayResult"]
 
 TRAIN_STREAM, TEST_STREAM, VALID_STREAM = 0, 1, 2
+CHECKPOINT = "checkpoint.pt"
+EOS_ID = 0  # GS messages with ``eos`` end at their first symbol 0
+# settings a resumed run may change: how long to train, how often to log and save
+RESUMABLE = frozenset({"steps", "time_limit", "target_accuracy", "checkpoint_seconds", "n_threads"})
 
 
 @dataclass
@@ -102,7 +106,12 @@ class GameTrainer(Params):
     vocab_size : GS symbols (default: the world's number of concepts, as in Table 1)
     word_dim : QT bits per word (default: 6 for Thing, 5 for Shape, as in Table 1)
     temperature : fixed Gumbel-Softmax temperature
-    hidden, embed : widths of the encoders / GRU states and of the word embeddings
+    hidden, embed : widths of the encoders / recurrent states and of the word embeddings
+    sender_hidden, sender_embed, receiver_hidden, receiver_embed : the same per agent (None:
+        ``hidden`` / ``embed``; the paper's Table 2: 60, 60, 40, 40)
+    cell : recurrent cell of both agents, ``"gru"`` or ``"lstm"`` (the paper's Table 2)
+    eos : GS messages end at their first EOS (symbol 0 of the vocabulary, as in EGG), so they
+        have between 0 and ``max_len`` words (:func:`~wordgames.emergent.games.agents.stop_weights`)
     batch_size : turns per step
     lr : Adam learning rate
     steps : maximum training steps
@@ -116,6 +125,9 @@ class GameTrainer(Params):
         default is 1: the networks are so small that intra-op threads only add
         synchronisation (measured in ``bench/bench_games.py``: on the shared 2-core machine a
         step took 0.03 s with one thread and 0.5 s with two)
+    checkpoint_seconds : :meth:`fit` with an output folder writes ``checkpoint.pt`` at the first
+        log record after this many seconds since the last one, and at the end; ``fit(...,
+        resume=True)`` continues from it with the same result as an uninterrupted run
     random_state : seed of every random choice
     """
 
@@ -142,6 +154,13 @@ class GameTrainer(Params):
         p_violate: float | None = None,
         world_params: dict | None = None,
         n_threads: int | None = 1,
+        cell: str = "gru",
+        sender_hidden: int | None = None,
+        sender_embed: int | None = None,
+        receiver_hidden: int | None = None,
+        receiver_embed: int | None = None,
+        eos: bool = False,
+        checkpoint_seconds: float = 60.0,
         random_state: int = 0,
     ):
         self.world = world
@@ -165,6 +184,13 @@ class GameTrainer(Params):
         self.p_violate = p_violate
         self.world_params = world_params
         self.n_threads = n_threads
+        self.cell = cell
+        self.sender_hidden = sender_hidden
+        self.sender_embed = sender_embed
+        self.receiver_hidden = receiver_hidden
+        self.receiver_embed = receiver_embed
+        self.eos = eos
+        self.checkpoint_seconds = checkpoint_seconds
         self.random_state = random_state
         self._check()  # a bad configuration fails here, not after minutes of training
 
@@ -190,6 +216,10 @@ class GameTrainer(Params):
             or self.eval_every < 1
         ):
             raise ValueError("max_len, batch_size and eval_every must be positive, steps >= 0")
+        if str(self.cell).lower() not in ("gru", "lstm"):
+            raise ValueError(f"unknown cell {self.cell!r}; choose 'gru' or 'lstm'")
+        if self.eos and str(self.channel).lower() != "gs":
+            raise ValueError("eos needs the gs channel (EOS is symbol 0 of the one-hot words)")
 
     @cached_property
     def game_(self) -> ReferentialGame:
@@ -226,8 +256,22 @@ class GameTrainer(Params):
                 word_dim=p["word_dim"],
                 temperature=self.temperature,
             )
-            self.sender_ = Sender(shape, channel, self.hidden, self.embed, p["max_len"])
-            self.receiver_ = Receiver(shape, channel.word_dim, self.hidden, self.embed)
+            self.sender_ = Sender(
+                shape,
+                channel,
+                self.sender_hidden or self.hidden,
+                self.sender_embed or self.embed,
+                p["max_len"],
+                cell=self.cell,
+            )
+            self.receiver_ = Receiver(
+                shape,
+                channel.word_dim,
+                self.receiver_hidden or self.hidden,
+                self.receiver_embed or self.embed,
+                cell=self.cell,
+                eos=self.eos,
+            )
         self.generator_ = torch.Generator().manual_seed(self.random_state)
         return torch
 
@@ -238,79 +282,171 @@ class GameTrainer(Params):
         feats = torch.from_numpy(self.game.world_.features(turns.objects, rng))
         return feats, torch.from_numpy(turns.labels)
 
-    def fit(self, out_dir: str | Path | None = None, callback=None) -> GameTrainer:
-        """Train sender and receiver; write ``train_log.jsonl`` into ``out_dir`` if given.
+    def fit(
+        self, out_dir: str | Path | None = None, callback=None, resume: bool = False
+    ) -> GameTrainer:
+        """Train sender and receiver; write ``train_log.jsonl`` and checkpoints into ``out_dir``.
 
         Every ``eval_every`` steps one log record is written and passed to ``callback``:
         ``step``, ``loss`` and ``accuracy`` (means over the steps since the last record, on
         training turns with the channel's training-time words: soft one-hots for GS),
-        ``val_accuracy`` (fixed held-out turns, discrete words) and ``elapsed_s``.
+        ``val_accuracy`` (fixed held-out turns, discrete words), ``elapsed_s`` (training seconds
+        of all sessions of the run), ``device`` and ``threads`` (torch's thread count).
+
+        ``checkpoint.pt`` (agents, optimiser, both random generators, step, history) is written
+        at log records every ``checkpoint_seconds`` and at the end. With ``resume=True`` and a
+        checkpoint in ``out_dir``, training continues from it up to ``steps``: the same seed gives
+        the same weights and log as an uninterrupted run. ``time_limit`` bounds this session.
         """
         torch = self._build()
         old_threads = torch.get_num_threads()
         if self.n_threads:
             torch.set_num_threads(self.n_threads)
+        try:
+            return self._fit(torch, out_dir, callback, resume)
+        finally:
+            if self.n_threads:
+                torch.set_num_threads(old_threads)
+
+    def _fit(self, torch, out_dir, callback, resume: bool) -> GameTrainer:
         params = list(self.sender_.parameters()) + list(self.receiver_.parameters())
         opt = torch.optim.Adam(params, lr=self.lr)
-        bce = torch.nn.BCEWithLogitsLoss()
         rng = np.random.default_rng([self.random_state, TRAIN_STREAM])
-        val_rng = np.random.default_rng([self.random_state, VALID_STREAM])
-        val_turns = self.game.sample_turns(self.eval_turns, val_rng)
+        val_turns = self.game.sample_turns(
+            self.eval_turns, np.random.default_rng([self.random_state, VALID_STREAM])
+        )
+        out_dir = None if out_dir is None else Path(out_dir)
+        done, elapsed0 = 0, 0.0
+        self.history_: list[dict] = []
+        self.sessions_: list[dict] = []
+        if resume and out_dir is not None and (out_dir / CHECKPOINT).is_file():
+            done, elapsed0 = self._load_checkpoint(out_dir / CHECKPOINT, opt, rng)
+        session = {"start_step": done, "device": "cpu", "threads": torch.get_num_threads()}
+        self.sessions_.append(session)
         log_fh = None
         if out_dir is not None:
-            out_dir = Path(out_dir)
             out_dir.mkdir(parents=True, exist_ok=True)
             log_fh = open(out_dir / "train_log.jsonl", "w", encoding="utf-8")
-        self.history_: list[dict] = []
+            for rec in self.history_:  # the log as of the checkpoint, then this session's
+                log_fh.write(json.dumps(rec) + "\n")
         self.stopped_because_ = "steps"
         losses, accs = [], []
-        start = time.perf_counter()
+        start = last_save = time.perf_counter()
+        step = done
         try:
-            for step in range(1, self.steps + 1):
-                self.sender_.train()
-                self.receiver_.train()
-                feats, labels = self._tensors(self.game.sample_turns(self.batch_size, rng), rng)
-                words = self.sender_(feats, labels, self.generator_)
-                logits = self.receiver_(words, feats)
-                target = labels.to(logits.dtype)
-                loss = bce(logits, target)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                losses.append(float(loss.detach()))
-                accs.append(float(((logits.detach() > 0) == labels).float().mean()))
-                if step % self.eval_every == 0 or step == self.steps:
-                    val = self.play(
-                        val_turns, np.random.default_rng([self.random_state, VALID_STREAM, 1])
-                    )
-                    rec = {
-                        "step": step,
-                        "loss": float(np.mean(losses)),
-                        "accuracy": float(np.mean(accs)),
-                        "val_accuracy": val.accuracy,
-                        "elapsed_s": round(time.perf_counter() - start, 3),
-                    }
-                    losses, accs = [], []
-                    self.history_.append(rec)
-                    if log_fh is not None:
-                        log_fh.write(json.dumps(rec) + "\n")
-                        log_fh.flush()
-                    if callback is not None:
-                        callback(rec)
-                    if self.target_accuracy is not None and val.accuracy >= self.target_accuracy:
-                        self.stopped_because_ = "target_accuracy"
-                        break
-                    if self.time_limit is not None and rec["elapsed_s"] >= self.time_limit:
-                        self.stopped_because_ = "time_limit"
-                        break
+            for step in range(done + 1, self.steps + 1):
+                loss, acc = self._train_step(torch, opt, rng)
+                losses.append(loss)
+                accs.append(acc)
+                if step % self.eval_every and step != self.steps:
+                    continue
+                val = self.play(
+                    val_turns, np.random.default_rng([self.random_state, VALID_STREAM, 1])
+                )
+                now = time.perf_counter()
+                rec = {
+                    "step": step,
+                    "loss": float(np.mean(losses)),
+                    "accuracy": float(np.mean(accs)),
+                    "val_accuracy": val.accuracy,
+                    "elapsed_s": round(elapsed0 + now - start, 3),
+                    "device": session["device"],
+                    "threads": session["threads"],
+                }
+                losses, accs = [], []
+                self.history_.append(rec)
+                if log_fh is not None:
+                    log_fh.write(json.dumps(rec) + "\n")
+                    log_fh.flush()
+                if callback is not None:
+                    callback(rec)
+                if self.target_accuracy is not None and val.accuracy >= self.target_accuracy:
+                    self.stopped_because_ = "target_accuracy"
+                elif self.time_limit is not None and now - start >= self.time_limit:
+                    self.stopped_because_ = "time_limit"
+                if out_dir is not None and (
+                    now - last_save >= self.checkpoint_seconds or self.stopped_because_ != "steps"
+                ):
+                    self._save_checkpoint(out_dir / CHECKPOINT, opt, rng, step, rec["elapsed_s"])
+                    last_save = now
+                if self.stopped_because_ != "steps":
+                    break
         finally:
             if log_fh is not None:
                 log_fh.close()
-            if self.n_threads:
-                torch.set_num_threads(old_threads)
-        self.n_steps_ = step if self.steps else 0
-        self.train_seconds_ = time.perf_counter() - start
+        self.n_steps_ = step
+        self.train_seconds_ = elapsed0 + time.perf_counter() - start
+        if out_dir is not None and self.history_ and self.history_[-1]["step"] == step:
+            self._save_checkpoint(out_dir / CHECKPOINT, opt, rng, step, self.train_seconds_)
         return self
+
+    def _train_step(self, torch, opt, rng) -> tuple[float, float]:
+        """One step on ``batch_size`` fresh turns: loss expected over the messages' stops."""
+        from wordgames.emergent.games.agents import stop_weights
+
+        self.sender_.train()
+        self.receiver_.train()
+        feats, labels = self._tensors(self.game.sample_turns(self.batch_size, rng), rng)
+        words = self.sender_(feats, labels, self.generator_)
+        steps = self.receiver_.step_scores(words, feats)  # (B, L, C)
+        stop = stop_weights(words, self.receiver_.eos)[..., None]  # (B, L, 1)
+        target = labels.to(steps.dtype)[:, None, :].expand_as(steps)
+        bce = torch.nn.functional.binary_cross_entropy_with_logits(steps, target, reduction="none")
+        loss = (stop * bce).sum(1).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        logits = (stop * steps).sum(1).detach()
+        return float(loss.detach()), float(((logits > 0) == labels).float().mean())
+
+    def _save_checkpoint(self, path: Path, opt, rng, step: int, elapsed: float) -> None:
+        """Write everything :meth:`fit` needs to go on after ``step`` (atomically)."""
+        import torch
+
+        state = {
+            "params": json.loads(json.dumps(self.get_params())),
+            "step": int(step),
+            "elapsed_s": float(elapsed),
+            "stopped_because": self.stopped_because_,
+            "history": self.history_,
+            "sessions": self.sessions_,
+            "sender": self.sender_.state_dict(),
+            "receiver": self.receiver_.state_dict(),
+            "optimizer": opt.state_dict(),
+            "numpy_rng": json.dumps(rng.bit_generator.state),
+            "torch_generator": self.generator_.get_state(),
+        }
+        tmp = path.with_suffix(".tmp")
+        torch.save(state, tmp)
+        tmp.replace(path)
+
+    def _load_checkpoint(self, path: Path, opt, rng) -> tuple[int, float]:
+        """Restore a checkpoint of this configuration; returns (steps done, seconds trained)."""
+        import torch
+
+        from wordgames.errors import DataFormatError
+
+        try:
+            state = torch.load(path, weights_only=True)
+            self.sender_.load_state_dict(state["sender"])
+            self.receiver_.load_state_dict(state["receiver"])
+            opt.load_state_dict(state["optimizer"])
+        except (RuntimeError, KeyError, ValueError) as exc:
+            raise DataFormatError(
+                path, None, f"expected a checkpoint of this run ({exc})"
+            ) from None
+        fixed = {k: v for k, v in state["params"].items() if k not in RESUMABLE}
+        mine = {k: v for k, v in json.loads(json.dumps(self.get_params())).items()}
+        changed = sorted(k for k, v in fixed.items() if mine.get(k) != v)
+        if changed:
+            raise DataFormatError(
+                path, None, f"the checkpoint was trained with other settings: {changed}"
+            )
+        rng.bit_generator.state = json.loads(state["numpy_rng"])
+        self.generator_.set_state(state["torch_generator"])
+        self.history_ = list(state["history"])
+        self.sessions_ = list(state["sessions"])
+        return int(state["step"]), float(state["elapsed_s"])
 
     def _check_fitted(self):
         if not hasattr(self, "sender_"):
@@ -374,6 +510,8 @@ class GameTrainer(Params):
         result = self.play(turns, rng)
         concepts = turns.concepts()
         measure_options.setdefault("random_state", seed)
+        if self.eos:
+            measure_options.setdefault("eos_id", EOS_ID)
         report = evaluate_language(
             result.word_ids, concepts, objects=result.sender_inputs, **measure_options
         )
@@ -384,6 +522,7 @@ class GameTrainer(Params):
             n_steps=getattr(self, "n_steps_", None),
             train_seconds=getattr(self, "train_seconds_", None),
             stopped_because=getattr(self, "stopped_because_", None),
+            sessions=getattr(self, "sessions_", None),
             n_distinct_rules=self.game.n_rules(),
         )
         return GameEvaluation(result.accuracy, report, result, concepts, params)

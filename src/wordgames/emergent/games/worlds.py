@@ -135,12 +135,23 @@ def _check_world(attributes, values) -> None:
         raise ValueError("every attribute needs at least two values")
 
 
+THING_ENCODINGS = ("concepts", "tokens")
+N_SPECIAL = 4  # SOS, EOS, PAD, UNK: the paper's appendix C
+
+
 class ThingWorld(World):
     """The Thing world: ``n_attributes`` attributes with ``n_values`` values each.
 
-    Objects are perceived as concatenated one-hot vectors (the paper's appendix C), so the
-    default world has 5 x 10 = 50 concepts and 100,000 distinct objects. Attributes are named
-    ``f0 .. f4`` and values ``v0 .. v9`` (concept ``"f2=v7"``).
+    The default world has 5 x 10 = 50 concepts and 100,000 distinct objects. Attributes are
+    named ``f0 .. f4`` and values ``v0 .. v9`` (concept ``"f2=v7"``). Objects are perceived as
+    concatenated one-hot vectors (the paper's appendix C), in one of two encodings:
+
+    - ``"concepts"``: one 50-dimensional vector, one position per concept;
+    - ``"tokens"`` (the paper's, ``d = 270``): the 50 values and the four special symbols
+      SOS, EOS, PAD, UNK make a vocabulary of 54 tokens; each attribute is a one-hot over the
+      54 tokens (the value's token is ``4 + 10 * attribute + value``) and the five are
+      concatenated, 5 x 54 = 270 dimensions. It holds the same information, spread over more
+      (always-zero) inputs.
 
     Examples
     --------
@@ -149,16 +160,39 @@ class ThingWorld(World):
     (50, 100000, ['f0=v0', 'f0=v1'])
     >>> w.features(np.array([[0, 1, 2, 3, 4]])).nonzero()[1].tolist()
     [0, 11, 22, 33, 44]
+    >>> t = ThingWorld(encoding="tokens")
+    >>> t.feature_shape, t.features(np.array([[0, 1, 2, 3, 4]])).nonzero()[1].tolist()
+    ((270,), [4, 69, 134, 199, 264])
     """
 
     name = "thing"
     # a parameter here, a property of the other worlds: this plain class attribute shadows it
     n_attributes: int = 5
 
-    def __init__(self, n_attributes: int = 5, n_values: int = 10):
+    def __init__(self, n_attributes: int = 5, n_values: int = 10, encoding: str = "concepts"):
         self.n_attributes = n_attributes
         self.n_values = n_values
+        self.encoding = encoding
         _check_world(self.attributes, self.values)
+        if encoding not in THING_ENCODINGS:
+            raise ValueError(f"unknown encoding {encoding!r}; choose one of {THING_ENCODINGS}")
+
+    @property
+    def feature_shape(self) -> tuple[int, ...]:
+        if self.encoding == "tokens":
+            return (self.n_attributes * (self.n_concepts + N_SPECIAL),)
+        return (self.n_concepts,)
+
+    def features(self, objects: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """The concept one-hots, or the paper's token one-hots (``encoding="tokens"``)."""
+        if self.encoding != "tokens":
+            return self.concept_vectors(objects)
+        onehots = self.concept_vectors(objects)  # checks the objects
+        width = self.n_concepts + N_SPECIAL
+        out = np.zeros(onehots.shape[:-1] + (self.n_attributes, width), dtype=np.float32)
+        tokens = N_SPECIAL + self.offsets + np.asarray(objects, dtype=np.int64)
+        np.put_along_axis(out, tokens[..., None], 1.0, axis=-1)
+        return out.reshape(onehots.shape[:-1] + self.feature_shape)
 
     @property
     def attributes(self) -> tuple[str, ...]:

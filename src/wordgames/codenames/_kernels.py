@@ -1,0 +1,309 @@
+"""The compiled kernels of :mod:`wordgames.codenames.counting` (numba, cached on disk).
+
+Imported only when Codenames senders are ranked: importing numba takes a fraction of a second.
+Every function repeats the float32 arithmetic of the agents
+(:class:`~wordgames.codenames.agents.BoardGeometry`, ``ExhaustiveSearchSender.tie_scores``,
+``ClusterSender`` centroid keys) operation for operation, so that every comparison comes out
+as in numpy.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+#: columns per block: a block of every board word's row stays in the level-2 cache
+BLOCK = 512
+
+jit = numba.njit(nogil=True, cache=True, error_model="numpy")
+
+
+@jit
+def red_max(mat, red, j0, n, m):
+    """Closeness of the nearest red word (four rows a pass: a quarter of the stores)."""
+    ninf = np.float32(-np.inf)
+    for t in range(n):
+        m[t] = ninf
+    q = 0
+    while q + 4 <= red.shape[0]:
+        r0 = mat[red[q], j0 : j0 + n]
+        r1 = mat[red[q + 1], j0 : j0 + n]
+        r2 = mat[red[q + 2], j0 : j0 + n]
+        r3 = mat[red[q + 3], j0 : j0 + n]
+        for t in range(n):
+            m[t] = max(max(max(m[t], r0[t]), max(r1[t], r2[t])), r3[t])
+        q += 4
+    while q < red.shape[0]:
+        r0 = mat[red[q], j0 : j0 + n]
+        for t in range(n):
+            m[t] = max(m[t], r0[t])
+        q += 1
+
+
+@jit
+def split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low):
+    """Nearest red word, targets' count, sum and minimum, nearest blue word of columns."""
+    ninf = np.float32(-np.inf)
+    zero = np.float32(0.0)
+    inf = np.float32(np.inf)
+    red_max(mat, red, j0, n, m)
+    for t in range(n):
+        bmax[t] = ninf
+        cnt[t] = 0
+        tot[t] = zero
+        low[t] = inf
+    for q in range(blue.shape[0]):  # in the geometry's order: the same float32 sums
+        row = mat[blue[q], j0 : j0 + n]
+        for t in range(n):
+            v = row[t]
+            hit = v > m[t]
+            bmax[t] = max(bmax[t], v)
+            cnt[t] += np.int32(hit)
+            tot[t] += v if hit else zero
+            low[t] = min(low[t], v if hit else inf)
+
+
+@jit
+def tie_scores(code, n, m, cnt, bmax, tot, low, score):
+    """ExhaustiveSearchSender.tie_scores of each column (lower is better), float32."""
+    if code == 0:  # avg_blue_dist: minus the mean closeness of the targets
+        for t in range(n):
+            k = cnt[t]
+            score[t] = -(tot[t] / np.float32(k)) if k >= 2 else -bmax[t]
+    elif code == 1:  # max_blue_dist: minus the farthest target's closeness
+        for t in range(n):
+            score[t] = -low[t] if cnt[t] >= 2 else -bmax[t]
+    elif code == 2:  # max_radius: the nearest red word's closeness
+        for t in range(n):
+            score[t] = m[t]
+    elif code == 3:  # red_blue_diff
+        for t in range(n):
+            score[t] = m[t] - (low[t] if cnt[t] >= 2 else bmax[t])
+
+
+@jit
+def exhaustive_count(code, c, sv, n, col0, cnt, score):
+    """Columns whose (-count, score) beat (-c, sv), and ties."""
+    beats = 0
+    ties = 0
+    if code == 4:  # frequency: the column's row
+        for t in range(n):
+            k = cnt[t]
+            s = np.float64(col0 + t)
+            beats += (k > c) | ((k == c) & (s < sv))
+            ties += (k == c) & (s == sv)
+        return beats, ties
+    sv32 = np.float32(sv)  # the clue's own float32 score: exact
+    c32 = np.int32(c)
+    for t in range(n):
+        k = cnt[t]
+        s = score[t]
+        beats += (k > c32) | ((k == c32) & (s < sv32))
+        ties += (k == c32) & (s == sv32)
+    return beats, ties
+
+
+@jit
+def default_four(c, sv, n, m, cnt, bmax, tot, low, out):
+    """The four tie-breaks of the default line-up (codes 0, 1, 2, 3) in one pass.
+
+    ``sv[e]`` is the clue's score for code ``e``; ``out[e]`` gets (beats, ties). The scores
+    are those of :func:`tie_scores`, computed inline.
+    """
+    c32 = np.int32(c)
+    s0, s1 = np.float32(sv[0]), np.float32(sv[1])
+    s2, s3 = np.float32(sv[2]), np.float32(sv[3])
+    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = 0
+    for t in range(n):
+        k = cnt[t]
+        more = k > c32
+        same = k == c32
+        many = k >= 2
+        lo = low[t] if many else bmax[t]
+        x0 = -(tot[t] / np.float32(k)) if many else -bmax[t]
+        x1 = -lo
+        x2 = m[t]
+        x3 = m[t] - lo
+        b0 += more | (same & (x0 < s0))
+        t0 += same & (x0 == s0)
+        b1 += more | (same & (x1 < s1))
+        t1 += same & (x1 == s1)
+        b2 += more | (same & (x2 < s2))
+        t2 += same & (x2 == s2)
+        b3 += more | (same & (x3 < s3))
+        t3 += same & (x3 == s3)
+    out[0, 0] += b0
+    out[0, 1] += t0
+    out[1, 0] += b1
+    out[1, 1] += t1
+    out[2, 0] += b2
+    out[2, 1] += t2
+    out[3, 0] += b3
+    out[3, 1] += t3
+
+
+@jit
+def centroid_block(mat, rows, j0, n, acc):
+    """ClusterSender's closeness to the centroid: the cluster's rows summed in order."""
+    for t in range(n):
+        acc[t] = np.float32(0.0)
+    for q in range(rows.shape[0]):
+        row = mat[rows[q], j0 : j0 + n]
+        for t in range(n):
+            acc[t] += row[t]
+
+
+@jit
+def centroid_count(acc, n, v):
+    """Columns whose key ``-acc`` is below ``v`` (a float32 value), and ties."""
+    v32 = np.float32(v)
+    beats = 0
+    ties = 0
+    for t in range(n):
+        key = -acc[t]
+        beats += key < v32
+        ties += key == v32
+    return beats, ties
+
+
+@jit
+def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, rec_v,
+                  cp, ci, four, beats, ties):  # fmt: skip
+    """Counts over columns ``j_start:j_stop`` for every record of the batch and every slot.
+
+    Split ``s`` has the records ``sp[s]:sp[s+1]``, blue rows ``bi[bp[s]:bp[s+1]]``, red rows
+    ``ri[rp[s]:rp[s+1]]`` and, for cluster slot ``q``, the rows ``ci[cp[k]:cp[k+1]]`` with
+    ``k = s * n_cluster + q``. ``four``: the first four codes are 0, 1, 2 and 3.
+    """
+    nb = BLOCK
+    m = np.empty(nb, np.float32)
+    bmax = np.empty(nb, np.float32)
+    tot = np.empty(nb, np.float32)
+    low = np.empty(nb, np.float32)
+    acc = np.empty(nb, np.float32)
+    cnt = np.empty(nb, np.int32)
+    n_ex = codes.shape[0]
+    n_cl = rec_v.shape[1]
+    scores = np.empty((max(n_ex, 1), nb), np.float32)
+    # the default line-up's four tie-breaks, once each, come first: one fused pass
+    sv4 = np.empty(4, np.float64)
+    out4 = np.zeros((4, 2), np.int64)
+    for j0 in range(j_start, j_stop, nb):
+        n = min(nb, j_stop - j0)
+        for s in range(sp.shape[0] - 1):
+            if n_ex:
+                blue = bi[bp[s] : bp[s + 1]]
+                red = ri[rp[s] : rp[s + 1]]
+                split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
+            if four:  # the default line-up: one fused pass per record
+                for i in range(sp[s], sp[s + 1]):
+                    for e in range(4):
+                        sv4[codes[e]] = rec_v[i, e]
+                    out4[:, :] = 0
+                    default_four(rec_c[i, 0], sv4, n, m, cnt, bmax, tot, low, out4)
+                    for e in range(4):
+                        beats[i, e] += out4[codes[e], 0]
+                        ties[i, e] += out4[codes[e], 1]
+                n_done = 4
+            else:
+                n_done = 0
+            for e in range(n_done, n_ex):
+                tie_scores(codes[e], n, m, cnt, bmax, tot, low, scores[e])
+                for i in range(sp[s], sp[s + 1]):
+                    b, t_ = exhaustive_count(
+                        codes[e], rec_c[i, e], rec_v[i, e], n, col0 + j0, cnt, scores[e]
+                    )
+                    beats[i, e] += b
+                    ties[i, e] += t_
+            for q in range(n_cl - n_ex):
+                k = s * (n_cl - n_ex) + q
+                centroid_block(mat, ci[cp[k] : cp[k + 1]], j0, n, acc)
+                for i in range(sp[s], sp[s + 1]):
+                    b, t_ = centroid_count(acc, n, rec_v[i, n_ex + q])
+                    beats[i, n_ex + q] += b
+                    ties[i, n_ex + q] += t_
+
+
+@jit
+def drop_columns(mat, col0, sp, bp, bi, rp, ri, codes, rec_c, rec_v, cp, ci, xp, xi, own,
+                 beats, ties):  # fmt: skip
+    """Take out of the counts the columns that may not be clues, and each clue itself.
+
+    Slot ``e`` of split ``s`` ignores the columns ``xi[xp[k]:xp[k+1]]`` (sorted, with
+    ``k = s * n_slots + e``); record ``i`` also ignores its own column ``own[i]`` (-1: not in
+    this slice). Each column's terms are computed by the block functions on that column
+    alone: the same arithmetic.
+    """
+    m = np.empty(1, np.float32)
+    bmax = np.empty(1, np.float32)
+    tot = np.empty(1, np.float32)
+    low = np.empty(1, np.float32)
+    acc = np.empty(1, np.float32)
+    score = np.empty(1, np.float32)
+    cnt = np.empty(1, np.int32)
+    n_ex = codes.shape[0]
+    n_slots = rec_v.shape[1]
+    n_cl = n_slots - n_ex
+    for s in range(sp.shape[0] - 1):
+        blue = bi[bp[s] : bp[s + 1]]
+        red = ri[rp[s] : rp[s + 1]]
+        for e in range(n_slots):
+            k = s * n_slots + e
+            drop = xi[xp[k] : xp[k + 1]]
+            for i in range(sp[s], sp[s + 1]):
+                n_drop = drop.shape[0]
+                o = own[i]
+                if o >= 0 and not (n_drop and drop[np.searchsorted(drop, o) % n_drop] == o):
+                    n_drop += 1
+                for d in range(n_drop):
+                    x = drop[d] if d < drop.shape[0] else o
+                    if e < n_ex:
+                        split_block(mat, blue, red, x, 1, m, cnt, bmax, tot, low)
+                        tie_scores(codes[e], 1, m, cnt, bmax, tot, low, score)
+                        b, t_ = exhaustive_count(
+                            codes[e], rec_c[i, e], rec_v[i, e], 1, col0 + x, cnt, score
+                        )
+                    else:
+                        kk = s * n_cl + e - n_ex
+                        centroid_block(mat, ci[cp[kk] : cp[kk + 1]], x, 1, acc)
+                        b, t_ = centroid_count(acc, 1, rec_v[i, e])
+                    beats[i, e] -= b
+                    ties[i, e] -= t_
+
+
+@jit
+def clue_values(mat, sp, bp, bi, rp, ri, codes, cp, ci, own, ex, rec_c, rec_v):
+    """Each record's own keys, read off its clue's column ``own[i]`` (-1: another slice).
+
+    ``ex``: the exhaustive slots (else the cluster slots, which need the clusters).
+    """
+    m = np.empty(1, np.float32)
+    bmax = np.empty(1, np.float32)
+    tot = np.empty(1, np.float32)
+    low = np.empty(1, np.float32)
+    acc = np.empty(1, np.float32)
+    score = np.empty(1, np.float32)
+    cnt = np.empty(1, np.int32)
+    n_ex = codes.shape[0]
+    n_cl = rec_v.shape[1] - n_ex
+    for s in range(sp.shape[0] - 1):
+        blue = bi[bp[s] : bp[s + 1]]
+        red = ri[rp[s] : rp[s + 1]]
+        for i in range(sp[s], sp[s + 1]):
+            x = own[i]
+            if x < 0:
+                continue
+            if ex and n_ex:
+                split_block(mat, blue, red, x, 1, m, cnt, bmax, tot, low)
+                for e in range(n_ex):
+                    rec_c[i, e] = cnt[0]
+                    if codes[e] == 4:
+                        rec_v[i, e] = np.float64(x)  # the column's row: added below
+                    else:
+                        tie_scores(codes[e], 1, m, cnt, bmax, tot, low, score)
+                        rec_v[i, e] = np.float64(score[0])
+            if not ex:
+                for q in range(n_cl):
+                    k = s * n_cl + q
+                    centroid_block(mat, ci[cp[k] : cp[k + 1]], x, 1, acc)
+                    rec_v[i, n_ex + q] = np.float64(-acc[0])

@@ -1,0 +1,162 @@
+"""The compiled counting (wordgames.codenames.counting) gives the ranks of the numpy pass.
+
+Hand-computed ranks on a 2-D board with an exact tie, then equality with the numpy pass (the
+previous method, ``compiled=False``) on random boards with many exact ties, several
+vocabulary slices and batches, illegal and out-of-vocabulary clues, and on real records of
+every available human data set, for every sender of the default line-up and more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.codenames._toy import angles_embedding, random_embedding
+from tests.conftest import require_dataset
+from wordgames.codenames.agents import (
+    ClusterSender,
+    ExhaustiveSearchSender,
+    RandomSender,
+    default_senders,
+)
+from wordgames.codenames.counting import kernel_kind
+from wordgames.codenames.measures import RankProblem, sender_ranks
+
+pytest.importorskip("numba")
+
+
+def _same(a, b) -> None:
+    assert a.keys() == b.keys()
+    for name in a:
+        x, y = a[name], b[name]
+        assert (x.record_ids, x.best, x.worst) == (y.record_ids, y.best, y.worst), name
+        assert (x.n_candidates, x.weights, x.skipped) == (y.n_candidates, y.weights, y.skipped)
+
+
+def test_hand_computed_ranks_with_a_tie():
+    # blue a (0 deg) and b (10 deg), red r (180 deg); x and x2 both at 5 deg (an exact tie),
+    # z at -5 deg, y at 90 deg. Counts: x, x2, z have both blue words as targets, y only b
+    # (cos 80 > cos 90 = its closeness to a and to r). Mean target closeness: cos 5 for x
+    # and x2, (cos 5 + cos 15) / 2 for z. ClusterSender's cluster is {a, b}: its centroid
+    # lies at 5 deg, so it orders x = x2, then z, then y too.
+    emb = angles_embedding({"a": 0, "b": 10, "r": 180, "x": 5, "x2": 5, "z": -5, "y": 90})
+    senders = [ExhaustiveSearchSender(emb), ClusterSender(emb, n_restarts=2)]
+    problems = [RankProblem(c, ("a", "b"), ("r",), c) for c in ("x", "x2", "z", "y")]
+    res = sender_ranks(senders, problems, n_jobs=1)
+    expected = {"x": (1, 2), "x2": (1, 2), "z": (3, 3), "y": (4, 4)}
+    for name in ("exhaustive:avg_blue_dist", "cluster"):
+        ranks = zip(res[name].best, res[name].worst, strict=True)
+        got = dict(zip(res[name].record_ids, ranks, strict=True))
+        assert got == expected, name
+        assert res[name].n_candidates == [4] * 4  # a, b, r may not be clues
+
+
+def _random_problems(emb, n, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        k = int(rng.integers(4, 13))
+        w = [f"w{j}" for j in rng.choice(len(emb), k + 1, replace=False)]
+        n_blue = int(rng.integers(1, min(5, k)))
+        out.append(RankProblem(str(i), tuple(w[:n_blue]), tuple(w[n_blue:k]), w[k]))
+    # a clue on its own board (illegal), an unknown board word, an unknown clue
+    out.append(RankProblem("illegal", ("w1", "w2"), ("w3",), "w3"))
+    out.append(RankProblem("oov-board", ("w1",), ("zzz", "w2"), "w3"))
+    out.append(RankProblem("oov-clue", ("w1",), ("w4", "w2"), "qqq"))
+    # the same split twice with different clues (records share a split)
+    out.append(RankProblem("twice-1", ("w5", "w6"), ("w7", "w8"), "w9"))
+    out.append(RankProblem("twice-2", ("w6", "w5"), ("w8", "w7"), "w10"))
+    return out
+
+
+def _all_senders(emb, distance="cosine"):
+    # with the Euclidean distance the kernel counts the ExhaustiveSearchSenders and the numpy
+    # pass the ClusterSender (its keys come from the raw vectors)
+    return [
+        *default_senders(emb, quick=True, distance=distance),
+        ExhaustiveSearchSender(emb, "frequency", distance=distance),
+    ]
+
+
+def test_kernel_knows_the_default_line_up():
+    emb = random_embedding(20, 3)
+    exhaustive = [("exhaustive", c) for c in range(4)]
+    assert [kernel_kind(s) for s in _all_senders(emb)] == [
+        ("cluster",),
+        *exhaustive,
+        None,  # RandomSender: its rank is drawn
+        ("exhaustive", 4),
+    ]
+    assert [kernel_kind(s) for s in _all_senders(emb, "euclidean")][:5] == [None, *exhaustive]
+    assert kernel_kind(RandomSender(emb)) is None
+
+
+@pytest.mark.parametrize(
+    ("chunk_bytes", "batch_words", "n_jobs", "distance"),
+    [
+        (192 << 20, 512, 1, "cosine"),
+        (4 * 40 * 37, 40, 2, "cosine"),
+        (4 * 16 * 101, 16, 1, "cosine"),
+        (4 * 40 * 37, 40, 2, "euclidean"),
+    ],
+)
+def test_compiled_equals_numpy_pass_on_random_boards_with_ties(
+    chunk_bytes, batch_words, n_jobs, distance
+):
+    # the last 120 words copy the first 120 (exact ties of every key); small slices put clues
+    # in late slices; small batches give several products
+    emb = random_embedding(400, 5, seed=11, duplicates=120)
+    problems = _random_problems(emb, 70, seed=12)
+    kw = {"chunk_bytes": chunk_bytes, "batch_words": batch_words, "n_jobs": n_jobs}
+    new = sender_ranks(_all_senders(emb, distance), problems, **kw)
+    old = sender_ranks(_all_senders(emb, distance), problems, compiled=False, **kw)
+    _same(new, old)
+    res = new["exhaustive:avg_blue_dist"]
+    assert res.skipped == {"clue_illegal": 1, "oov_board": 1, "oov_clue": 1}
+    assert any(w > b for b, w in zip(res.best, res.worst, strict=True))  # ties were met
+    assert any(w > b for b, w in zip(new["cluster"].best, new["cluster"].worst, strict=True))
+
+
+def test_compiled_equals_numpy_pass_with_a_smaller_clue_vocabulary():
+    emb = random_embedding(300, 4, seed=13, duplicates=50)
+    problems = _random_problems(emb, 40, seed=14)
+    senders = lambda: default_senders(emb, vocab_size=200, quick=True)  # noqa: E731
+    new = sender_ranks(senders(), problems, chunk_bytes=4 * 30 * 64)
+    old = sender_ranks(senders(), problems, chunk_bytes=4 * 30 * 64, compiled=False)
+    _same(new, old)
+    assert new["cluster"].skipped["oov_clue"] > 0  # clues beyond the first 200 rows
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "codenames-pilot",
+        "codenames-human-salt",
+        "codenames-human-noahprescott",
+        "codenames-human-itsluisa",
+        "codenames-human-xerevity",
+        "codenames-human-heyyjudes",
+        "codenames-human-stanfordhci",
+    ],
+)
+def test_compiled_equals_numpy_pass_on_real_records(name, glove):
+    from wordgames.codenames.human_data import load_human_data
+    from wordgames.codenames.measures import (
+        sender_ranks_receiver_data,
+        sender_ranks_sender_data,
+    )
+
+    require_dataset(name)
+    data = load_human_data(name)
+    rng = np.random.default_rng(0)
+    for measure, records in (
+        (sender_ranks_receiver_data, data.receiver),
+        (sender_ranks_sender_data, data.sender),
+    ):
+        if not records:
+            continue
+        sample = [records[i] for i in sorted(rng.choice(len(records), min(25, len(records))))]
+        new = measure(default_senders(glove), sample)
+        old = measure(default_senders(glove), sample, compiled=False)
+        _same(new, old)
+        assert sum(len(r.best) for r in new.values()) > 0

@@ -1,0 +1,245 @@
+"""The paper's presets, resuming a run from its checkpoint, and the tables beside the paper's."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from wordgames.emergent.games.presets import (
+    PRESETS,
+    TABLE1_PAPER,
+    TABLE2,
+    TABLE3_PAPER,
+    TABLE4_PAPER,
+    get_preset,
+)
+from wordgames.emergent.games.worlds import ThingWorld
+
+
+def test_every_preset_validates_and_there_is_one_per_paper_row():
+    assert [p.validate().name for p in PRESETS.values()][:8] == [
+        "shape-gs-l1",
+        "shape-qt-l1",
+        "shape-gs-l4",
+        "shape-qt-l4",
+        "thing-gs-l1",
+        "thing-qt-l1",
+        "thing-gs-l4",
+        "thing-qt-l4",
+    ]
+    assert [n for n in PRESETS if n.startswith("d")] == [f"d{i:02d}" for i in range(1, 17)]
+    with pytest.raises(ValueError, match="unknown preset"):
+        get_preset("thing-qt-l2")
+
+
+def test_presets_carry_the_papers_settings():
+    # Table 2: batch 10, lr 0.0005, LSTM, sender 60/60, receiver 40/40
+    assert TABLE2 == {
+        "batch_size": 10,
+        "lr": 0.0005,
+        "cell": "lstm",
+        "sender_hidden": 60,
+        "sender_embed": 60,
+        "receiver_hidden": 40,
+        "receiver_embed": 40,
+    }
+    qt = get_preset("thing-qt-l1").trainer_params()
+    # #w = #m = 50 in Table 1: one-word messages of 6 bits; 20 targets and 20 distractors
+    assert (qt["word_dim"], qt["max_len"], qt["eos"]) == (6, 1, False)
+    assert (qt["n_targets"], qt["n_distractors"], qt["batch_size"], qt["cell"]) == (
+        20,
+        20,
+        10,
+        "lstm",
+    )
+    gs4 = get_preset("thing-gs-l4").trainer_params()
+    assert (gs4["vocab_size"], gs4["max_len"], gs4["eos"]) == (50, 4, True)
+    assert get_preset("shape-qt-l4").trainer_params()["word_dim"] == 5
+    assert get_preset("shape-gs-l1").trainer_params()["vocab_size"] == 17
+    # appendix D: 8 + 8 candidates; experiment 11 is Thing, GS, l = 4, 8 words, 1-word messages
+    d11 = get_preset("d11").trainer_params()
+    assert (d11["world"], d11["channel"], d11["rule_length"]) == ("thing", "gs", 4)
+    assert (d11["vocab_size"], d11["max_len"], d11["n_targets"], d11["n_distractors"]) == (
+        8,
+        1,
+        8,
+        8,
+    )
+    d06 = get_preset("d06").trainer_params()
+    assert (d06["word_dim"], d06["max_len"]) == (64, 4)
+    # appendix C: the Thing input is 270-dimensional
+    assert ThingWorld(**qt["world_params"]).feature_shape == (270,)
+
+
+def test_the_papers_tables_hold_their_identities():
+    # Table 1: CBM + Amb + Para = 1 in every row (to the printed rounding)
+    for row in TABLE1_PAPER:
+        cbm, amb, para = row[11:14]
+        assert abs(cbm + amb + para - 1.0) <= 0.011, row
+    # Table 4 (1000 test samples): Good + Amb + Phrs edges = the word occurrences, 1000 x the
+    # message length; Totl Edgs = Q = 1000 x max(message length, rule length)
+    for row3, row4 in zip(TABLE3_PAPER, TABLE4_PAPER, strict=True):
+        rule, msg = row3[3], row3[5]
+        assert row4[6] + row4[7] + row4[8] == 1000 * msg, row4
+        assert row4[5] == 1000 * max(rule, msg), row4
+
+
+def test_thing_token_encoding_is_five_one_hots_over_54_tokens():
+    w = ThingWorld(encoding="tokens")
+    x = w.features(np.array([[9, 0, 0, 0, 9]]))
+    assert x.shape == (1, 270) and x.sum() == 5
+    # attribute 0 value 9 is token 4 + 9 = 13; attribute 4 value 9 is token 4 + 49 = 53
+    assert x[0].nonzero()[0].tolist() == [13, 54 + 14, 108 + 24, 162 + 34, 216 + 53]
+    with pytest.raises(ValueError, match="encoding"):
+        ThingWorld(encoding="bits")
+
+
+def test_stop_weights_by_hand():
+    torch = pytest.importorskip("torch")
+    from wordgames.emergent.games.agents import stop_weights
+
+    # P(EOS) 0.5 at word 1, 0.5 at word 2: stop after 1: 0.5, after 2: 0.25, after 3: 0.25
+    words = torch.tensor([[[0.5, 0.5], [0.5, 0.5], [0.1, 0.9]]])
+    assert stop_weights(words, eos=True).tolist() == [[0.5, 0.25, 0.25]]
+    assert stop_weights(words, eos=False).tolist() == [[0.0, 0.0, 1.0]]
+
+
+def test_64_bit_words_get_distinct_ids():
+    torch = pytest.importorskip("torch")
+    from wordgames.emergent.games.channels import QuantizedChannel
+
+    ch = QuantizedChannel(word_dim=64)
+    bits = torch.zeros(3, 64)
+    bits[1, 63] = 1
+    bits[2, [0, 63]] = 1
+    ids = ch.word_ids(bits).tolist()
+    assert ids == [0, -(2**63), -(2**63) + 1] and len(set(ids)) == 3
+
+
+def _tiny(out, steps, extra=()):
+    return [
+        "cbm", "train", "--world", "thing", "--channel", "gs", "--rule-length", "2",
+        "--max-len", "3", "--eos", "--cell", "lstm", "--vocab-size", "6", "--steps", str(steps),
+        "--eval-every", "10", "--seed", "5", "--n-targets", "3", "--n-distractors", "3",
+        "--hidden", "12", "--embed", "6", "--batch-size", "6", "--val-turns", "20",
+        "--test-turns", "40", "--out", str(out), *extra,
+    ]  # fmt: skip
+
+
+def test_resumed_run_equals_the_uninterrupted_run(tmp_path):
+    torch = pytest.importorskip("torch")
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    runner = CliRunner()
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    assert runner.invoke(app, _tiny(whole, 40)).exit_code == 0
+    res = runner.invoke(app, _tiny(parts, 20))
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, _tiny(parts, 40))  # same folder: resumes at step 20
+    assert res.exit_code == 0 and "resuming" in res.output, res.output
+
+    a = torch.load(whole / "agents.pt", weights_only=True)
+    b = torch.load(parts / "agents.pt", weights_only=True)
+    for agent in ("sender", "receiver"):
+        assert a[agent].keys() == b[agent].keys()
+        assert all(torch.equal(a[agent][k], b[agent][k]) for k in a[agent])
+
+    def log(run):
+        recs = [json.loads(x) for x in (run / "train_log.jsonl").read_text().splitlines()]
+        return [{k: v for k, v in r.items() if k != "elapsed_s"} for r in recs]
+
+    assert [r["step"] for r in log(parts)] == [10, 20, 30, 40]
+    assert log(parts) == log(whole)
+    assert (parts / "messages.jsonl").read_text() == (whole / "messages.jsonl").read_text()
+    sessions = json.loads((parts / "eval.json").read_text())["parameters"]["sessions"]
+    assert [(s["start_step"], s["device"], s["threads"]) for s in sessions] == [
+        (0, "cpu", 1),
+        (20, "cpu", 1),
+    ]
+    # a run folder resumes only with its own settings
+    res = runner.invoke(app, _tiny(parts, 60, ["--lr", "0.1"]))
+    assert res.exit_code == 2 and "lr" in res.output
+
+
+def _fake_run(path, preset, game, com, ln, d, acc, ami, cbm, counts=None, messages=()):
+    path.mkdir(parents=True)
+    (path / "messages.jsonl").write_text("".join(json.dumps(m) + "\n" for m in messages))
+    row = {"Game": game, "Com": com, "l": ln, "d": d, "Cons": 50, "Phrs": 50, "#w": 40,
+           "#m": 40, "Acc": acc, "TopSim": 0.1, "AMI": ami, "CBM": cbm, "Amb": 1 - cbm,
+           "Para": 0.0, "Unm": 0.2}  # fmt: skip
+    lang = {"counts": counts or {}, "paraphrase_rate": 0.0, "precision": 0.5, "recall": 0.25}
+    rec = {"table1_row": row, "preset": preset, "language": lang,
+           "parameters": {"n_steps": 1200, "train_seconds": 90.0, "max_len": 1}}  # fmt: skip
+    (path / "eval.json").write_text(json.dumps(rec))
+
+
+def test_table_prints_the_papers_values_beside_ours_and_the_correlation(tmp_path):
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    # AMI, CBM = (0, 0), (0.5, 0.5), (1, 0.75)
+    _fake_run(tmp_path / "a", "thing-qt-l1", "Thing", "QT", 1, 6, 0.9, 0.0, 0.0)
+    _fake_run(tmp_path / "b", None, "Thing", "GS", 1, 50, 0.8, 0.5, 0.5)
+    counts = {"good": 300, "ambiguous": 600, "paraphrase": 100, "concept_occurrences": 1000,
+              "unmatched_concept": 7}  # fmt: skip
+    # Q = max(3, 1) + max(1, 2) + max(0, 1) = 6
+    msgs = [
+        {"message": [1, 2, 2], "concepts": ["f0=v1"]},
+        {"message": [4], "concepts": ["f0=v1", "f1=v2"]},
+        {"message": [], "concepts": ["f3=v3"]},
+    ]
+    _fake_run(tmp_path / "c", "d13", "Thing", "QT", 1, 3, 0.85, 1.0, 0.75, counts, msgs)
+    runs = [str(tmp_path / x) for x in "abc"]
+    res = CliRunner().invoke(app, ["cbm", "table", *runs], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    # Table 1 rows: ours (paper); the Thing QT l = 1 row of the paper: Acc 0.92, AMI 0.74, CBM 0.73
+    qt = next(x for x in lines if x.startswith("| Thing | QT | 1 | 6 |"))
+    assert "| 0.90 (0.92) | 0.10 (0.07) | 0.00 (0.74) | 0.00 (0.73) |" in qt
+    assert qt.endswith("| 1,200 steps, 1.5 min |")
+    gs = next(x for x in lines if x.startswith("| Thing | GS | 1 | 50 |"))
+    assert "| 0.80 (0.86) |" in gs and "| 0.50 (0.38) |" in gs
+    # appendix D run 13 in Tables 3 and 4 only
+    assert not any(x.startswith("| Thing | QT | 1 | 3 |") for x in lines)
+    t3 = next(x for x in lines if x.startswith("| 13 | Thing | qt | 1 | 3 | 4 |"))
+    assert "| 0.850 (0.838) | 1.000 (0.267) | 0.750 (0.119) |" in t3
+    t4 = next(x for x in lines if x.startswith("| 13 | 40 (412) | 40 (8) | 50 (50) | 50 (50) |"))
+    assert "| 6 (4000) | 300 (478) | 600 (3522) | 100 (0) | 1000 (1000) | 7 (795) |" in t4
+    # by hand: deviations x (-0.5, 0, 0.5), y (-5/12, 1/12, 4/12); sum of products 0.375,
+    # sums of squares 0.5 and 0.2916..: r = 0.375 / sqrt(0.5 * 0.29166..) = 0.982
+    r = 0.375 / math.sqrt(0.5 * (25 + 1 + 16) / 144)
+    assert round(r, 3) == 0.982
+    assert f"Pearson(AMI, CBM), Thing: {r:.2f} over 3 runs (paper 0.79)" in res.output
+    assert "Pearson(AMI, CBM), Shape: nan over 0 runs (paper 0.70)" in res.output
+
+
+def test_train_with_a_preset_records_it_and_keeps_it_on_resume(tmp_path):
+    pytest.importorskip("torch")
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    run = tmp_path / "d13"
+    short = ["--steps", "20", "--eval-every", "10", "--val-turns", "20", "--test-turns", "40"]
+    res = CliRunner().invoke(app, ["cbm", "train", "--preset", "d13", *short, "--out", str(run)])
+    assert res.exit_code == 0, res.output
+    assert json.loads((run / "run.json").read_text()) == {"preset": "d13"}
+    config = json.loads((run / "config.json").read_text())
+    # Table 3, experiment 13: Thing, QT, l = 1, 3-bit words, 4-word messages, 8 + 8, Table 2
+    assert (config["world"], config["channel"], config["rule_length"]) == ("thing", "qt", 1)
+    assert (config["word_dim"], config["max_len"], config["n_targets"]) == (3, 4, 8)
+    assert (config["cell"], config["batch_size"], config["lr"]) == ("lstm", 10, 0.0005)
+    rec = json.loads((run / "eval.json").read_text())
+    assert rec["preset"] == "d13" and rec["n_turns"] == 40
+    msgs = (run / "messages.jsonl").read_text().splitlines()
+    assert all(len(json.loads(m)["message"]) == 4 for m in msgs)
+    res = CliRunner().invoke(app, ["cbm", "train", "--preset", "d14", *short, "--out", str(run)])
+    assert res.exit_code == 2 and "d13" in res.output
+    res = CliRunner().invoke(app, ["cbm", "presets"])
+    assert res.exit_code == 0 and "thing-qt-l1" in res.output and "d16" in res.output
