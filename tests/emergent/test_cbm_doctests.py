@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["inputs", "cbm", "topsim", "information", "measures"]
+MODULES = ["inputs", "cbm", "topsim", "information", "measures", "plots"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -243,3 +243,26 @@ def test_train_with_a_preset_records_it_and_keeps_it_on_resume(tmp_path):
     assert res.exit_code == 2 and "d13" in res.output
     res = CliRunner().invoke(app, ["cbm", "presets"])
     assert res.exit_code == 0 and "thing-qt-l1" in res.output and "d16" in res.output
+
+
+def test_shapes_renders_every_shape_and_colour_and_one_turn(tmp_path):
+    pytest.importorskip("matplotlib")
+    from matplotlib.image import imread
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+    from wordgames.emergent.games.worlds import ShapeWorld
+    from wordgames.emergent.plots import shape_sample_objects
+
+    grid, turn = shape_sample_objects(seed=3)
+    world = ShapeWorld()
+    # the grid is the 30 shape x colour pairs, each object a valid Shape-world object
+    assert sorted(map(tuple, grid[:, :2].tolist())) == [(s, c) for s in range(5) for c in range(6)]
+    assert ((grid >= 0) & (grid < world.cardinalities)).all()
+    # the turn: 8 targets of one colour, then 8 distractors of other colours
+    assert turn.shape == (16, 4)
+    assert (turn[:8, 1] == turn[0, 1]).all() and (turn[8:, 1] != turn[0, 1]).all()
+    res = CliRunner().invoke(app, ["cbm", "shapes", "-o", str(tmp_path), "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    img = imread(tmp_path / "shape_samples.png")
+    assert img.shape[0] > 400 and img.shape[1] > 400

@@ -140,3 +140,17 @@ def test_bitsets_built_late_or_kept_from_the_start_give_the_same_walks(gamma, mo
         assert not late.tracked.all() and early.tracked.all()
         assert (late.order == early.order).all()
         assert (late.steps == early.steps).all() and (late.status == early.status).all()
+
+
+def test_similarity_rows_are_the_numbers_of_target_similarities():
+    from wordgames.wales.agent import similarity_rows, target_similarities
+    from wordgames.wales.titles import NodeVectors
+
+    rng = np.random.default_rng(5)
+    rows = np.array([0, 1, -1, 2, 3, 4])  # node 2 has no vector
+    nv = NodeVectors(rows, rng.normal(size=(5, 384)))
+    got = similarity_rows(nv, [3, 0, 3], -0.5)
+    want = np.stack([target_similarities(nv, t, -0.5) for t in (3, 0, 3)])
+    assert got.dtype == np.float64 and got.shape == (3, 6)
+    assert np.array_equal(got, want)  # bit for bit, BLAS limited to one thread or not
+    assert got[0, 3] == 1.0 and got[1, 0] == 1.0 and (got[:, 2] == -0.5).all()

@@ -235,6 +235,25 @@ def table(
             console.print(f"wrote {path}", markup=False, highlight=False)
 
 
+def shapes(
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", help="Folder for shape_samples.png. Default: the current folder."
+        ),
+    ] = Path("."),
+    seed: Annotated[int, typer.Option(help="Seed of the positions and the turn.")] = 0,
+    image_size: Annotated[int, typer.Option(help="Image side in pixels (the presets: 32).")] = 32,
+) -> None:
+    """Render the Shape world to look at: every shape in every colour, and one 8 + 8 turn."""
+    from rich.console import Console
+
+    from wordgames.emergent.plots import plot_shape_samples
+
+    path = plot_shape_samples(Path(out) / "shape_samples.png", seed=seed, image_size=image_size)
+    Console().print(f"wrote {path}", markup=False, highlight=False)
+
+
 def _print_rows(console, rows) -> None:
     # a markdown table: readable in any terminal width and pasteable into reports
     from wordgames.emergent.games.runs import format_table1
@@ -244,7 +263,8 @@ def _print_rows(console, rows) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the game commands (``train``, ``presets``, ``table``) to the ``wordgames cbm`` typer app."""
+    """Add the game commands (``train``, ``presets``, ``table``, ``shapes``) to the ``wordgames cbm`` typer app."""
     app.command("train")(train)
     app.command("presets")(presets)
     app.command("table")(table)
+    app.command("shapes")(shapes)

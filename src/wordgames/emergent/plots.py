@@ -193,3 +193,79 @@ def plot_sensitivity(rows: list[dict], path, *, title: str | None = None) -> Pat
     fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
+
+
+def shape_sample_objects(seed: int = 0, n_per_side: int = 8) -> tuple[np.ndarray, np.ndarray]:
+    """The objects of :func:`plot_shape_samples`: every shape x colour, then one turn.
+
+    Returns ``grid`` (30, 4), the 5 shapes x 6 colours at seeded positions, and ``turn``
+    (2 * n_per_side, 4): ``n_per_side`` targets of a one-concept colour rule, then as many
+    distractors (the layout of the paper's Figure 3).
+
+    Examples
+    --------
+    >>> grid, turn = shape_sample_objects(seed=1, n_per_side=4)
+    >>> grid.shape, sorted(set(map(tuple, grid[:, :2].tolist()))) == [
+    ...     (s, c) for s in range(5) for c in range(6)]
+    ((30, 4), True)
+    >>> bool((turn[:4, 1] == turn[0, 1]).all()), bool((turn[4:, 1] != turn[0, 1]).all())
+    (True, True)
+    """
+    from wordgames.emergent.games.game import ReferentialGame
+
+    rng = np.random.default_rng(seed)
+    shapes, colors = np.meshgrid(np.arange(5), np.arange(6), indexing="ij")
+    grid = np.stack(
+        [shapes.ravel(), colors.ravel(), rng.integers(0, 3, 30), rng.integers(0, 3, 30)], axis=1
+    )
+    game = ReferentialGame(
+        "shape", rule_length=1, n_targets=n_per_side, n_distractors=n_per_side, p_violate=None
+    )
+    game.world_  # noqa: B018 (builds the world)
+    while True:  # a colour rule, for a turn that reads at a glance
+        turns = game.sample_turns(1, rng)
+        if turns.rule_attributes[0, 0] == 1:
+            break
+    order = np.argsort(~turns.labels[0], kind="stable")
+    return grid, turns.objects[0][order]
+
+
+def plot_shape_samples(path, *, seed: int = 0, image_size: int = 32) -> Path:
+    """Render Shape-world objects to look at: every shape in every colour, and one turn.
+
+    The top block has one row per shape and one column per colour (positions drawn with
+    ``seed``); below it, one turn of 8 targets (a colour rule) over 8 distractors, as in the
+    paper's Figure 3. Images are those the agents see (:meth:`ShapeWorld.features`, with
+    jitter).
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from wordgames.emergent.games.worlds import COLORS, SHAPES, ShapeWorld
+
+    world = ShapeWorld(image_size=image_size)
+    grid, turn = shape_sample_objects(seed)
+    rng = np.random.default_rng([seed, 1])
+    images = world.features(np.concatenate([grid, turn]), rng).transpose(0, 2, 3, 1)
+    fig, axes = plt.subplots(7, 8, figsize=(8, 7.5))
+    for ax in axes.ravel():
+        ax.axis("off")
+    for i, img in enumerate(images[:30]):
+        ax = axes[i // 6, i % 6]
+        ax.imshow(img, interpolation="nearest")
+        colour = list(COLORS)[i % 6]
+        ax.set_title(f"{SHAPES[i // 6]}: {colour}" if i % 6 == 0 else colour, fontsize=7)
+    for k, img in enumerate(images[30:]):
+        ax = axes[5 + k // 8, k % 8]
+        ax.imshow(img, interpolation="nearest")
+    colour = list(COLORS)[turn[0, 1]]
+    axes[5, 0].set_title(f"targets: color={colour}", fontsize=7, loc="left")
+    axes[6, 0].set_title("distractors", fontsize=7, loc="left")
+    fig.suptitle(f"Shape world, {image_size}-pixel images (seed {seed})", fontsize=9)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return path

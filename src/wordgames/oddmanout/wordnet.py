@@ -240,6 +240,35 @@ def _parse_pointers(
     return offsets, child, parent, (lemmas, lemmas_v)
 
 
+_POS_FILES = {"n": "data.noun", "v": "data.verb", "a": "data.adj", "r": "data.adv"}
+
+
+def _read_synsets(tax, wn, parts: str, kinds: tuple[str, ...]):
+    """Read the ``data.*`` files of the parts of speech ``parts`` (e.g. ``"nv"``).
+
+    Sets ``tax.wn``, ``tax._ids`` ((pos, offset) -> vertex), ``tax._pos`` and ``tax._off``;
+    returns ``ids``, the child and parent vertices of the pointer ``kinds`` and the lemma
+    strings with their vertices.
+    """
+    ids: dict[tuple[str, int], int] = {}
+    ch, pa, pos_l, off_l, lw, lv = [], [], [], [], [], []
+    for pos in parts:
+        with wn.open(_POS_FILES[pos]) as fh:
+            offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(fh, pos, kinds)
+        base = len(ids)
+        ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
+        pos_l.extend([pos] * len(offsets))
+        off_l.extend(offsets)
+        ch.extend(ids[(pos, o)] for o in child)
+        pa.extend(ids[(pos, o)] for o in parent)
+        lw.extend(lemmas)
+        lv.extend(ids[(pos, o)] for o in lemma_off)
+    tax.wn, tax._ids = wn, ids
+    tax._pos = np.asarray(pos_l, dtype=object)
+    tax._off = np.asarray(off_l, dtype=np.int64)
+    return ids, ch, pa, lw, lv
+
+
 class WordNetTaxonomy(Taxonomy):
     """WordNet's noun and verb hypernym DAG as a :class:`Taxonomy`.
 
@@ -252,25 +281,7 @@ class WordNetTaxonomy(Taxonomy):
     """
 
     def __init__(self, wn, *, instances: bool = False, name: str = "wordnet"):
-        ids: dict[tuple[str, int], int] = {}
-        ch, pa, names_pos, names_off, lw, lv = [], [], [], [], [], []
-        for pos, fname in (("n", "data.noun"), ("v", "data.verb")):
-            with wn.open(fname) as fh:
-                offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(
-                    fh, pos, ("@", "@i") if instances else ("@",)
-                )
-            base = len(ids)
-            ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
-            names_pos.extend([pos] * len(offsets))
-            names_off.extend(offsets)
-            ch.extend(ids[(pos, o)] for o in child)
-            pa.extend(ids[(pos, o)] for o in parent)
-            lw.extend(lemmas)
-            lv.extend(ids[(pos, o)] for o in lemma_off)
-        self.wn = wn
-        self._ids = ids
-        self._pos = np.asarray(names_pos, dtype=object)
-        self._off = np.asarray(names_off, dtype=np.int64)
+        ids, ch, pa, lw, lv = _read_synsets(self, wn, "nv", ("@", "@i") if instances else ("@",))
         super().__init__(len(ids), ch, pa, lw, lv, name=name)
         self._names = None
         self.version = str(wn.get_version())
@@ -325,27 +336,7 @@ class PublishedWordNetTaxonomy(Taxonomy):
     """
 
     def __init__(self, wn, *, name: str = "wordnet-published"):
-        ids: dict[tuple[str, int], int] = {}
-        ch, pa, pos_l, off_l, lw, lv = [], [], [], [], [], []
-        for pos, fname in (
-            ("n", "data.noun"),
-            ("v", "data.verb"),
-            ("a", "data.adj"),
-            ("r", "data.adv"),
-        ):
-            with wn.open(fname) as fh:
-                offsets, child, parent, (lemmas, lemma_off) = _parse_pointers(fh, pos, ("@",))
-            base = len(ids)
-            ids.update({(pos, o): base + i for i, o in enumerate(offsets)})
-            pos_l.extend([pos] * len(offsets))
-            off_l.extend(offsets)
-            ch.extend(ids[(pos, o)] for o in child)
-            pa.extend(ids[(pos, o)] for o in parent)
-            lw.extend(lemmas)
-            lv.extend(ids[(pos, o)] for o in lemma_off)
-        self.wn, self._ids = wn, ids
-        self._pos = np.asarray(pos_l, dtype=object)
-        self._off = np.asarray(off_l, dtype=np.int64)
+        ids, ch, pa, lw, lv = _read_synsets(self, wn, "nvar", ("@",))
         first_child, first_parent = _first_hypernyms(wn, self._pos, self._off, ch, pa)
         sizes = distinct_labels_below(len(ids), ch, pa, lw, lv)
         super().__init__(len(ids), first_child, first_parent, name=name, sizes=sizes)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from wordgames.params import Params
-from wordgames.wales.agent import target_similarities
+from wordgames.wales.agent import similarity_rows, target_similarities
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.titles import NodeVectors
 
@@ -120,7 +120,7 @@ class StochasticAgent(Params):
     def _walk(self, graph, vectors, sources, targets, rng, out, part) -> None:
         """One batch of tasks, all stepping together; fills ``out[...][part]``."""
         uniq, row = np.unique(targets, return_inverse=True)
-        sims = np.stack([target_similarities(vectors, int(t), self.oov_similarity) for t in uniq])
+        sims = similarity_rows(vectors, uniq, self.oov_similarity)
         weights = link_weights(sims)
         cur = sources.copy()
         steps = np.zeros(cur.size, dtype=np.int64)
