@@ -13,9 +13,6 @@ is set by its loading time so that this file runs in about 30 seconds; the longe
 from __future__ import annotations
 
 import random
-import tempfile
-from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +21,6 @@ from tests.embeddings import fuzzbench
 from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data
 
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is in the 'test' extra")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 fuzz = fuzzbench.load()
 USER_READERS = [
@@ -46,16 +41,6 @@ SOURCE_EXAMPLES = {
 }
 
 
-def _settings(n: int):
-    return settings(
-        max_examples=n,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-
-
 def test_every_codenames_reader_is_registered():
     names = {name for name, r in fuzz.READERS.items() if "codenames" in r.tags}
     assert set(USER_READERS) <= names
@@ -64,18 +49,7 @@ def test_every_codenames_reader_is_registered():
 
 @pytest.mark.parametrize("name", USER_READERS)
 def test_user_reader_survives_mutations(name, tmp_path):
-    reader = fuzz.READERS[name]
-    counts: Counter = Counter()
-
-    @_settings(200)
-    @given(rnd=st.randoms(use_true_random=False))
-    def check(rnd):
-        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
-            out = fuzz.run_one(reader, Path(work) / "w", rnd)
-        counts[out.kind] += 1
-        assert out.kind not in ("unexpected", "unclear"), f"{out.ops}: {out.detail}"
-
-    check()
+    counts, _ = fuzzbench.mutate_under_hypothesis({name: fuzz.READERS[name]}, tmp_path, 200)
     assert counts["rejected"] > 0, counts
     assert counts["accepted"] + counts["repaired"] > 0, counts
 
@@ -88,19 +62,7 @@ def test_source_loader_survives_mutations_of_its_real_files(name, tmp_path):
     root = str(folder.parents[len(get_dataset(name).folder.split("/")) - 1])
     files = fuzz.human_source_files(name)
     readers = {f: fuzz.human_source_reader(name, f, root) for f in files}
-    counts: Counter = Counter()
-    mutated: Counter = Counter()
-
-    @_settings(SOURCE_EXAMPLES[name])
-    @given(file=st.sampled_from(files), rnd=st.randoms(use_true_random=False))
-    def check(file, rnd):
-        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
-            out = fuzz.run_one(readers[file], Path(work) / "w", rnd)
-        counts[out.kind] += 1
-        mutated[file] += 1
-        assert out.kind not in ("unexpected", "unclear"), f"{file} {out.ops}: {out.detail}"
-
-    check()
+    counts, mutated = fuzzbench.mutate_under_hypothesis(readers, tmp_path, SOURCE_EXAMPLES[name])
     assert counts["rejected"] > 0, counts
     assert counts["accepted"] + counts["repaired"] > 0, counts
     assert len(mutated) > 1 or len(files) == 1, mutated

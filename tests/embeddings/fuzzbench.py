@@ -22,3 +22,51 @@ def load():
         sys.modules[_NAME] = mod  # dataclasses look their module up while it executes
         spec.loader.exec_module(mod)
     return sys.modules[_NAME]
+
+
+def mutate_under_hypothesis(readers: dict, tmp_path: Path, max_examples: int):
+    """Run ``max_examples`` mutations under hypothesis; each must end cleanly.
+
+    ``readers`` maps a label (a reader's name, or a file of a human-data source) to a reader of
+    the registry; each example draws one and mutates its seed file. Every outcome must be
+    neither ``unexpected`` nor ``unclear`` (the assertion names the mutation). Derandomised,
+    no example database, no deadline, so CI sees the same examples every run.
+
+    Returns ``(counts, drawn)``: outcomes by kind, and how often each label was drawn.
+    """
+    import random
+    import tempfile
+    from collections import Counter
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    fuzz = load()
+    counts: Counter = Counter()
+    drawn: Counter = Counter()
+
+    @settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(label=st.sampled_from(sorted(readers)), rnd=st.randoms(use_true_random=False))
+    def check(label: str, rnd: random.Random):
+        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
+            out = fuzz.run_one(readers[label], Path(work) / "w", rnd)
+        counts[out.kind] += 1
+        drawn[label] += 1
+        assert out.kind not in ("unexpected", "unclear"), f"{label} {out.ops}: {out.detail}"
+
+    check()
+    return counts, drawn
+
+
+def assert_seed_read_as_written(reader, tmp_path: Path, words: list[str], repairs: dict) -> None:
+    """The unmutated seed file reads cleanly, with exactly ``repairs`` and the words ``words``."""
+    result = reader.read(reader.seed(tmp_path))
+    assert reader.check(result) == []
+    assert dict(reader.repairs(result)) == repairs
+    assert sorted(set(reader.words(result))) == words

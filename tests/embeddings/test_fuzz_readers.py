@@ -10,17 +10,11 @@ campaign is ``python bench/fuzz_readers.py --n 10000``.
 
 from __future__ import annotations
 
-import tempfile
-from collections import Counter
-from pathlib import Path
-
 import pytest
 
 from tests.embeddings import fuzzbench
 
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is in the 'test' extra")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 fuzz = fuzzbench.load()
 READERS = sorted(name for name, r in fuzz.READERS.items() if "embeddings" in r.tags)
@@ -44,24 +38,9 @@ def test_every_embedding_format_is_fuzzed():
 @pytest.mark.parametrize("name", READERS)
 def test_reader_survives_mutations(name, tmp_path, monkeypatch):
     monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
-    reader = fuzz.READERS[name]
-    counts: Counter = Counter()
-
-    @settings(
-        max_examples=MAX_EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
+    counts, _ = fuzzbench.mutate_under_hypothesis(
+        {name: fuzz.READERS[name]}, tmp_path, MAX_EXAMPLES
     )
-    @given(rnd=st.randoms(use_true_random=False))
-    def check(rnd):
-        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
-            out = fuzz.run_one(reader, Path(work) / "w", rnd)
-        counts[out.kind] += 1
-        assert out.kind not in ("unexpected", "unclear"), f"{out.ops}: {out.detail}"
-
-    check()
     # the mutations exercise both sides: some inputs are refused, some are still read
     assert counts["rejected"] > 0, counts
     assert counts["accepted"] + counts["repaired"] > 0, counts

@@ -11,18 +11,11 @@ character, with every repair counted. The longer campaign: ``python bench/fuzz_r
 
 from __future__ import annotations
 
-import random
-import tempfile
-from collections import Counter
-from pathlib import Path
-
 import pytest
 
 from tests.embeddings import fuzzbench
 
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is in the 'test' extra")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 fuzz = fuzzbench.load()
 READERS = sorted(name for name, r in fuzz.READERS.items() if "oddmanout" in r.tags)
@@ -46,24 +39,9 @@ def test_every_oddmanout_reader_is_fuzzed():
 
 @pytest.mark.parametrize("name", READERS)
 def test_reader_survives_mutations(name, tmp_path):
-    reader = fuzz.READERS[name]
-    counts: Counter = Counter()
-
-    @settings(
-        max_examples=MAX_EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=list(HealthCheck),
+    counts, _ = fuzzbench.mutate_under_hypothesis(
+        {name: fuzz.READERS[name]}, tmp_path, MAX_EXAMPLES
     )
-    @given(rnd=st.randoms(use_true_random=False))
-    def check(rnd: random.Random):
-        with tempfile.TemporaryDirectory(dir=tmp_path) as work:
-            out = fuzz.run_one(reader, Path(work) / "w", rnd)
-        counts[out.kind] += 1
-        assert out.kind not in ("unexpected", "unclear"), f"{out.ops}: {out.detail}"
-
-    check()
     # the mutations exercise both sides: some inputs are refused, some are still read
     assert counts["rejected"] > 0, counts
     assert counts["accepted"] + counts["repaired"] > 0, counts
@@ -71,8 +49,6 @@ def test_reader_survives_mutations(name, tmp_path):
 
 @pytest.mark.parametrize("name", READERS)
 def test_seed_file_is_read_as_written(name, tmp_path):
-    reader = fuzz.READERS[name]
-    result = reader.read(reader.seed(tmp_path))
-    assert reader.check(result) == []
-    assert dict(reader.repairs(result)) == SEED_REPAIRS.get(name, {})
-    assert sorted(set(reader.words(result))) == SEED_WORDS[name]
+    fuzzbench.assert_seed_read_as_written(
+        fuzz.READERS[name], tmp_path, SEED_WORDS[name], SEED_REPAIRS.get(name, {})
+    )
