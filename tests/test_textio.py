@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import bad_word_reason, decode_utf8, strip_bom
+from wordgames.textio import bad_word_reason, decode_utf8, parse_json, strip_bom
 
 
 @pytest.mark.parametrize("sep", [b"\n", b"\r\n", b"\r"])
@@ -46,3 +46,14 @@ def test_bad_word_reason(word, reason):
 def test_strip_bom():
     assert strip_bom("\ufeffa\ufeff") == ("a\ufeff", True)
     assert strip_bom("a") == ("a", False)
+
+
+def test_parse_json_names_file_line_and_reason():
+    from wordgames.errors import DataFormatError
+
+    assert parse_json('[1, {"a": null}]', "f.jsonl", 2, "bad ({})") == [1, {"a": None}]
+    with pytest.raises(DataFormatError, match=r"^f\.jsonl, line 2: bad \(Expecting value\)$"):
+        parse_json('{"a": ', "f.jsonl", 2, "bad ({})")
+    # nesting too deep for the parser is bad input too, not a RecursionError
+    with pytest.raises(DataFormatError, match=r"^f\.jsonl, line 7: bad: maximum recursion depth"):
+        parse_json("[" * 100_000, "f.jsonl", 7, "bad: {}")

@@ -71,3 +71,24 @@ def strip_bom(text: str) -> tuple[str, bool]:
     if text.startswith(BOM):
         return text[1:], True
     return text, False
+
+
+def parse_json(text: str, path: str | Path | None, line: int | None, message: str):
+    """``json.loads(text)``, or a :class:`DataFormatError` naming ``path`` and ``line``.
+
+    A syntax error and a nesting too deep for the parser (``RecursionError``) are both bad
+    input; ``message`` is formatted with the parser's reason, e.g. ``"not valid JSON ({})"``.
+
+    >>> parse_json('{"a": 1}', "f.jsonl", 3, "not valid JSON ({})")
+    {'a': 1}
+    >>> parse_json('{"a": ', "f.jsonl", 3, "not valid JSON ({})")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.DataFormatError: f.jsonl, line 3: not valid JSON (Expecting value)
+    """
+    import json
+
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        raise DataFormatError(path, line, message.format(getattr(exc, "msg", exc))) from None

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from dataclasses import dataclass, field
 from itertools import chain
@@ -51,7 +50,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, strip_bom
+from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, parse_json, strip_bom
 
 MESSAGE_KINDS = ("auto", "ids", "onehot", "binary", "tokens")
 
@@ -527,12 +526,7 @@ def _jsonl_records(text: str, path: Path) -> tuple[list[tuple[int, dict]], int]:
         if not raw.strip(" \t"):
             blank += lineno < len(lines)  # the empty piece after the final newline is no line
             continue
-        try:
-            rec = json.loads(raw)
-        except (ValueError, RecursionError) as exc:
-            raise DataFormatError(
-                path, lineno, f"invalid JSON ({getattr(exc, 'msg', exc)})"
-            ) from None
+        rec = parse_json(raw, path, lineno, "invalid JSON ({})")
         if not isinstance(rec, dict):
             raise DataFormatError(
                 path, lineno, "expected a JSON object with 'message' and 'concepts'"

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, strip_bom
+from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, parse_json, strip_bom
 
 MIN_WORDS = 5
 
@@ -248,12 +248,7 @@ _JSONL_SHAPE = 'expected {"words": [...], "answer": "...", "category": "..." (op
 
 def _jsonl_puzzle(raw: str, path: Path, lineno: int) -> tuple[str, list[str], int]:
     """Category, words (odd man first) and fields stripped of one JSONL line."""
-    try:
-        obj = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise DataFormatError(
-            path, lineno, f"not valid JSON ({getattr(exc, 'msg', exc)})"
-        ) from None
+    obj = parse_json(raw, path, lineno, "not valid JSON ({})")
     if (
         not isinstance(obj, dict)
         or not isinstance(obj.get("words"), list)

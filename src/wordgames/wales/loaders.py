@@ -15,7 +15,6 @@ Every format error raises :class:`~wordgames.errors.DataFormatError` naming the 
 from __future__ import annotations
 
 import io
-import json
 import math
 import pickle
 import struct
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8
+from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, parse_json
 from wordgames.wales.graph import MAX_NODES, DiGraph, GraphError
 
 # ---------------------------------------------------------------------------- helpers
@@ -649,10 +648,7 @@ def read_wikigame_paths(path: str | Path) -> list[dict]:
     for no, line in enumerate(_split_lines(_read_utf8(path)), 1):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            raise DataFormatError(path, no, f"not valid JSON: {getattr(exc, 'msg', exc)}") from None
+        rec = parse_json(line, path, no, "not valid JSON: {}")
         problem = _path_entry_problem(rec)
         if problem:
             raise DataFormatError(path, no, problem)

@@ -28,7 +28,6 @@ in the group files keeps its later row (counted as dropped; not in the real file
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,7 +49,7 @@ from wordgames.codenames.human_data._common import (
 )
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord, LoadedHumanData
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS
+from wordgames.textio import BAD_WORD_CHARS, parse_json
 
 GAME_FILES = ("codenamesexp.json", "data_Polygon.json", "data_MCDM.json", "more_data.json")
 STUDY_FILE = "derived/eval_study_responses_deidentified.csv"
@@ -361,12 +360,9 @@ def _parse_response(path: Path, line: int, row, board: tuple[str, ...], cols: li
     team = norm(row.team_turn)
     if team not in ("blue", "red"):
         raise DataFormatError(path, line, f"team_turn must be blue or red, found {show(team)}")
-    try:
-        picked = json.loads(row.response_words or "[]")
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-        raise DataFormatError(
-            path, line, f"response_words: expected a JSON list ({getattr(exc, 'msg', exc)})"
-        ) from None
+    picked = parse_json(
+        row.response_words or "[]", path, line, "response_words: expected a JSON list ({})"
+    )
     return _Response(
         row=row,
         line=line,
