@@ -221,7 +221,6 @@ def shape_sample_objects(seed: int = 0, n_per_side: int = 8) -> tuple[np.ndarray
     game = ReferentialGame(
         "shape", rule_length=1, n_targets=n_per_side, n_distractors=n_per_side, p_violate=None
     )
-    game.world_  # noqa: B018 (builds the world)
     while True:  # a colour rule, for a turn that reads at a glance
         turns = game.sample_turns(1, rng)
         if turns.rule_attributes[0, 0] == 1:
