@@ -6,7 +6,7 @@ import pytest
 from tests.wales.helpers import figure2, random_graph, random_vectors, reference_walk
 from wordgames.wales.agent import GreedyAgent, target_similarities
 from wordgames.wales.graph import DiGraph
-from wordgames.wales.lockstep import REASONS, Lockstep, _pack, _unpack
+from wordgames.wales.lockstep import REASONS, Lockstep
 from wordgames.wales.titles import NodeVectors
 
 GAMMAS = [0.0, 0.1, 0.25, 0.5, 1.0]
@@ -77,6 +77,24 @@ def test_batched_runner_equals_the_plain_rule_on_random_graphs(gamma):
             assert (nav.reason, nav.n_steps) == (reason, steps)
 
 
+@pytest.mark.parametrize("gamma", GAMMAS[:4])
+def test_long_walks_use_several_bitset_words_and_equal_the_plain_rule(gamma):
+    # a step cap of 200 gives 202 visited numbers, four 64-bit words per bitset
+    long = 0
+    for name, g, vec in _shapes():
+        if not name.startswith(("sparse", "powerlaw")):
+            continue
+        s, t = _tasks(vec, g.n_nodes, 40, len(name))
+        sims = np.stack([target_similarities(vec, b, -1.0) for b in t.tolist()])
+        state = Lockstep(g, sims, s, t, gamma, 200).run()
+        for i, (a, b) in enumerate(zip(s.tolist(), t.tolist(), strict=True)):
+            reason, steps, _, visited = reference_walk(g, sims[i], a, b, gamma, 200)
+            assert state.order[i, : state.k[i]].tolist() == visited, (name, i)
+            assert (REASONS[state.status[i]], state.steps[i]) == (reason, steps), (name, i)
+        long += int((state.k > 64).sum())
+    assert long > 0  # some walks visited more than 64 pages: the second word was used
+
+
 def test_every_outcome_occurs_in_the_random_cases():
     # the comparison above covers reached, step-cap and stuck walks, and detours (m > 1)
     reasons, detours = set(), 0
@@ -113,14 +131,24 @@ def test_step_cap_counts_the_detour_that_passes_it():
     assert REASONS[state.status[0]] == nav.reason == "step-cap"
 
 
-def test_bitsets_round_trip():
-    mask = np.zeros((2, 130), dtype=bool)
-    mask[0, [0, 63, 64, 129]] = True
-    mask[1, 5] = True
-    bits = _pack(mask, 3)
-    assert bits.dtype == np.uint64 and bits.shape == (2, 3)
-    assert bits[0].tolist() == [1 | (1 << 63), 1, 2] and bits[1].tolist() == [32, 0, 0]
-    assert (_unpack(bits, 130) == mask).all()
+def test_link_bits_sets_one_bit_per_revealed_edge_across_words():
+    from wordgames.wales._kernels import link_bits
+
+    # nodes 0-3 and 6 link to node 5, which links to node 4; task 1 visited 0-5 (6 not), with
+    # the numbers below (0, 63, 64 and 129 put the bits in three words); task 0 visited nothing
+    g = DiGraph.from_edges([0, 1, 2, 3, 6, 5], [5, 5, 5, 5, 5, 4], n_nodes=7)
+    rev = g.reverse()
+    n = g.n_nodes
+    pos = np.full(2 * n, -1, dtype=np.int16)
+    pos[n : n + 6] = [0, 63, 64, 129, 5, 7]
+    inn = np.zeros((2, 130, 3), dtype=np.uint64)
+    base = np.array([0, n])
+    args = (inn, pos, base, g.indptr, g.indices, rev.indptr, rev.indices)
+    link_bits(*args, np.array([1, 1]), np.array([7, 7]), np.array([5, 5]))  # twice: ORed
+    assert inn[1, 7].tolist() == [1 | (1 << 63), 1, 2]  # in-links from 0, 63, 64, 129
+    assert inn[1, 5].tolist() == [1 << 7, 0, 0]  # 5 (number 7) links to 4 (number 5)
+    inn[1, 7] = inn[1, 5] = 0
+    assert not inn.any()
 
 
 @pytest.mark.parametrize("gamma", [0.0, 0.25, 0.5, 1.0])

@@ -30,7 +30,7 @@ from wordgames.wales.titles import NodeVectors
 # precompute every node's similarity to the target when that costs less than this many
 # multiply-adds; else similarities are computed only for the candidates seen
 _FULL_SIMS_LIMIT = 2_000_000
-# memory of one batch of the batched runner (similarities, visited numbers, revealer bitsets)
+# memory of one batch of the batched runner (similarities and visited numbers per node)
 _LOCKSTEP_BYTES = 160_000_000
 # after this many fast steps without the full rule, its state is rebuilt rather than caught up
 _CATCH_UP = 32

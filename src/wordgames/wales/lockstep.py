@@ -1,7 +1,8 @@
 """The batched runner of the WALES agent: every task of a batch takes its step at once.
 
-One step of every running task is a handful of numpy passes, the full rule included (no task
-ever leaves the batch, there is no Python loop over tasks or nodes). Per task, with the
+One step of every running task is a handful of numpy passes and, where the full rule searches
+deeper than the current node's out-links, compiled loops (:mod:`wordgames.wales._kernels`); no
+task ever leaves the batch and there is no Python loop over tasks or nodes. Per task, with the
 visited nodes numbered 0, 1, ... in visiting order:
 
 * ``top[u]``: the best similarity among the unvisited out-links of visited node ``u``
@@ -13,11 +14,11 @@ visited nodes numbered 0, 1, ... in visiting order:
   before they can raise a best score).
 * ``lone[u]``: the one out-link of ``u`` within ``TIE_TOL`` of its best score at ``m = 1``
   (-1 when several tie): a step that needs to look no further takes it without scoring edges.
-* ``inn[u]`` and ``rev_by[v]``: bitsets of the visited numbers that link to visited node ``u``
-  and to node ``v``, built when a task first searches deeper than its current node's
-  out-links and kept up to date from then on. A shortest path inside the revealed subgraph
+* ``inn[u]``: the bitset of the visited numbers that link to visited node ``u``, built when a
+  task first searches deeper than its current node's out-links and kept up to date from then
+  on (a newly visited node reads its in-links from the reverse graph). A shortest path inside the revealed subgraph
   runs through visited nodes only (only they have out-links there), so a breadth-first search
-  over ``inn``, level by level and for all tasks together, gives ``d``. It stops for a task
+  over ``inn``, level by level, gives ``d``. It stops for a task
   once no deeper candidate can come within ``2 * TIE_TOL`` of its best score so far (at
   gamma = 1 nearly always before the first level: the old fast path, as a special case).
 
@@ -46,8 +47,9 @@ REASONS = np.array(["reached", "step-cap", "stuck"], dtype=object)
 
 def bytes_per_task(n_nodes: int, max_steps: int) -> int:
     """Memory one task of a :class:`Lockstep` batch takes on a graph of ``n_nodes``."""
-    words = (max_steps + 2 + 63) // 64
-    return n_nodes * (8 + 2 + 8 * words)
+    width = max_steps + 2
+    # similarities and visited numbers per node; bitsets, tops, orders and flags per visit
+    return n_nodes * (8 + (2 if width < 2**15 else 4)) + width * (8 * ((width + 63) // 64) + 42)
 
 
 def _segment_max(values: np.ndarray, owner: np.ndarray, n_owner: int) -> np.ndarray:
@@ -59,27 +61,11 @@ def _segment_max(values: np.ndarray, owner: np.ndarray, n_owner: int) -> np.ndar
     return out
 
 
-def _or_into(target: np.ndarray, index: np.ndarray, bits: np.ndarray) -> None:
-    """``target[index] |= bits`` where ``index`` may repeat (the bits of a repeat are ORed)."""
-    if not index.size:
-        return
-    order = np.argsort(index, kind="stable")
-    index, bits = index[order], bits[order]
-    start = np.flatnonzero(np.r_[True, index[1:] != index[:-1]])
-    target[index[start]] |= np.bitwise_or.reduceat(bits, start)
+def _kernels():
+    """The compiled kernels, imported when first needed (numba is slow to import)."""
+    from wordgames.wales import _kernels as k
 
-
-def _pack(mask: np.ndarray, words: int) -> np.ndarray:
-    """Bool rows (a, k) -> bitsets (a, words) of uint64, bit i of row r is ``mask[r, i]``."""
-    padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
-    padded[:, : mask.shape[1]] = mask
-    return np.packbits(padded, axis=1, bitorder="little").view("<u8")
-
-
-def _unpack(bits: np.ndarray, k: int) -> np.ndarray:
-    """Bitsets (a, words) -> bool rows (a, k)."""
-    raw = np.ascontiguousarray(bits, dtype="<u8").view(np.uint8)
-    return np.unpackbits(raw, axis=1, bitorder="little")[:, :k].astype(bool)
+    return k
 
 
 class Lockstep:
@@ -108,7 +94,6 @@ class Lockstep:
         self.targets = np.asarray(targets, dtype=np.int64)
         self.base = np.arange(b, dtype=np.int64) * n
         self.pos = np.full(b * n, -1, dtype=np.int16 if self.width < 2**15 else np.int32)
-        self.rev_by = np.zeros((b * n, self.words), dtype=np.uint64)
         self.inn = np.zeros((b, self.width, self.words), dtype=np.uint64)
         self.order = np.full((b, self.width), -1, dtype=np.int64)
         self.top = np.full((b, self.width), -np.inf)
@@ -116,7 +101,7 @@ class Lockstep:
         # the one out-link within TIE_TOL of a visited node's best score at m = 1 (-1: a tie)
         self.lone = np.full((b, self.width), -1, dtype=np.int64)
         self.top2 = np.full((b, self.width), -np.inf)  # top without the lone out-link
-        self.tracked = np.full(b, TRACK_ALL_BELOW > self.gamma)  # inn and rev_by kept for these
+        self.tracked = np.full(b, TRACK_ALL_BELOW > self.gamma)  # inn kept for these
         self.seen = np.full(b, -np.inf)  # the highest top ever: a bound of every top
         self.k = np.zeros(b, dtype=np.int64)
         self.cur = np.zeros(b, dtype=np.int64)  # visited number of the current node
@@ -171,91 +156,65 @@ class Lockstep:
         if not tracked.any():
             return
         # the bitsets of the tasks whose search went deeper once: kept up to date from then on
-        rows, kk, cell = rows[tracked], kk[tracked], cell[tracked]
-        self.inn[rows, kk] = self.rev_by[cell]
-        word = kk // 64
-        bit = np.left_shift(np.uint64(1), (kk % 64).astype(np.uint64))
-        sub = np.cumsum(tracked) - 1  # the row of each tracked task in rows
-        keep = tracked[owner]
-        owner, scell, p, seen = sub[owner[keep]], scell[keep], p[keep], seen[keep]
-        w = self.words  # updated through flat views; one bit per row, so repeats are harmless
-        o = owner[seen]
-        self.inn.reshape(-1)[(rows[o] * self.width + p[seen]) * w + word[o]] |= bit[o]
-        o = owner[~seen]
-        self.rev_by.reshape(-1)[scell[~seen] * w + word[o]] |= bit[o]
+        self._link_bits(rows[tracked], kk[tracked], nodes[tracked])
+
+    def _link_bits(self, rows: np.ndarray, nums: np.ndarray, nodes: np.ndarray) -> None:
+        """Record the revealed edges between visited node ``nodes[i]`` and the visited nodes."""
+        g, rev = self.graph, self.graph.reverse()
+        _kernels().link_bits(
+            self.inn, self.pos, self.base, g.indptr, g.indices, rev.indptr, rev.indices,
+            rows, nums, nodes,
+        )  # fmt: skip
 
     def _track(self, rows: np.ndarray) -> None:
         """Build the bitsets of tasks ``rows`` from every node they visited so far."""
         r, u = np.nonzero(np.arange(self.width) < self.k[rows][:, None])
-        rr = rows[r]
-        owner, scell, p = self._successors(rr, self.order[rr, u])
-        uo = u[owner]
-        word = uo // 64
-        bit = np.left_shift(np.uint64(1), (uo % 64).astype(np.uint64))
-        seen = p >= 0
-        w = self.words
-        flat = (rr[owner][seen] * self.width + p[seen]) * w + word[seen]
-        _or_into(self.inn.reshape(-1), flat, bit[seen])
-        _or_into(self.rev_by.reshape(-1), scell[~seen] * w + word[~seen], bit[~seen])
+        self._link_bits(rows[r], u, self.order[rows[r], u])
         self.tracked[rows] = True
 
     def _refresh(self, rows: np.ndarray, floor: np.ndarray) -> None:
         """Make the stale tops of the tasks ``rows`` that are at least ``floor`` exact."""
         r, u = np.nonzero(self.stale[rows] & (self.top[rows] >= floor[:, None]))
         if r.size:
-            rr = rows[r]
-            owner, scell, p = self._successors(rr, self.order[rr, u])
-            keep = p < 0
-            self.top[rr, u] = _segment_max(self.sim_flat[scell[keep]], owner[keep], r.size)
-            self.stale[rr, u] = False
+            g = self.graph
+            _kernels().refresh_tops(
+                self.top, self.stale, self.order, self.pos, self.sim_flat, self.base,
+                g.indptr, g.indices, rows[r], u,
+            )  # fmt: skip
 
     # ------------------------------------------------------------------ the rule
     def _distances(self, rows: np.ndarray, top: np.ndarray, best: np.ndarray):
         """Distances (-1: not searched) from the current node to the visited nodes, pruned.
 
-        ``best`` (the best score so far per task) is raised in place level by level. Also
-        returns which tasks searched beyond the current node's out-links.
+        ``best`` (the best score so far per task) is raised in place level by level (the
+        compiled :func:`~wordgames.wales._kernels.search_levels`). Also returns which tasks
+        searched beyond the current node's out-links.
         """
         a, kc = top.shape
         gamma, tol2 = self.gamma, 2 * TIE_TOL
+        cur = self.cur[rows]
         dist = np.full((a, kc), -1, dtype=np.int64)
-        reached = np.zeros((a, kc), dtype=bool)
-        dist[np.arange(a), self.cur[rows]] = 0
-        reached[np.arange(a), self.cur[rows]] = True
-        live = np.arange(a)
-        front = _pack(reached, self.words)
-        inn, sub = None, None
+        dist[np.arange(a), cur] = 0
+        # level 1 on the tops as they are (stale ones are upper bounds): who must look deeper
+        masked = top.copy()
+        masked[np.arange(a), cur] = -np.inf
+        upper = masked.max(axis=1)
+        live = np.flatnonzero((upper > -np.inf) & (upper - gamma * 2 >= best - tol2))
         deep = np.zeros(a, dtype=bool)
-        level = 0
-        while live.size:
-            level += 1
-            upper = np.where(reached[live], -np.inf, top[live]).max(axis=1)
-            go = (upper > -np.inf) & (upper - gamma * (level + 1) >= best[live] - tol2)
-            live, front = live[go], front[go]
-            if not live.size:
-                break
-            if inn is None:  # the first deeper level: the tasks still searching
-                self.n_general += live.size
-                deep[live] = True
-                new_rows = rows[live][~self.tracked[rows[live]]]
-                if new_rows.size:
-                    self._track(new_rows)
-                floor = best[live] + 2 * gamma - 2 * tol2
-                self._refresh(rows[live], floor)
-                top[live] = self.top[rows[live], :kc]
-                inn, sub = self.inn[rows[live], :kc], np.arange(live.size)
-                exact = ~self.stale[rows[live], :kc]
-            else:
-                sub = sub[go]
-            new = (inn[sub] & front[:, None, :]).any(axis=2) & ~reached[live]
-            has = new.any(axis=1)
-            live, sub, new = live[has], sub[has], new[has]
-            reached[live] |= new
-            dist[live] = np.where(new, level, dist[live])
-            found = np.where(new & exact[sub], top[live], -np.inf).max(axis=1)
-            found -= gamma * (level + 1)
-            best[live] = np.maximum(best[live], found)
-            front = _pack(new, self.words)
+        if not live.size:
+            return dist, deep
+        self.n_general += live.size
+        deep[live] = True
+        task = rows[live]
+        new_rows = task[~self.tracked[task]]
+        if new_rows.size:
+            self._track(new_rows)
+        self._refresh(task, best[live] + 2 * gamma - 2 * tol2)
+        top[live] = self.top[task, :kc]
+        _kernels().search_levels(
+            self.inn, self.top, self.stale, task, live, cur[live], self.k[task], best, dist,
+            gamma, tol2,
+        )  # fmt: skip
         return dist, deep
 
     def choose(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
