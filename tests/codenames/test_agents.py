@@ -124,9 +124,53 @@ def test_cluster_sender_is_deterministic_under_its_seed():
 def test_batched_kmeans_finds_separated_groups():
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.normal(0, 0.01, (5, 2)), rng.normal(5, 0.01, (5, 2))])
-    labels, _, karr = batched_kmeans(x, [2], 5, np.random.default_rng(1))
+    labels, karr = batched_kmeans(x, [2], 5, np.random.default_rng(1))
     for lab in labels:  # every restart separates the two groups
         assert len(set(lab[:5])) == 1 and len(set(lab[5:])) == 1 and lab[0] != lab[5]
+
+
+def _plain_lloyd(x, start, max_iter):
+    """Textbook Lloyd: squared distances to the centres, means of the members."""
+    centres = x[start].copy()
+    labels = None
+    for _ in range(max_iter):
+        new = ((x[:, None, :] - centres[None]) ** 2).sum(-1).argmin(1)
+        if labels is not None and (new == labels).all():
+            break
+        labels = new
+        for c in range(len(centres)):
+            if (labels == c).any():  # an empty cluster keeps its centre
+                centres[c] = x[labels == c].mean(0)
+    return labels
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_batched_kmeans_equals_plain_lloyd_run_by_run(seed):
+    # boards of 2 to 25 distinct points, every k up to the number of points, 1 to 50 iterations
+    # (the centres' products come from the Gram matrix: equal labels, not equal roundings)
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(2, 26)), int(rng.integers(2, 51))
+    x = rng.normal(size=(n, d))
+    ks, restarts, max_iter = list(range(1, n + 1)), 3, int(rng.integers(1, 51))
+    labels, karr = batched_kmeans(x, ks, restarts, np.random.default_rng(seed), max_iter)
+    draws = np.random.default_rng(seed).random((len(karr), n))  # the same initial points
+    start = np.argsort(draws, axis=1)
+    assert karr.tolist() == [k for k in ks for _ in range(restarts)]
+    for r, k in enumerate(karr.tolist()):
+        assert labels[r].tolist() == _plain_lloyd(x, start[r, :k], max_iter).tolist(), (r, k)
+
+
+def test_lloyd_ties_go_to_the_lower_centre_and_an_empty_cluster_keeps_its_centre():
+    from wordgames.codenames._kernels import lloyd
+
+    # both centres start at (1, 1): every point ties, so all go to centre 0 and centre 1 is
+    # empty; centre 0 moves to (2, 1), the points at (1, 1) then go to centre 1 (distance 0)
+    x = np.array([[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [5.0, 1.0]])
+    labels = np.full((1, 4), -1, dtype=np.int64)
+    lloyd(x, np.array([2]), np.array([[0, 1]]), 1, labels)
+    assert labels.tolist() == [[0, 0, 0, 0]]
+    lloyd(x, np.array([2]), np.array([[0, 1]]), 50, labels)
+    assert labels.tolist() == [[1, 1, 1, 0]]
 
 
 def test_nearest_receiver_by_hand():

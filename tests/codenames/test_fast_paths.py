@@ -14,7 +14,6 @@ from wordgames.codenames.agents import (
     _distinct_rows,
     _largest_blue_cluster,
     batched_kmeans,
-    single_threaded_blas,
 )
 from wordgames.codenames.board import derive_rng
 from wordgames.codenames.measures import RankProblem, sender_ranks
@@ -36,8 +35,7 @@ def _full_kmeans_choice(sender, blue, red):
     is_blue = np.isin(words, blue)
     rng = derive_rng(sender.random_state, *sorted(blue), "|", *sorted(red))
     ks = list(range(1, min(sender.max_clusters, len(words)) + 1))
-    with single_threaded_blas():
-        labels = batched_kmeans(x, ks, sender.n_restarts, rng, sender.max_iter)[0]
+    labels = batched_kmeans(x, ks, sender.n_restarts, rng, sender.max_iter)[0]
     return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
 
 

@@ -307,3 +307,67 @@ def clue_values(mat, sp, bp, bi, rp, ri, codes, cp, ci, own, ex, rec_c, rec_v):
                     k = s * n_cl + q
                     centroid_block(mat, ci[cp[k] : cp[k + 1]], x, 1, acc)
                     rec_v[i, n_ex + q] = np.float64(-acc[0])
+
+
+@jit
+def lloyd(x, karr, init, max_iter, labels):
+    """Lloyd's k-means, run ``r`` with ``karr[r]`` centres started at points ``init[r]``.
+
+    Each centre is the mean of its points, so its products with the points are means of rows
+    of the Gram matrix ``x x^T`` and its squared norm the mean of those products over its own
+    points: an iteration costs ``n * n`` additions instead of ``n * k * d``. A run stops when
+    no label changes (its centres would not move again) or after ``max_iter`` assignments; an
+    empty cluster keeps its centre. Labels go to ``labels[r]``; ties go to the lower centre.
+    """
+    n, d = x.shape
+    kmax = init.shape[1]
+    g = np.empty((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            s = 0.0
+            for t in range(d):
+                s += x[i, t] * x[j, t]
+            g[i, j] = s
+            g[j, i] = s
+    dots = np.empty((kmax, n))  # centre . point
+    cc = np.empty(kmax)  # centre . centre
+    count = np.empty(kmax, dtype=np.int64)
+    new = np.empty(n, dtype=np.int64)
+    for r in range(karr.shape[0]):
+        k = karr[r]
+        for c in range(k):
+            p = init[r, c]
+            for j in range(n):
+                dots[c, j] = g[p, j]
+            cc[c] = g[p, p]
+        for it in range(max_iter):
+            changed = it == 0
+            for j in range(n):
+                best, bc = np.inf, 0
+                for c in range(k):
+                    v = cc[c] - 2.0 * dots[c, j] + g[j, j]
+                    if v < best:
+                        best, bc = v, c
+                new[j] = bc
+                changed = changed or bc != labels[r, j]
+            if not changed:
+                break
+            count[:k] = 0
+            for j in range(n):
+                labels[r, j] = new[j]
+                count[new[j]] += 1
+            for c in range(k):
+                if count[c]:
+                    dots[c, :] = 0.0
+            for i in range(n):
+                c = new[i]
+                for j in range(n):
+                    dots[c, j] += g[i, j]
+            for c in range(k):
+                if count[c]:
+                    s = 0.0
+                    for j in range(n):
+                        dots[c, j] /= count[c]
+                        if new[j] == c:
+                            s += dots[c, j]
+                    cc[c] = s / count[c]

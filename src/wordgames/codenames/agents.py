@@ -242,8 +242,8 @@ _BLAS_CONTROLLER = None
 def single_threaded_blas():
     """Context in which BLAS runs on one thread.
 
-    k-means multiplies tiny matrices, where OpenBLAS's threads cost 10 to 30 times the product
-    itself.
+    For many tiny products (the bootstrap's), where OpenBLAS's threads cost 10 to 30 times the
+    product itself.
     """
     global _BLAS_CONTROLLER
     try:
@@ -704,9 +704,9 @@ class ClusterSender(_EmbeddingSender):
     Among all-blue clusters of the same size the tightest (least mean squared distance to its
     centre) wins. If no run yields an all-blue cluster (possible only when max_clusters is
     below the number of board words), the blue word farthest from every red word is the
-    cluster. k-means runs on the unit vectors (cosine) or the raw vectors (euclidean); the
-    runs are batched (all restarts and all k in one array) because per-board scikit-learn
-    calls would dominate the measure's running time.
+    cluster. k-means runs on the unit vectors (cosine) or the raw vectors (euclidean); all
+    restarts and all k of a board run in one compiled loop (:func:`batched_kmeans`) because
+    per-board scikit-learn calls would dominate the measure's running time.
     """
 
     def __init__(
@@ -735,8 +735,7 @@ class ClusterSender(_EmbeddingSender):
         if not isinstance(setup, list):
             return setup
         words, x, is_blue, rng, ks = setup
-        with single_threaded_blas():
-            labels = batched_kmeans(x, ks, int(self.n_restarts), rng, int(self.max_iter))[0]
+        labels = batched_kmeans(x, ks, int(self.n_restarts), rng, int(self.max_iter))[0]
         return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
 
     def cluster_for(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
@@ -800,34 +799,21 @@ def batched_kmeans(
 ):
     """Lloyd's k-means for every k in ``ks`` and ``n_restarts`` random initial points each.
 
-    All runs are in one array (two matrix products per iteration for all runs together). Returns
-    ``(labels (runs, n), d2 (runs, n, kmax), k (runs,))``.
+    The initial points are drawn here (distinct points per run); the runs are one compiled loop
+    (:func:`wordgames.codenames._kernels.lloyd`, on the board's Gram matrix: no BLAS call, so it
+    runs beside the similarity products and releases the GIL). Returns ``(labels (runs, n),
+    k (runs,))``.
     """
-    n, d = x.shape
+    from wordgames.codenames._kernels import lloyd
+
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    n = x.shape[0]
     ks = [k for k in ks if 1 <= k <= n]
-    kmax = max(ks)
-    karr = np.repeat(np.asarray(ks), n_restarts)
-    runs = len(karr)
-    invalid = np.arange(kmax)[None, :] >= karr[:, None]
-    init = np.argsort(rng.random((runs, n)), axis=1)[:, :kmax]  # distinct random points
-    centers = x[init].reshape(runs * kmax, d)
-    xx = (x * x).sum(1)
-    xt = np.ascontiguousarray(x.T)  # a transposed view here makes BLAS ~50x slower
-    labels = None
-    for _ in range(max_iter):
-        cc = (centers * centers).sum(1)
-        d2 = (cc[:, None] - 2.0 * (centers @ xt)).reshape(runs, kmax, n) + xx
-        d2[invalid] = np.inf
-        new = d2.argmin(1)
-        if labels is not None and np.array_equal(new, labels):
-            break
-        labels = new
-        onehot = (labels[:, None, :] == np.arange(kmax)[None, :, None]).reshape(runs * kmax, n)
-        counts = onehot.sum(1)
-        sums = onehot.astype(x.dtype) @ x
-        nz = counts > 0
-        centers[nz] = sums[nz] / counts[nz, None]
-    return labels, d2.transpose(0, 2, 1), karr
+    karr = np.repeat(np.asarray(ks, dtype=np.int64), n_restarts)
+    init = np.argsort(rng.random((len(karr), n)), axis=1)[:, : max(ks)]  # distinct random points
+    labels = np.zeros((len(karr), n), dtype=np.int64)
+    lloyd(x, karr, np.ascontiguousarray(init, dtype=np.int64), int(max_iter), labels)
+    return labels, karr
 
 
 def _distinct_rows(mask: np.ndarray) -> np.ndarray:

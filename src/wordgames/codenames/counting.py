@@ -133,7 +133,8 @@ class _Plan:
 def _warm_clusters(plan: _Plan):
     """Choose every split's clusters on a thread of its own, while the kernels count.
 
-    k-means holds the GIL most of the time and the kernels never do, so the two overlap.
+    The k-means loop and the kernels release the GIL, so they overlap (the choice among each
+    board's clusters, a little numpy, holds it).
     """
     import threading
 
@@ -165,7 +166,9 @@ def rank_batch(g, batch, pool) -> dict:
     """
     count_columns, drop_columns, clue_values = _kernels()
     plan = _Plan(g, batch)
-    warm, started, pending = None, False, []  # pending: slices whose cluster values wait
+    # k-means is compiled and calls no BLAS, so it runs beside the products and the counting
+    warm = _warm_clusters(plan)
+    pending: list = []  # slices whose cluster values wait for the clusters
 
     def cluster_values(own, mat):
         clue_values(mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c, plan.rec_v)
@@ -179,15 +182,7 @@ def rank_batch(g, batch, pool) -> dict:
         pending.clear()
 
     def product(cols):
-        # never while k-means runs: its BLAS thread limit is global, and a product's last bits
-        # depend on how BLAS shares it out
-        nonlocal warm, started
-        if started:
-            ready()
-        mat = np.ascontiguousarray(g.sims(batch.words, cols).mat, dtype=np.float32)
-        if not started:
-            warm, started = _warm_clusters(plan), True
-        return mat
+        return np.ascontiguousarray(g.sims(batch.words, cols).mat, dtype=np.float32)
 
     kept: dict[int, np.ndarray] = {}
     for ci, cols in enumerate(batch.chunks):
