@@ -63,7 +63,7 @@ def _segment_max(values: np.ndarray, owner: np.ndarray, n_owner: int) -> np.ndar
 
 def _kernels():
     """The compiled kernels, imported when first needed (numba is slow to import)."""
-    from wordgames.wales import _kernels as k
+    import wordgames.wales._kernels as k
 
     return k
 
