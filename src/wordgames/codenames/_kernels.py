@@ -1,10 +1,10 @@
-"""The compiled kernels of :mod:`wordgames.codenames.counting` (numba, cached on disk).
+"""Compiled kernels (numba, cached on disk): Codenames counting and ClusterSender's k-means.
 
-Imported only when Codenames senders are ranked: importing numba takes a fraction of a second.
-Every function repeats the float32 arithmetic of the agents
-(:class:`~wordgames.codenames.agents.BoardGeometry`, ``ExhaustiveSearchSender.tie_scores``,
-``ClusterSender`` centroid keys) operation for operation, so that every comparison comes out
-as in numpy.
+The counting kernels serve :mod:`wordgames.codenames.counting`. Imported only when Codenames senders are ranked or a ClusterSender chooses its cluster:
+importing numba takes a fraction of a second. Every counting function repeats the float32
+arithmetic of the agents (:class:`~wordgames.codenames.agents.BoardGeometry`,
+``ExhaustiveSearchSender.tie_scores``, ``ClusterSender`` centroid keys) operation for
+operation, so that every comparison comes out as in numpy; :func:`lloyd` is the only k-means.
 """
 
 from __future__ import annotations
