@@ -236,28 +236,6 @@ class ColumnSubset:
         return _rows(self.row, words)
 
 
-_BLAS_CONTROLLER = None
-
-
-def single_threaded_blas():
-    """Context in which BLAS runs on one thread.
-
-    For many tiny products (the bootstrap's), where OpenBLAS's threads cost 10 to 30 times the
-    product itself.
-    """
-    global _BLAS_CONTROLLER
-    try:
-        if _BLAS_CONTROLLER is None:
-            from threadpoolctl import ThreadpoolController
-
-            _BLAS_CONTROLLER = ThreadpoolController()
-        return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        import contextlib
-
-        return contextlib.nullcontext()
-
-
 _SQNORMS: dict[int, tuple[object, np.ndarray]] = {}
 
 

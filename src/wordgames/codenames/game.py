@@ -305,14 +305,13 @@ def cross_matrix(
     at load 8 for 25 pairs, 5.6 min for 100 pairs with one), and the rows then do not depend on
     the machine's core count.
     """
-    from threadpoolctl import threadpool_limits
-
+    from wordgames.blas import single_threaded_blas
     from wordgames.codenames.agents import EmbeddingNearestReceiver, ExhaustiveSearchSender
 
     make_sender = make_sender or (lambda e: ExhaustiveSearchSender(e, "frequency"))
     make_receiver = make_receiver or EmbeddingNearestReceiver
     rows = []
-    with threadpool_limits(limits=1, user_api="blas"):
+    with single_threaded_blas():
         for es in embeddings:
             sender = make_sender(es)
             for er in embeddings:

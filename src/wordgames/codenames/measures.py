@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wordgames.blas import single_threaded_blas
 from wordgames.codenames.agents import (
     BoardGeometry,
     ColumnSubset,
@@ -43,7 +44,6 @@ from wordgames.codenames.agents import (
     Sender,
     VocabSims,
     agent_params,
-    single_threaded_blas,
 )
 from wordgames.codenames.board import _norm
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord

@@ -243,11 +243,11 @@ def similarity_rows(vectors: NodeVectors, targets, oov_similarity: float) -> np.
     titles, 5,000 tasks at load 4.8: 27.6 s of CPU with the default threads, 1.1 s with one).
     A row's dot products do not depend on the thread count, so neither do the results.
     """
-    from threadpoolctl import threadpool_limits
+    from wordgames.blas import single_threaded_blas
 
     targets = np.asarray(targets, dtype=np.int64)
     sims = np.empty((targets.size, vectors.rows.size), dtype=np.float64)
-    with threadpool_limits(limits=1, user_api="blas"):
+    with single_threaded_blas():
         for i, t in enumerate(targets.tolist()):
             sims[i] = target_similarities(vectors, t, oov_similarity)
     return sims
