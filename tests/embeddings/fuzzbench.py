@@ -29,7 +29,8 @@ def mutate_under_hypothesis(readers: dict, tmp_path: Path, max_examples: int):
 
     ``readers`` maps a label (a reader's name, or a file of a human-data source) to a reader of
     the registry; each example draws one and mutates its seed file. Every outcome must be
-    neither ``unexpected`` nor ``unclear`` (the assertion names the mutation). Derandomised,
+    neither ``unexpected`` nor ``unclear`` (the assertion names the mutation), and the
+    mutations must exercise both sides: some inputs refused, some still read. Derandomised,
     no example database, no deadline, so CI sees the same examples every run.
 
     Returns ``(counts, drawn)``: outcomes by kind, and how often each label was drawn.
@@ -61,6 +62,8 @@ def mutate_under_hypothesis(readers: dict, tmp_path: Path, max_examples: int):
         assert out.kind not in ("unexpected", "unclear"), f"{label} {out.ops}: {out.detail}"
 
     check()
+    assert counts["rejected"] > 0, counts
+    assert counts["accepted"] + counts["repaired"] > 0, counts
     return counts, drawn
 
 
