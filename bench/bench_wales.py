@@ -340,16 +340,12 @@ class _Resume:
 
 def previous_run(agent, graph, vectors, sources, targets) -> dict:
     """``GreedyAgent.run`` as it was before issue 15 (lockstep of the fast steps only)."""
-    from wordgames.wales.agent import _Walk
+    from wordgames.wales.agent import _Walk, outcome_arrays
 
     sources = np.asarray(sources, dtype=np.int64)
     targets = np.asarray(targets, dtype=np.int64)
     n_tasks = sources.size
-    out = {
-        "success": np.zeros(n_tasks, dtype=bool),
-        "n_steps": np.zeros(n_tasks, dtype=np.int64),
-        "reason": np.empty(n_tasks, dtype=object),
-    }
+    out = outcome_arrays(n_tasks)
     resume = {}
     chunk = max(1, _PREVIOUS_CELLS // max(1, graph.n_nodes))
     for lo in range(0, n_tasks, chunk):

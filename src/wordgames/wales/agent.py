@@ -234,6 +234,15 @@ def target_similarities(vectors: NodeVectors, target: int, oov_similarity: float
     return sims
 
 
+def outcome_arrays(n_tasks: int, reason: str | None = None) -> dict:
+    """What an agent's ``run`` fills for ``n_tasks`` tasks: ``success``, ``n_steps``, ``reason``."""
+    return {
+        "success": np.zeros(n_tasks, dtype=bool),
+        "n_steps": np.zeros(n_tasks, dtype=np.int64),
+        "reason": np.full(n_tasks, reason, dtype=object),
+    }
+
+
 def similarity_rows(vectors: NodeVectors, targets, oov_similarity: float) -> np.ndarray:
     """``target_similarities`` of each target, one row each (float64, targets x nodes).
 
@@ -583,11 +592,7 @@ class GreedyAgent(Params):
         sources = np.asarray(sources, dtype=np.int64)
         targets = np.asarray(targets, dtype=np.int64)
         n_tasks = sources.size
-        out = {
-            "success": np.zeros(n_tasks, dtype=bool),
-            "n_steps": np.zeros(n_tasks, dtype=np.int64),
-            "reason": np.empty(n_tasks, dtype=object),
-        }
+        out = outcome_arrays(n_tasks)
         if lockstep is None:
             lockstep = (
                 self.fast_path

@@ -48,8 +48,11 @@ REASONS = np.array(["reached", "step-cap", "stuck"], dtype=object)
 def bytes_per_task(n_nodes: int, max_steps: int) -> int:
     """Memory one task of a :class:`Lockstep` batch takes on a graph of ``n_nodes``."""
     width = max_steps + 2
-    # similarities and visited numbers per node; bitsets, tops, orders and flags per visit
-    return n_nodes * (8 + (2 if width < 2**15 else 4)) + width * (8 * ((width + 63) // 64) + 42)
+    per_node = 8 + (2 if width < 2**15 else 4)  # similarity, visited number
+    # per visit: the bitset; order, top, lone, top2 (8 bytes each), stale (1); a step's copies
+    # of top, the distances and the masked tops (8 bytes each)
+    per_visit = 8 * ((width + 63) // 64) + 4 * 8 + 1 + 3 * 8
+    return n_nodes * per_node + width * per_visit
 
 
 def _segment_max(values: np.ndarray, owner: np.ndarray, n_owner: int) -> np.ndarray:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from wordgames.params import Params
-from wordgames.wales.agent import similarity_rows, target_similarities
+from wordgames.wales.agent import outcome_arrays, similarity_rows, target_similarities
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.titles import NodeVectors
 
@@ -105,11 +105,7 @@ class StochasticAgent(Params):
         sources = np.asarray(sources, dtype=np.int64)
         targets = np.asarray(targets, dtype=np.int64)
         n = sources.size
-        out = {
-            "success": np.zeros(n, dtype=bool),
-            "n_steps": np.zeros(n, dtype=np.int64),
-            "reason": np.full(n, "step-cap", dtype=object),
-        }
+        out = outcome_arrays(n, "step-cap")
         rng = np.random.default_rng(self.seed)
         batch = max(1, _SIMS_LIMIT // max(graph.n_nodes, 1))
         for lo in range(0, n, batch):
