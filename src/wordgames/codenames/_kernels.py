@@ -19,6 +19,23 @@ jit = numba.njit(nogil=True, cache=True, error_model="numpy")
 
 
 @jit
+def scratch(n):
+    """Work arrays for ``n`` columns (nearest red, count, nearest blue, sum, minimum, centroid).
+
+    The first five are :func:`split_block`'s, the last :func:`centroid_block`'s.
+    """
+    f = np.float32
+    return (
+        np.empty(n, f),
+        np.empty(n, np.int32),
+        np.empty(n, f),
+        np.empty(n, f),
+        np.empty(n, f),
+        np.empty(n, f),
+    )
+
+
+@jit
 def red_max(mat, red, j0, n, m):
     """Closeness of the nearest red word (four rows a pass: a quarter of the stores)."""
     ninf = np.float32(-np.inf)
@@ -176,12 +193,7 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
     ``k = s * n_cluster + q``. ``four``: the first four codes are 0, 1, 2 and 3.
     """
     nb = BLOCK
-    m = np.empty(nb, np.float32)
-    bmax = np.empty(nb, np.float32)
-    tot = np.empty(nb, np.float32)
-    low = np.empty(nb, np.float32)
-    acc = np.empty(nb, np.float32)
-    cnt = np.empty(nb, np.int32)
+    m, cnt, bmax, tot, low, acc = scratch(nb)
     n_ex = codes.shape[0]
     n_cl = rec_v.shape[1]
     scores = np.empty((max(n_ex, 1), nb), np.float32)
@@ -234,13 +246,8 @@ def drop_columns(mat, col0, sp, bp, bi, rp, ri, codes, rec_c, rec_v, cp, ci, xp,
     this slice). Each column's terms are computed by the block functions on that column
     alone: the same arithmetic.
     """
-    m = np.empty(1, np.float32)
-    bmax = np.empty(1, np.float32)
-    tot = np.empty(1, np.float32)
-    low = np.empty(1, np.float32)
-    acc = np.empty(1, np.float32)
+    m, cnt, bmax, tot, low, acc = scratch(1)
     score = np.empty(1, np.float32)
-    cnt = np.empty(1, np.int32)
     n_ex = codes.shape[0]
     n_slots = rec_v.shape[1]
     n_cl = n_slots - n_ex
@@ -277,13 +284,8 @@ def clue_values(mat, sp, bp, bi, rp, ri, codes, cp, ci, own, ex, rec_c, rec_v):
 
     ``ex``: the exhaustive slots (else the cluster slots, which need the clusters).
     """
-    m = np.empty(1, np.float32)
-    bmax = np.empty(1, np.float32)
-    tot = np.empty(1, np.float32)
-    low = np.empty(1, np.float32)
-    acc = np.empty(1, np.float32)
+    m, cnt, bmax, tot, low, acc = scratch(1)
     score = np.empty(1, np.float32)
-    cnt = np.empty(1, np.int32)
     n_ex = codes.shape[0]
     n_cl = rec_v.shape[1] - n_ex
     for s in range(sp.shape[0] - 1):
