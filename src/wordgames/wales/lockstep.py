@@ -16,11 +16,11 @@ visited nodes numbered 0, 1, ... in visiting order:
   (-1 when several tie): a step that needs to look no further takes it without scoring edges.
 * ``inn[u]``: the bitset of the visited numbers that link to visited node ``u``, built when a
   task first searches deeper than its current node's out-links and kept up to date from then
-  on (a newly visited node reads its in-links from the reverse graph). A shortest path inside the revealed subgraph
-  runs through visited nodes only (only they have out-links there), so a breadth-first search
-  over ``inn``, level by level, gives ``d``. It stops for a task
-  once no deeper candidate can come within ``2 * TIE_TOL`` of its best score so far (at
-  gamma = 1 nearly always before the first level: the old fast path, as a special case).
+  on (a newly visited node reads its in-links from the reverse graph). A shortest path inside
+  the revealed subgraph runs through visited nodes only (only they have out-links there), so
+  a breadth-first search over ``inn``, level by level, gives ``d``. It stops for a task once
+  no deeper candidate can come within ``2 * TIE_TOL`` of its best score so far (at gamma = 1
+  nearly always before the first level: the old fast path, as a special case).
 
 The step then scores the revealed edges ``(u, v)`` of the few ``u`` that can reach the best
 score (``sim(v) - gamma * (d(u) + 1)``, the numbers the per-task rule computes) and breaks ties
