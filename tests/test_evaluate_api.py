@@ -197,3 +197,40 @@ def test_cli_run_and_evaluate_agree(tmp_path):
     stored = [Score.from_dict(d) for d in record["results"][0]["scores"]]
     direct = wordgames.evaluate(str(vec), measures=["global-metrics"]).scores
     assert stored == direct
+
+
+# --------------------------------------------------------------------------- issue 21, item 5
+def test_a_bad_option_value_is_refused_before_any_work_with_a_suggestion():
+    from wordgames.measure import OptionError
+
+    # the embedding does not exist: the option is refused before anything is loaded
+    with pytest.raises(OptionError, match=r"'mem' is not a shipped benchmark.*did you mean 'men'"):
+        wordgames.evaluate(
+            "no-such-embedding",
+            measures=["similarity"],
+            options={"similarity": {"benchmarks": ["mem"]}},
+        )
+    with pytest.raises(OptionError, match=r"did you mean 'skip'"):
+        wordgames.evaluate("no-such-embedding", options={"similarity": {"oov": "skp"}})
+    with pytest.raises(OptionError, match=r"wales.k: must be at least 1, got 0"):
+        wordgames.evaluate("no-such-embedding", options={"wales": {"k": 0}})
+    with pytest.raises(OptionError, match=r"did you mean 'anomia-common-dev'"):
+        wordgames.evaluate(
+            "no-such-embedding", options={"oddmanout": {"sets": ["anomia-comon-dev"]}}
+        )
+
+
+def test_datasets_takes_the_names_that_scores_show(data_root):
+    from wordgames.measure import OptionError
+
+    res = wordgames.evaluate(
+        "glove-6b-50d-pca5",
+        measures=["similarity", "oddmanout"],
+        datasets=["simlex999", "anomia-common-dev"],
+        data_root=data_root,
+        ci_resamples=0,
+    )
+    shown = set(zip(res.to_frame().measure, res.to_frame().dataset, strict=True))
+    assert shown == {("similarity", "simlex999"), ("oddmanout", "anomia-common-dev")}
+    with pytest.raises(OptionError, match=r"'simlex99' is read by none.*did you mean 'simlex999'"):
+        wordgames.evaluate("no-such-embedding", datasets=["simlex99"])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -507,3 +510,21 @@ def test_run_summary_at_80_columns_shows_every_metric_whole(tmp_path, toys, monk
         "toy2",
     ):
         assert any(name in ln.split() for ln in lines[start:]), (name, output)
+
+
+def test_run_exits_non_zero_when_every_measure_was_skipped(tmp_path):
+    """Issue 21: an empty data root made ``run -m oddmanout`` exit 0 with nothing computed."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {**os.environ, "WORDGAMES_DATA": str(empty)}
+    r = subprocess.run(
+        [sys.executable, "-c", "from wordgames.cli import main; main()", "run", "-m", "oddmanout"]
+        + ["-o", str(tmp_path / "o")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0
+    assert "nothing was computed" in r.stderr and str(empty) in r.stderr
+    assert "error:" in r.stderr.splitlines()[-1]  # one line: not hard-wrapped into a pipe

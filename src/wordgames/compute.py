@@ -75,8 +75,8 @@ def finish_result(
         s.embedding = embedding_name
         s.measure = measure.name
         s.direction = measure.direction(s.metric)
-        if not math.isfinite(s.coverage) and s.n is not None and s.n + s.n_skipped > 0:
-            s.coverage = s.n / (s.n + s.n_skipped)
+        if not math.isfinite(s.coverage):
+            s.coverage = s.known_coverage()
         s.thin, s.thin_reason = is_thin(s, thin)
 
 

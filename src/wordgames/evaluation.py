@@ -77,6 +77,118 @@ class Results:
     def failed(self) -> list[Skip]:
         return [s for s in self.skipped if s.failed]
 
+    def __repr__(self) -> str:
+        scores = self.scores
+        names = [e.get("name", "?") for e in self.embeddings]
+        measures = list(dict.fromkeys(r.measure for r in self.results))
+        return (
+            f"<Results: {len(names)} embedding(s) ({', '.join(names[:4])}"
+            f"{', ...' if len(names) > 4 else ''}) x {len(measures)} measure(s) "
+            f"({', '.join(measures)}); {len(scores):,} scores, "
+            f"{sum(s.thin for s in scores):,} thin; {len(self.skipped)} skipped, "
+            f"{len(self.failed)} failed>"
+        )
+
+    def leaderboard(self, measures: Sequence[str] | None = None):
+        """The headline scores as a :class:`~wordgames.report.Leaderboard`, in memory.
+
+        The same table ``wordgames report`` builds from a folder: embeddings x headline
+        scores, with intervals, ranks (thin cells never ranked) and the best groups.
+        """
+        from wordgames.report.collect import collection_of
+        from wordgames.report.leaderboard import leaderboard
+
+        return leaderboard(collection_of(self), list(measures) if measures else None)
+
+    def summary(self) -> str:
+        """The headline scores in words: one line per (score, embedding), thin ones marked.
+
+        Examples
+        --------
+        >>> import numpy as np, wordgames
+        >>> from wordgames.embeddings import Embedding
+        >>> emb = Embedding(["a", "b", "c"], np.eye(3), name="eye")
+        >>> print(wordgames.evaluate(emb, measures=["global-metrics"]).summary())  # doctest: +ELLIPSIS
+        <Results: 1 embedding(s) (eye) x 1 measure(s) (global-metrics); ...
+        global-metrics  erank  eye  3 ...
+        """
+        from wordgames.report.text import format_number, thin_text
+
+        lb = self.leaderboard()
+        lines = [repr(self)]
+        frame = lb.to_frame()
+        order = {c: i for i, c in enumerate(lb.columns)}
+        frame["_col"] = [
+            order[(r.measure, r.dataset, r.subject, r.metric)] for r in frame.itertuples()
+        ]
+        frame = frame.sort_values("_col", kind="stable")
+        for r in frame.itertuples(index=False):
+            ci = (
+                f" [{format_number(r.ci_low)}, {format_number(r.ci_high)}]"
+                if r.ci_low == r.ci_low
+                else ""
+            )
+            n = "" if r.n is None or r.n != r.n else f"  n = {format_number(int(r.n))}"
+            name = "  ".join(x for x in (r.measure, r.dataset, r.subject, r.metric) if x)
+            extra = [thin_text(r.thin_reason)] if r.thin else []
+            extra += [r.skipped] if r.skipped else []
+            lines.append(
+                f"{name}  {r.embedding}  {format_number(r.value)}{ci}{n}"
+                + (f"  ({'; '.join(extra)})" if extra else "")
+            )
+        for s in self.skipped:
+            lines.append(f"skipped {s.measure} on {s.embedding}: {s.reason}")
+        return "\n".join(lines)
+
+    def plot(
+        self,
+        measure: str,
+        metric: str,
+        *,
+        dataset: str | None = None,
+        subject: str | None = None,
+    ):
+        """One bar per embedding (and subject) with its interval; thin values hatched.
+
+        Parameters
+        ----------
+        measure, metric : str
+            The score to show (``"similarity"``, ``"spearman"``).
+        dataset, subject : str, optional
+            Narrow the rows (default: every data set and subject; several make several bars
+            per embedding, labelled).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+        """
+        from wordgames.registry import get_measure
+        from wordgames.report.figures import comparison_figure
+
+        rows = [
+            s
+            for s in self.scores
+            if s.measure == measure
+            and s.metric == metric
+            and (dataset is None or s.dataset == dataset)
+            and (subject is None or s.subject == subject)
+        ]
+        if not rows:
+            have = sorted({(s.measure, s.metric) for s in self.scores})
+            raise KeyError(
+                f"no score {measure}/{metric}"
+                + (f" on {dataset!r}" if dataset else "")
+                + (f" of {subject!r}" if subject else "")
+                + f"; have: {', '.join(f'{m}/{x}' for m, x in have)}"
+            )
+        parts = [p for p in ("dataset", "subject") if len({getattr(s, p) for s in rows}) > 1]
+        labels = [" / ".join([s.embedding, *(getattr(s, p) for p in parts)]) for s in rows]
+        spec = get_measure(measure)
+        title = " / ".join(x for x in (measure, dataset, subject, metric) if x)
+        return comparison_figure(
+            labels, rows, title=title, direction=spec.direction(metric), bounds=spec.bounds(metric)
+        )
+
     def record(self) -> dict:
         """The run record written to ``results.json`` (:class:`~wordgames.results.RunRecord`)."""
         from dataclasses import asdict
@@ -145,8 +257,10 @@ def resolve_options(
 ) -> dict[str, Any]:
     """Typed options per measure from ``{measure name: mapping or dataclass}`` and ``datasets``.
 
-    ``datasets`` restricts every chosen measure that has a ``datasets`` option to the named
-    data sets it declares; a name no chosen measure declares is an error.
+    ``datasets`` takes the names a Score's ``dataset`` shows (a benchmark such as
+    ``simlex999``, a puzzle set, a Codenames data set) as well as declared data sets: each
+    chosen measure's ``part_option`` is restricted to the named parts it reads. A name no
+    chosen measure reads is an error with a "did you mean".
     """
     options = dict(options or {})
     names = {m.name for m in measures}
@@ -159,7 +273,7 @@ def resolve_options(
                 f"options are given for measure {key!r}, which is not selected "
                 f"(selected: {', '.join(sorted(names))})"
             )
-    out = {}
+    out, used = {}, set()
     for m in measures:
         given = options.get(m.name)
         given = (
@@ -167,20 +281,53 @@ def resolve_options(
             if given is not None and not isinstance(given, Mapping)
             else dict(given or {})
         )
-        if datasets and "datasets" in m.option_names():
-            mine = [d for d in datasets if d in m.datasets]
-            if mine:
-                given["datasets"] = mine
+        mine = _selected_parts(m, datasets or ())
+        if mine:
+            used.update(d for d, _ in mine)
+            given[m.part_option] = list(dict.fromkeys(p for _, parts in mine for p in parts))
         out[m.name] = m.make_options(given)
-    if datasets:
-        declared = {d for m in measures for d in m.datasets}
-        unknown = [d for d in datasets if d not in declared]
-        if unknown:
-            raise WordgamesError(
-                f"data set(s) {', '.join(map(repr, unknown))} are read by none of "
-                f"the selected measures; they read: {', '.join(sorted(declared))}"
-            )
+    unknown = [d for d in datasets or () if d not in used]
+    if unknown:
+        _refuse_datasets(unknown, measures)
     return out
+
+
+def _parts(m: Measure) -> dict[str, list[str]]:
+    """``{name: the parts it selects}`` for every name ``datasets=`` may give for ``m``."""
+    from wordgames.datasets import get_dataset
+
+    if not m.part_option:
+        return {}
+    if m.part_option == "datasets":
+        return {d: [d] for d in m.datasets}
+    out = {}
+    for d in m.datasets:
+        parts = [p for p, _ in get_dataset(d).items]
+        out[d] = parts
+        out.update({p: [p] for p in parts})
+    return out
+
+
+def _selected_parts(m: Measure, datasets: Sequence[str]) -> list[tuple[str, list[str]]]:
+    known = _parts(m)
+    return [(d, known[d]) for d in datasets if d in known]
+
+
+def _refuse_datasets(unknown: list[str], measures: Sequence[Measure]) -> None:
+    import difflib
+
+    from wordgames.measure import OptionError
+
+    known = sorted(
+        {n for m in measures for n in _parts(m)} | {d for m in measures for d in m.datasets}
+    )
+    d = unknown[0]
+    close = difflib.get_close_matches(d, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise OptionError(
+        f"data set {d!r} is read by none of the selected measures{hint}; they read: "
+        f"{', '.join(known)}"
+    )
 
 
 @dataclass

@@ -119,11 +119,14 @@ class Score:
     ci_low, ci_high : float
         95 % confidence interval (NaN when the measure gives none).
     n : int or None
-        Items the number is computed on.
+        Items the number is computed on. ``n + n_skipped`` is always the data set's item
+        count (its records, pairs, puzzles or tasks; weighted decisions where a record stands
+        for several), whatever the vocabulary: the base of coverage and thinness.
     n_skipped : int
-        Items left out (``skip_reason`` says why, e.g. out-of-vocabulary words).
+        Items of the data set left out of the value (``skip_reason`` says why, e.g.
+        out-of-vocabulary words). Abstentions are not skips: they are in ``n`` (and a metric).
     skip_reason : str
-        Why items were skipped, in words.
+        Why items were skipped, or why ``n_oov`` items were kept all the same, in words.
     direction : {"higher", "lower", None}
         Filled from the measure's declaration.
     coverage : float
@@ -132,6 +135,10 @@ class Score:
         leaves it NaN (a measure whose skipped items stay in ``n`` sets it itself).
     thin : bool
         Built on too little data to be ranked (:func:`is_thin`); ``thin_reason`` says why.
+    n_oov : int
+        Items *inside* ``n`` that hold an out-of-vocabulary word and are scored by the
+        measure's rule for them (an Odd-Man-Out solver abstains, ``oov="fixed"`` gives a pair
+        a fixed cosine). They count against ``coverage``.
     """
 
     embedding: str
@@ -149,6 +156,22 @@ class Score:
     coverage: float = math.nan
     thin: bool = False
     thin_reason: str = ""
+    n_oov: int = 0
+
+    @property
+    def total(self) -> int | None:
+        """The data set's item count, ``n + n_skipped`` (``None`` when ``n`` is unknown)."""
+        return None if self.n is None else self.n + (self.n_skipped or 0)
+
+    def known_coverage(self) -> float:
+        """The share of the data set the value reflects with every word known.
+
+        ``(n - n_oov) / (n + n_skipped)``; NaN when the counts are unknown.
+        """
+        total = self.total
+        if not total:
+            return math.nan
+        return (self.n - (self.n_oov or 0)) / total
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -198,10 +221,11 @@ def is_thin(score: Score, policy: ThinPolicy | None = None) -> tuple[bool, str]:
     reasons = []
     cov = score.coverage
     if math.isfinite(cov) and cov < policy.min_coverage:
-        total = (score.n or 0) + score.n_skipped
-        if score.n_skipped and abs(cov - (score.n or 0) / total) < 1e-9:  # counts say it
+        total = score.total
+        known = None if total is None else score.n - (score.n_oov or 0)
+        if total and abs(cov - known / total) < 1e-9:  # the counts say it
             reasons.append(
-                f"coverage {score.n:,} of {total:,} ({cov:.0%}) is below {policy.min_coverage:.0%}"
+                f"coverage {known:,} of {total:,} ({cov:.0%}) is below {policy.min_coverage:.0%}"
             )
         else:
             reasons.append(f"coverage {cov:.0%} is below {policy.min_coverage:.0%}")
@@ -296,6 +320,10 @@ class Measure:
     baseline_subjects : tuple of str
         Subjects whose scores do not depend on the embedding (the WordNet solver, people);
         a trailing ``*`` matches a prefix. Their coverage says nothing of a vocabulary.
+    part_option : str
+        The option that selects the parts a Score's ``dataset`` names (``"benchmarks"``,
+        ``"sets"``; ``"datasets"`` where the parts are the declared data sets themselves), so
+        that ``evaluate(datasets=[...])`` takes the names ``to_frame()`` shows.
     """
 
     name: str
@@ -310,6 +338,7 @@ class Measure:
     options: type = NoOptions
     uses_embedding: bool = True
     baseline_subjects: tuple[str, ...] = ()
+    part_option: str = ""
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]
@@ -324,6 +353,8 @@ class Measure:
                 )
         if not dataclasses.is_dataclass(self.options):
             raise TypeError(f"measure {self.name!r}: options must be a dataclass type")
+        if self.part_option and self.part_option not in self.option_names():
+            raise ValueError(f"measure {self.name!r}: part_option is not one of its options")
 
     # ------------------------------------------------------------------ metrics
     def metric(self, name: str) -> Metric | None:
@@ -409,8 +440,60 @@ def check_type(where: str, value: Any, hint: Any) -> Any:
     """
     ok, out = _fit(value, hint)
     if not ok:
-        raise OptionError(f"option {where}: expected {_hint_name(hint)}, got {value!r}")
+        choices = [a for a in _literals(hint) if isinstance(a, str)]
+        close = difflib.get_close_matches(value, choices, n=1) if isinstance(value, str) else []
+        hint_text = f" (did you mean {close[0]!r}?)" if close else ""
+        raise OptionError(f"option {where}: expected {_hint_name(hint)}, got {value!r}{hint_text}")
     return out
+
+
+def _literals(hint) -> tuple:
+    """Every value a ``Literal`` inside ``hint`` allows (``()`` when none)."""
+    if typing.get_origin(hint) is typing.Literal:
+        return typing.get_args(hint)
+    return tuple(v for arm in typing.get_args(hint) for v in _literals(arm))
+
+
+def check_names(where: str, values, known, what: str) -> None:
+    """Refuse a name in ``values`` that is not in ``known``, with a "did you mean".
+
+    Examples
+    --------
+    >>> check_names("similarity.benchmarks", ["men", "mem"], ["men", "rw", "mc30"], "a benchmark")
+    Traceback (most recent call last):
+    ...
+    wordgames.measure.OptionError: option similarity.benchmarks: 'mem' is not a benchmark (did you mean 'men'?); known: men, rw, mc30
+    """
+    known = list(known)
+    for value in values or ():
+        if value in known:
+            continue
+        close = difflib.get_close_matches(str(value), known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise OptionError(
+            f"option {where}: {value!r} is not {what}{hint}; known: {', '.join(known)}"
+        )
+
+
+def check_range(where: str, value, low=None, high=None) -> None:
+    """Refuse a number outside ``[low, high]`` (``None``: unbounded; ``value`` ``None`` passes).
+
+    >>> check_range("wales.k", 0, 1)
+    Traceback (most recent call last):
+    ...
+    wordgames.measure.OptionError: option wales.k: must be at least 1, got 0
+    """
+    if value is None:
+        return
+    values = value if isinstance(value, tuple | list) else (value,)
+    for v in values:
+        if (low is not None and v < low) or (high is not None and v > high) or v != v:
+            rng = (
+                f"between {low} and {high}"
+                if low is not None and high is not None
+                else (f"at least {low}" if low is not None else f"at most {high}")
+            )
+            raise OptionError(f"option {where}: must be {rng}, got {v}")
 
 
 def _fit(value, hint) -> tuple[bool, Any]:
@@ -503,6 +586,8 @@ __all__ = [
     "Score",
     "Skip",
     "ThinPolicy",
+    "check_names",
+    "check_range",
     "check_type",
     "is_thin",
     "options_dict",

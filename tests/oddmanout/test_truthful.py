@@ -25,11 +25,14 @@ def test_every_interval_inside_its_bounds_and_coverage_on_real_data(data_root):
         "glove-6b-50d", ["oddmanout"], data_root=data_root, seed=2, ci_resamples=300
     )
     scores = res.scores
+    by_set = {s.dataset: s.n for s in scores if s.metric == "pct_correct"}
     assert len(scores) >= 4 * 5  # the embedding on the five default sets (WordNet if present)
     assert assert_inside_bounds(scores, "oddmanout") == len(scores)  # every row has one
     for s in scores:
-        # puzzles with an OOV word stay in n (abstained on); coverage is the rest's share
-        assert s.coverage == pytest.approx((s.n - s.n_skipped) / s.n)
+        # puzzles with an OOV word stay in n (abstained on, n_oov); coverage is the rest's
+        # share of the set's puzzles (n + n_skipped: accuracy_answered skips the abstained)
+        assert s.coverage == pytest.approx((s.n - s.n_oov) / (s.n + s.n_skipped))
+        assert s.n + s.n_skipped == by_set[s.dataset]
         if s.metric.startswith("pct_"):
             assert s.ci_low <= s.value <= s.ci_high
     by = {(s.dataset, s.subject, s.metric): s for s in scores}
@@ -53,8 +56,8 @@ def test_a_vocabulary_that_drops_most_words_gives_thin_scores(glove, data_root):
     )
     row = next(s for s in res.scores if s.metric == "pct_correct")
     # nearly every puzzle holds a proper name outside the 2,000 most frequent words
-    assert row.n == 102 and row.n_skipped > 51
-    assert row.coverage == pytest.approx((102 - row.n_skipped) / 102) and row.coverage < 0.5
+    assert row.n == 102 and row.n_skipped == 0 and row.n_oov > 51
+    assert row.coverage == pytest.approx((102 - row.n_oov) / 102) and row.coverage < 0.5
     assert row.thin
     full = wordgames.evaluate(
         glove,

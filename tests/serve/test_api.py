@@ -561,7 +561,9 @@ def test_admin_measures_one_number_format_per_column(app_for, db_url):
         ["0.5", "—", "3", "100%"],
     ]
     assert [thin for thin, _ in table] == [False, False, True]
-    assert table[0][1][8] == "skipped 48: clue not in vocabulary"
+    assert (
+        table[0][1][8] == "skipped 48 of 1,248: clue not in vocabulary"
+    )  # one fraction everywhere
     assert table[2][1][8] == "thin: n = 3 is below 30, not ranked"
     assert "e+" not in page and "e-0" not in page
     assert "1 of 3 scores are" in page

@@ -362,6 +362,16 @@ def run(
     print_skipped(con, res)
     if res.failed:
         raise typer.Exit(1)
+    if not res.results:  # every measure was skipped: nothing to show is not a success
+        fail(
+            "nothing was computed: every measure was skipped (the reasons are above); "
+            "check WORDGAMES_DATA or --data-root"
+            + (
+                f" (now {res.parameters.get('data_root')})"
+                if res.parameters.get("data_root")
+                else ""
+            )
+        )
 
 
 def inapplicable_run_options(

@@ -291,7 +291,7 @@ def _print_embedding(con, r) -> None:
     for note in r.notes:
         if note.startswith("records:"):
             con.print(escape(note), highlight=False)
-    _print_aggregates(con, r.tables.get("aggregates", []))
+    _print_aggregates(con, r.tables.get("aggregates", []), thin_index(r.scores))
     srows = [x for x in r.tables.get("senders", []) if x["clue_source"] == "all"]
     rrows = [x for x in r.tables.get("receivers", []) if x["clue_source"] == "all"]
     n_records = r.parameters.get("n_records", {})
@@ -309,6 +309,7 @@ def _print_embedding(con, r) -> None:
                 con,
                 [x for x in srows if x["dataset"] == ds and x["data"] == kind],
                 [x for x in rrows if x["dataset"] == ds and x["data"] == kind],
+                thin_index(r.scores),
             )
 
 
@@ -319,9 +320,10 @@ AGGREGATE_WORDS = {
 }
 
 
-def _print_aggregates(con, rows) -> None:
+def _print_aggregates(con, rows, thin: dict | None = None) -> None:
     if not rows:
         return
+    thin, notes = thin or {}, {}
     t = _table(
         con,
         "mean over the data sets (each data set weighted equally), with 95% intervals",
@@ -335,12 +337,18 @@ def _print_aggregates(con, rows) -> None:
         fmt = "{:,.0f}" if "rank" in a["metric"] else "{:.3f}"
         t.add_row(
             f"{a['agent']}: {AGGREGATE_WORDS.get(a['metric'], a['metric'])}",
-            _with_ci(a["value"], a["ci_low"], a["ci_high"], fmt),
+            _thin_cell(
+                _with_ci(a["value"], a["ci_low"], a["ci_high"], fmt),
+                thin,
+                ("all", a["agent"], a["metric"]),
+                notes,
+            ),
             str(a["n_datasets"]),
             f"{a['n']:,}",
             f"{a['coverage']:.0%}",
         )
     print_table(con, t)
+    _print_thin_notes(con, notes)
 
 
 def _skipped_words(rows) -> str:
@@ -351,9 +359,39 @@ def _skipped_words(rows) -> str:
     return f"; {n:,} skipped: {skip_reason(skipped)}" if n else ""
 
 
-def _print_kind(con, srows, rrows) -> None:
-    """The senders' and the receivers' table of one kind of data of one data set."""
+THIN_MARK = " (thin)"
+
+
+def thin_index(scores) -> dict:
+    """``{(dataset, subject, metric): thin reason}`` of the thin scores among ``scores``."""
+    return {(s.dataset, s.subject, s.metric): s.thin_reason for s in scores if s.thin}
+
+
+def _thin_cell(text: str, thin: dict, key: tuple, notes: dict) -> str:
+    """``text`` marked thin (the reason goes to ``notes``, printed once under the table)."""
+    reason = thin.get(key)
+    if reason is None:
+        return text
+    notes.setdefault(reason, None)
+    return text.replace("\n", THIN_MARK + "\n", 1) if "\n" in text else text + THIN_MARK
+
+
+def _print_thin_notes(con, notes: dict) -> None:
     from rich.markup import escape
+
+    for reason in notes:
+        con.print(escape(f"(thin): not ranked, {reason}"), highlight=False, style="dim")
+
+
+def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
+    """The senders' and the receivers' table of one kind of data of one data set.
+
+    A value whose Score is thin (:func:`wordgames.measure.is_thin`) is marked ``(thin)`` and the
+    reason is printed under the table.
+    """
+    from rich.markup import escape
+
+    thin = thin or {}
 
     for among in ("vocabulary", "candidates"):
         rows = [x for x in srows if x.get("ranked_among", "vocabulary") == among]
@@ -375,15 +413,21 @@ def _print_kind(con, srows, rrows) -> None:
             *hits,
         )
         fmt = "{:,.0f}" if among == "vocabulary" else "{:,.2f}"
+        notes: dict = {}
+        metric = f"{rows[0]['data']}.mean_rank" + ("" if among == "vocabulary" else "_candidates")
         for x in rows:
+            key = (x["dataset"], x["agent"], metric)
             t.add_row(
                 escape(x["agent"]),
-                _with_ci(x["mean_rank"], x["ci_low"], x["ci_high"], fmt),
+                _thin_cell(
+                    _with_ci(x["mean_rank"], x["ci_low"], x["ci_high"], fmt), thin, key, notes
+                ),
                 fmt.format(x["median_rank"]),
                 f"{x['mrr']:.4f}",
                 *(f"{x[h]:.3f}" for h in hits),
             )
         print_table(con, t)
+        _print_thin_notes(con, notes)
     if rrows:
         metric = "MAP" if rrows[0]["measure"] == "map" else "guess score"
         t = _table(
@@ -392,9 +436,13 @@ def _print_kind(con, srows, rrows) -> None:
             "agent",
             metric,
         )
+        notes = {}
         for x in rrows:
-            t.add_row(escape(x["agent"]), _with_ci(x["score"], x["ci_low"], x["ci_high"], "{:.3f}"))
+            key = (x["dataset"], x["agent"], f"{x['data']}.{x['measure']}")
+            cell = _with_ci(x["score"], x["ci_low"], x["ci_high"], "{:.3f}")
+            t.add_row(escape(x["agent"]), _thin_cell(cell, thin, key, notes))
         print_table(con, t)
+        _print_thin_notes(con, notes)
 
 
 def write_json_text(path: Path, text: str) -> None:
@@ -667,5 +715,4 @@ def play(
         bot = ClusterSender(emb, random_state=seed, vocab_size=vocab_size, rules=rules)
     else:
         bot = ExhaustiveSearchSender(emb, vocab_size=vocab_size, rules=rules)
-    res = play_terminal(board, role, bot, max_turns=max_turns)
-    raise typer.Exit(0 if res.solved else 1)
+    play_terminal(board, role, bot, max_turns=max_turns)  # a game played to its end is a success

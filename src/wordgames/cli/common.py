@@ -16,18 +16,24 @@ import typer
 
 def fail(message: str, code: int = 2) -> None:
     """Print ``error: message`` on stderr (user text escaped) and exit with ``code``."""
-    from rich.console import Console
     from rich.markup import escape
 
-    Console(stderr=True).print(f"[bold red]error:[/] {escape(str(message))}", highlight=False)
+    console(stderr=True).print(f"[bold red]error:[/] {escape(str(message))}", highlight=False)
     raise typer.Exit(code)
 
 
-def console():
-    """A rich ``Console`` on stdout (rich is imported only when a command prints)."""
+def console(stderr: bool = False):
+    """A rich ``Console`` on stdout (rich is imported only when a command prints).
+
+    Output that is not a terminal (a pipe, a file, a test) is never hard-wrapped: a URL, a
+    path or a suggested command stays whole on its line.
+    """
     from rich.console import Console
 
-    return Console()
+    con = Console(stderr=stderr)
+    if not con.is_terminal:
+        con.soft_wrap = True
+    return con
 
 
 @contextlib.contextmanager

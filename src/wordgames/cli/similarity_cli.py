@@ -487,6 +487,11 @@ def correlate(
         fail(str(exc))
     write_json_atomic(out / "correlation.json", payload)
     _print_correlations(con, result, reference)
+    for t in payload.get("thin_left_out", []):
+        con.print(
+            escape(f"note: {t['metric']} of {t['embedding']} is thin ({t['reason']}): left out"),
+            highlight=False,
+        )
     con.print(
         escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
         highlight=False,

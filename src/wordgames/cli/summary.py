@@ -59,39 +59,22 @@ def fmt_value(v) -> str:
 
 
 def coverage_counts(score) -> tuple[int, int] | None:
-    """``(items used, items available)`` of a score (``None`` when it does not say).
+    """``(items known, data set's items)`` of a score (``None`` when it does not say).
 
-    ``n + n_skipped`` items are available and ``n`` used, unless the measure set a coverage
-    that says otherwise (Odd-Man-Out keeps abstained puzzles in ``n``): then ``n`` is what is
-    available and ``coverage * n`` what is used.
+    One rule for every measure: the data set has ``n + n_skipped`` items, and the value knows
+    every word of ``n - n_oov`` of them.
 
     Examples
     --------
     >>> from wordgames.measure import Score
     >>> coverage_counts(Score("e", "m", "d", "", "map", 0.5, n=26, n_skipped=4))
     (26, 30)
-    >>> coverage_counts(Score("e", "m", "d", "", "pct", 50.0, n=102, n_skipped=3,
-    ...                       coverage=99 / 102))
+    >>> coverage_counts(Score("e", "m", "d", "", "pct", 50.0, n=102, n_oov=3))
     (99, 102)
-    >>> coverage_counts(Score("e", "m", "all", "", "map", 0.6, n=90, n_skipped=10,
-    ...                       coverage=0.75))  # a mean of shares: the counts still hold
-    (90, 100)
     """
     if score.n is None:
         return None
-    skipped = score.n_skipped or 0
-    cov = score.coverage
-    # Odd-Man-Out's convention: the skipped items are inside n (abstained on, still counted)
-    if (
-        cov is not None
-        and math.isfinite(cov)
-        and score.n
-        and skipped <= score.n
-        and abs(cov - (score.n - skipped) / score.n) < 1e-9
-        and abs(cov - score.n / (score.n + skipped)) >= 1e-9
-    ):
-        return score.n - skipped, score.n
-    return score.n, score.n + skipped
+    return score.n - (getattr(score, "n_oov", 0) or 0), score.n + (score.n_skipped or 0)
 
 
 def fmt_counts(counts) -> str:
@@ -129,7 +112,7 @@ def headline_rows(res) -> list[Row]:
                         coverage_counts(s),
                         bool(s.thin),
                         s.thin_reason,
-                        s.skip_reason if s.n_skipped else "",
+                        s.skip_reason if s.n_skipped or s.n_oov else "",
                         s.direction,
                     )
                 )

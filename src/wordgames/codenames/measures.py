@@ -485,11 +485,11 @@ def problems_from_receiver_records(
         board = [_norm(w) for w in r.board]
         chosen = list(dict.fromkeys(_norm(w) for w in r.chosen))
         if not chosen:
-            skipped["no_picks"] += 1
+            skipped["no_picks"] += _weight(r)
             continue
         blue = tuple(w for w in chosen if w in board)
         if len(blue) != len(chosen):
-            skipped["pick_not_on_board"] += 1
+            skipped["pick_not_on_board"] += _weight(r)
             continue
         red = tuple(w for w in dict.fromkeys(board) if w not in blue)
         out.append(
@@ -509,7 +509,7 @@ def problems_from_sender_records(
         blue = tuple(dict.fromkeys(_norm(w) for w in r.blue))
         red = tuple(w for w in dict.fromkeys(_norm(w) for w in r.avoid) if w not in blue)
         if not blue:
-            skipped["no_blue"] += 1
+            skipped["no_blue"] += _weight(r)
             continue
         out.append(
             RankProblem(r.record_id, blue, red, _norm(r.clue), r.clue_source or "human", _weight(r))
@@ -589,12 +589,12 @@ def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
         try:
             ranking = list(sender.ranked_forward(list(p.blue), list(p.red)))
         except (OOVError, KeyError):
-            res.skipped["oov_board"] += 1
+            res.skipped["oov_board"] += p.weight
             continue
         try:
             pos = ranking.index(p.clue) + 1
         except ValueError:
-            res.skipped["clue_not_ranked"] += 1
+            res.skipped["clue_not_ranked"] += p.weight
             continue
         _record_rank(res, p, pos, pos, len(ranking))
         if progress:
@@ -609,10 +609,10 @@ def _valid_for(sender, problems, res: SenderRanks):
         oov = [w for w in p.blue + p.red if w not in index]
         crow = index.get(p.clue)
         if oov:
-            res.skipped["oov_board"] += 1
+            res.skipped["oov_board"] += p.weight
             res.oov_words.update(oov)
         elif crow is None or crow >= n_vocab:
-            res.skipped["oov_clue"] += 1
+            res.skipped["oov_clue"] += p.weight
             res.oov_words[p.clue] += 1
         else:
             out.append((p, crow))
@@ -628,7 +628,7 @@ def _drawn_ranks(sender, problems, res: SenderRanks) -> None:
             cache[board] = sender.excluded_rows(board)
         ex = cache[board]
         if crow in set(ex.tolist()):
-            res.skipped["clue_illegal"] += 1
+            res.skipped["clue_illegal"] += p.weight
             continue
         n_cand = sender.n_vocab - len(ex)
         r = sender.draw_rank(p.blue, p.red, p.clue, n_cand)
@@ -843,7 +843,7 @@ def _record_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> None:
                 ex_sets[id(ex)] = set(ex.tolist())
             for j, (p, crow) in enumerate(items):
                 if crow in ex_sets[id(ex)]:
-                    results[name].skipped["clue_illegal"] += 1
+                    results[name].skipped["clue_illegal"] += p.weight
                     continue
                 b, t = beats[(blue, red, si, j)]
                 _record_rank(results[name], p, b + 1, b + 1 + t, g.n_vocab - len(ex))
@@ -893,12 +893,12 @@ def sender_ranks_candidates(
     for r in records:
         cands = candidates_of(r)
         if not cands:
-            skipped["no_candidates"] += 1
+            skipped["no_candidates"] += _weight(r)
             continue
         ps, sk = problems_from_sender_records([r])
         skipped.update(sk)
         if ps and ps[0].clue not in cands:
-            skipped["clue_not_candidate"] += 1
+            skipped["clue_not_candidate"] += _weight(r)
         elif ps:
             problems.append((ps[0], cands))
     if not problems:
@@ -918,10 +918,10 @@ def sender_ranks_candidates(
                 try:
                     ranking = [w for w in s.ranked_forward(list(p.blue), list(p.red)) if w in cands]
                 except (OOVError, KeyError):
-                    res.skipped["oov_board"] += 1
+                    res.skipped["oov_board"] += p.weight
                     continue
                 if p.clue not in ranking:
-                    res.skipped["clue_not_ranked"] += 1
+                    res.skipped["clue_not_ranked"] += p.weight
                     continue
                 pos = ranking.index(p.clue) + 1
                 _record_rank(res, p, pos, pos, len(ranking))
@@ -938,13 +938,13 @@ def _known_candidates(sender, problems, res: SenderRanks) -> list:
         oov = [w for w in p.blue + p.red if w not in index]
         missing = [c for c in cands if index.get(c, n_vocab) >= n_vocab]
         if oov:
-            res.skipped["oov_board"] += 1
+            res.skipped["oov_board"] += p.weight
             res.oov_words.update(oov)
         elif p.clue in missing:
-            res.skipped["oov_clue"] += 1
+            res.skipped["oov_clue"] += p.weight
             res.oov_words[p.clue] += 1
         elif missing:
-            res.skipped["oov_candidate"] += 1
+            res.skipped["oov_candidate"] += p.weight
             res.oov_words.update(missing)
         else:
             out.append((p, cands))
@@ -971,7 +971,7 @@ def _counted_candidates(sender, problems: list, res: SenderRanks) -> None:
         for p in ps:
             j = cands.index(p.clue)
             if j in local_ex.tolist():
-                res.skipped["clue_illegal"] += 1
+                res.skipped["clue_illegal"] += p.weight
                 continue
             beats, ties = sender.count_rank(geom, sender.rank_values(geom, j), j)
             _record_rank(res, p, beats + 1, beats + 1 + ties, n_cand)
@@ -1073,20 +1073,20 @@ def receiver_map(
             board = list(dict.fromkeys(_norm(w) for w in r.board))
             picks = set(_norm(w) for w in r.chosen)
             if not picks:
-                res.skipped["no_picks"] += 1
+                res.skipped["no_picks"] += _weight(r)
                 continue
             if not picks <= set(board):
-                res.skipped["pick_not_on_board"] += 1
+                res.skipped["pick_not_on_board"] += _weight(r)
                 continue
             oov = _receiver_oov(rec, [*board, _norm(r.clue)])
             if oov:
-                res.skipped["oov_clue" if _norm(r.clue) in oov else "oov_board"] += 1
+                res.skipped["oov_clue" if _norm(r.clue) in oov else "oov_board"] += _weight(r)
                 res.oov_words.update(oov)
                 continue
             try:
                 ranking = rec.ranked_forward(board, _norm(r.clue))
             except (OOVError, KeyError):
-                res.skipped["oov_board"] += 1
+                res.skipped["oov_board"] += _weight(r)
                 continue
             res.record_ids.append(r.record_id)
             res.groups.append(r.clue_source or "unknown")
@@ -1139,20 +1139,20 @@ def receiver_guess_score(
         for r in records:
             tau, targets = number_for(r)
             if not tau:
-                res.skipped["no_number"] += 1
+                res.skipped["no_number"] += _weight(r)
                 continue
             blue = set(_norm(w) for w in r.blue)
             board = sorted(set(blue) | {_norm(w) for w in r.avoid})
             clue = _norm(r.clue)
             oov = _receiver_oov(rec, [*board, clue])
             if oov:
-                res.skipped["oov_clue" if clue in oov else "oov_board"] += 1
+                res.skipped["oov_clue" if clue in oov else "oov_board"] += _weight(r)
                 res.oov_words.update(oov)
                 continue
             try:
                 picks = rec.guess(board, clue, tau)
             except (OOVError, KeyError):
-                res.skipped["oov_board"] += 1
+                res.skipped["oov_board"] += _weight(r)
                 continue
             tset = set(targets)
             row = 0.0

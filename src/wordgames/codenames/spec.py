@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, OptionError
+from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, OptionError, check_names
 
 #: the default sample size of ``wordgames run`` and ``wordgames codenames evaluate``: every
 #: record (all seven data sets take about 40 s with glove-6b-50d on two cores)
@@ -95,13 +95,7 @@ class CodenamesOptions:
             raise OptionError(
                 "codenames.clue_vocabulary and codenames.vocab_size exclude each other"
             )
-        unknown = [d for d in self.datasets or () if d not in DATASETS]
-        if unknown:
-            raise OptionError(
-                f"codenames.datasets: {', '.join(map(repr, unknown))} "
-                f"{'is' if len(unknown) == 1 else 'are'} not a human Codenames "
-                f"data set; known: {', '.join(DATASETS)}"
-            )
+        check_names("codenames.datasets", self.datasets, DATASETS, "a human Codenames data set")
         for name, least in (("max_records", 0), ("n_restarts", 1), ("vocab_size", 1)):
             value = getattr(self, name)
             if value is not None and value < least:
@@ -130,11 +124,12 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
 
 MEASURE = Measure(
     name="codenames",
-    version="2",
+    version="3",  # 3: skipped records counted by weight (n + n_skipped fixed per data set)
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
     datasets=DATASETS,
+    part_option="datasets",
     metrics=(
         Metric(
             "human_receiver.map",

@@ -47,6 +47,11 @@ class DatasetSpec:
     citation : what to cite
     licence : licence note (as found upstream)
     notes : known damage in the files and how the loader deals with it
+    items : the item count of each part that scores name, as ``(part, count)`` pairs: a part
+        is what a Score's ``dataset`` names (a puzzle set, a benchmark), or ``<role>`` for a
+        data set whose scores prefix their metric with it (``human_receiver.map``). Every
+        score on it has ``n + n_skipped`` equal to that count, whatever the vocabulary.
+    items_unit : what one item is (records, weighted decisions, pairs, puzzles, titles)
     """
 
     name: str
@@ -58,6 +63,8 @@ class DatasetSpec:
     citation: str
     licence: str
     notes: str = ""
+    items: tuple[tuple[str, int], ...] = ()
+    items_unit: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):
@@ -77,6 +84,10 @@ class DatasetSpec:
         paths = [f.path for f in self.files]
         if len(set(paths)) != len(paths):
             raise ValueError(f"data set {self.name}: a file is declared twice")
+
+    def item_count(self, part: str) -> int | None:
+        """The declared item count of ``part`` (``None`` when none is declared)."""
+        return dict(self.items).get(part)
 
     def file(self, path: str) -> DataFile:
         for f in self.files:

@@ -44,6 +44,31 @@ def get_dataset(name: str) -> DatasetSpec:
     return specs[name]
 
 
+def declared_items(dataset: str, metric: str = "") -> int | None:
+    """The declared item count behind a score on ``dataset`` (``None``: not declared).
+
+    ``dataset`` is a Score's ``dataset``: a declared data set whose parts are the roles that
+    prefix its metrics (``codenames-human-salt`` with ``human_receiver.map``), or a part of
+    one (the puzzle set ``anomia-common-dev``, the benchmark ``men``).
+
+    Examples
+    --------
+    >>> declared_items("codenames-pilot", "human_receiver.map"), declared_items("men", "spearman")
+    (196, 3000)
+    >>> declared_items("my-own-puzzles", "pct_correct") is None
+    True
+    """
+    specs = all_datasets()
+    spec = specs.get(dataset)
+    if spec is not None:
+        return spec.item_count(metric.split(".")[0])
+    for spec in specs.values():
+        count = spec.item_count(dataset)
+        if count is not None:
+            return count
+    return None
+
+
 def _inside(root: Path, path: Path, what: str) -> Path:
     """``path``, after checking that it resolves inside ``root`` (symbolic links followed)."""
     real_root, real = root.resolve(), path.resolve()

@@ -3,9 +3,10 @@
 Scores: ``dataset`` is the puzzle set, ``subject`` the solver (``embedding`` for the
 embedding solver, ``wordnet`` for the WordNet baseline, ``senses:<name>`` for a sense
 embedding). ``pct_*`` are percentages of all puzzles of the set; ``accuracy_answered`` is the
-share (0-1) of correct answers among the answered puzzles. ``n`` is the number of puzzles,
-``n_skipped`` the puzzles with a word the solver does not know (they count as abstained and
-stay in ``n``; ``coverage`` is set to the share of puzzles without such a word).
+share (0-1) of correct answers among the answered puzzles. ``n`` is the number of puzzles the
+value is computed on: every puzzle of the set for ``pct_*``, where the puzzles with a word the
+solver does not know count as abstained and as ``n_oov`` (``coverage`` is the share without
+one); the answered puzzles for ``accuracy_answered``, whose ``n_skipped`` are the abstained.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, check_names
 
 #: The WordNet solver's modes: ``"ours"`` (default: the paper's definitions over the full noun
 #: and verb hypernym DAG) and ``"published"`` (the authors' code, puzzle for puzzle:
@@ -68,16 +69,22 @@ class OddManOutOptions:
     missing: Literal["least-specific", "abstain"] = "least-specific"
     wordnet_mode: WordnetMode = "ours"
 
+    def __post_init__(self):
+        from wordgames.oddmanout.data import FILES
+
+        check_names("oddmanout.sets", self.sets, FILES, "a published puzzle set")
+
 
 _PCT = (0.0, 100.0)
 
 MEASURE = Measure(
     name="oddmanout",
-    version="2",
+    version="3",  # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy)
     family="oddmanout",
     description="Odd-Man-Out puzzles: %correct / %wrong / %abstained",
     compute="wordgames.oddmanout.suite:run",
     datasets=("oddmanout-anomia", "oddmanout-crowdsourced"),
+    part_option="sets",
     metrics=(
         Metric("pct_correct", HIGHER, _PCT, "% of puzzles solved"),
         Metric("pct_wrong", LOWER, _PCT, "% of puzzles answered wrongly"),

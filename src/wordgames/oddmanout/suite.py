@@ -13,12 +13,13 @@ on a few words (table ``error_concentration``). Version 3 added the last two and
 Options: :class:`~wordgames.oddmanout.spec.OddManOutOptions`. Scores: one row per puzzle set
 (``dataset``), solver (``subject``: ``embedding``, ``wordnet``, ``senses:<name>``) and metric
 (``pct_correct``, ``pct_wrong``, ``pct_abstained`` in percent, ``accuracy_answered`` as a share),
-with the puzzles as ``n`` and the puzzles holding an unknown word as ``n_skipped``.
+with every puzzle of the set as ``n`` and the puzzles holding an unknown word as ``n_oov``.
 
 Those puzzles stay in ``n`` (the solver abstains on them, and the percentages are of all
-puzzles), so every row sets its ``coverage`` explicitly: the share of puzzles without an
-out-of-vocabulary word, ``(n - n_skipped) / n``. A vocabulary that drops most words thus gives
-a thin score, not a confident 5 %.
+puzzles), so the coverage is the share of puzzles without an out-of-vocabulary word,
+``(n - n_oov) / n``. A vocabulary that drops most words thus gives a thin score, not a
+confident 5 %. ``accuracy_answered`` is over the answered puzzles: its ``n_skipped`` are the
+abstained ones (``n + n_skipped`` is the set's size in every row).
 
 Intervals: seeded percentile bootstraps over the per-puzzle outcomes
 (:func:`~wordgames.oddmanout.metrics.score_intervals`; ``ctx.ci_resamples`` resamples seeded
@@ -184,25 +185,30 @@ def load_reports(inputs: Inputs) -> tuple[list[dict], list[str]]:
 def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: str) -> None:
     """The four Score rows of one solver on one set; ``unknown`` names what the solver lacks.
 
-    The puzzles with an unknown word stay in ``n`` (abstained on): ``coverage`` is set to the
-    share of puzzles without one (see the module docstring).
+    The percentages are of every puzzle (``n`` = the set, nothing skipped); the puzzles with an
+    unknown word are abstained on and counted as ``n_oov``. ``accuracy_answered`` is computed
+    on the answered puzzles: the abstained ones are its ``n_skipped``.
     """
     s = solved.score
     n, n_oov = int(s["n"]), int(s["puzzles_with_oov"])
+    n_abstained = int(s["abstained"])
     why = f"puzzles with a word not in {unknown} (counted as abstained)" if n_oov else ""
     nan2 = (math.nan, math.nan)
     for metric in SCORE_METRICS:
-        row = result.score(
+        answered_only = metric == "accuracy_answered"
+        skipped = n_abstained if answered_only else 0
+        reason = "abstained puzzles (accuracy is over the answered ones)" if skipped else ""
+        result.score(
             solved.dataset,
             subject,
             metric,
             s[metric],
             ci=solved.ci.get(metric, nan2),
-            n=n,
-            n_skipped=n_oov,
-            skip_reason=why,
+            n=n - skipped,
+            n_skipped=skipped,
+            skip_reason="; ".join(x for x in (reason, why) if x),
+            n_oov=0 if answered_only else n_oov,
         )
-        row.coverage = (n - n_oov) / n if n else math.nan
 
 
 def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:

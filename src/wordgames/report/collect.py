@@ -367,6 +367,42 @@ def load_results(root: str | Path) -> Collection:
     return coll
 
 
+def collection_of(results) -> Collection:
+    """A :class:`Collection` of a :class:`~wordgames.Results` in memory (no folder needed).
+
+    The leaderboard, the correlation table and the figures read it as they read a folder.
+    """
+    by_name = {d.get("name"): d for d in results.embeddings}
+    entries = [
+        Entry(
+            embedding=dict(by_name.get(r.embedding, {"name": r.embedding})),
+            measure=r.measure,
+            version=str(r.version),
+            params={},
+            params_sha256="",
+            result=r.as_dict(),
+            source="(in memory)",
+        )
+        for r in results.results
+    ]
+    run = {
+        "embeddings": list(results.embeddings),
+        "parameters": dict(results.parameters),
+        "skipped": [
+            {"embedding": s.embedding, "measure": s.measure, "reason": s.reason}
+            for s in results.skipped
+        ],
+    }
+    coll = Collection(root=Path("."), entries=entries, run=run, from_store=False)
+    coll.skipped = run["skipped"]
+    _label(entries)
+    scores = {(r.embedding, r.measure): r.scores for r in results.results}
+    for e, r in zip(entries, results.results, strict=True):
+        e.scores = [replace(s, embedding=e.label) for s in scores[(r.embedding, r.measure)]]
+    coll.notes.extend(_select(entries))
+    return coll
+
+
 def thin_policy(run: Mapping | None) -> ThinPolicy:
     """The thinness policy recorded by the last run (``parameters.thin``), else the default."""
     given = ((run or {}).get("parameters") or {}).get("thin") or {}
@@ -393,8 +429,8 @@ def stamp_thin(rows, scores: list[Score], policy: ThinPolicy) -> int:
     """
     judged = 0
     for raw, s in zip(rows, scores, strict=False):
-        if not finite(s.coverage) and s.n is not None and s.n + s.n_skipped > 0:
-            s.coverage = s.n / (s.n + s.n_skipped)
+        if not finite(s.coverage):
+            s.coverage = s.known_coverage()
         if isinstance(raw, Mapping) and "thin" not in raw:
             s.thin, s.thin_reason = is_thin(s, policy)
             judged += 1

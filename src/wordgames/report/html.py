@@ -52,6 +52,7 @@ from wordgames.report.text import (
     key_words,
     note_text,
     oov_rows,
+    score_skipped_text,
     skipped_text,
     thin_text,
     value_words,
@@ -442,7 +443,7 @@ class _Cells:
     def __init__(self, lb):
         self.row = {lab: i for i, lab in enumerate(lb.values.index)}
         self.col = {c: j for j, c in enumerate(lb.columns)}
-        keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "skip_reason")
+        keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "n_oov", "skip_reason")
         self.a = {k: getattr(lb, k).to_numpy() for k in keys}
         for k in ("thin", "thin_reason", "ci_clipped"):
             self.a[k] = getattr(lb, k).to_numpy()
@@ -457,7 +458,9 @@ class _Cells:
             a["ci_high"][i, j],
             float(a["ranks"][i, j]),
             self.n_ranked[j],
-            skipped_text(a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j]),
+            skipped_text(
+                a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j], a["n_oov"][i, j]
+            ),
             best=bool(a["best"][i, j]),
             thin=str(a["thin_reason"][i, j]) if a["thin"][i, j] else None,
             clipped=bool(a["ci_clipped"][i, j]),
@@ -722,7 +725,7 @@ def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
                 "value": s.value,
                 "95 % CI": _ci_text(lo, hi),
                 "n": s.n,
-                "skipped": skipped_text(s.n_skipped, s.n, s.skip_reason),
+                "skipped": score_skipped_text(s),
                 "coverage": f"{s.coverage:.0%}" if finite(s.coverage) else "",
                 "direction": _direction_label(view.row_direction(s)),
                 "note": "; ".join(note),
@@ -781,7 +784,7 @@ def left_out_lines(scores) -> list[str]:
     """
     groups: dict[tuple, list[str]] = {}
     for s in scores:
-        text = skipped_text(s.n_skipped, s.n, s.skip_reason)
+        text = score_skipped_text(s)
         if text:
             subjects = groups.setdefault((s.dataset, text), [])
             if s.subject and s.subject not in subjects:

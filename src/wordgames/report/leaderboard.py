@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from wordgames.measure import HIGHER, LOWER, Measure, Score
 from wordgames.report.collect import Collection, measure_spec
-from wordgames.report.text import finite, skipped_text
+from wordgames.report.text import finite, score_skipped_text, skipped_text
 
 MIN_EMBEDDINGS = 3
 COLUMN_LEVELS = ("measure", "dataset", "subject", "metric")
@@ -208,6 +208,7 @@ LONG_COLUMNS = [
     "ci_clipped",
     "n",
     "n_skipped",
+    "n_oov",
     "skip_reason",
     "skipped",
     "coverage",
@@ -262,8 +263,9 @@ def long_table(coll: Collection, *, all_variants: bool = True):
                     "ci_clipped": clipped,
                     "n": s.n,
                     "n_skipped": s.n_skipped,
+                    "n_oov": s.n_oov,
                     "skip_reason": s.skip_reason,
-                    "skipped": skipped_text(s.n_skipped, s.n, s.skip_reason),
+                    "skipped": score_skipped_text(s),
                     "coverage": s.coverage,
                     "thin": s.thin,
                     "thin_reason": s.thin_reason,
@@ -314,6 +316,7 @@ CELL_FRAMES = (
     "thin_reason",
     "coverage",
     "ci_clipped",
+    "n_oov",
 )
 
 
@@ -339,6 +342,7 @@ class Leaderboard:
     thin_reason: object = None
     coverage: object = None
     ci_clipped: object = None
+    n_oov: object = None
     directions: dict = field(default_factory=dict)
     bounds: dict = field(default_factory=dict)
 
@@ -381,7 +385,10 @@ class Leaderboard:
                         "rank": a["ranks"],
                         "n": a["n"],
                         "n_skipped": a["n_skipped"],
-                        "skipped": skipped_text(a["n_skipped"], a["n"], a["skip_reason"]),
+                        "n_oov": a["n_oov"],
+                        "skipped": skipped_text(
+                            a["n_skipped"], a["n"], a["skip_reason"], a["n_oov"]
+                        ),
                         "coverage": a["coverage"],
                         "thin": bool(a["thin"]),
                         "thin_reason": a["thin_reason"],
@@ -398,6 +405,7 @@ class Leaderboard:
             "rank",
             "n",
             "n_skipped",
+            "n_oov",
             "skipped",
             "coverage",
             "thin",
@@ -405,7 +413,8 @@ class Leaderboard:
             "direction",
         ]
         df = pd.DataFrame(rows, columns=cols)
-        return df.astype({"n": "Int64", "n_skipped": "Int64"})  # counts, missing where no row
+        # counts, missing where no row
+        return df.astype({"n": "Int64", "n_skipped": "Int64", "n_oov": "Int64"})
 
     def mean_rank(self):
         """Each embedding's mean rank over the ranked columns (lower is better)."""
@@ -419,7 +428,7 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
     shape = (len(labels), len(cols))
     cells = {
         k: np.full(shape, np.nan)
-        for k in ("values", "ci_low", "ci_high", "n", "n_skipped", "coverage")
+        for k in ("values", "ci_low", "ci_high", "n", "n_skipped", "n_oov", "coverage")
     }
     cells["skip_reason"] = np.full(shape, "", dtype=object)
     cells["thin_reason"] = np.full(shape, "", dtype=object)
@@ -437,6 +446,7 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
                 cells["values"][i, j], cells["ci_low"][i, j] = s.value, s.ci_low
                 cells["ci_high"][i, j], cells["n_skipped"][i, j] = s.ci_high, s.n_skipped
                 cells["n"][i, j] = math.nan if s.n is None else s.n
+                cells["n_oov"][i, j] = s.n_oov
                 cells["skip_reason"][i, j] = s.skip_reason
                 cells["coverage"][i, j] = s.coverage
                 cells["thin"][i, j], cells["thin_reason"][i, j] = s.thin, s.thin_reason

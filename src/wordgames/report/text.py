@@ -50,16 +50,30 @@ def finite(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def skipped_text(n_skipped, n=None, reason: str = "") -> str:
-    """What was left out of a value: ``skipped 3 of 100: pairs with an out-of-vocabulary word``.
+def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0) -> str:
+    """What was left out of a value, or kept in it without every word known.
+
+    The base is always the data set's item count, ``n + n_skipped`` (one meaning of ``n``).
 
     >>> skipped_text(3, 97, "pairs with an OOV word"), skipped_text(0, 10)
     ('skipped 3 of 100: pairs with an OOV word', '')
+    >>> skipped_text(0, 585, "puzzles with a word not in the vocabulary (counted as abstained)", 56)
+    'out of vocabulary 56 of 585: puzzles with a word not in the vocabulary (counted as abstained)'
     """
-    if not finite(n_skipped) or not n_skipped:
+    parts = []
+    total = f" of {format_number(n + (n_skipped or 0))}" if finite(n) else ""
+    if finite(n_skipped) and n_skipped:
+        parts.append(f"skipped {format_number(n_skipped)}{total}")
+    if finite(n_oov) and n_oov:
+        parts.append(f"out of vocabulary {format_number(n_oov)}{total}")
+    if not parts:
         return ""
-    total = f" of {format_number(n + n_skipped)}" if finite(n) else ""
-    return f"skipped {format_number(n_skipped)}{total}" + (f": {reason}" if reason else "")
+    return ", ".join(parts) + (f": {reason}" if reason else "")
+
+
+def score_skipped_text(score) -> str:
+    """:func:`skipped_text` of a :class:`~wordgames.measure.Score` (every printer calls this)."""
+    return skipped_text(score.n_skipped, score.n, score.skip_reason, getattr(score, "n_oov", 0))
 
 
 def thin_text(reason: str) -> str:

@@ -68,6 +68,7 @@ class MeasureResult:
         n=None,
         n_skipped: int = 0,
         skip_reason: str = "",
+        n_oov: int = 0,
     ):
         """Append one :class:`~wordgames.measure.Score` row; returns it.
 
@@ -90,6 +91,7 @@ class MeasureResult:
             None if n is None else int(n),
             int(n_skipped),
             skip_reason,
+            n_oov=int(n_oov),
         )
         self.scores.append(row)
         return row

@@ -292,6 +292,7 @@ class ResultStore:
                         "ci_high": s.ci_high,
                         "n": s.n,
                         "n_skipped": s.n_skipped,
+                        "n_oov": s.n_oov,
                         "skip_reason": s.skip_reason,
                         "coverage": s.coverage,
                         "thin": s.thin,

@@ -38,6 +38,7 @@ SCORE_COLUMNS = (
     "ci_high",
     "n",
     "n_skipped",
+    "n_oov",
     "skip_reason",
     "coverage",
     "thin",
@@ -289,18 +290,21 @@ def display_rows(rows: list[dict]) -> list[dict]:
     >>> r["value"], r["ci"], r["n"], r["coverage"], r["thin"], r["note"]
     ('0.4', '0.1 – 0.7', '3', '100%', True, 'thin: n = 3 is below 30, not ranked')
     """
+    from wordgames.measure import Score
+    from wordgames.report.text import score_skipped_text
+
     out = []
     for r in rows:
         thin, reason = _thinness(r)
-        n, skipped = r.get("n"), r.get("n_skipped") or 0
+        score = Score.from_dict({**r, "n_skipped": r.get("n_skipped") or 0})
         cov = r.get("coverage")
-        if cov is None and n is not None and n + skipped:
-            cov = n / (n + skipped)
+        if cov is None:
+            cov = score.known_coverage()
         lo, hi = r.get("ci_low"), r.get("ci_high")
+        n = score.n
         notes = [f"thin: {reason or 'too little data'}, not ranked"] if thin else []
-        if skipped:
-            why = r.get("skip_reason") or ""
-            notes.append(f"skipped {skipped:,}" + (f": {why}" if why else ""))
+        if score_skipped_text(score):
+            notes.append(score_skipped_text(score))
         out.append(
             {
                 **{k: r.get(k, "") for k in ("embedding", "dataset", "subject", "metric")},

@@ -203,10 +203,12 @@ class StudyResult:
     skipped: list[dict]
     oov: object  # DataFrame embeddings x benchmarks: OOV pairs behind each similarity score
     plots: list[str] = field(default_factory=list)
+    thin: list[dict] = field(default_factory=list)  # cells left empty: their score is thin
 
     def as_dict(self) -> dict:
         return {
             "correlation": None if self.correlation is None else self.correlation.as_dict(),
+            "thin_left_out": self.thin,
             "oov_pairs": {str(k): dict(v) for k, v in self.oov.to_dict(orient="index").items()},
             "skipped": self.skipped,
             "plots": self.plots,
@@ -319,8 +321,14 @@ def study_from_results(
     require_embeddings(names, min_embeddings)
     scores: dict[str, dict[str, float]] = {n: {} for n in names}
     oov: dict[str, dict[str, float]] = {n: {} for n in names}
+    thin: list[dict] = []
     for r in res.results:
-        scores[r.embedding].update(select_metrics(r.measure, r.metrics, select))
+        chosen = select_metrics(r.measure, r.metrics, select)
+        for label, why in thin_labels(r).items():
+            if label in chosen:  # a thin score enters no statistic
+                chosen[label] = float("nan")
+                thin.append({"embedding": r.embedding, "metric": label, "reason": why})
+        scores[r.embedding].update(chosen)
         if r.measure == "similarity":
             oov[r.embedding].update(
                 {k.rsplit("/", 1)[0]: v for k, v in r.metrics.items() if k.endswith("/oov_pairs")}
@@ -336,11 +344,35 @@ def study_from_results(
         results=[r.as_dict() for r in res.results],
         skipped=skipped,
         oov=pd.DataFrame.from_dict(oov, orient="index"),
+        thin=thin,
     )
     if plot_dir is not None:
         Path(plot_dir).mkdir(parents=True, exist_ok=True)
         study.plots = [str(p) for p in plot_correlation(study.correlation, Path(plot_dir))]
     return study
+
+
+#: flat WALES metrics and the Score rows behind them: (dataset, subject, metric)
+_WALES_LABELS = {
+    "wales/score": ("human", "greedy", "score"),
+    "wales/w-path": ("wikispeedia-lscc", "w-path", "w_path"),
+}
+
+
+def thin_labels(result) -> dict[str, str]:
+    """The table labels of ``result``'s thin scores, with the reason: ``{label: reason}``.
+
+    A label is ``<dataset>/<metric>`` (a benchmark's ``men/spearman``), the bare metric of a
+    score without a data set (``erank``), or a WALES headline (:data:`_WALES_LABELS`).
+    """
+    out = {}
+    aliases = {v: k for k, v in _WALES_LABELS.items()} if result.measure == "wales" else {}
+    for s in result.scores:
+        if not s.thin:
+            continue
+        label = f"{s.dataset}/{s.metric}" if s.dataset else s.metric
+        out[aliases.get((s.dataset, s.subject, s.metric), label)] = s.thin_reason
+    return out
 
 
 def _require_reference(table, reference: str | None, skipped: list[dict]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from wordgames.measure import HIGHER, Headline, Measure, Metric
+from wordgames.measure import HIGHER, Headline, Measure, Metric, check_names, check_range
 
 
 @dataclass(frozen=True)
@@ -30,14 +30,21 @@ class SimilarityOptions:
     oov: Literal["skip", "fixed"] = "skip"
     oov_similarity: float = 0.0
 
+    def __post_init__(self):
+        from wordgames.similarity.benchmarks import BENCHMARKS
+
+        check_names("similarity.benchmarks", self.benchmarks, BENCHMARKS, "a shipped benchmark")
+        check_range("similarity.oov_similarity", self.oov_similarity, -1.0, 1.0)
+
 
 SIMILARITY = Measure(
     name="similarity",
-    version="2",
+    version="3",  # 3: OOV pairs kept under oov="fixed" counted as n_oov
     family="similarity",
     description="Word-similarity benchmarks (Spearman, Pearson)",
     compute="wordgames.similarity.suite:run",
     datasets=("word-similarity",),
+    part_option="benchmarks",
     metrics=(
         Metric("spearman", HIGHER, (-1.0, 1.0), "Spearman rho with human similarity ratings"),
         Metric("pearson", HIGHER, (-1.0, 1.0), "Pearson r with human similarity ratings"),
@@ -71,6 +78,11 @@ class GlobalMetricsOptions:
     rownorm: bool = False
     top_n: int | None = None
     perank_variant: Literal["power", "renyi"] = "power"
+
+    def __post_init__(self):
+        check_range("global-metrics.top_n", self.top_n, 2)
+        check_range("global-metrics.perank_p", self.perank_p, 0.0)
+        check_range("global-metrics.edim_p", self.edim_p, 0.0)
 
 
 GLOBAL_METRICS = Measure(

@@ -3,7 +3,7 @@
 Options: :class:`~wordgames.similarity.spec.SimilarityOptions`. Scores: one row per benchmark
 (``dataset``) and metric (``spearman``, ``pearson``, ``coverage``), with the pairs used as ``n``
 and the out-of-vocabulary pairs as ``n_skipped`` (under ``oov="fixed"`` they are kept in ``n``,
-scored with the fixed cosine). Every row's ``coverage`` is the share of the benchmark's pairs
+scored with the fixed cosine, and counted as ``n_oov``). Every row's ``coverage`` is the share of the benchmark's pairs
 with both words in the vocabulary, set explicitly: under ``"fixed"`` the pairs scored with a
 made-up cosine do not count as covered.
 
@@ -101,7 +101,8 @@ def scores_to_result(
                 ci=ci,
                 n=s.n_scored,
                 n_skipped=s.n_pairs - s.n_scored,
-                skip_reason=why if s.n_pairs > s.n_scored else "",
+                skip_reason=why if s.n_oov_pairs else "",
+                n_oov=s.n_oov_pairs if oov == "fixed" else 0,
             )
             row.coverage = s.coverage
         metrics[f"{s.benchmark}/spearman"] = s.spearman

@@ -79,6 +79,12 @@ class WalesOptions:
                 f"option 'table1_method' (--table1-method) must be one of "
                 f"{', '.join(TABLE1_METHODS)}, got {self.table1_method!r}"
             )
+        from wordgames.measure import check_range
+
+        for name in ("k", "table1_trials", "table1_pool", "max_steps", "w_path_pairs", "human_k"):
+            check_range(f"wales.{name}", getattr(self, name), 1)
+        check_range("wales.gammas", self.gammas, 0.0)
+        check_range("wales.percents", self.percents, 0.0, 100.0)
         check_graph_options(
             self.graph,
             names=self.names,

@@ -57,6 +57,8 @@ register(
         name="wikispeedia",
         folder="wikispeedia",
         family="wales",
+        items=(("wikispeedia-lscc", 4051),),
+        items_unit="article titles of the largest strongly connected component",
         title="Wikispeedia: Wikipedia-for-Schools link graph and unfinished human navigation games",
         upstream="https://github.com/GdShruti/CS685-Data-Mining-Wikispeedia @ "
         "d71f3cd5f28ac7ed2d8f34c22762b2c43a55771a (wikispeedia_paths-and-graph/; SNAP data set "
