@@ -234,3 +234,61 @@ def test_datasets_takes_the_names_that_scores_show(data_root):
     assert shown == {("similarity", "simlex999"), ("oddmanout", "anomia-common-dev")}
     with pytest.raises(OptionError, match=r"'simlex99' is read by none.*did you mean 'simlex999'"):
         wordgames.evaluate("no-such-embedding", datasets=["simlex99"])
+
+
+# --------------------------------------------------------------------------- issue 21, item 9
+def test_results_repr_is_short_and_summary_marks_thin(data_root):
+    res = wordgames.evaluate(
+        ["glove-6b-50d", "glove-6b-50d-top10k"],
+        measures=["similarity", "global-metrics"],
+        data_root=data_root,
+        ci_resamples=50,
+    )
+    text = repr(res)
+    assert len(text) < 300 and "2 embedding(s)" in text and "similarity" in text
+    assert f"{len(res.scores):,} scores" in text
+    summary = res.summary().splitlines()
+    thin = {(s.embedding, s.dataset) for s in res.scores if s.thin and s.metric == "spearman"}
+    assert ("glove-6b-50d-top10k", "rw") in thin
+    rw = [ln for ln in summary if ln.startswith("similarity  rw  spearman  glove-6b-50d-top10k")]
+    assert len(rw) == 1 and "thin, not ranked" in rw[0]
+    fine = [ln for ln in summary if ln.startswith("similarity  men  spearman  glove-6b-50d ")]
+    assert len(fine) == 1 and "thin" not in fine[0]
+
+
+def test_results_leaderboard_in_memory_equals_the_stored_one(tmp_path, data_root):
+    from wordgames.report import leaderboard, load_results
+
+    res = wordgames.evaluate(
+        ["glove-6b-50d-pca10", "glove-6b-50d-pca20"],
+        measures=["similarity"],
+        store=tmp_path,
+        data_root=data_root,
+        ci_resamples=50,
+    )
+    mem, disk = res.leaderboard(), leaderboard(load_results(tmp_path))
+    assert mem.columns == disk.columns and len(mem.columns) == 13
+    order = list(mem.values.index)
+    assert sorted(order) == sorted(disk.values.index)
+    for frame in ("values", "ranks", "ci_low", "n"):
+        a, b = getattr(mem, frame), getattr(disk, frame).loc[order]
+        assert np.array_equal(a.to_numpy(float), b.to_numpy(float), equal_nan=True), frame
+
+
+def test_results_plot_draws_one_bar_per_embedding_thin_hatched(data_root):
+    res = wordgames.evaluate(
+        ["glove-6b-50d", "glove-6b-50d-top10k"],
+        measures=["similarity"],
+        data_root=data_root,
+        ci_resamples=50,
+    )
+    fig = res.plot("similarity", "spearman", dataset="rw")
+    bars = fig.axes[0].patches
+    assert len(bars) == 2
+    rw = {s.embedding: s for s in res.scores if s.dataset == "rw" and s.metric == "spearman"}
+    assert [b.get_height() for b in bars] == pytest.approx(
+        [rw["glove-6b-50d"].value, rw["glove-6b-50d-top10k"].value]
+    )
+    assert [str(b.get_hatch()) for b in bars] == ["None", "//"]  # the top-10k score is thin
+    with pytest.raises(KeyError, match="no score similarity/spearmann"):
+        res.plot("similarity", "spearmann")
