@@ -43,6 +43,8 @@ class Row:
     skip_reason: str = ""
     direction: str | None = None
     best: bool = False
+    tied: bool = False  # in a top group that no paired comparison separates
+    column: tuple | None = None  # (measure, dataset, subject, metric): the leaderboard's
 
 
 def fmt_value(v) -> str:
@@ -114,13 +116,14 @@ def headline_rows(res) -> list[Row]:
                         s.thin_reason,
                         s.skip_reason if s.n_skipped or s.n_oov else "",
                         s.direction,
+                        column=(r.measure, s.dataset, s.subject, s.metric),
                     )
                 )
             continue
         for key, value in r.metrics.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
                 rows.append(Row(r.measure, "", key, r.embedding, value, None))
-    _mark_best(rows)
+    _mark_best(rows, res)
     return _grouped(rows)
 
 
@@ -147,26 +150,25 @@ def _grouped(rows: list[Row]) -> list[Row]:
     return [row for _, row in sorted(enumerate(rows), key=order)]
 
 
-def _mark_best(rows: list[Row]) -> None:
-    """Mark the best value of each score among two or more non-thin embeddings."""
-    groups: dict = {}
-    for row in rows:
-        groups.setdefault((row.measure, row.dataset, row.label), []).append(row)
-    for group in groups.values():
-        ok = [
-            r
-            for r in group
-            if not r.thin
-            and r.direction in ("higher", "lower")
-            and r.value is not None
-            and math.isfinite(r.value)
-        ]
-        if len(ok) < 2 or len({r.embedding for r in ok}) < 2:
-            continue
-        pick = max if ok[0].direction == "higher" else min
-        best = pick(r.value for r in ok)
-        for r in ok:
-            r.best = r.value == best
+def _mark_best(rows: list[Row], res) -> None:
+    """Mark what the leaderboard's paired rule says: the best, or the tied top group.
+
+    A value is best only when a paired comparison on the shared items separates it from every
+    other embedding (:meth:`wordgames.report.Leaderboard.best`); a top group of several that
+    none separates is marked ``tied``.
+    """
+    if len({r.embedding for r in rows}) < 2 or not hasattr(res, "leaderboard"):
+        return
+    lb = res.leaderboard()
+    if not lb.columns:
+        return
+    best, tied = lb.best(), lb.tied_top()
+    index = set(lb.values.index)
+    for r in rows:
+        col = getattr(r, "column", None)
+        if col in lb.directions and r.embedding in index:
+            r.best = bool(best.loc[r.embedding, col])
+            r.tied = bool(tied.loc[r.embedding, col])
 
 
 def sample_note(result) -> str:
@@ -303,7 +305,7 @@ def render_block(
     notes: dict[str, int] = {}
 
     def refs(row: Row) -> str:
-        marks = ["best"] if row.best else []
+        marks = ["best"] if row.best else (["tied best"] if row.tied else [])
         for text, thin in ((row.thin_reason, True), (row.skip_reason, False)):
             if (thin and row.thin) or (not thin and text):
                 key = (f"thin, not ranked: {text}" if thin else f"skipped: {text}").rstrip(": ")

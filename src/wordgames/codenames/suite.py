@@ -35,6 +35,7 @@ from wordgames.codenames.spec import (
     QUICK_MAX_RECORDS,
     SUITE_MAX_RECORDS,
 )
+from wordgames.paired import item_record
 
 if TYPE_CHECKING:
     from wordgames.results import MeasureResult
@@ -380,7 +381,7 @@ def scores_of(
         for data, results in ev.receiver_results():
             for agent, res in results.items():
                 s = res.summary(**ci.kw())
-                result.score(
+                row = result.score(
                     ev.dataset,
                     agent,
                     f"{data}.{res.measure}",
@@ -390,7 +391,25 @@ def scores_of(
                     n_skipped=s["n_skipped"],
                     skip_reason=skip_reason(res.skipped),
                 )
+                if MEASURE.headline_of(row) is not None:
+                    result.keep_items(row, _items([(ev.dataset, res)], strata=False))
     aggregate_scores(result, evaluations, ci)
+
+
+def _items(parts, *, strata: bool) -> dict:
+    """The per-record values behind a score of ``parts`` (``[(data set, result)]``).
+
+    Receivers: each record's score; senders: each record's rank. Records are weighted by
+    their count; over several data sets each is a stratum (the mean of the data sets' means).
+    """
+    ids, values, weights, names = [], [], [], []
+    for name, res in parts:
+        per = res.per_record()[0]["mean_rank"] if hasattr(res, "per_record") else res.scores
+        ids += [f"{name}:{r}" for r in res.record_ids]
+        values += list(np.asarray(per, float))
+        weights += list(res.weights)
+        names += [name] * len(res.record_ids)
+    return item_record(ids, values, weights=weights, strata=names if strata else None)
 
 
 def _agent_result(ev: DatasetEvaluation, data: str, role: str, agent: str):
@@ -459,6 +478,7 @@ def aggregate_scores(
             skip_reason=why,
         )
         row.coverage = float(np.mean(covs))
+        result.keep_items(row, _items([(nm, r) for nm, r in parts if nm in used], strata=True))
         result.metrics[f"{ALL_DATASETS}/{agent}/{metric}"] = value
         rows.append(
             {

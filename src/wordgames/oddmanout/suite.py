@@ -32,6 +32,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 
+from wordgames.paired import item_record
 from wordgames.results import MeasureResult, Timer
 
 VERSION = "3"
@@ -71,6 +72,8 @@ class SolvedSet:
     oov: dict
     ci: dict = field(default_factory=dict)
     errors: dict = field(default_factory=dict)  # analysis.error_concentration
+    outcomes: object = None  # per puzzle: 1 solved, 0 wrong, -1 abstained
+    ids: object = None  # per puzzle: its line in the source (stable across seeds)
 
 
 @dataclass
@@ -198,7 +201,7 @@ def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: 
         answered_only = metric == "accuracy_answered"
         skipped = n_abstained if answered_only else 0
         reason = "abstained puzzles (accuracy is over the answered ones)" if skipped else ""
-        result.score(
+        row = result.score(
             solved.dataset,
             subject,
             metric,
@@ -209,6 +212,10 @@ def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: 
             skip_reason="; ".join(x for x in (reason, why) if x),
             n_oov=0 if answered_only else n_oov,
         )
+        kind = {"pct_correct": 1, "pct_wrong": 0}.get(metric)
+        if kind is not None and solved.outcomes is not None:
+            per = 100.0 * (solved.outcomes == kind)
+            result.keep_items(row, item_record(solved.ids, per))
 
 
 def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:
@@ -217,14 +224,28 @@ def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:
     ``boot``: ``n_resamples`` and ``seed`` of :func:`~wordgames.oddmanout.metrics.score_intervals`
     (``None``: no interval).
     """
+    import numpy as np
+
     from wordgames.oddmanout.analysis import error_concentration
-    from wordgames.oddmanout.metrics import score, score_intervals
+    from wordgames.oddmanout.metrics import outcomes, score, score_intervals
 
     out = []
     for name, ps in sets.items():
         sol = solver.solve(ps)
         ci = score_intervals(ps, sol, **boot) if boot else {}
-        out.append(SolvedSet(name, score(ps, sol), sol.oov, ci, error_concentration(ps, sol)))
+        lines = np.asarray(ps.lines if ps.lines is not None else [])
+        ids = lines if lines.size and lines.all() else np.arange(len(ps.answer))
+        out.append(
+            SolvedSet(
+                name,
+                score(ps, sol),
+                sol.oov,
+                ci,
+                error_concentration(ps, sol),
+                outcomes(ps, sol),
+                ids,
+            )
+        )
     return out
 
 

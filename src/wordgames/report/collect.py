@@ -189,6 +189,8 @@ class Collection:
     skipped: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     from_store: bool = True
+    #: paired comparisons already made (the report builds its leaderboard more than once)
+    paired: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def selected(self) -> list[Entry]:

@@ -40,6 +40,7 @@ from wordgames.report.collect import (
 )
 from wordgames.report.leaderboard import (
     MIN_EMBEDDINGS,
+    PAIRED_RESAMPLES,
     MeasureScores,
     clip_interval,
     correlation_table,
@@ -78,7 +79,7 @@ th,td{border:1px solid #d0d7de;padding:.25rem .45rem;text-align:left;vertical-al
 th{background:#eef2f5;position:sticky;top:0}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.num .v,td.num .ci,td.num .rank{white-space:nowrap}
-td.best{font-weight:700;background:#e8f5e9}
+td.best{font-weight:700;background:#e8f5e9}td.tied{background:#f3f9f3}
 td.thin{color:#8a8a8a;background:#f2f2f2}
 .thinwhy{color:#6d6d6d;font-size:.72rem;display:block;font-style:italic}
 .clipped{color:#8a4b00;font-size:.72rem}
@@ -211,12 +212,14 @@ def score_cell(
     *,
     thin: str | None = None,
     clipped: bool = False,
+    tied: bool = False,
 ) -> Markup:
     """A leaderboard cell: value, [CI], rank, the items skipped (with why) and thinness.
 
     ``rank`` is shown only among two or more ranked embeddings (``n_ranked``); ``thin`` (the
     reason, when the score is thin) greys the cell and says why it is not ranked; ``clipped``
-    marks an interval cut to the metric's bounds.
+    marks an interval cut to the metric's bounds; ``best`` highlights a value that a paired
+    comparison separates from every other, ``tied`` one of a top group that none separates.
     """
     parts = [f'<span class="v">{esc(format_number(value))}</span>']
     if _ci_text(lo, hi):
@@ -225,11 +228,19 @@ def score_cell(
     ranked = rank is not None and math.isfinite(rank) and (n_ranked or 0) >= 2
     if ranked and thin is None:
         parts.append(f'<span class="rank">rank {int(rank)}/{n_ranked}</span>')
+    if best and thin is None:
+        parts.append('<span class="rank">best (paired comparison)</span>')
+    elif tied and thin is None:
+        parts.append('<span class="rank">tied for best</span>')
     if skipped:
         parts.append(f'<span class="oov">{esc(skipped)}</span>')
     if thin is not None:
         parts.append(f'<span class="thinwhy">{esc(thin_text(thin))}</span>')
-    cls = "num thin" if thin is not None else ("num best" if best else "num")
+    cls = (
+        "num thin"
+        if thin is not None
+        else ("num best" if best else ("num tied" if tied else "num"))
+    )
     return Markup(f'<td class="{cls}">' + "".join(parts) + "</td>")
 
 
@@ -448,6 +459,7 @@ class _Cells:
         for k in ("thin", "thin_reason", "ci_clipped"):
             self.a[k] = getattr(lb, k).to_numpy()
         self.a["best"] = lb.best().to_numpy()
+        self.a["tied"] = lb.tied_top().to_numpy()
         self.n_ranked = [int(x) for x in lb.n_ranked()] if lb.columns else []
 
     def cell(self, lab, col) -> Markup:
@@ -462,6 +474,7 @@ class _Cells:
                 a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j], a["n_oov"][i, j]
             ),
             best=bool(a["best"][i, j]),
+            tied=bool(a["tied"][i, j]),
             thin=str(a["thin_reason"][i, j]) if a["thin"][i, j] else None,
             clipped=bool(a["ci_clipped"][i, j]),
         )
@@ -543,8 +556,14 @@ def _methods(coll: Collection) -> str:
         "measure's headline column switch to another data set.",
         "<b>Ranks</b>: competition ranks among the embeddings with a value that is not thin "
         "(1 = best, ties share the best rank; descriptive metrics are not ranked), shown only "
-        "when two or more embeddings are ranked. The best cell is highlighted only when it sets "
-        "an embedding apart.",
+        "when two or more embeddings are ranked.",
+        "<b>Best</b>: rank 1 alone is not enough. The leader is compared with every other ranked "
+        "embedding on the items both scored (the same records, pairs, puzzles or tasks): a "
+        f"paired percentile bootstrap ({PAIRED_RESAMPLES:,} resamples, the run's seed) of the "
+        "difference of the statistic. The leader is marked <b>best</b> only when every such "
+        "95 % interval excludes zero; otherwise the embeddings it does not separate from are "
+        "marked <b>tied for best</b> with it. A score without stored per-item values (results "
+        "of an older wordgames, or a plug-in measure) cannot be separated.",
         "<b>Headline scores</b>: each measure's declared headlines, in their order "
         "(<code>wordgames measures</code> lists them).",
     ]

@@ -317,6 +317,8 @@ CELL_FRAMES = (
     "coverage",
     "ci_clipped",
     "n_oov",
+    "top",
+    "best_cell",
 )
 
 
@@ -343,8 +345,11 @@ class Leaderboard:
     coverage: object = None
     ci_clipped: object = None
     n_oov: object = None
+    top: object = None
+    best_cell: object = None
     directions: dict = field(default_factory=dict)
     bounds: dict = field(default_factory=dict)
+    comparisons: dict = field(default_factory=dict)
 
     @property
     def columns(self) -> list[tuple[str, str, str, str]]:
@@ -355,15 +360,18 @@ class Leaderboard:
         return self.ranks.notna().sum(axis=0)
 
     def best(self):
-        """The cells worth highlighting: rank 1 where it sets an embedding apart.
+        """The cells marked best: a paired comparison separates them from every other.
 
-        A rank means something only among two or more ranked embeddings, and not when every
-        ranked embedding shares rank 1.
+        Rank 1 alone is not enough: the leader is best only when the seeded paired bootstrap
+        of its difference with each other ranked embedding, on the items both scored,
+        excludes zero (:func:`wordgames.paired.top_group`). Otherwise :attr:`top` holds the
+        tied group and nothing is marked best.
         """
-        ranked = self.n_ranked()
-        firsts = (self.ranks == 1).sum(axis=0)
-        meaningful = (ranked >= 2) & (firsts < ranked)
-        return (self.ranks == 1) & meaningful
+        return self.best_cell
+
+    def tied_top(self):
+        """The cells of a top group of two or more that no paired comparison separates."""
+        return self.top & ~self.best_cell
 
     def to_frame(self):
         """One row per (embedding, column): value, interval, rank, n, skipped (in words), thin."""
@@ -393,6 +401,8 @@ class Leaderboard:
                         "thin": bool(a["thin"]),
                         "thin_reason": a["thin_reason"],
                         "direction": self.directions[col],
+                        "best": bool(a["best_cell"]),
+                        "tied_best": bool(a["top"] and not a["best_cell"]),
                     }
                 )
         cols = [
@@ -411,6 +421,8 @@ class Leaderboard:
             "thin",
             "thin_reason",
             "direction",
+            "best",
+            "tied_best",
         ]
         df = pd.DataFrame(rows, columns=cols)
         # counts, missing where no row
@@ -506,6 +518,8 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
             dirs[(m, *k)], bounds[(m, *k)] = view.direction(k), view.bounds(k)
     cells = _fill(coll, labels, cols)
     cells["ci_clipped"] = _clip_columns(cells, cols, bounds)
+    if not cols:
+        cells["top"] = cells["best_cell"] = np.zeros((len(labels), 0), dtype=bool)
     shape = (len(labels), len(cols))
     cells["ranks"] = (
         np.column_stack(
@@ -517,12 +531,66 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
         if cols
         else np.empty(shape)
     )
+    comparisons = {}
+    if cols:
+        cells["top"], cells["best_cell"], comparisons = _top_groups(coll, labels, cols, cells, dirs)
     index = pd.MultiIndex.from_tuples(cols, names=COLUMN_LEVELS) if cols else None
 
     def frame(a):
         return pd.DataFrame(a, index=pd.Index(labels, name="embedding"), columns=index)
 
-    return Leaderboard(**{k: frame(cells[k]) for k in CELL_FRAMES}, directions=dirs, bounds=bounds)
+    return Leaderboard(
+        **{k: frame(cells[k]) for k in CELL_FRAMES},
+        directions=dirs,
+        bounds=bounds,
+        comparisons=comparisons,
+    )
+
+
+#: resamples of the paired comparisons behind "best"
+PAIRED_RESAMPLES = 1000
+
+
+def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: dict, dirs: dict):
+    """Per column: the tied top group and the separated best (see :meth:`Leaderboard.best`)."""
+    import numpy as np
+
+    from wordgames.paired import top_group
+    from wordgames.results import item_key
+
+    seed = int(((coll.run or {}).get("parameters") or {}).get("seed") or 0)
+    top = np.zeros((len(labels), len(cols)), dtype=bool)
+    best = np.zeros_like(top)
+    comparisons = {}
+    for j, col in enumerate(cols):
+        ranks = cells["ranks"][:, j]
+        ranked = [i for i in np.argsort(ranks, kind="stable") if np.isfinite(ranks[i])]
+        if len(ranked) < 2:
+            continue
+        key = item_key(*col[1:])
+        records = {}
+        for i in ranked:
+            e = coll.entry(labels[i], col[0])
+            records[labels[i]] = ((e.result.get("items") or {}).get(key)) if e else None
+        leader, others = labels[ranked[0]], [labels[i] for i in ranked[1:]]
+        memo = (col, leader, tuple(others), seed)
+        if memo not in coll.paired:
+            coll.paired[memo] = top_group(
+                leader,
+                others,
+                records,
+                higher_is_better=dirs[col] == HIGHER,
+                n_resamples=PAIRED_RESAMPLES,
+                seed=seed,
+            )
+        group, vs = coll.paired[memo]
+        where = {lab: i for i, lab in enumerate(labels)}
+        for lab in group:
+            top[where[lab], j] = True
+        if len(group) == 1:
+            best[where[leader], j] = True
+        comparisons[col] = {"leader": leader, "group": group, "vs": vs}
+    return top, best, comparisons
 
 
 @dataclass

@@ -42,6 +42,8 @@ class MeasureResult:
     scores : typed long-format rows (:class:`~wordgames.measure.Score`): what the report,
         the leaderboard and ``Results.to_frame`` read
     embedding : name of the embedding it was computed on
+    items : per-item values behind the headline scores, by :func:`item_key`
+        (:mod:`wordgames.paired`): what a paired comparison of two embeddings resamples
     """
 
     measure: str
@@ -56,6 +58,16 @@ class MeasureResult:
     notes: list[str] = field(default_factory=list)
     scores: list = field(default_factory=list)
     embedding: str = ""
+    items: dict[str, dict] = field(default_factory=dict)
+
+    def keep_items(self, score, record: dict) -> None:
+        """Keep the per-item values behind ``score`` (:func:`wordgames.paired.item_record`).
+
+        The report's paired comparisons ("best only when it is") read them.
+        """
+        from wordgames.paired import pack
+
+        self.items[item_key(score.dataset, score.subject, score.metric)] = pack(record)
 
     def score(
         self,
@@ -119,6 +131,15 @@ class MeasureResult:
         return replace(
             self, embedding=embedding, scores=[replace(s, embedding=embedding) for s in self.scores]
         )
+
+
+def item_key(dataset: str, subject: str, metric: str) -> str:
+    """The key of a score's item record in :attr:`MeasureResult.items`.
+
+    >>> item_key("men", "", "spearman")
+    'men||spearman'
+    """
+    return f"{dataset}|{subject}|{metric}"
 
 
 def _float(v) -> float:

@@ -317,6 +317,8 @@ class BenchmarkScore:
     cased_fallback: int = 0
     spearman_ci: tuple[float, float] = (math.nan, math.nan)
     pearson_ci: tuple[float, float] = (math.nan, math.nan)
+    #: the scored pairs: (pair index in the benchmark, model cosine, people's rating)
+    pairs: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def coverage(self) -> float:
@@ -461,10 +463,8 @@ def evaluate_benchmark(
     oov_words = set(benchmark.word1[i1 < 0].tolist()) | set(benchmark.word2[i2 < 0].tolist())
     cos = np.full(len(benchmark), float(oov_similarity))
     cos[found] = pair_cosines(embedding.unit, i1[found], i2[found])
-    if oov == "skip":
-        x, y = cos[found], benchmark.scores[found]
-    else:
-        x, y = cos, benchmark.scores
+    ids = np.flatnonzero(found) if oov == "skip" else np.arange(len(benchmark))
+    x, y = cos[ids], benchmark.scores[ids]
     sp, sp_p, pe, pe_p = _correlations(x, y)
     if np.isfinite(sp):
         sp_ci, pe_ci = correlation_intervals(x, y, n_resamples=n_resamples, seed=seed)
@@ -486,6 +486,7 @@ def evaluate_benchmark(
         cased_fallback=f1 + f2,
         spearman_ci=sp_ci,
         pearson_ci=pe_ci,
+        pairs=(ids, x, y),
     )
 
 

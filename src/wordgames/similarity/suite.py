@@ -18,6 +18,7 @@ import math
 from pathlib import Path
 
 from wordgames.errors import WordgamesError
+from wordgames.paired import item_record
 from wordgames.results import MeasureResult, Timer
 from wordgames.similarity.benchmarks import (
     BENCHMARKS,
@@ -105,6 +106,9 @@ def scores_to_result(
                 n_oov=s.n_oov_pairs if oov == "fixed" else 0,
             )
             row.coverage = s.coverage
+            if metric == "spearman" and s.pairs:
+                ids, model, gold = s.pairs
+                result.keep_items(row, item_record(ids, model, statistic="spearman", gold=gold))
         metrics[f"{s.benchmark}/spearman"] = s.spearman
         metrics[f"{s.benchmark}/pearson"] = s.pearson
         metrics[f"{s.benchmark}/n_pairs"] = float(s.n_pairs)

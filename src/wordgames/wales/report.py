@@ -307,6 +307,15 @@ def _task_sets(
     return [human] + sets
 
 
+def task_items(res) -> dict:
+    """The per-task scores behind a task set's score (:func:`wordgames.paired.item_record`)."""
+    from wordgames.paired import item_record
+
+    sel = res.included
+    ids = [f"{s}>{t}" for s, t in zip(res.sources[sel], res.targets[sel], strict=True)]
+    return item_record(ids, res.scores("edges"))
+
+
 def _distribution_rows(
     setup: WalesSetup,
     name: str,
@@ -326,6 +335,8 @@ def _distribution_rows(
         for conv in ("edges", "nodes"):
             row = {"embedding": name, **res.summary(conv, **(boot or {}))}
             row.update({f"param_{key}": v for key, v in ts.params.items() if key != "seed"})
+            if conv == "edges":  # what a paired comparison of two embeddings resamples
+                row["_items"] = task_items(res)
             rows.append(row)
         log.info("%s: %s: %.4f", name, ts.name, rows[-2]["score"])
     return rows

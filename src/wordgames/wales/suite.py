@@ -82,6 +82,7 @@ def run(embedding, ctx) -> MeasureResult:
             **_measure_kwargs(opts),
         )
     timings.update({f"evaluate/{k}": round(v, 4) for k, v in rep["timings"].items()})
+    items = {r["task_set"]: r.pop("_items") for r in rep["distributions"] if "_items" in r}
     result = MeasureResult(
         "wales",
         VERSION,
@@ -91,7 +92,7 @@ def run(embedding, ctx) -> MeasureResult:
         notes=list(setup.notes),
         datasets=dict(setup.datasets),
     )
-    add_scores(result, rep, setup.graph.name)
+    add_scores(result, rep, setup.graph.name, items)
     if opts.graph == "wikispeedia":
         _add_human_reference(result, ctx)
     if ctx.quick:
@@ -196,11 +197,19 @@ def _excluded(row: dict) -> tuple[int, str]:
     )
 
 
-def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
-    """The Score rows of one embedding's report (see the module docstring)."""
+def add_scores(
+    result: MeasureResult, rep: dict, graph_name: str, items: dict | None = None
+) -> None:
+    """The Score rows of one embedding's report (see the module docstring).
+
+    ``items``: per task set, the per-task scores behind its ``score`` (kept for the paired
+    comparisons of the report).
+    """
     for row in rep["distributions"]:
         metric = "score_nodes" if row["convention"] == "nodes" else "score"
-        _task_rows(result, row, "greedy", with_failures=metric == "score", metric=metric)
+        head = _task_rows(result, row, "greedy", with_failures=metric == "score", metric=metric)
+        if metric == "score" and (items or {}).get(row["task_set"]):
+            result.keep_items(head, items[row["task_set"]])
     for row in rep["gamma_sweep"]:
         _task_rows(result, row, f"greedy(gamma={row['gamma']:g})", with_failures=True)
     wp = rep["w_path"][0]
@@ -220,16 +229,17 @@ def add_scores(result: MeasureResult, rep: dict, graph_name: str) -> None:
 
 def _task_rows(
     result: MeasureResult, row: dict, subject: str, *, with_failures: bool, metric: str = "score"
-) -> None:
-    """The score (and the failure rate) of one task-set row, with their intervals."""
+):
+    """The score (and the failure rate) of one task-set row, with their intervals; the score."""
     skipped, why = _excluded(row)
     kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
-    result.score(
+    head = result.score(
         row["task_set"], subject, metric, row["score"], ci=(row["ci_low"], row["ci_high"]), **kw
     )
     if with_failures:
         ci = (row["failure_ci_low"], row["failure_ci_high"])
         result.score(row["task_set"], subject, "failure_rate", row["failure_rate"], ci=ci, **kw)
+    return head
 
 
 def _add_human_reference(result: MeasureResult, ctx) -> None:
