@@ -285,15 +285,30 @@ class _Images:
         return dst.relative_to(self.out_path.parent).as_posix()
 
     def figure(self, m: str, plot: str, e: Entry) -> str:
-        """A ``<figure>`` of one plot, or a warning line when the file is missing."""
+        """A ``<figure>`` of one plot (a link opens it full size), or a warning line."""
         src = self.src(plot, e)
         name = Path(plot).name
         if src is None:
             return f'<p class="warn">plot missing: {esc(plot)}</p>'
-        return (
-            f'<figure><img src="{esc(src)}" alt="{esc(m)} {esc(name)} for {esc(e.label)}">'
-            f"<figcaption>{esc(e.label)}: {esc(name)}</figcaption></figure>"
-        )
+        return _figure_html(src, f"{m} {name} for {e.label}", f"{e.label}: {name}")
+
+    def png(self, name: str, data: bytes) -> str:
+        """The ``src`` of a figure drawn for the report (embedded, or a file beside it)."""
+        if self.mode == "embed":
+            return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+        dst = self.files_dir / "comparison" / safe_name(name)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_bytes(data)
+        return dst.relative_to(self.out_path.parent).as_posix()
+
+
+def _figure_html(src: str, alt: str, caption: str) -> str:
+    # the image is a link to itself: a click opens it full size
+    return (
+        f'<figure><a href="{esc(src)}" target="_blank" rel="noopener">'
+        f'<img src="{esc(src)}" alt="{esc(alt)}"></a>'
+        f"<figcaption>{esc(caption)}</figcaption></figure>"
+    )
 
 
 # --------------------------------------------------------------------------- run details
@@ -652,6 +667,53 @@ def _headline_plots(coll: Collection, images: _Images) -> tuple[list[str], set]:
     return [*head, '<div class="gallery">', *out, "</div>"], shown
 
 
+def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
+    """One figure per headline score: a bar per embedding, its interval, thin ones hatched.
+
+    Bars with a thick edge are best by the paired rule (:meth:`Leaderboard.best`).
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from wordgames.report.figures import comparison_figure
+
+    lb = leaderboard(coll)
+    labels = list(lb.values.index)
+    if len(labels) < 2 or not lb.columns:
+        return []
+    best = lb.best()
+    figs = []
+    for col in lb.columns:
+        scores = []
+        for lab in labels:
+            e = coll.entry(lab, col[0])
+            scores.append(e.value(*col[1:]) if e is not None else None)
+        fig = comparison_figure(
+            labels,
+            scores,
+            title=f"{col[0]}: {score_label(col[1:])}",
+            direction=lb.directions[col],
+            bounds=lb.bounds[col],
+            best=[bool(best.loc[lab, col]) for lab in labels],
+        )
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        plt.close(fig)
+        name = safe_name("-".join(x for x in col if x)) + ".png"
+        src = images.png(name, buf.getvalue())
+        figs.append(_figure_html(src, f"{col[0]} {score_label(col[1:])}", score_label(col[1:])))
+    return [
+        '<h2 id="comparison">Comparison figures</h2>',
+        '<p class="note">One figure per headline score: a bar per embedding with its 95 % '
+        "interval; hatched bars are thin (not ranked); a thick edge marks the best by the paired "
+        "rule (Methods). Click a figure to open it full size.</p>",
+        '<div class="gallery">',
+        *figs,
+        "</div>",
+    ]
+
+
 def _correlation(coll: Collection) -> list[str]:
     out = ['<h2 id="correlation">Cross-measure correlation</h2>']
     labels = coll.labels()
@@ -902,7 +964,8 @@ def render_report(
     out_path = Path(out_path)
     imgs = _Images(coll, out_path, images)
     plots, shown = _headline_plots(coll, imgs)
-    body = [*_leaderboard(coll), *plots, *_correlation(coll)]
+    comparison = _comparison_figures(coll, imgs)
+    body = [*_leaderboard(coll), *comparison, *plots, *_correlation(coll)]
     for m in coll.measures():
         body += _measure_section(coll, m, imgs, shown)
     body += _run_details(coll)
@@ -913,6 +976,7 @@ def render_report(
             + "</ul>"
         )
     links = [("leaderboard", "Leaderboard")]
+    links += [("comparison", "Comparison figures")] if comparison else []
     links += [("plots", "Headline plots")] if plots else []
     links += [("correlation", "Correlation")]
     links += [(f"m-{m}", m) for m in coll.measures()]
