@@ -470,8 +470,11 @@ def test_summary_never_cuts_a_name(monkeypatch, width):
     }
     assert "10 of 200" in row[LONG_EMBEDDINGS[0]] and "thin" in row[LONG_EMBEDDINGS[0]]
     assert "best" not in row[LONG_EMBEDDINGS[0]]  # 0.9 is the highest, but thin
-    assert "best" in row[LONG_EMBEDDINGS[2]] and "170 of 200" in row[LONG_EMBEDDINGS[2]]
-    assert "best" not in row[LONG_EMBEDDINGS[1]]
+    # the leader among the rest: these toy results keep no per-item values, so no paired
+    # comparison can separate it (issue 21: "best" only when it is) -- a tied group
+    assert "tied best" in row[LONG_EMBEDDINGS[2]] and "170 of 200" in row[LONG_EMBEDDINGS[2]]
+    assert "tied best" in row[LONG_EMBEDDINGS[1]]
+    assert not re.search(r"(?<!tied )best", row[LONG_EMBEDDINGS[1]] + row[LONG_EMBEDDINGS[2]])
     notes = " ".join(" ".join(lines[len(table) :]).split())
     assert "thin, not ranked: coverage 10 of 200 (5%) is below 50%" in notes
     assert "skipped: clue not in vocabulary" in notes

@@ -95,7 +95,10 @@ def test_thin_cells_are_not_ranked_nor_highlighted(thin_store):
     # C and D hold the best values but are thin: A ranks first of the two ranked ones
     assert lb.ranks[SIMLEX].tolist()[:2] == [1.0, 2.0]
     assert math.isnan(lb.ranks.at["C", SIMLEX]) and math.isnan(lb.ranks.at["D", SIMLEX])
-    assert lb.best()[SIMLEX].tolist() == [True, False, False, False]
+    # these stored rows keep no per-item values: no paired comparison can separate A from B,
+    # so nothing is best and A and B form the tied top group (issue 21)
+    assert lb.best()[SIMLEX].tolist() == [False, False, False, False]
+    assert lb.tied_top()[SIMLEX].tolist() == [True, True, False, False]
     # D was judged by the same rule (coverage 4 / 999), with a note saying so
     assert lb.thin_reason.at["D", SIMLEX] == "coverage 4 of 999 (0%) is below 50%"
     assert any("judged here by the same rule" in n for n in coll.notes)
@@ -172,7 +175,7 @@ def test_report_leads_with_results_and_folds_the_run_details(tmp_path):
     root = make_store(tmp_path / "r")
     html = write_html(load_results(root), root / "report.html").read_text(encoding="utf-8")
     order = _headings_in_order(html)
-    assert order[:3] == ["leaderboard", "methods", "plots"]
+    assert order[:4] == ["leaderboard", "methods", "comparison", "plots"]
     assert order.index("correlation") < order.index("details")
     # environment, parameters, checksums and timings: folded, after every result
     for ident in ("summary", "embeddings", "parameters", "datasets", "timings", "skipped"):

@@ -18,22 +18,18 @@ def fail(message: str, code: int = 2) -> None:
     """Print ``error: message`` on stderr (user text escaped) and exit with ``code``."""
     from rich.markup import escape
 
-    console(stderr=True).print(f"[bold red]error:[/] {escape(str(message))}", highlight=False)
+    # soft wrap: a path, a URL or a suggested command in the message is never cut in two
+    console(stderr=True).print(
+        f"[bold red]error:[/] {escape(str(message))}", highlight=False, soft_wrap=True
+    )
     raise typer.Exit(code)
 
 
 def console(stderr: bool = False):
-    """A rich ``Console`` on stdout (rich is imported only when a command prints).
-
-    Output that is not a terminal (a pipe, a file, a test) is never hard-wrapped: a URL, a
-    path or a suggested command stays whole on its line.
-    """
+    """A rich ``Console`` on stdout (or stderr; rich is imported only when a command prints)."""
     from rich.console import Console
 
-    con = Console(stderr=stderr)
-    if not con.is_terminal:
-        con.soft_wrap = True
-    return con
+    return Console(stderr=stderr)
 
 
 @contextlib.contextmanager

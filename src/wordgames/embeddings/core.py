@@ -339,6 +339,17 @@ class Embedding:
 
         return restrict(self, top_n=top_n, words=words, lower_alpha=lower_alpha, name=name)
 
+    def save(self, path, format: str = "word2vec"):  # noqa: A002 - the word users expect
+        """Write the embedding in a format wordgames reads (:mod:`wordgames.embeddings.writers`).
+
+        ``format``: ``"word2vec"``, ``"fasttext"``, ``"glove"``, ``"word2vec-binary"``,
+        ``"npy"`` (with the word list beside it) or ``"gensim"``; a path ending in ``.gz`` is
+        gzip-packed. Returns the path.
+        """
+        from wordgames.embeddings.writers import save_embedding
+
+        return save_embedding(self, path, format=format)
+
     def with_name(self, name: str) -> Embedding:
         emb = Embedding(
             self._words,

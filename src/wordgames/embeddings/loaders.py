@@ -251,12 +251,17 @@ def load_gensim(
 def detect_format(path: Path) -> str:
     """The format of an embedding file, from its suffix, else from its first bytes.
 
-    ``.npy``, ``.bin`` (word2vec binary), ``.kv``/``.model``/``.kvmodel`` (gensim) and ``.vec``
+    A ``.gz`` file is read unpacked (``vectors.txt.gz``, ``GoogleNews.bin.gz``). ``.npy``, ``.bin`` (word2vec binary), ``.kv``/``.model``/``.kvmodel`` (gensim) and ``.vec``
     (fasttext) go by suffix. Otherwise an ``n_words dim`` header followed by bytes that are not
     UTF-8 text (or hold NUL) means word2vec binary, a header followed by text word2vec, and no
     header GloVe.
     """
-    suffix = path.suffix.lower()
+    gz = path.suffix.lower() == ".gz"
+    suffix = Path(path.stem).suffix.lower() if gz else path.suffix.lower()
+    if gz and suffix in (".npy", ".kv", ".model", ".kvmodel"):
+        raise WordgamesError(
+            f"{path}: a gzip-packed {suffix} file cannot be memory-mapped; unpack it"
+        )
     if suffix == ".npy":
         return "npy"
     if suffix == ".bin":
@@ -272,8 +277,14 @@ def detect_format(path: Path) -> str:
     try:
         with path.open("rb") as fh:
             head = fh.read(4096)
-    except OSError as exc:
-        raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
+        if head[:2] == b"\x1f\x8b":
+            import gzip
+
+            with gzip.open(path, "rb") as fh:
+                head = fh.read(4096)
+    except (OSError, EOFError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise DataFormatError(path, None, f"cannot read the file ({why})") from None
     first = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf")
     if detect_header(first.decode("latin-1")) is None:
         return "glove"

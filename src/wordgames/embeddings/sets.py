@@ -139,6 +139,8 @@ def load_embedding(
             "a real embedding (wordgames.embeddings.real.REAL_NAMES), "
             "'transformer:MODEL', nor an existing file"
         )
+    if name is None and path.suffix.lower() == ".gz":
+        name = Path(path.stem).stem  # vectors.txt.gz is named "vectors"
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt not in FORMATS:
@@ -160,6 +162,9 @@ def load_one(spec, *, transformer_vocab=None, trust_pickle: bool = False) -> Emb
     """
     if isinstance(spec, Embedding):
         return spec
+    kv = keyed_vectors(spec)
+    if kv is not None:
+        return kv
     if not isinstance(spec, str | Path) and isinstance(spec, EmbeddingLike):
         return Embedding(
             list(spec.words),
@@ -176,11 +181,31 @@ def load_one(spec, *, transformer_vocab=None, trust_pickle: bool = False) -> Emb
     return load_embedding(spec, trust_pickle=trust_pickle)
 
 
+def keyed_vectors(obj) -> Embedding | None:
+    """A gensim ``KeyedVectors`` (or a model holding one as ``.wv``) as an :class:`Embedding`.
+
+    Duck-typed (``index_to_key`` and ``vectors``): gensim is not imported. ``None`` for
+    anything else.
+    """
+    if isinstance(obj, str | Path | Embedding):
+        return None
+    kv = getattr(obj, "wv", obj)
+    keys, vectors = getattr(kv, "index_to_key", None), getattr(kv, "vectors", None)
+    if keys is None or vectors is None:
+        return None
+    name = getattr(obj, "name", None) or f"gensim-{type(kv).__name__.lower()}"
+    mat = vectors[: len(keys)]  # gensim may preallocate rows
+    return Embedding(list(keys), mat, name=str(name), source=f"{type(kv).__name__} object")
+
+
 def _as_list(specs) -> list:
     if specs is None:
         return ["glove-6b-50d"]
     if isinstance(specs, str | Path | Embedding) or (
-        not isinstance(specs, list | tuple) and isinstance(specs, EmbeddingLike)
+        not isinstance(specs, list | tuple)
+        and (
+            isinstance(specs, EmbeddingLike) or hasattr(getattr(specs, "wv", specs), "index_to_key")
+        )
     ):
         return [specs]
     return list(specs)

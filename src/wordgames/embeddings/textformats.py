@@ -32,14 +32,48 @@ _CONTROL_BUT_LF = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _MAX_WORD_BYTES = 10_000
 
 
+#: a gzip file may unpack to at most this many times its size (a gzip bomb is refused)
+GZIP_MAX_RATIO = 50
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def read_bytes(path: Path) -> bytes:
-    """The bytes of ``path``, or :class:`DataFormatError` saying why it cannot be read."""
+    """The bytes of ``path`` (a ``.gz`` file unpacked), or :class:`DataFormatError` saying why not."""
     try:
-        return path.read_bytes()
+        data = path.read_bytes()
     except IsADirectoryError:
         raise DataFormatError(path, None, "is a folder, not a file") from None
     except OSError as exc:
         raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
+    return gunzip(path, data) if data[:2] == GZIP_MAGIC else data
+
+
+def gunzip(path: Path, data: bytes) -> bytes:
+    """A gzip file's content, bounded by :data:`GZIP_MAX_RATIO` times its size.
+
+    >>> import gzip
+    >>> gunzip(Path("v.txt.gz"), gzip.compress(b"a 1 2"))
+    b'a 1 2'
+    """
+    import zlib
+
+    limit = max(1 << 20, GZIP_MAX_RATIO * len(data))
+    out, rest = [], data
+    try:
+        while rest[:2] == GZIP_MAGIC:  # concatenated members, as gzip writes them
+            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            out.append(inflate.decompress(rest, limit - sum(map(len, out))))
+            if inflate.unconsumed_tail:
+                raise DataFormatError(
+                    path, None, f"it unpacks to more than {limit:,} bytes ({GZIP_MAX_RATIO}x "
+                    "its size): refused as a gzip bomb",
+                )  # fmt: skip
+            if not inflate.eof:
+                raise DataFormatError(path, None, "the gzip data is cut short (truncated?)")
+            rest = inflate.unused_data
+    except zlib.error as exc:
+        raise DataFormatError(path, None, f"not valid gzip data ({exc})") from None
+    return b"".join(out)
 
 
 def detect_header(first_line: str) -> tuple[int, int] | None:

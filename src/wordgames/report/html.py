@@ -572,7 +572,7 @@ def _methods(coll: Collection) -> str:
         "<b>Ranks</b>: competition ranks among the embeddings with a value that is not thin "
         "(1 = best, ties share the best rank; descriptive metrics are not ranked), shown only "
         "when two or more embeddings are ranked.",
-        "<b>Best</b>: rank 1 alone is not enough. The leader is compared with every other ranked "
+        "<b>Best</b>: the first rank alone is not enough. The leader is compared with every other ranked "
         "embedding on the items both scored (the same records, pairs, puzzles or tasks): a "
         f"paired percentile bootstrap ({PAIRED_RESAMPLES:,} resamples, the run's seed) of the "
         "difference of the statistic. The leader is marked <b>best</b> only when every such "
