@@ -282,8 +282,10 @@ def detect_format(path: Path) -> str:
 
             with gzip.open(path, "rb") as fh:
                 head = fh.read(4096)
-    except (OSError, EOFError) as exc:
-        why = getattr(exc, "strerror", None) or str(exc)
+    except EOFError:
+        raise DataFormatError(path, None, "the gzip data is cut short (truncated?)") from None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
         raise DataFormatError(path, None, f"cannot read the file ({why})") from None
     first = head.split(b"\n", 1)[0].removeprefix(b"\xef\xbb\xbf")
     if detect_header(first.decode("latin-1")) is None:

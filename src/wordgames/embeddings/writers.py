@@ -125,7 +125,7 @@ def _save_gensim(words: list[str], mat: np.ndarray, path: Path) -> None:
         raise OptionalDependencyError(
             "writing a gensim KeyedVectors file needs gensim: pip install 'wordgames[gensim]'"
         ) from None
-    kv = KeyedVectors(mat.shape[1], count=len(words), dtype=np.float32)
+    kv = KeyedVectors(mat.shape[1], dtype=np.float32)
     kv.add_vectors(words, mat)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     kv.save(str(tmp))
