@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 import numpy as np
 
@@ -164,6 +165,60 @@ IRREGULAR_PLURALS = {
     "calves": "calf",
 }
 
+#: British and American spellings of one word that no suffix rule below brings together
+SPELLING_VARIANTS = {
+    "grey": "gray",
+    "aluminium": "aluminum",
+    "tyre": "tire",
+    "plough": "plow",
+    "mum": "mom",
+    "jewellery": "jewelry",
+    "pyjamas": "pajamas",
+    "moustache": "mustache",
+    "doughnut": "donut",
+    "sceptic": "skeptic",
+    "kerb": "curb",
+    "draught": "draft",
+}
+#: British endings (with their inflections) and the American ones; the look-behind keeps
+#: short words alone (``four``, ``hour``, ``rise``)
+_SPELLING_RULES = (
+    (r"(?<=\w{3})our(s|ed|ing|ful|ite|ites|able)?$", r"or\1"),
+    (r"(?<=\w{2})tre(s|d)?$", r"ter\1"),
+    (r"(?<=\w{2})bre(s)?$", r"ber\1"),
+    (r"(?<=\w{3})is(e|es|ed|ing|ation|ations|er|ers)$", r"iz\1"),
+    (r"(?<=\w{3})ys(e|es|ed|ing)$", r"yz\1"),
+    (r"(?<=\w{4})ogue(s)?$", r"og\1"),
+    (r"(?<=\w{3})ence(s)?$", r"ense\1"),
+)
+
+
+def american(word: str) -> str:
+    """One spelling for British and American variants (``centre`` and ``center``).
+
+    Applied to the clue and to the board words alike, so that a variant of a board word is
+    refused as its stem is; a rare collision only forbids one more clue.
+
+    >>> [american(w) for w in ("centre", "colours", "organised", "grey", "fibre", "defence")]
+    ['center', 'colors', 'organized', 'gray', 'fiber', 'defense']
+    >>> american("four"), american("rise"), american("dog")
+    ('four', 'rise', 'dog')
+    """
+    w = SPELLING_VARIANTS.get(word, word)
+    for british, us in _compiled_rules():
+        w, n = british.subn(us, w)
+        if n:
+            break
+    return w
+
+
+@cache
+def _compiled_rules():
+    import re
+
+    return tuple((re.compile(b), us) for b, us in _SPELLING_RULES)
+
+
 _STEMMER = None
 
 
@@ -177,13 +232,19 @@ def _stemmer():
 
 
 def stem(word: str) -> str:
-    """The Porter stem of ``word``, an irregular plural read as its singular.
+    """The Porter stem of ``word``, with variants brought together.
+
+    An irregular plural is read as its singular, a British spelling as the American one
+    (:func:`american`).
 
     >>> stem("feet") == stem("foot"), stem("dogs") == stem("dog"), stem("toe") == stem("foot")
     (True, True, False)
+    >>> stem("centre") == stem("center"), stem("colours") == stem("color")
+    (True, True)
     """
     w = _norm(word)
-    return _stemmer().stem(IRREGULAR_PLURALS.get(w, w))
+    s = _stemmer().stem(american(IRREGULAR_PLURALS.get(w, w)))
+    return _stemmer().stem(SPELLING_VARIANTS[s]) if s in SPELLING_VARIANTS else s
 
 
 def _same_stem_rows(vocabulary: np.ndarray, words: Sequence[str]) -> set[int]:
@@ -199,8 +260,9 @@ def _same_stem_rows(vocabulary: np.ndarray, words: Sequence[str]) -> set[int]:
             s = stem(t)
             prefix = s[:3]
             cand = np.flatnonzero(np.strings.startswith(arr, prefix))
-            # irregular plurals do not share the singular's first letters (feet, foot)
+            # irregular plurals and some variants do not share the first letters (feet, foot)
             extra = [p for p, single in IRREGULAR_PLURALS.items() if stem(single) == s]
+            extra += [v for v in (*SPELLING_VARIANTS, *SPELLING_VARIANTS.values()) if stem(v) == s]
             cand = np.union1d(cand, np.flatnonzero(np.isin(arr, extra))) if extra else cand
             rows.update(int(r) for r in cand if stem(str(arr[r])) == s)
     return rows
