@@ -102,6 +102,9 @@ def study_dicts(inputs: dict, *, trials: int = 3) -> list[dict]:
                 "n_blue": 4,
                 "n_red": 4,
                 "max_number": 2,
+                # the flows below answer trial after trial; the page that reveals the
+                # targets after a round (the default) has a test of its own
+                "reveal_targets": False,
             },
         },
         {

@@ -665,8 +665,21 @@ def play(
     max_turns: Annotated[int, typer.Option(help="Turn limit.")] = 10,
     agent: Annotated[str, typer.Option(help="Agent sender: cluster or exhaustive.")] = "cluster",
     vocab_size: Annotated[
-        int | None, typer.Option(help="The agent's clue vocabulary: the N most frequent words.")
+        int | None,
+        typer.Option(
+            help="With --clue-vocabulary embedding: the N most frequent words of the embedding."
+        ),
     ] = 50000,
+    clue_vocabulary: Annotated[
+        str,
+        typer.Option(
+            metavar="auto|nounlist|content|embedding",
+            help="The agent's clues: 'nounlist' (the paper authors' 6,801 nouns, from the "
+            "codenames-pilot data), 'content' (the embedding's 20,000 most frequent plain words "
+            "without stop words), 'auto' (nounlist where the data is, else content), "
+            "'embedding' (its most frequent words as they are, stop words and all).",
+        ),
+    ] = "auto",
     words: Annotated[
         Path | None, typer.Option(help="Board word list. Default: the Codenames list.")
     ] = None,
@@ -711,8 +724,21 @@ def play(
         fail(str(exc))
     if role == "sender":
         bot = EmbeddingNearestReceiver(emb)
-    elif agent == "cluster":
-        bot = ClusterSender(emb, random_state=seed, vocab_size=vocab_size, rules=rules)
     else:
-        bot = ExhaustiveSearchSender(emb, vocab_size=vocab_size, rules=rules)
+        from wordgames.codenames.experiments import play_clue_vocabulary
+
+        try:
+            cv = play_clue_vocabulary(emb, clue_vocabulary, data_root)
+        except WordgamesError as exc:
+            fail(str(exc))
+        if cv is not None and not cv.n_clues:
+            fail(
+                f"the embedding knows none of the {cv.name} words: use --clue-vocabulary embedding"
+            )
+        if cv is not None:
+            emb, vocab_size = cv.embedding, cv.n_clues
+            typer.echo(f"the agent's clues: {cv.name}, {cv.n_clues:,} words")
+        cls = ClusterSender if agent == "cluster" else ExhaustiveSearchSender
+        kw = {"random_state": seed} if agent == "cluster" else {}
+        bot = cls(emb, vocab_size=vocab_size, rules=rules, **kw)
     play_terminal(board, role, bot, max_turns=max_turns)  # a game played to its end is a success

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from wordgames.errors import DataFormatError
@@ -118,6 +119,88 @@ def load_clue_vocabulary(embedding, name: str, data_root=None) -> ClueVocabulary
 
     dataset, file = CLUE_VOCABULARIES[name]
     return clue_vocabulary(embedding, read_word_list(dataset_file(dataset, file, data_root)), name)
+
+
+#: clue vocabularies of agents that play with people (``codenames play``, ``serve``)
+PLAY_CLUE_VOCABULARIES = ("auto", "nounlist", "content", "embedding")
+#: the frequency band of the ``content`` vocabulary: the embedding's most frequent words
+CONTENT_TOP = 20_000
+
+
+#: frequent words scikit-learn's stop list lacks that make poor clues all the same
+EXTRA_STOP_WORDS = frozenset(
+    "just like said would could also get got make made may might say says use used way well "
+    "yes new want know think going really lot much did does doing let told tell thing things "
+    "year years time times day days people percent".split()
+)
+
+
+def content_words(embedding, top: int = CONTENT_TOP, lexicon=None) -> list[str]:
+    """The embedding's ``top`` most frequent words that make plain clues.
+
+    Lower-case letters only, three or more, no English stop word (scikit-learn's list and
+    :data:`EXTRA_STOP_WORDS`) and, where WordNet is installed, a WordNet lemma: no ``the``,
+    ``one``, ``just``, ``(310)``, nor ``mgm``. ``lexicon``: the words to keep (default:
+    WordNet's lower-case lemmas, :func:`wordgames.embeddings.wordnet_lex.read_lexicon`).
+
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> words = ["the", "dog", "(310)", "MGM", "mgm", "go", "just", "river"]
+    >>> content_words(Embedding(words, np.eye(8), name="toy"), lexicon=["dog", "river", "just"])
+    ['dog', 'river']
+    """
+    import numpy as np
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    words = np.asarray(embedding.words[:top], dtype=str)
+    plain = np.strings.isalpha(words) & (np.strings.lower(words) == words)
+    plain &= np.strings.str_len(words) >= 3
+    plain &= ~np.isin(words, sorted(ENGLISH_STOP_WORDS | EXTRA_STOP_WORDS))
+    if lexicon is None:
+        lexicon = _wordnet_lemmas()
+    if lexicon is not None:
+        plain &= np.isin(words, np.asarray(list(lexicon), dtype=str))
+    return [w for w in words[plain].tolist() if w.isascii()]
+
+
+@cache
+def _wordnet_lemmas():
+    """WordNet's lower-case single-word lemmas, or ``None`` where WordNet is not installed."""
+    from wordgames.embeddings.wordnet_lex import read_lexicon
+    from wordgames.errors import DatasetMissingError
+
+    try:
+        return read_lexicon().words
+    except DatasetMissingError:
+        return None
+
+
+def play_clue_vocabulary(
+    embedding, choice: str = "auto", data_root=None, *, top: int = CONTENT_TOP
+) -> ClueVocabulary | None:
+    """The clue vocabulary of an agent that gives clues to people.
+
+    ``"nounlist"``: the authors' 6,801 common nouns (``codenames-pilot`` data): every clue is
+    a plain noun, as in the games people played for the paper. ``"content"``: the embedding's
+    :data:`CONTENT_TOP` most frequent plain words without stop words (:func:`content_words`),
+    which needs no data. ``"auto"`` (the default): the noun list where the data is available,
+    else the content words. ``"embedding"``: ``None``, the embedding's own most frequent
+    words, stop words and all (the measures against human data keep the paper's settings).
+    """
+    from wordgames.errors import WordgamesError
+
+    if choice not in PLAY_CLUE_VOCABULARIES:
+        raise WordgamesError(
+            f"clue vocabulary {choice!r}: expected one of {', '.join(PLAY_CLUE_VOCABULARIES)}"
+        )
+    if choice == "embedding":
+        return None
+    if choice in ("auto", "nounlist"):
+        from wordgames.datasets import is_available
+
+        if choice == "nounlist" or is_available("codenames-pilot", data_root):
+            return load_clue_vocabulary(embedding, "nounlist", data_root)
+    return clue_vocabulary(embedding, content_words(embedding, top), f"content-{top // 1000}k")
 
 
 def by_embedding(

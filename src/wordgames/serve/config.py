@@ -164,6 +164,16 @@ class StudyConfig:
         _check(
             not unknown, "texts", f"keys among {', '.join(DEFAULT_TEXTS)}; got {sorted(unknown)}"
         )
+        cv = self.codenames.get("clue_vocabulary", "auto")
+        _check(
+            cv in ("auto", "nounlist", "content", "embedding"),
+            "codenames.clue_vocabulary",
+            f"'auto', 'nounlist', 'content' or 'embedding'; got {cv!r}",
+        )
+        for key in ("reveal_targets", "no_shared_stem", "no_substring"):
+            if key in self.codenames:
+                v = self.codenames[key]
+                _check(isinstance(v, bool), f"codenames.{key}", f"true or false; got {v!r}")
         att = self.attention
         _check(att.action in ("flag", "end"), "attention.action", "'flag' or 'end'")
         _check(
@@ -235,6 +245,8 @@ _SECTION_KEYS = {
         "clue_in_vocabulary",
         "n_restarts",
         "max_number",
+        "clue_vocabulary",
+        "reveal_targets",
     },
     "wiki": {
         "graph",

@@ -46,7 +46,7 @@ def _boards(cfg: StudyConfig, n_blue: int, n_red: int):
         )
     rules = ClueRules(
         no_substring=bool(cn.get("no_substring", False)),
-        no_shared_stem=bool(cn.get("no_shared_stem", False)),
+        no_shared_stem=bool(cn.get("no_shared_stem", True)),
     )
     return [
         Board.random(words, n_blue, n_red, seed=cfg.seed * 1_000_003 + i, rules=rules)
@@ -137,9 +137,19 @@ class CodenamesReceiver(Game):
         return {"chosen": picks}
 
     def outcome(self, cfg, payload, answer, condition, kind):
-        if kind != "attention":
-            return {"attention_ok": None}
-        return {"attention_ok": set(answer["chosen"]) <= set(payload["expect"])}
+        if kind == "attention":
+            return {"attention_ok": set(answer["chosen"]) <= set(payload["expect"])}
+        out = {"attention_ok": None}
+        if cfg.codenames.get("reveal_targets", True):
+            # after the round the person learns which words the clue's team held
+            blue = set(payload["blue"])
+            out["feedback"] = {
+                "reveal": True,
+                "targets": list(payload["blue"]),
+                "chosen": list(answer["chosen"]),
+                "right": [w in blue for w in answer["chosen"]],
+            }
+        return out
 
 
 class CodenamesSender(Game):
@@ -193,7 +203,7 @@ class CodenamesSender(Game):
             raise AnswerError("a clue is one word: letters, and ' or - inside it, only")
         rules = ClueRules(
             no_substring=bool(cn.get("no_substring", False)),
-            no_shared_stem=bool(cn.get("no_shared_stem", False)),
+            no_shared_stem=bool(cn.get("no_shared_stem", True)),
         )
         board = Board(payload["blue"], payload["red"], rules, payload["board"])
         try:
@@ -230,7 +240,7 @@ def _warm_codenames(cfg: StudyConfig) -> None:
     if cfg.game == "codenames-sender":
         rules = ClueRules(
             no_substring=bool(cn.get("no_substring", False)),
-            no_shared_stem=bool(cn.get("no_shared_stem", False)),
+            no_shared_stem=bool(cn.get("no_shared_stem", True)),
         )
         Board(("dog",), ("cat",), rules).is_legal_clue("animal")  # imports the stemmer
         for cond in cfg.conditions:

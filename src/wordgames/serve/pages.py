@@ -194,6 +194,15 @@ def feedback_page(ctx: Ctx, slug: str, position: int, request: Request):
     if not fb:
         return RedirectResponse(f"/s/{slug}/play", status_code=303)
     answer = Answer.loads(a.payload)
+    if fb.get("reveal"):
+        return ctx.page(
+            "reveal.html",
+            study=study,
+            title=study.cfg.text("title"),
+            picks=list(zip(fb["chosen"], fb["right"], strict=True)),
+            n_right=sum(bool(r) for r in fb["right"]),
+            targets=fb["targets"],
+        )
     pairs = list(zip(fb["guess"], fb["colours"], strict=True))
     return ctx.page(
         "feedback.html",

@@ -34,15 +34,27 @@ def senders(
     n_restarts: int | None,
     no_shared_stem: bool,
     no_substring: bool,
+    clue_vocabulary: str = "auto",
 ) -> dict:
     """The paper's senders on an embedding, by name, with the study's clue rules.
 
-    Names are ``cluster``, ``exhaustive:<tie-break>`` and ``random-sender``.
+    Names are ``cluster``, ``exhaustive:<tie-break>`` and ``random-sender``. Their clues come
+    from ``clue_vocabulary`` (:func:`wordgames.codenames.experiments.play_clue_vocabulary`:
+    by default the authors' noun list, else plain content words; ``"embedding"``: the
+    embedding's ``vocab_size`` most frequent words as they are).
     """
     from wordgames.codenames.agents import default_senders
     from wordgames.codenames.board import ClueRules
+    from wordgames.codenames.experiments import play_clue_vocabulary
 
     emb = embedding(emb_name)
+    cv = play_clue_vocabulary(emb, clue_vocabulary)
+    if cv is not None:
+        if not cv.n_clues:
+            raise StudyConfigError(
+                f"codenames.clue_vocabulary {cv.name!r}: the embedding knows none of its words"
+            )
+        emb, vocab_size = cv.embedding, cv.n_clues
     rules = ClueRules(no_substring=no_substring, no_shared_stem=no_shared_stem)
     out = {}
     for agent in default_senders(
@@ -72,8 +84,9 @@ def agent(kind: str, name: str, cfg) -> object:
             cfg.seed,
             cn.get("vocab_size", 50000),
             cn.get("n_restarts"),
-            bool(cn.get("no_shared_stem", False)),
+            bool(cn.get("no_shared_stem", True)),
             bool(cn.get("no_substring", False)),
+            cn.get("clue_vocabulary", "auto"),
         )
     else:
         pool = receivers(emb, cfg.seed)
