@@ -273,3 +273,65 @@ def test_cli_evaluate_tables_fit_the_terminal_and_cut_no_name(tmp_path, data_roo
     assert "3,358" in out  # heyyjudes's receiver records before the sample
     # the restricted choice of Shen et al. beside the full-vocabulary rank
     assert "rank among the clues people chose from" in out
+
+
+def test_algorithm_7_weights_are_options_and_flags(tmp_path):
+    """Issue 21: the guess score's reward and penalty weights, hand-checked on one record."""
+    from typer.testing import CliRunner
+
+    import wordgames
+    from wordgames.cli import app
+    from wordgames.codenames.human_data import write_user_jsonl
+    from wordgames.codenames.records import HumanSenderRecord, LoadedHumanData
+    from wordgames.measure import OptionError
+
+    vec = tmp_path / "toy.txt"
+    vec.write_text("a0 1.0 0.0\na1 0.9848 0.1736\nr -1.0 0.0\nr2 -0.9 -0.3\nc2 0.9987 -0.05\n")
+    data = LoadedHumanData("mine")
+    # the target is a1 (tau = 1); the nearest receiver guesses a0: a blue word, not a target
+    data.sender.append(
+        HumanSenderRecord(
+            "mine", "1", blue=("a0", "a1"), red=("r", "r2"), clue="c2", targets=("a1",)
+        )
+    )
+    path = write_user_jsonl(data, tmp_path / "mine.jsonl")
+
+    def guess(**weights):
+        res = wordgames.evaluate(
+            str(vec),
+            measures=["codenames"],
+            options={"codenames": {"files": [str(path)], **weights}},
+        )
+        return next(
+            s.value
+            for s in res.scores
+            if s.metric == "human_sender.guess_score"
+            and s.subject == "nearest"
+            and s.dataset != "all"
+        )
+
+    assert guess() == 0.0  # the paper's weights: another blue word scores 0
+    assert guess(blue_score=0.5) == 0.5
+    with pytest.raises(OptionError, match="red <= blue <= target"):
+        guess(blue_score=2.0)
+    out = tmp_path / "out"
+    r = CliRunner().invoke(
+        app,
+        [
+            "codenames",
+            "evaluate",
+            "-e",
+            str(vec),
+            "--file",
+            str(path),
+            "--blue-score",
+            "0.25",
+            "-o",
+            str(out),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    (res,) = json.loads((out / "results.json").read_text())["results"]
+    assert [v for k, v in res["metrics"].items() if k.endswith("nearest/human_sender.guess_score")][
+        0
+    ] == 0.25

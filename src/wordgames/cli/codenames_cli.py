@@ -84,6 +84,16 @@ def evaluate(
         ),
     ] = None,
     clue_vocabulary: ClueVocab = None,
+    target_score: Annotated[
+        float, typer.Option(help="Algorithm 7: the reward of a guessed target (paper: 1).")
+    ] = 1.0,
+    blue_score: Annotated[
+        float, typer.Option(help="Algorithm 7: the reward of another blue word (paper: 0).")
+    ] = 0.0,
+    red_score: Annotated[
+        float,
+        typer.Option(help="Algorithm 7: the reward (penalty) of a non-blue word (paper: -1)."),
+    ] = -1.0,
 ):
     """Every sender and receiver on every record of every available human data set.
 
@@ -101,6 +111,9 @@ def evaluate(
         "distance": distance,
         "files": [str(f) for f in file or []],
         "clue_vocabulary": clue_vocabulary,
+        "target_score": target_score,
+        "blue_score": blue_score,
+        "red_score": red_score,
     }
     con = console()
     res = run_evaluation(

@@ -75,6 +75,9 @@ class CodenamesOptions:
         (default ``None``: the embedding's vocabulary). A person's clue not in the list is
         skipped as ``oov_clue``; the listed words the embedding lacks are counted in the
         result's notes and ``parameters``. Not combined with ``vocab_size``.
+    target_score, blue_score, red_score : float
+        Algorithm 7's reward of a guessed target, other blue word and non-blue word (the
+        paper: 1, 0, -1), inside the guess score's range [-1, 1].
     """
 
     datasets: tuple[str, ...] | None = None
@@ -84,8 +87,18 @@ class CodenamesOptions:
     distance: Literal["cosine", "euclidean"] = "cosine"
     vocab_size: int | None = None
     clue_vocabulary: str | None = None
+    target_score: float = 1.0
+    blue_score: float = 0.0
+    red_score: float = -1.0
 
     def __post_init__(self):
+        if not -1.0 <= self.red_score <= self.blue_score <= self.target_score <= 1.0:
+            # inside [-1, 1], the guess score's declared range
+            raise OptionError(
+                "codenames.target_score, blue_score and red_score: expected -1 <= red <= blue "
+                f"<= target <= 1; got target {self.target_score}, blue {self.blue_score}, "
+                f"red {self.red_score}"
+            )
         if self.clue_vocabulary is not None and self.clue_vocabulary not in CLUE_VOCABULARIES:
             raise OptionError(
                 f"codenames.clue_vocabulary: {self.clue_vocabulary!r} is not a clue vocabulary; "

@@ -657,7 +657,17 @@ def _evaluate_all(
     evaluations = []
     for i, (name, data) in enumerate(datasets.items()):
         t = time.perf_counter()
-        ev = evaluate_human_data(data, senders, receivers, max_records=max_records, seed=ctx.seed)
+        opts = ctx.options
+        ev = evaluate_human_data(
+            data,
+            senders,
+            receivers,
+            max_records=max_records,
+            seed=ctx.seed,
+            target_score=opts.target_score,
+            blue_score=opts.blue_score,
+            red_score=opts.red_score,
+        )
         result.timings[name] = round(time.perf_counter() - t, 4)
         ctx.log(
             f"{name}: {ev.n_records['human_receiver']:,} receiver and "
