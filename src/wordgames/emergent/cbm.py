@@ -232,6 +232,18 @@ class CBMResult:
     counting: str = "occurrences"
     denominators: dict[str, float] = field(default_factory=dict)
     concept_hits: np.ndarray | None = None
+    q_literal: float = float("nan")
+
+    @property
+    def score_literal(self) -> float:
+        """The paper's formula read literally: ``|m_i|`` the size of the message's word *set*.
+
+        The matched weight counts every occurrence but ``Q = sum_b max(|set(m_b)|, |V_b|)``
+        does not, so a language that repeats words can score above 1: the paper's 1.401
+        (Table 3, experiment 5) is of this kind. Kept to reproduce such figures; ``score`` is
+        the bounded one.
+        """
+        return self.matched_weight / self.q_literal if self.q_literal > 0 else float("nan")
 
     def translation(self) -> dict[str, tuple[str, float]]:
         """Matched word -> (concept, edge weight), heaviest first."""
@@ -433,6 +445,9 @@ def concept_best_matching(
     >>> c = encode_concepts([["red"], ["blue"]])
     >>> [(x.score, x.q) for x in (concept_best_matching(m, c, counting=k) for k in COUNTINGS)]
     [(1.0, 3.0), (1.0, 2.0)]
+    >>> r = concept_best_matching(m, c)  # the paper's formula read literally: |m_1| = |{a}| = 1
+    >>> r.matched_weight, r.q_literal, r.score_literal
+    (3.0, 2.0, 1.5)
     """
     if len(messages) != len(concepts):
         raise ValueError(f"{len(messages)} messages but {len(concepts)} labels")
@@ -444,6 +459,8 @@ def concept_best_matching(
     q = float(np.maximum(per["n_words"], per["n_concepts"]).sum())
     denominators = _denominators(per, q, counting)
     occ = words if counting == "types" else word_occurrence_matrix(messages)
+    distinct = np.diff(word_matrix(messages, "types").tocsr().indptr)
+    q_literal = float(np.maximum(distinct, per["n_concepts"]).sum())
     concept_hits = np.asarray((occ @ match.projection()).multiply(cmat).sum(axis=0)).ravel()
     return CBMResult(
         score=match.weight / q if q > 0 else float("nan"),
@@ -463,6 +480,7 @@ def concept_best_matching(
         counting=counting,
         denominators=denominators,
         concept_hits=concept_hits,
+        q_literal=q_literal,
     )
 
 

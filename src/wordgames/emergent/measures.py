@@ -64,11 +64,14 @@ class LanguageReport:
     counts : occurrence counts behind the rates (``cbm.CBMResult.counts``)
     sensitivity : rows ``{n_samples, accumulated, segment}`` (paper, appendix E)
     parameters, timings, notes : how it was computed
+    cbm_literal : the paper's CBM formula read literally (``|m_i|`` the size of the message's
+        word set): can exceed 1 (:attr:`~wordgames.emergent.cbm.CBMResult.score_literal`)
     cbm_result : the full :class:`~wordgames.emergent.cbm.CBMResult` (graph, per-message arrays)
     """
 
     n_samples: int
     cbm: float = float("nan")
+    cbm_literal: float = float("nan")
     ambiguity_rate: float = float("nan")
     paraphrase_rate: float = float("nan")
     omission_rate: float = float("nan")
@@ -96,6 +99,7 @@ class LanguageReport:
 
     METRICS = (
         "cbm",
+        "cbm_literal",
         "ambiguity_rate",
         "paraphrase_rate",
         "omission_rate",
@@ -306,6 +310,7 @@ def _cbm_step(
     res = concept_best_matching(enc_m, enc_c, counting=counting)
     report.cbm_result = res
     report.cbm = res.score
+    report.cbm_literal = res.score_literal
     report.ambiguity_rate = res.rates["ambiguity"]
     report.paraphrase_rate = res.rates["paraphrase"]
     report.omission_rate = res.rates["omission"]

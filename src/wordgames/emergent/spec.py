@@ -50,12 +50,18 @@ _COUNT = (0.0, None)
 
 MEASURE = Measure(
     name="cbm",
-    version="3",  # 3: counting="occurrences" by default, ties broken as the authors' script
+    version="4",  # 4: cbm_literal; 3: counting="occurrences", ties as the authors' script
     family="emergent",
     description="Concept-Best-Matching of emergent-communication logs (needs logs; skipped otherwise)",
     compute="wordgames.emergent.suite:run",
     metrics=(
         Metric("cbm", HIGHER, _UNIT, "Concept-Best-Matching score"),
+        Metric(
+            "cbm_literal",
+            None,
+            (0.0, None),
+            "the paper's CBM formula read literally (|m_i| = distinct words): can exceed 1",
+        ),
         Metric("ambiguity_rate", LOWER, _UNIT, "words matched to several concepts"),
         Metric("paraphrase_rate", LOWER, _UNIT, "concepts expressed by several words"),
         Metric("omission_rate", LOWER, _UNIT, "concepts left unexpressed"),
