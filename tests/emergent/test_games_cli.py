@@ -74,6 +74,7 @@ def test_train_then_table(tmp_path):
     assert [json.loads(x)["step"] for x in log] == [10, 20]
     msgs = [json.loads(x) for x in (run / "messages.jsonl").read_text().splitlines()]
     assert len(msgs) == 60 and all(len(m["concepts"]) == 2 and len(m["message"]) == 2 for m in msgs)
+    assert all(len(m["object"]) == len(msgs[0]["object"]) > 0 for m in msgs)
 
     res = CliRunner().invoke(app, ["cbm", "table", str(run), "-o", str(tmp_path / "t1")])
     assert res.exit_code == 0, res.output
@@ -96,3 +97,34 @@ def test_bad_inputs_give_clear_errors(tmp_path):
         ["cbm", "train", "--world", "thing", "--rule-length", "6", "--out", str(tmp_path / "x")],
     )
     assert res.exit_code == 2 and "rule_length" in res.output
+
+
+@pytest.mark.torch
+def test_a_run_re_measures_to_its_own_row(tmp_path):
+    """Issue 21: the objects the sender saw are kept with the messages, so that ``cbm evaluate``
+    of a run's log gives the run's own TopSim (0.152 against the row's 0.07 without them)."""
+    pytest.importorskip("torch")
+    from wordgames.emergent.games.runs import train_and_evaluate
+    from wordgames.emergent.games.train import GameTrainer
+    from wordgames.emergent.logfile import evaluate_log_file
+
+    trainer = GameTrainer(world="thing", channel="qt", rule_length=1, steps=30, eval_every=10,
+                          random_state=1, n_targets=4, n_distractors=4, hidden=16, embed=8,
+                          batch_size=8, max_len=2)  # fmt: skip
+    train_and_evaluate(trainer, tmp_path / "run", test_turns=80, plot=False)
+    row = json.loads((tmp_path / "run" / "eval.json").read_text())["language"]
+    log = tmp_path / "run" / "messages.jsonl"
+    again, _ = evaluate_log_file(log, write_json=False)
+    assert row["topsim"] is not None
+    for key in ("topsim", "cbm", "ami"):
+        assert again.metrics()[key] == pytest.approx(row[key], abs=1e-12), key
+    # without the objects TopSim compares the messages with something else: another number
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text(
+        "".join(
+            json.dumps({k: v for k, v in json.loads(x).items() if k != "object"}) + "\n"
+            for x in log.read_text().splitlines()
+        )
+    )
+    other, _ = evaluate_log_file(bare, write_json=False)
+    assert not other.topsim == pytest.approx(row["topsim"], abs=1e-6)

@@ -9,7 +9,8 @@ class ReportParser(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tables: list[list[list[str]]] = []
-        self.imgs: list[str] = []
+        self.imgs: list[str] = []  # the stored plots
+        self.comparison_imgs: list[str] = []  # the figures the report draws itself
         self.tags: dict[str, int] = {}
         self.text: list[str] = []
         self.headings: list[str] = []
@@ -26,6 +27,8 @@ class ReportParser(HTMLParser):
             self.tables[-1].append([])
         elif tag in ("td", "th"):
             self._cell = []
+        elif tag == "img" and "comparison" in (a.get("class") or "").split():
+            self.comparison_imgs.append(a.get("src", ""))
         elif tag == "img":
             self.imgs.append(a.get("src", ""))
         elif tag in ("h2", "h3", "h4"):

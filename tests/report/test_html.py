@@ -205,3 +205,16 @@ def test_cli_report_command(tmp_path):
     res = CliRunner().invoke(app, ["report", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "does not exist" in res.output
     assert Path(out).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_one_comparison_figure_per_headline_score_opening_full_size(report):
+    from wordgames.report import leaderboard, load_results
+
+    root, path, p = report
+    n_headlines = len(leaderboard(load_results(root)).columns)
+    assert n_headlines > 1 and len(p.comparison_imgs) == n_headlines
+    assert all(s.startswith("data:image/png;base64,") for s in p.comparison_imgs)
+    raw = path.read_text(encoding="utf-8")
+    # each figure is a link to itself: a click opens it full size
+    for src in p.comparison_imgs[:3]:
+        assert f'<a href="{src}" target="_blank"' in raw

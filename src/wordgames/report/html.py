@@ -302,11 +302,12 @@ class _Images:
         return dst.relative_to(self.out_path.parent).as_posix()
 
 
-def _figure_html(src: str, alt: str, caption: str) -> str:
+def _figure_html(src: str, alt: str, caption: str, cls: str = "") -> str:
     # the image is a link to itself: a click opens it full size
+    klass = f' class="{esc(cls)}"' if cls else ""
     return (
         f'<figure><a href="{esc(src)}" target="_blank" rel="noopener">'
-        f'<img src="{esc(src)}" alt="{esc(alt)}"></a>'
+        f'<img src="{esc(src)}"{klass} alt="{esc(alt)}"></a>'
         f"<figcaption>{esc(caption)}</figcaption></figure>"
     )
 
@@ -702,7 +703,11 @@ def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
         plt.close(fig)
         name = safe_name("-".join(x for x in col if x)) + ".png"
         src = images.png(name, buf.getvalue())
-        figs.append(_figure_html(src, f"{col[0]} {score_label(col[1:])}", score_label(col[1:])))
+        figs.append(
+            _figure_html(
+                src, f"{col[0]} {score_label(col[1:])}", score_label(col[1:]), cls="comparison"
+            )
+        )
     return [
         '<h2 id="comparison">Comparison figures</h2>',
         '<p class="note">One figure per headline score: a bar per embedding with its 95 % '

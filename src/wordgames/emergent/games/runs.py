@@ -3,8 +3,8 @@
 A run folder holds ``config.json`` (the trainer's parameters), ``train_log.jsonl`` (one line
 per ``eval_every`` steps: step, loss, accuracy, val_accuracy, elapsed_s), ``agents.pt`` (the
 state dicts), ``eval.json`` (test accuracy, the Table 1 row and every language measure),
-``messages.jsonl`` (message word ids + the rule's concepts per test turn, readable by
-``wordgames cbm evaluate``) and ``best_match.png`` (the best-match graph).
+``messages.jsonl`` (message word ids, the rule's concepts and the sender's object vector per
+test turn, readable by ``wordgames cbm evaluate``, which re-measures the run to its own row) and ``best_match.png`` (the best-match graph).
 """
 
 from __future__ import annotations
@@ -81,15 +81,27 @@ def train_and_evaluate(
         )
         record["plots"] = [str(path)]
     write_json_atomic(out_dir / "eval.json", record)
-    eos = trainer.eos
-    with open(out_dir / "messages.jsonl", "w", encoding="utf-8") as fh:
-        for ids, concepts in zip(
-            evaluation.play.word_ids.tolist(), evaluation.concepts, strict=True
-        ):
-            if eos:  # the message ends at its first EOS, which is not a word
-                ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
-            fh.write(json.dumps({"message": ids, "concepts": concepts}) + "\n")
+    _write_messages(out_dir / "messages.jsonl", evaluation, trainer.eos)
     return evaluation
+
+
+def _write_messages(path: Path, evaluation, eos: bool) -> None:
+    """Each test turn's message, concepts and the object vector the sender saw.
+
+    The objects are what TopSim compares the messages with: with them, ``wordgames cbm
+    evaluate messages.jsonl`` re-measures a run to its own Table 1 row.
+    """
+    objects = evaluation.play.sender_inputs.tolist()
+    lines = []
+    for ids, concepts, obj in zip(
+        evaluation.play.word_ids.tolist(), evaluation.concepts, objects, strict=True
+    ):
+        if eos:  # the message ends at its first EOS, which is not a word
+            ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
+        lines.append(json.dumps({"message": ids, "concepts": concepts, "object": obj}) + "\n")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("".join(lines), encoding="utf-8")
+    tmp.replace(path)
 
 
 def open_run(out_dir: str | Path, params: dict, preset: str | None = None):
