@@ -438,3 +438,29 @@ def test_copied_plots_never_leave_the_report_folder(tmp_path):
     site = (tmp_path / "site").resolve()
     assert all(p.resolve().is_relative_to(site) for p in copied)
     assert not list(tmp_path.rglob("escaped*"))
+
+
+def test_results_table_as_latex_booktabs_with_thin_marked(thin_store):
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    r = CliRunner().invoke(
+        app, ["results", "table", str(thin_store), "--format", "latex", "-m", "similarity"]
+    )
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == r"\begin{tabular}{lllllrrr}" and lines[1] == r"\toprule"
+    assert r"\midrule" in lines and r"\bottomrule" in lines and r"\end{tabular}" in lines
+    assert lines[2] == (
+        r"embedding & measure & dataset & subject & metric & value & 95\% CI & n \\"
+    )
+    simlex = [ln for ln in lines if "& simlex999 &" in ln]
+    by_emb = {ln.split(" & ")[0]: ln for ln in simlex}
+    # C (flagged) and D (judged by the same rule) are thin: marked; A and B are not
+    assert r"$^\dagger$" in by_emb["C"] and r"$^\dagger$" in by_emb["D"]
+    assert r"$^\dagger$" not in by_emb["A"] and r"$^\dagger$" not in by_emb["B"]
+    assert r"$^\dagger$ thin" in r.output
+    # every row has the same number of cells as the header
+    body = lines[lines.index(r"\midrule") + 1 : lines.index(r"\bottomrule")]
+    assert all(ln.count(" & ") == 7 and ln.endswith(r" \\") for ln in body)

@@ -14,12 +14,13 @@ app = typer.Typer(
     help="Merge results stores of several runs and show them as one table.", no_args_is_help=True
 )
 
-FORMATS = ("rich", "csv", "markdown")
+FORMATS = ("rich", "csv", "markdown", "latex")
 #: file name of ``results table --out FOLDER``, by format
 TABLE_FILES = {
     "rich": "results-table.txt",
     "csv": "results-table.csv",
     "markdown": "results-table.md",
+    "latex": "results-table.tex",
 }
 
 
@@ -74,7 +75,12 @@ def table(
         ),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", metavar="FORMAT", help="rich (default), csv or markdown.")
+        str,
+        typer.Option(
+            "--format",
+            metavar="FORMAT",
+            help="rich (default), csv, markdown or latex (a booktabs table, thin values marked).",
+        ),
     ] = "rich",
     wide: Annotated[
         bool,
@@ -104,7 +110,7 @@ def table(
     from wordgames.results.store import ResultStore
 
     if fmt not in FORMATS:
-        fail(f"unknown --format {fmt!r}; use rich, csv or markdown")
+        fail(f"unknown --format {fmt!r}; use rich, csv, markdown or latex")
     if not (store / "records").is_dir():
         fail(f"{store} holds no results store (no {store / 'records'} folder)")
     df = ResultStore(store).table()
@@ -123,6 +129,8 @@ def table(
             return
     elif fmt == "csv":
         text = (df if wide else df.drop(columns=["embedding_sha256"])).to_csv(index=False)
+    elif fmt == "latex":
+        text = latex(df, thin, wide=wide)
     else:
         text = markdown(df if wide else df.drop(columns=["embedding_sha256"]))
     if out is None:
@@ -157,6 +165,88 @@ def markdown(df) -> str:
         for rec in df.itertuples(index=False)
     ]
     return "\n".join(rows) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text) -> str:
+    r"""User text made safe inside a LaTeX table.
+
+    >>> print(latex_escape("human_receiver.map & 50%"))
+    human\_receiver.map \& 50\%
+    """
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def latex(df, thin: set, *, wide: bool) -> str:
+    """The table as LaTeX (booktabs): one number format, thin values marked with a dagger.
+
+    Long: embedding, measure, data set, subject, metric, value, 95 % interval, n. Wide: one
+    row per score, one column per embedding. ``thin``: the (measure, dataset, subject,
+    metric, embedding) of the thin scores.
+    """
+    from wordgames.report.text import finite, format_number
+
+    keys = ["measure", "dataset", "subject", "metric"]
+    if wide:
+        labels = [c for c in df.columns if c not in keys]
+        head = [latex_escape(h) for h in (*keys, *labels)]
+        rows = []
+        for r in df.itertuples(index=False):
+            vals = dict(zip(df.columns, r, strict=True))
+            k = tuple(str(vals[x]) for x in keys)
+            cells = [latex_escape(x) for x in k]
+            for lab in labels:
+                mark = r"$^\dagger$" if (*k, lab) in thin else ""
+                cells.append(format_number(vals[lab]) + mark)
+            rows.append(cells)
+        align = "l" * len(keys) + "r" * len(labels)
+    else:
+        head = [*(latex_escape(h) for h in ("embedding", *keys, "value")), r"95\% CI", "n"]
+        rows = []
+        for r in df.itertuples(index=False):
+            mark = (
+                r"$^\dagger$"
+                if (r.measure, r.dataset, r.subject, r.metric, r.embedding) in thin
+                else ""
+            )
+            ci = (
+                f"[{format_number(r.ci_low)}, {format_number(r.ci_high)}]"
+                if finite(r.ci_low)
+                else ""
+            )
+            n = "" if r.n is None or r.n != r.n else format_number(int(r.n))
+            rows.append(
+                [latex_escape(x) for x in (r.embedding, r.measure, r.dataset, r.subject, r.metric)]
+                + [format_number(r.value) + mark, ci, n]
+            )
+        align = "l" * 5 + "rrr"
+    lines = [
+        f"\\begin{{tabular}}{{{align}}}",
+        "\\toprule",
+        " & ".join(head) + r" \\",
+        "\\midrule",
+        *(" & ".join(c) + r" \\" for c in rows),
+        "\\bottomrule",
+        "\\end{tabular}",
+    ]
+    if thin:
+        lines.append(
+            r"\par\footnotesize $^\dagger$ thin: too little coverage or too few items to rank."
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _print_rich(df, store: Path, *, wide: bool, record: bool, thin: set) -> str:

@@ -247,7 +247,8 @@ class ResultStore:
         """
         import pandas as pd
 
-        from wordgames.report.collect import embedding_labels, result_scores
+        from wordgames.measure import ThinPolicy
+        from wordgames.report.collect import embedding_labels, result_scores, stamp_thin
 
         cols = [
             "embedding",
@@ -261,6 +262,7 @@ class ResultStore:
             "ci_high",
             "n",
             "n_skipped",
+            "n_oov",
             "skip_reason",
             "coverage",
             "thin",
@@ -278,7 +280,10 @@ class ResultStore:
         rows = []
         for entry, name in zip(entries, names, strict=True):
             key = entry["key"]
-            for s in result_scores(entry["result"], key["measure"]):
+            scores = result_scores(entry["result"], key["measure"])
+            # rows stored before the thin flag existed are judged by the same rule as the report
+            stamp_thin(entry["result"].get("scores") or (), scores, ThinPolicy())
+            for s in scores:
                 rows.append(
                     {
                         "embedding": labels[name],
