@@ -70,6 +70,7 @@ def test_table_shows_score_rows(tmp_path):
         "ci_high",
         "n",
         "n_skipped",
+        "n_oov",
         "skip_reason",
         "coverage",
         "thin",
