@@ -48,6 +48,7 @@ class Results:
     parameters: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # units computed (or, dry run, to compute)
+    coverage: list = field(default_factory=list)  # precheck.Coverage, before any unit ran
 
     @property
     def scores(self) -> list[Score]:
@@ -411,6 +412,7 @@ def evaluate(
     ci_resamples: int = 1000,
     thin: ThinPolicy | None = None,
     trust_pickle: bool = False,
+    skip_uncovered: bool = False,
 ) -> Results:
     """Run measures on embeddings and return every score.
 
@@ -448,6 +450,10 @@ def evaluate(
         When a score is too thin to rank (default: coverage below 50 % or n below 30).
     trust_pickle : bool
         Load pickle-based embedding files with code execution allowed (only files you trust).
+    skip_uncovered : bool
+        Skip a unit whose every data set the embedding covers below the thin policy's share
+        (:mod:`wordgames.precheck`, checked before anything is computed); by default such a unit
+        runs and its scores come out thin. ``Results.coverage`` holds the pre-check either way.
     progress, on_plan : callable, optional
         ``progress(label, done, total)`` after each unit; ``on_plan(results)`` once the units
         are planned (``results.missing`` lists those to compute). The CLI shows both.
@@ -493,6 +499,13 @@ def evaluate(
             embs, chosen, typed, runner, plan, settings, overwrite=overwrite
         ),
     )
+    t = time.perf_counter()
+    res.coverage = _precheck(embs, plan, typed, settings)
+    timings["coverage_precheck"] = round(time.perf_counter() - t, 3)
+    uncovered = _uncovered(res.coverage, settings.thin) if skip_uncovered else {}
+    if uncovered:
+        plan = _without(plan, uncovered, res)
+        res.missing = [u.label for u in plan.missing]
     if on_plan is not None:
         on_plan(res)
     if dry_run:
@@ -505,6 +518,46 @@ def evaluate(
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
     return res
+
+
+def _precheck(embs, plan: Plan, typed: dict, settings: RunSettings) -> list:
+    """The coverage pre-check of every unit to compute (:mod:`wordgames.precheck`)."""
+    from wordgames.precheck import coverage_of
+
+    by_sha = {e.fingerprint(): e for e in embs}
+    out = []
+    for u in plan.missing:
+        emb = by_sha.get(u.embedding.sha256)
+        if emb is not None:
+            out += coverage_of(emb, u.measure, typed[u.measure.name], settings.data_root)
+    return out
+
+
+def _uncovered(coverage: list, thin: ThinPolicy) -> dict:
+    """``{(embedding, measure): reason}`` of the units every data set of which is thin."""
+    groups: dict = {}
+    for c in coverage:
+        groups.setdefault((c.embedding, c.measure), []).append(c)
+    return {
+        key: "coverage below {:.0%} on every data set ({})".format(
+            thin.min_coverage, "; ".join(f"{c.dataset}: {c.known:,} of {c.total:,}" for c in rows)
+        )
+        for key, rows in groups.items()
+        if all(c.share < thin.min_coverage for c in rows)
+    }
+
+
+def _without(plan: Plan, uncovered: dict, res: Results) -> Plan:
+    """``plan`` less the uncovered units, each recorded as skipped with its reason."""
+    keep = []
+    for u in plan.missing:
+        why = uncovered.get((u.embedding.name, u.measure.name))
+        if why is None:
+            keep.append(u)
+        else:
+            res.skipped.append(Skip(u.embedding.name, u.measure.name, f"not run: {why}"))
+    dropped = {u.key for u in plan.missing} - {u.key for u in keep}
+    return Plan([u for u in plan.units if u.key not in dropped], plan.stored, keep)
 
 
 def _open_store(store, runner):

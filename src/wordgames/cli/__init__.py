@@ -202,6 +202,15 @@ def run(
             metavar="N", min=0, help="A score computed on fewer items is thin: shown, never ranked."
         ),
     ] = 30,
+    skip_uncovered: Annotated[
+        bool,
+        typer.Option(
+            "--skip-uncovered",
+            help="Skip a measure on an embedding whose vocabulary covers every one of its data "
+            "sets below --min-coverage (checked before computing; by default it runs and its "
+            "scores are thin).",
+        ),
+    ] = False,
     overwrite: Annotated[
         bool,
         typer.Option(
@@ -355,6 +364,7 @@ def run(
         trust_pickle=trust_pickle,
         ci_resamples=ci_resamples,
         thin=ThinPolicy(min_coverage=min_coverage, min_n=min_n),
+        skip_uncovered=skip_uncovered,
     )
     if res is None:
         return

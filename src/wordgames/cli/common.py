@@ -97,10 +97,45 @@ def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool 
     return res
 
 
+def print_precheck(con, res) -> None:
+    """The coverage pre-check, before anything is computed: a warning per thin data set.
+
+    Units whose data sets are all covered well get one summary line; the others say which data
+    sets their scores will be thin on (or that they were skipped, with ``--skip-uncovered``).
+    """
+    from rich.markup import escape
+
+    if not res.coverage:
+        return
+    least = float((res.parameters.get("thin") or {}).get("min_coverage", 0.5))
+    low: dict = {}
+    for c in res.coverage:
+        if c.share < least:
+            low.setdefault((c.embedding, c.measure), []).append(c)
+    n_low = sum(map(len, low.values()))
+    con.print(
+        f"coverage checked before computing: {len(res.coverage) - n_low} of "
+        f"{len(res.coverage)} data set(s) at or above {least:.0%}",
+        highlight=False,
+        markup=False,
+    )
+    skipped = {(s.embedding, s.measure) for s in res.skipped}
+    for (emb, measure), rows in low.items():
+        what = "skipped (--skip-uncovered)" if (emb, measure) in skipped else "thin scores"
+        parts = "; ".join(f"{c.dataset} {c.known:,} of {c.total:,} {c.unit}" for c in rows)
+        con.print(
+            f"[yellow]warning:[/] {escape(emb)}: {escape(measure)}: below {least:.0%} on "
+            f"{len(rows)} data set(s), {what}: {escape(parts)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 def _plan_printer(con, store, show_missing: bool, dry_run: bool):
     """The ``on_plan`` callback: how many results the store lacks (and which, when asked)."""
 
     def on_plan(plan):
+        print_precheck(con, plan)
         if store is None:
             return
         con.print(

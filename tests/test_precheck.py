@@ -1,0 +1,69 @@
+"""Coverage before compute (issue 21, item 7): the pre-check agrees with the scores."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import wordgames
+from wordgames.embeddings import Embedding
+from wordgames.precheck import known_rows
+
+pytestmark = pytest.mark.slow
+
+
+def test_known_rows_by_hand():
+    emb = Embedding(["a", "b", "c"], np.eye(3))
+    groups = [["a"], [], ["a", "zz"], ["c", "b", "a"], ["zz"]]
+    assert known_rows(emb, groups).tolist() == [True, True, False, True, False]
+
+
+def test_the_precheck_counts_what_the_measures_score(data_root):
+    res = wordgames.evaluate(
+        "glove-6b-50d-top10k",
+        measures=["similarity", "oddmanout", "codenames"],
+        data_root=data_root,
+        ci_resamples=0,
+    )
+    pre = {(c.measure, c.dataset): c for c in res.coverage}
+    checked = 0
+    for s in res.scores:
+        if s.measure == "similarity" and s.metric == "spearman":
+            c = pre[("similarity", s.dataset)]
+            assert (c.known, c.total) == (s.n, s.total)  # the same lookup: exact
+            checked += 1
+        elif s.measure == "codenames" and s.subject == "nearest" and s.dataset != "all":
+            if s.metric == "human_receiver.map":
+                c = pre[("codenames", f"{s.dataset} (human_receiver)")]
+                assert (c.known, c.total) == (s.n, s.total)  # board and clue known: exact
+                checked += 1
+        elif s.measure == "oddmanout" and s.subject == "embedding" and s.metric == "pct_correct":
+            c = pre[("oddmanout", s.dataset)]
+            # the solver also reads multi-word phrases: the pre-check is a lower bound
+            assert c.total == s.total and c.known <= s.n - s.n_oov
+            checked += 1
+    assert checked >= 13 + 6 + 5
+
+
+def test_run_prints_the_precheck_first_and_can_skip_what_it_cannot_cover(tmp_path, data_root):
+    from wordgames.cli import app
+
+    out = tmp_path / "o"
+    args = ["run", "-e", "glove-6b-50d-top10k", "-m", "oddmanout", "-m", "similarity"]
+    args += ["--quick", "--skip-uncovered", "--data-root", str(data_root), "-o", str(out)]
+    r = CliRunner().invoke(app, args, terminal_width=200)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("coverage checked before"))
+    computing = next(i for i, ln in enumerate(lines) if "missing from the store" in ln)
+    assert first < computing
+    warn = next(ln for ln in lines if "oddmanout: below 50%" in ln)
+    assert "skipped (--skip-uncovered)" in warn and "anomia-common-test 4 of 102 puzzles" in warn
+    # similarity covers most benchmarks: it ran, thin where it must be
+    res = wordgames.evaluate(
+        "glove-6b-50d-top10k", measures=["oddmanout"], quick=True, data_root=data_root,
+        skip_uncovered=True,
+    )  # fmt: skip
+    (skip,) = res.skipped
+    assert skip.measure == "oddmanout" and "coverage below 50% on every data set" in skip.reason
