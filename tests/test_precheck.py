@@ -67,3 +67,22 @@ def test_run_prints_the_precheck_first_and_can_skip_what_it_cannot_cover(tmp_pat
     )  # fmt: skip
     (skip,) = res.skipped
     assert skip.measure == "oddmanout" and "coverage below 50% on every data set" in skip.reason
+
+
+def test_encoders_encode_the_words_the_games_need(data_root, monkeypatch):
+    from wordgames.codenames.board import codenames_word_list
+    from wordgames.embeddings.transformer import default_vocabulary
+    from wordgames.precheck import game_words
+    from wordgames.similarity.benchmarks import load_benchmark
+
+    monkeypatch.setenv("WORDGAMES_DATA", str(data_root))
+    words = set(game_words(data_root))
+    assert set(codenames_word_list(data_root)) <= words
+    rw = load_benchmark("rw", data_root)
+    assert set(map(str, rw.word1)) | set(map(str, rw.word2)) <= words
+    vocab = default_vocabulary(1000)
+    assert vocab[:1000] == default_vocabulary(1000, with_game_words=False)
+    assert words <= set(vocab) and len(vocab) == len(set(vocab))
+    # a rare word of the Rare Words benchmark that a 1,000-word list lacks is encoded all the same
+    rare = next(w for w in map(str, rw.word1) if w not in vocab[:1000])
+    assert rare in vocab

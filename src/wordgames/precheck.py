@@ -120,3 +120,56 @@ def _codenames(embedding, opts, root):
 
 
 _CHECKS = {"similarity": _similarity, "oddmanout": _oddmanout, "codenames": _codenames}
+
+
+def game_words(data_root=None) -> list[str]:
+    """Every word the games on the available data ask an embedding about, sorted.
+
+    Codenames board words (the 400-word list and every human data set's boards) and clues,
+    Odd-Man-Out puzzle words (the default sets), and both words of every word-similarity pair:
+    an encoder that can encode any word (``transformer:MODEL``) encodes these beside its
+    frequency list, so that its coverage of the games is not a frequency list's. Data sets that
+    are missing add nothing. (WALES titles are phrases, encoded by the measure itself.)
+    """
+    from wordgames.embeddings.validate import bad_word_reason
+
+    words: set[str] = set()
+    for part in (_codenames_words, _oddmanout_words, _similarity_words):
+        try:
+            words.update(part(data_root))
+        except Exception:  # noqa: BLE001 - a missing or damaged data set adds no word
+            continue
+    return sorted(w for w in words if w and not bad_word_reason(w))
+
+
+def _codenames_words(root) -> set[str]:
+    from wordgames.codenames.board import codenames_word_list
+    from wordgames.codenames.spec import CodenamesOptions
+    from wordgames.codenames.suite import load_chosen
+
+    out = set(codenames_word_list(root))
+    for data in load_chosen(CodenamesOptions(), root).values():
+        for r in data.receiver:
+            out.update(str(w).lower() for w in (*r.board, r.clue))
+        for r in data.sender:
+            out.update(str(w).lower() for w in (*r.blue, *r.avoid, r.clue))
+    return out
+
+
+def _oddmanout_words(root) -> set[str]:
+    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
+
+    out: set[str] = set()
+    for name in available_sets(root, DEFAULT_SETS):
+        out.update(str(w) for w in np.asarray(load_dataset(name, root, seed=0).words).ravel())
+    return out
+
+
+def _similarity_words(root) -> set[str]:
+    from wordgames.similarity.benchmarks import load_benchmarks
+
+    out: set[str] = set()
+    for b in load_benchmarks(None, root).values():
+        out.update(map(str, b.word1))
+        out.update(map(str, b.word2))
+    return out

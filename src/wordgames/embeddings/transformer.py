@@ -58,11 +58,21 @@ def resolve_model(model: str | Path = DEFAULT_MODEL) -> str:
     return _ALIASES.get(str(model).lower(), str(model))
 
 
-def default_vocabulary(n: int = DEFAULT_VOCAB_SIZE) -> list[str]:
-    """The ``n`` most frequent lower-case alphabetic words of the built-in GloVe 6B 50d."""
+def default_vocabulary(n: int = DEFAULT_VOCAB_SIZE, *, with_game_words: bool = True) -> list[str]:
+    """The ``n`` most frequent lower-case alphabetic words of GloVe 6B 50d, and the game words.
+
+    The words the games on the available data need (:func:`wordgames.precheck.game_words`)
+    that the frequency list lacks follow it, so that an encoder's coverage of the games is not
+    a frequency list's (``with_game_words=False``: the list alone).
+    """
     from wordgames.embeddings.loaders import load_builtin
 
-    return load_builtin("glove-6b-50d").restrict(lower_alpha=True, top_n=n).words.tolist()
+    words = load_builtin("glove-6b-50d").restrict(lower_alpha=True, top_n=n).words.tolist()
+    if with_game_words:
+        from wordgames.precheck import game_words
+
+        words += game_words()
+    return list(dict.fromkeys(words))
 
 
 def resolve_vocabulary(vocab: int | str | Path | Sequence[str] | None) -> list[str]:
@@ -246,7 +256,9 @@ def transformer_embedding(
     ----------
     model : ``"all-MiniLM-L6-v2"`` (the packaged weights, offline) or a local Hugging Face
         sentence-transformers folder
-    vocab : ``None`` (GloVe's 10,000 most frequent lower-case words), a number N (the top N),
+    vocab : ``None`` (GloVe's 10,000 most frequent lower-case words, then every word the games
+        on the available data need: board words, clues, puzzle words, benchmark pairs),
+        a number N (the top N, and the game words),
         a word-list file (one word a line) or a sequence of words; the order is kept (put
         the most frequent first: measures restrict vocabularies by rank)
     name : name in results (default ``"transformer:<model>"``)
