@@ -174,6 +174,8 @@ def compare(
     The numbers are those of `codenames evaluate` (wordgames.evaluate, measure "codenames");
     by default the embeddings share one vocabulary, as in the paper.
     """
+    from rich.markup import escape
+
     from wordgames.cli.common import console, fail, print_skipped, run_evaluation
     from wordgames.codenames.experiments import experiment2_markdown
     from wordgames.embeddings.real import REAL_NAMES
@@ -197,6 +199,11 @@ def compare(
     srows = [row for r in res.results for row in r.tables.get("senders", [])]
     rrows = [row for r in res.results for row in r.tables.get("receivers", [])]
     print(experiment2_markdown(srows, rrows, agents=agent or None, by_source=by_source))
+    if out is not None:
+        from wordgames.codenames.plots import plot_figures_3_and_5
+
+        for path in plot_figures_3_and_5(srows, rrows, out / "plots"):
+            con.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
     print_skipped(con, res)
     if res.failed or not res.results:
         raise typer.Exit(1)
@@ -217,9 +224,10 @@ def _print_results(con, res, out: Path | None) -> None:
     if out is None:
         return
     if len(res.results) > 1:
-        from wordgames.codenames.plots import plot_by_embedding
+        from wordgames.codenames.plots import plot_by_embedding, plot_figures_3_and_5
 
         plot_by_embedding(all_s, all_r, out / "plots")
+        plot_figures_3_and_5(all_s, all_r, out / "plots")
     con.print(
         f"wrote the results store, results.json and plots under {escape(str(out))} "
         f"(wordgames report {escape(str(out))})",

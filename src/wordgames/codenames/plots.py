@@ -384,3 +384,39 @@ def plot_by_embedding(
                 )
             )
     return paths
+
+
+def plot_figures_3_and_5(
+    sender_rows: Sequence[dict], receiver_rows: Sequence[dict], out_dir: str | Path
+) -> list[Path]:
+    """The paper's Figures 3 and 5 (experiment 2): measures by initial model and embedding.
+
+    Figure 3: ClusterSender's mean rank of the people's clue; Figure 5: EmbeddingNearestReceiver's
+    MAP on the people's picks. One panel per data set, the initial models (clue sources) on the
+    x axis, one bar per embedding (rows carry an ``embedding`` column); receiver bars carry
+    their 95 % intervals. Data sets without clue sources show their ``all`` row alone.
+    """
+    out_dir = Path(out_dir)
+    paths = []
+    for rows, agent, y, name, kw in (
+        (sender_rows, "cluster", "mean_rank", "figure3_cluster_rank_by_initial_model.png",
+         {"log": True, "title": "Figure 3: ClusterSender, rank of the people's clue by "
+                                "initial model (lower is better)"}),
+        (receiver_rows, "nearest", "score", "figure5_nearest_map_by_initial_model.png",
+         {"err": ("ci_low", "ci_high"), "ylim": (0.0, 1.0), "ylabel": AXIS_NAMES["map"],
+          "title": "Figure 5: EmbeddingNearestReceiver, MAP by initial model "
+                   "(higher is better)"}),
+    ):  # fmt: skip
+        groups: dict[str, list] = {}
+        for r in rows:
+            if r.get("agent") != agent or r.get("data") != "human_receiver":
+                continue
+            if r.get("ranked_among", "vocabulary") != "vocabulary":
+                continue
+            groups.setdefault(r["dataset"], []).append(r)
+        for ds, part in list(groups.items()):
+            sources = {r["clue_source"] for r in part} - {"all"}
+            groups[ds] = [r for r in part if r["clue_source"] != "all"] if sources else part
+        if groups:
+            paths.append(panels(groups, "clue_source", "embedding", y, out_dir / name, **kw))
+    return paths
