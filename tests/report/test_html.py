@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import re
 from pathlib import Path
 
 import pytest
@@ -35,20 +36,32 @@ def test_written_where_expected(report):
     assert path == root / "report.html" and path.stat().st_size > 0
 
 
+def _footnote(raw: str, cell: str) -> str:
+    """The reason behind a cell's footnote mark ``[k]`` (said once under the table)."""
+    import html as _html
+
+    k = re.search(r"\[(\d+)\]", cell).group(1)
+    return _html.unescape(re.search(rf'id="fn{k}" value="{k}">([^<]*)</li>', raw).group(1))
+
+
 def test_leaderboard_numbers_ranks_cis_and_oov(report):
-    _, _, p = report
+    _, path, p = report
+    raw = path.read_text(encoding="utf-8")
     t = find_table(p, "metric", "men/spearman")
     assert t[0] == ["metric", *LABELS]
     row = row_of(t, "men/spearman")
     for i, lab in enumerate(LABELS, start=1):
         assert row[i].startswith(f"{SIM[lab]:.4g} ")
         assert f"rank {i}/4" in row[i]
-        assert (
-            f"skipped {SIM_OOV[lab]} of {SIM_PAIRS}: pairs with an out-of-vocabulary word" in row[i]
-        )
+        # the counts in the cell, the reason once, as a footnote (issue 21)
+        assert f"skipped {SIM_OOV[lab]} of {SIM_PAIRS} [" in row[i]
+        assert _footnote(raw, row[i]) == "pairs with an out-of-vocabulary word"
     row = row_of(find_table(p, "metric", "human/greedy/score"), "human/greedy/score")
     assert row[1].startswith("0.5 [0.45, 0.55] rank 1/4")
-    assert f"skipped {WALES_NO_VECTOR} of 1,000: target page has no vector" in row[1]
+    assert f"skipped {WALES_NO_VECTOR} of 1,000 [" in row[1]
+    assert _footnote(raw, row[1]) == "target page has no vector"
+    notes = re.findall(r'id="fn\d+" value="\d+">pairs with an out-of-vocabulary word</li>', raw)
+    assert len(notes) == 1  # one footnote however many cells share the reason
     row = row_of(find_table(p, "metric", "mean_rank"), "all/cluster/human_receiver.mean_rank")
     assert "lower is better" in row[0]
     assert row[3].startswith(f"{CN_RANK['C']:.0f} [18.5, 21.5] rank 2/4")

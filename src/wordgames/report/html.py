@@ -477,6 +477,27 @@ class _Cells:
         self.a["best"] = lb.best().to_numpy()
         self.a["tied"] = lb.tied_top().to_numpy()
         self.n_ranked = [int(x) for x in lb.n_ranked()] if lb.columns else []
+        self.footnotes: dict[str, int] = {}  # why items were left out -> its mark
+
+    def _skipped(self, i: int, j: int) -> str:
+        """The counts in the cell, the reason as a footnote mark (said once under the table)."""
+        a = self.a
+        text = skipped_text(a["n_skipped"][i, j], a["n"][i, j], "", a["n_oov"][i, j])
+        reason = str(a["skip_reason"][i, j] or "")
+        if text and reason:
+            mark = self.footnotes.setdefault(reason, len(self.footnotes) + 1)
+            text += f" [{mark}]"
+        return text
+
+    def notes(self) -> str:
+        """The footnotes of the cells drawn so far (``""`` when none)."""
+        if not self.footnotes:
+            return ""
+        items = "".join(
+            f'<li class="oov" id="fn{k}" value="{k}">{esc(reason)}</li>'
+            for reason, k in self.footnotes.items()
+        )
+        return f'<ol class="footnotes">{items}</ol>'
 
     def cell(self, lab, col) -> Markup:
         a, i, j = self.a, self.row[lab], self.col[col]
@@ -486,9 +507,7 @@ class _Cells:
             a["ci_high"][i, j],
             float(a["ranks"][i, j]),
             self.n_ranked[j],
-            skipped_text(
-                a["n_skipped"][i, j], a["n"][i, j], a["skip_reason"][i, j], a["n_oov"][i, j]
-            ),
+            self._skipped(i, j),
             best=bool(a["best"][i, j]),
             tied=bool(a["tied"][i, j]),
             thin=str(a["thin_reason"][i, j]) if a["thin"][i, j] else None,
@@ -642,6 +661,8 @@ def _leaderboard(coll: Collection) -> list[str]:
     if rows:
         out.append("<h3>Every headline score</h3>")
         out.append(table(["metric", *labels], rows, cls="leaderboard", row_classes=classes))
+    if cells.notes():
+        out.append('<p class="note">Items left out, by footnote mark:</p>' + cells.notes())
     return out + _leaderboard_notes(coll, lb)
 
 
