@@ -121,10 +121,13 @@ def test_baselines_beside_agents(report):
     # the WALES scores: each embedding's agent beside the people of The Wiki Game (shown once)
     t = find_table(p, "embedding", "people (best player)")
     value, ci = t[0].index("value"), t[0].index("95 % CI")
-    assert row_of(t, "A")[value] == f"{WALES['A']:.4g}"
+    assert float(row_of(t, "A")[value]) == WALES["A"]
+    # one number format per column (issue 21): every value with the same decimals
+    decimals = {len(r[value].split(".")[1]) for r in t[1:] if "." in r[value]}
+    assert len(decimals) == 1
     best = [r for r in t if "people (best player)" in r]
     assert len(best) == 1 and best[0][0] == "all (baseline)"
-    assert best[0][value] == "0.7" and best[0][ci] == "[0.69, 0.71]"
+    assert float(best[0][value]) == 0.7 and best[0][ci] == "[0.69, 0.71]"
     # the WordNet row of Odd-Man-Out is the same for every embedding: shown once, as baseline
     t = find_table(p, "embedding", "wordnet")
     wn = [r for r in t if "wordnet" in r]

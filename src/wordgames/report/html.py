@@ -155,19 +155,75 @@ def table(
     return Markup("".join(out))
 
 
+def column_format(values) -> callable:
+    """One number format for a whole column: integers with separators, else fixed decimals.
+
+    The decimals give the smallest non-zero value of the column three significant digits
+    (at most 6), so a column never mixes ``0.01702`` and ``0.009009``.
+
+    >>> f = column_format([0.01702, 0.009009, 0.0])
+    >>> [f(v) for v in (0.01702, 0.009009, 0.0)]
+    ['0.01702', '0.00901', '0.00000']
+    >>> [column_format([1000, 999])(v) for v in (1000, 999)]
+    ['1,000', '999']
+    """
+    nums = [float(v) for v in values if _is_number(v) and math.isfinite(float(v))]
+    if not nums or all(float(v).is_integer() for v in nums):
+        return format_number
+    small = min((abs(v) for v in nums if v), default=1.0)
+    decimals = int(min(6, max(0, 2 - math.floor(math.log10(small)))))
+
+    def fmt(v) -> str:
+        if not _is_number(v) or not math.isfinite(float(v)):
+            return format_number(v)
+        return f"{float(v):,.{decimals}f}"
+
+    return fmt
+
+
+def _constant_columns(rows: list[dict], cols: list[str]) -> dict[str, object]:
+    """Columns with one value in every row of a table of several rows (said once, above it)."""
+    if len(rows) < 2:
+        return {}
+    out = {}
+    for c in cols:
+        first = rows[0].get(c, "")
+        if not isinstance(first, dict | list) and all(r.get(c, "") == first for r in rows):
+            out[c] = first
+    return out
+
+
 def dict_rows_table(rows: list[dict], *, row_classes=None, fold_title: str | None = None) -> Markup:
-    """A table of row dicts (columns: the union of their keys, in first-seen order)."""
+    """A table of row dicts (columns: the union of their keys, in first-seen order).
+
+    A column with the same value in every row is said once above the table instead, so the
+    table fits the page; each numeric column has one format (:func:`column_format`).
+    """
     cols: list[str] = []
     for r in rows:
         for k in r:
             if k not in cols:
                 cols.append(k)
+    same = _constant_columns(rows, cols)
+    cols = [c for c in cols if c not in same] or cols
     shown = rows[:MAX_TABLE_ROWS]
+    formats = {c: column_format([r.get(c) for r in shown]) for c in cols}
     html_table = table(
         [key_words(c) for c in cols],
-        [[r.get(c, "") for c in cols] for r in shown],
+        [
+            [
+                Markup(f'<td class="num">{esc(formats[c](r.get(c)))}</td>')
+                if _is_number(r.get(c))
+                else r.get(c, "")
+                for c in cols
+            ]
+            for r in shown
+        ],
         row_classes=row_classes[:MAX_TABLE_ROWS] if row_classes else None,
     )
+    if same and len(same) < len(cols) + len(same):
+        said = "; ".join(f"{key_words(c)}: {_cell_text(v)}" for c, v in same.items())
+        html_table = Markup(f'<p class="note">in every row: {esc(said)}</p>' + html_table)
     if len(rows) > MAX_TABLE_ROWS:
         html_table = Markup(
             html_table + f'<p class="note">first {MAX_TABLE_ROWS:,} of '
