@@ -83,3 +83,22 @@ def test_figures_3_and_5_plot_initial_models_by_embedding(tmp_path, monkeypatch)
     assert fig3[1:4] == ("clue_source", "embedding", "mean_rank")
     assert fig3[4] == {"pilot": ["bert", "bert", "glove", "glove"]}
     assert fig5[4] == {"pilot": ["bert", "bert", "glove", "glove"], "salt": ["all", "all"]}
+
+
+def test_a_panel_without_values_says_no_data_and_missing_bars_are_not_zero():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from wordgames.codenames.plots import panels_figure
+
+    rows = {
+        "empty": [{"agent": "a", "embedding": "e", "score": float("nan")}],
+        "half": [
+            {"agent": "a", "embedding": "e", "score": 0.5},
+            {"agent": "b", "embedding": "e", "score": None},
+        ],
+    }
+    fig = panels_figure(rows, "agent", "embedding", "score")
+    empty, half = fig.axes[:2]
+    assert [t.get_text() for t in empty.texts] == ["no data"] and not empty.patches
+    assert [p.get_height() for p in half.patches] == [0.5]  # the missing one is no bar

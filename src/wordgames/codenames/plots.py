@@ -70,9 +70,17 @@ def _bars(ax, rows, x, hue, y, *, hues, log=False, err=None, title="", ylabel=No
     xs = list(dict.fromkeys(r[x] for r in rows))
     val = {(r[x], r[hue]): r for r in rows}
     width = 0.8 / max(1, len(hues))
+    if not any(np.isfinite(_num(r.get(y))) for r in rows):
+        # a panel without a value says so instead of drawing an empty axis
+        ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(short_name(title), fontsize=9)
+        return
     for i, h in enumerate(hues):
         pos = np.arange(len(xs)) + (i - (len(hues) - 1) / 2) * width
         heights = np.array([_num(val.get((xv, h), {}).get(y)) for xv in xs])
+        drawn = np.isfinite(heights)  # a missing value is no bar, never a bar of height 0
         yerr = None
         if err:
             lo = np.array([_num(val.get((xv, h), {}).get(err[0])) for xv in xs])
@@ -80,9 +88,10 @@ def _bars(ax, rows, x, hue, y, *, hues, log=False, err=None, title="", ylabel=No
             if ylim is not None:  # a guard: intervals are computed inside the metric's range
                 lo, hi = np.clip(lo, *ylim), np.clip(hi, *ylim)
             yerr = np.nan_to_num(np.clip(np.stack([heights - lo, hi - heights]), 0, None))
+            yerr = yerr[:, drawn]
         ax.bar(
-            pos,
-            np.nan_to_num(heights),
+            pos[drawn],
+            heights[drawn],
             width,
             label=str(h),
             yerr=yerr,
