@@ -132,6 +132,17 @@ def run(
             "sizes, random control).",
         ),
     ] = False,
+    dataset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--dataset",
+            "-d",
+            metavar="DATASET",
+            help="Only these data sets (repeatable): a declared data set or a name the scores "
+            "show (a benchmark such as simlex999, a puzzle set, a Codenames data set). "
+            "Default: every available one.",
+        ),
+    ] = None,
     real: Annotated[
         bool,
         typer.Option(
@@ -350,6 +361,7 @@ def run(
         con,
         specs,
         measure or None,
+        datasets=dataset or None,
         store=out,
         show_missing=only_missing,
         dry_run=dry_run,

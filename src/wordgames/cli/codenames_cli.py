@@ -45,6 +45,7 @@ def evaluate(
         typer.Option(
             "--dataset",
             "-d",
+            metavar="DATASET",
             help="Human data set name (repeatable). Default: every available one.",
         ),
     ] = None,
@@ -141,7 +142,12 @@ def compare(
     ] = False,
     dataset: Annotated[
         list[str] | None,
-        typer.Option("--dataset", "-d", help="Human data set (repeatable). Default: every one."),
+        typer.Option(
+            "--dataset",
+            "-d",
+            metavar="DATASET",
+            help="Human data set (repeatable). Default: every one.",
+        ),
     ] = None,
     agent: Annotated[
         list[str] | None,

@@ -336,7 +336,10 @@ def evaluate(
     dataset: Annotated[
         list[str] | None,
         typer.Option(
+            "--dataset",
+            "-d",
             "--set",
+            metavar="DATASET",
             help="Published set (anomia-common-dev/-test, anomia-proper-dev/-test, "
             "crowdsourced-filtered, crowdsourced-unfiltered); repeatable. Default: all but unfiltered.",
         ),
@@ -537,7 +540,13 @@ def senses(
     ] = None,
     dataset: Annotated[
         list[str] | None,
-        typer.Option("--set", help="Embed the vocabulary of these published sets (repeatable)."),
+        typer.Option(
+            "--dataset",
+            "-d",
+            "--set",
+            metavar="DATASET",
+            help="Embed the vocabulary of these published sets (repeatable).",
+        ),
     ] = None,
     puzzles: Annotated[
         list[Path] | None, typer.Option("--puzzles", help="... or of these files.")
@@ -596,7 +605,14 @@ def k_sweep(
         list[int] | None, typer.Option("-k", help="Senses per word; repeatable (default 1-8, 10).")
     ] = None,
     dataset: Annotated[
-        str, typer.Option("--set", help="Published set solved (the paper: the expert dev set).")
+        str,
+        typer.Option(
+            "--dataset",
+            "-d",
+            "--set",
+            metavar="DATASET",
+            help="Published set solved (the paper: the expert dev set).",
+        ),
     ] = "anomia-common-dev",
     baseline: Annotated[
         str,

@@ -148,7 +148,12 @@ def evaluate(
     benchmark: Annotated[
         list[str] | None,
         typer.Option(
-            "-b", "--benchmark", help="Shipped benchmark to run (repeatable). Default: all 13."
+            "--dataset",
+            "-d",
+            "-b",
+            "--benchmark",
+            metavar="DATASET",
+            help="Shipped benchmark to run (repeatable). Default: all 13.",
         ),
     ] = None,
     tsv: Annotated[

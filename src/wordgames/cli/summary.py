@@ -45,6 +45,7 @@ class Row:
     best: bool = False
     tied: bool = False  # in a top group that no paired comparison separates
     column: tuple | None = None  # (measure, dataset, subject, metric): the leaderboard's
+    oov_only: bool = False  # the reason is for items kept in n (n_oov), none skipped
 
 
 def fmt_value(v) -> str:
@@ -117,6 +118,7 @@ def headline_rows(res) -> list[Row]:
                         s.skip_reason if s.n_skipped or s.n_oov else "",
                         s.direction,
                         column=(r.measure, s.dataset, s.subject, s.metric),
+                        oov_only=bool(s.n_oov) and not s.n_skipped,
                     )
                 )
             continue
@@ -308,7 +310,8 @@ def render_block(
         marks = ["best"] if row.best else (["tied best"] if row.tied else [])
         for text, thin in ((row.thin_reason, True), (row.skip_reason, False)):
             if (thin and row.thin) or (not thin and text):
-                key = (f"thin, not ranked: {text}" if thin else f"skipped: {text}").rstrip(": ")
+                left = "out of vocabulary" if row.oov_only else "skipped"
+                key = (f"thin, not ranked: {text}" if thin else f"{left}: {text}").rstrip(": ")
                 marks.append(
                     ("thin " if thin else "") + f"[{notes.setdefault(key, len(notes) + 1)}]"
                 )
