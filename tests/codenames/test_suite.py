@@ -335,3 +335,34 @@ def test_algorithm_7_weights_are_options_and_flags(tmp_path):
     assert [v for k, v in res["metrics"].items() if k.endswith("nearest/human_sender.guess_score")][
         0
     ] == 0.25
+
+
+def test_cli_selfplay_says_its_vocabulary_and_takes_the_shared_options(tmp_path):
+    """Issue 21: selfplay intersected silently; it now says so and takes --no-intersect/--top-n."""
+    import numpy as np
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    rng = np.random.default_rng(0)
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(
+        "".join(
+            f"w{i} " + " ".join(f"{x:.4f}" for x in rng.normal(size=4)) + "\n" for i in range(60)
+        )
+    )
+    b.write_text(
+        "".join(
+            f"w{i} " + " ".join(f"{x:.4f}" for x in rng.normal(size=4)) + "\n" for i in range(50)
+        )
+    )
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(f"w{i}" for i in range(30)))
+    base = ["codenames", "selfplay", "-e", str(a), "-e", str(b), "--games", "2", "--n-blue", "3"]
+    base += ["--n-red", "3", "--words", str(words)]
+    r = CliRunner().invoke(app, base, terminal_width=200)
+    assert r.exit_code == 0, r.output
+    assert "vocabulary: intersection (a[∩50]: 50 words, b[∩50]: 50 words)" in r.output
+    r = CliRunner().invoke(app, [*base, "--no-intersect", "--top-n", "40"], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    assert "vocabulary: top 40" in r.output and "a[top40]: 40 words" in r.output

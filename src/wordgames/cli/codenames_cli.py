@@ -579,6 +579,16 @@ def selfplay(
     tie_break: Annotated[
         str, typer.Option(help="ExhaustiveSearchSender tie-break.")
     ] = PAPER_SELFPLAY["tie_break"],
+    intersect: Annotated[
+        bool,
+        typer.Option(
+            help="Restrict all embeddings to their shared vocabulary (the paper; default), so "
+            "every agent can use every clue and board word."
+        ),
+    ] = True,
+    top_n: Annotated[
+        int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")
+    ] = None,
     data_root: DataRoot = None,
     out: Annotated[
         Path | None,
@@ -612,7 +622,8 @@ def selfplay(
     if tie_break not in TIE_BREAKS:
         fail(f"--tie-break must be one of {', '.join(TIE_BREAKS)}")
     try:
-        embs = load_embeddings(embedding or None, VocabularyPolicy(intersect=True))
+        policy = VocabularyPolicy(top_n=top_n, intersect=intersect and len(embedding or []) > 1)
+        embs = load_embeddings(embedding or None, policy)
         pool = (
             words.read_text(encoding="utf-8").split() if words else codenames_word_list(data_root)
         )
@@ -620,6 +631,12 @@ def selfplay(
     except (WordgamesError, ValueError, OSError) as exc:
         fail(str(exc))
     console = Console()
+    console.print(
+        f"vocabulary: {policy.describe()} ({', '.join(f'{e.name}: {len(e):,} words' for e in embs)})",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
     with console.status("playing...") as status:
         rows = cross_matrix(
             embs,
@@ -660,22 +677,30 @@ def selfplay(
 
 
 def _print_matrix(console, rows: list[dict], title: str) -> None:
-    """The sender x receiver table of self-play turns."""
+    """The sender x receiver table of self-play turns (names never cut: split when narrow)."""
     from rich.markup import escape
-    from rich.table import Table
 
-    t = Table(title=escape(title))
-    t.add_column("sender \\ receiver")
+    from wordgames.cli.tables import Col, print_table
+
     names = list(dict.fromkeys(r["receiver"] for r in rows))
-    for n in names:
-        t.add_column(escape(n))
+    table_rows = []
     for s in dict.fromkeys(r["sender"] for r in rows):
         cells = {r["receiver"]: r for r in rows if r["sender"] == s}
-        t.add_row(
-            escape(s),
-            *[f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})" for n in names],
+        table_rows.append(
+            [
+                escape(s),
+                *[
+                    f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})"
+                    for n in names
+                ],
+            ]
         )
-    console.print(t)
+    print_table(
+        console,
+        ["sender \\ receiver", *(Col(n, "right") for n in names)],
+        table_rows,
+        title=escape(title),
+    )
 
 
 @app.command()
