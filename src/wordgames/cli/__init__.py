@@ -519,32 +519,30 @@ def _field(label: str, text: str, width: int) -> list[str]:
 @datasets_app.command("list")
 def datasets_list(data_root: DataRoot = None):
     """List every declared data set and whether it is available."""
-    from rich import box
     from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import console
+    from wordgames.cli.tables import Col, print_table
     from wordgames.datasets import all_datasets, is_available
     from wordgames.errors import DatasetMissingError
 
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("name", no_wrap=True)  # names are never cut; titles wrap
-    table.add_column("family", no_wrap=True)
-    table.add_column("available", no_wrap=True)
-    table.add_column("title", overflow="fold")
+    rows = []
     for name, spec in all_datasets().items():
         try:
             ok = is_available(name, data_root)
         except DatasetMissingError:
             ok = False
         files = f"{len(spec.files)} file{'s' if len(spec.files) != 1 else ''}"
-        table.add_row(
-            escape(name),
-            escape(spec.family),
-            f"{'yes' if ok else 'no'}, {files}",
-            escape(spec.title),
+        rows.append(
+            [
+                escape(name),
+                escape(spec.family),
+                f"{'yes' if ok else 'no'}, {files}",
+                escape(spec.title),
+            ]
         )
-    console().print(table)
+    # names are never cut; titles wrap at spaces only, never inside a word
+    print_table(console(), ["name", "family", "available", Col("title", wrap=True)], rows)
 
 
 @datasets_app.command("verify")

@@ -130,9 +130,9 @@ def measures_cmd(
     The families' own code runs on the exported files, e.g. wordgames.evaluate for Codenames.
     """
     from rich.markup import escape
-    from rich.table import Table
 
     from wordgames.cli.common import console
+    from wordgames.cli.tables import Col, print_table
 
     def run():
         from wordgames.serve.db import Database
@@ -147,15 +147,21 @@ def measures_cmd(
     from wordgames.serve.live import display_rows
 
     res = _fail_on_errors(run)
-    table = Table("dataset", "subject", "metric", "value", "95% CI", "n", "coverage", "note")
-    for col in table.columns[3:7]:
-        col.justify = "right"
+    rows = []
     for r in display_rows(res["rows"]):
         cells = [r[k] for k in ("dataset", "subject", "metric", "value", "ci", "n", "coverage")]
-        style = "dim" if r["thin"] else None  # thin: shown for checking, never ranked
-        table.add_row(*(escape(str(c)) for c in [*cells, r["note"]]), style=style)
+        # thin: shown for checking, never ranked (dimmed, and the note says why)
+        rows.append([f"[dim]{escape(str(c))}[/]" if r["thin"] else escape(str(c)) for c in cells])
+        rows[-1].append(escape(str(r["note"])))
     con = console()
     con.print(f"{res['n_records']} record(s)", highlight=False, soft_wrap=True)
-    con.print(table)
+    # names (data sets, agents, metrics) are never cut: the table splits when narrow
+    print_table(
+        con,
+        ["dataset", "subject", "metric", Col("value", "right"), Col("95% CI", "right"),
+         Col("n", "right"), Col("coverage", "right"), Col("note", wrap=True)],
+        rows,
+        keys=3,
+    )  # fmt: skip
     for note in res["notes"]:
         con.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
