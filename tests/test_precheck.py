@@ -86,3 +86,9 @@ def test_encoders_encode_the_words_the_games_need(data_root, monkeypatch):
     # a rare word of the Rare Words benchmark that a 1,000-word list lacks is encoded all the same
     rare = next(w for w in map(str, rw.word1) if w not in vocab[:1000])
     assert rare in vocab
+
+
+def test_known_rows_with_empty_groups_anywhere():
+    emb = Embedding(["a", "b"], np.eye(2))
+    assert known_rows(emb, [["a", "b"], ["a", "zz"], []]).tolist() == [True, False, True]
+    assert known_rows(emb, [[], [], ["zz"]]).tolist() == [True, True, False]

@@ -54,8 +54,8 @@ def known_rows(embedding, groups: list[list[str]]) -> np.ndarray:
     if not flat:
         return np.ones(len(groups), dtype=bool)
     found = embedding.lookup(flat).indices >= 0
-    missing = np.add.reduceat((~found).astype(np.int64), np.r_[0, np.cumsum(sizes)[:-1]])
-    missing[sizes == 0] = 0  # reduceat reads the next group's first entry for an empty group
+    group = np.repeat(np.arange(len(groups)), sizes)
+    missing = np.bincount(group, weights=(~found).astype(float), minlength=len(groups))
     return missing == 0
 
 
