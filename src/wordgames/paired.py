@@ -179,22 +179,30 @@ def _mean_difference(counts: np.ndarray, d: np.ndarray, weights, strata) -> np.n
     return np.mean(parts, axis=0)
 
 
+class _RankPlan:
+    """One sort of a sample's values, reused by every resample (see :func:`_resampled_ranks`)."""
+
+    def __init__(self, values: np.ndarray):
+        self.order = np.argsort(values, kind="stable")
+        v = values[self.order]
+        self.starts = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
+        self.group_of = np.repeat(np.arange(self.starts.size), np.diff(np.r_[self.starts, v.size]))
+
+    def ranks(self, counts: np.ndarray) -> np.ndarray:
+        group_sum = np.add.reduceat(counts[:, self.order], self.starts, axis=1)
+        group_rank = np.cumsum(group_sum, axis=1) - group_sum + (group_sum + 1) / 2
+        out = np.empty_like(counts)
+        out[:, self.order] = group_rank[:, self.group_of]
+        return out
+
+
 def _resampled_ranks(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The average rank of each item within each resample (``counts``: (R, n) multiplicities).
 
     One sort of the values serves every resample: the rank of an item is the number of drawn
     elements below its value plus the middle of its tie group, from cumulative counts.
     """
-    n = values.size
-    order = np.argsort(values, kind="stable")
-    v = values[order]
-    starts = np.flatnonzero(np.r_[True, v[1:] != v[:-1]])
-    group_sum = np.add.reduceat(counts[:, order], starts, axis=1)
-    group_rank = np.cumsum(group_sum, axis=1) - group_sum + (group_sum + 1) / 2
-    group_of = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
-    ranks = np.empty_like(counts)
-    ranks[:, order] = group_rank[:, group_of]
-    return ranks
+    return _RankPlan(values).ranks(counts)
 
 
 def _weighted_corr(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -209,11 +217,15 @@ def _weighted_corr(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
         )
 
 
-def _spearman_difference(counts: np.ndarray, va, vb, gold) -> np.ndarray:
-    """Per resample: Spearman's rho of a with gold minus that of b (exact, ties averaged)."""
-    rg = _resampled_ranks(gold, counts)
-    return _weighted_corr(_resampled_ranks(va, counts), rg, counts) - _weighted_corr(
-        _resampled_ranks(vb, counts), rg, counts
+def _spearman_difference(counts: np.ndarray, va, vb, gold, plans=None) -> np.ndarray:
+    """Per resample: Spearman's rho of a with gold minus that of b (exact, ties averaged).
+
+    ``plans``: the :class:`_RankPlan` of ``va``, ``vb`` and ``gold``, sorted once for all chunks.
+    """
+    pa, pb, pg = plans or (_RankPlan(va), _RankPlan(vb), _RankPlan(gold))
+    rg = pg.ranks(counts)
+    return _weighted_corr(pa.ranks(counts), rg, counts) - _weighted_corr(
+        pb.ranks(counts), rg, counts
     )
 
 
@@ -285,9 +297,10 @@ def paired_difference(
     else:
         diff = float(_mean_difference(one, va - vb, w, strata)[0])
     boot = []
+    plans = (_RankPlan(va), _RankPlan(vb), _RankPlan(gold)) if gold is not None else None
     for counts in _counts_chunks(n, n_resamples, seed, strata):
         if a["statistic"] == "spearman":
-            boot.append(_spearman_difference(counts, va, vb, gold))
+            boot.append(_spearman_difference(counts, va, vb, gold, plans))
         else:
             boot.append(_mean_difference(counts, va - vb, w, strata))
     boot = np.concatenate(boot) if boot else np.empty(0)

@@ -59,6 +59,7 @@ from wordgames.report.text import (
     value_words,
 )
 
+MAX_COMPARISON_FIGURES = 60  # each costs ~0.1 s to draw; the leaderboard holds every score
 MAX_TABLE_ROWS = 2000  # larger tables are cut (the JSON in the results folder has them all)
 FOLD_ROWS = 40  # tables longer than this start folded (<details>)
 
@@ -762,7 +763,8 @@ def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
         return []
     best = lb.best()
     figs = []
-    for col in lb.columns:
+    cols = lb.columns[:MAX_COMPARISON_FIGURES]
+    for col in cols:
         scores = []
         for lab in labels:
             e = coll.entry(lab, col[0])
@@ -785,11 +787,19 @@ def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
                 src, f"{col[0]} {score_label(col[1:])}", score_label(col[1:]), cls="comparison"
             )
         )
+    more = len(lb.columns) - len(cols)
     return [
         '<h2 id="comparison">Comparison figures</h2>',
         '<p class="note">One figure per headline score: a bar per embedding with its 95 % '
         "interval; hatched bars are thin (not ranked); a thick edge marks the best by the paired "
-        "rule (Methods). Click a figure to open it full size.</p>",
+        "rule (Methods). Click a figure to open it full size."
+        + (
+            f" The first {len(cols)} of {len(lb.columns)} headline scores are drawn; every one "
+            "is in the leaderboard above and in <code>Results.plot</code>."
+            if more
+            else ""
+        )
+        + "</p>",
         '<div class="gallery">',
         *figs,
         "</div>",
