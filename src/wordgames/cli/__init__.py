@@ -13,6 +13,7 @@ import typer
 
 from wordgames._version import __version__
 from wordgames.cli._lazy import WordgamesGroup
+from wordgames.cli.common import DataRoot, Datasets
 from wordgames.cli.common import resolve_specs  # noqa: F401  (part of the CLI's Python surface)
 
 app = typer.Typer(
@@ -66,16 +67,6 @@ def _add_family_apps() -> None:
     app.add_typer(serve_cli.app, name="serve")
     app.add_typer(collect_cli.app, name="collect")
     report_cli.register(app)
-
-
-DataRoot = Annotated[
-    Path | None,
-    typer.Option(
-        "--data-root",
-        metavar="FOLDER",
-        help="Folder holding the data sets (default: $WORDGAMES_DATA).",
-    ),
-]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -132,17 +123,7 @@ def run(
             "sizes, random control).",
         ),
     ] = False,
-    dataset: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--dataset",
-            "-d",
-            metavar="DATASET",
-            help="Only these data sets (repeatable): a declared data set or a name the scores "
-            "show (a benchmark such as simlex999, a puzzle set, a Codenames data set). "
-            "Default: every available one.",
-        ),
-    ] = None,
+    dataset: Datasets = None,
     real: Annotated[
         bool,
         typer.Option(

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from wordgames.cli.common import DataRoot, Datasets
 from wordgames.codenames.experiments import PAPER_SELFPLAY
 
 app = typer.Typer(
@@ -22,10 +23,6 @@ Emb = Annotated[
         help="Built-in name or vector file; repeat for several. Default: glove-6b-50d.",
     ),
 ]
-DataRoot = Annotated[
-    Path | None,
-    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
-]
 
 ClueVocab = Annotated[
     str | None,
@@ -40,15 +37,7 @@ ClueVocab = Annotated[
 @app.command()
 def evaluate(
     embedding: Emb = None,
-    dataset: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--dataset",
-            "-d",
-            metavar="DATASET",
-            help="Human data set name (repeatable). Default: every available one.",
-        ),
-    ] = None,
+    dataset: Datasets = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -140,15 +129,7 @@ def compare(
     real: Annotated[
         bool, typer.Option("--real", help="Every real embedding of `wordgames embeddings list`.")
     ] = False,
-    dataset: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--dataset",
-            "-d",
-            metavar="DATASET",
-            help="Human data set (repeatable). Default: every one.",
-        ),
-    ] = None,
+    dataset: Datasets = None,
     agent: Annotated[
         list[str] | None,
         typer.Option("--agent", "-a", help="Agent to show (repeatable). Default: every agent."),

@@ -10,8 +10,30 @@ from __future__ import annotations
 import contextlib
 import logging
 from pathlib import Path
+from typing import Annotated
 
 import typer
+
+# The options every family command shares, declared once (same names, metavars and help).
+DataRoot = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-root",
+        metavar="FOLDER",
+        help="Folder holding the data sets (default: $WORDGAMES_DATA).",
+    ),
+]
+Datasets = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--dataset",
+        "-d",
+        metavar="DATASET",
+        help="Only these data sets (repeatable): a declared data set or a name the scores show "
+        "(a benchmark such as simlex999, a puzzle set, a Codenames data set). Default: every "
+        "available one.",
+    ),
+]
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from wordgames.cli.common import DataRoot
+
 app = typer.Typer(
     help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
     "solve a puzzle; generate puzzle sets.",
@@ -31,10 +33,6 @@ Senses = Annotated[
     typer.Option(
         "--senses", help="Sense-embedding .npz (from 'wordgames oddmanout senses'); repeatable."
     ),
-]
-DataRoot = Annotated[
-    Path | None,
-    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
 ]
 Mwe = Annotated[
     str | None,

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from wordgames.cli.common import DataRoot
+
 app = typer.Typer(
     help="Word-similarity benchmarks, global metrics (erank, perank, edim) and the correlation "
     "study across embeddings (WALES Figure 1).",
@@ -21,10 +23,6 @@ Embeddings = Annotated[
         help="Built-in name, family member (see 'wordgames similarity family') or vector file; "
         "repeatable. Default: glove-6b-50d.",
     ),
-]
-DataRoot = Annotated[
-    Path | None,
-    typer.Option("--data-root", help="Folder holding the data sets (default: $WORDGAMES_DATA)."),
 ]
 JsonOut = Annotated[
     Path | None, typer.Option("--json", help="Also write the results as JSON here.")

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from wordgames.cli.common import DataRoot
+
 app = typer.Typer(
     help="WALES: greedy agents navigating a Wikipedia link graph.", no_args_is_help=True
 )
@@ -29,9 +31,6 @@ NamesOpt = Annotated[
 PairsOpt = Annotated[
     Path | None,
     typer.Option("--challenges", help="Human-played pairs 'start<TAB>target' on a custom graph."),
-]
-DataRoot = Annotated[
-    Path | None, typer.Option("--data-root", help="Data folder (default: $WORDGAMES_DATA).")
 ]
 
 
