@@ -13,8 +13,11 @@ import typer
 
 from wordgames._version import __version__
 from wordgames.cli._lazy import WordgamesGroup
-from wordgames.cli.common import DataRoot, Datasets
-from wordgames.cli.common import resolve_specs  # noqa: F401  (part of the CLI's Python surface)
+from wordgames.cli.common import (
+    DataRoot,
+    Datasets,
+    resolve_specs,  # noqa: F401  (part of the CLI's Python surface)
+)
 
 app = typer.Typer(
     name="wordgames",
