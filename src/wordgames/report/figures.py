@@ -65,7 +65,11 @@ def comparison_figure(
     fig, ax = plt.subplots(figsize=(max(4.0, 0.7 * n + 2.0), 3.6), layout="constrained")
     values = [s.value if s is not None else math.nan for s in scores]
     present = [i for i, v in enumerate(values) if math.isfinite(v)]
-    ax.set_title(title + (f"\n({_direction_words(direction)})" if direction else ""), fontsize=9)
+    import textwrap
+
+    # a long score name wraps instead of running off the figure
+    wrapped = "\n".join(textwrap.wrap(title, width=max(30, int(fig.get_figwidth() * 11))))
+    ax.set_title(wrapped + (f"\n({_direction_words(direction)})" if direction else ""), fontsize=9)
     if not present:
         ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
@@ -89,13 +93,9 @@ def comparison_figure(
         )
     for i in set(range(n)) - set(present):
         ax.text(i, 0, "no data", ha="center", va="bottom", rotation=90, fontsize=7)
-    lo_bound = bounds[0]
-    if lo_bound is not None and all(values[i] >= lo_bound for i in present):
-        ax.set_ylim(bottom=lo_bound)
+    if bounds[0] == 0 and all(values[i] >= 0 for i in present):
+        ax.set_ylim(bottom=0)  # shares and counts start at 0; a [-1, 1] metric is autoscaled
     ax.set_xticks(range(n), [str(x) for x in labels], rotation=30, ha="right", fontsize=8)
     if any(scores[i].thin for i in present):
-        ax.text(
-            0.99, 0.98, "hatched: thin, not ranked", transform=ax.transAxes,
-            ha="right", va="top", fontsize=7,
-        )  # fmt: skip
+        ax.set_xlabel("hatched: thin, not ranked", fontsize=7)
     return fig
