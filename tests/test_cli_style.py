@@ -262,3 +262,19 @@ def test_listings_never_cut_a_name(monkeypatch, width):
         missing = [n for n in names if n not in words]
         assert not missing, (args, missing, res.output)
         assert max(map(len, res.output.splitlines())) <= int(width)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["run"], ["codenames", "evaluate"], ["similarity", "evaluate"], ["oddmanout", "evaluate"]],
+)
+def test_family_commands_share_one_option_set(command):
+    """Issue 21, item 12: the same data-set selector, quick flag and data root everywhere."""
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    r = CliRunner().invoke(app, [*command, "--help"], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    for flag in ("-d,", "--dataset", "DATASET", "--quick", "--data-root", "FOLDER"):
+        assert flag in r.output, (command, flag)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot, Datasets
+from wordgames.cli.common import DataRoot, Datasets, Quick
 from wordgames.codenames.experiments import PAPER_SELFPLAY
 
 app = typer.Typer(
@@ -49,6 +49,7 @@ def evaluate(
     ] = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    quick: Quick = False,
     max_records: Annotated[
         int | None,
         typer.Option(
@@ -115,6 +116,7 @@ def evaluate(
         options={"codenames": options},
         data_root=data_root,
         seed=seed,
+        quick=quick,
         vocabulary=VocabularyPolicy(top_n=top_n, intersect=intersect),
     )
     _print_results(con, res, out)

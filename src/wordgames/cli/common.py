@@ -23,6 +23,14 @@ DataRoot = Annotated[
         help="Folder holding the data sets (default: $WORDGAMES_DATA).",
     ),
 ]
+Quick = Annotated[
+    bool,
+    typer.Option(
+        "--quick",
+        help="Smaller settings for a smoke run (fewer records, resamples, tasks; recorded with "
+        "every result, which a full run then does not reuse).",
+    ),
+]
 Datasets = Annotated[
     list[str] | None,
     typer.Option(

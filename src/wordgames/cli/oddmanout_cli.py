@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot
+from wordgames.cli.common import DataRoot, Quick
 
 app = typer.Typer(
     help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
@@ -387,6 +387,7 @@ def evaluate(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write all results as JSON here.")
     ] = None,
+    quick: Quick = False,
 ):
     """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set.
 
@@ -435,6 +436,7 @@ def evaluate(
         store=out,
         options={"oddmanout": options},
         seed=seed,
+        quick=quick,
         data_root=data_root,
     )
     _check_results(con, res)

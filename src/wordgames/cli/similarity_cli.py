@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot
+from wordgames.cli.common import DataRoot, Quick
 
 app = typer.Typer(
     help="Word-similarity benchmarks, global metrics (erank, perank, edim) and the correlation "
@@ -172,6 +172,7 @@ def evaluate(
     data_root: DataRoot = None,
     out: Out = None,
     json_out: JsonOut = None,
+    quick: Quick = False,
 ):
     """Spearman and Pearson of cosine similarity against human scores, with OOV counts.
 
@@ -203,6 +204,7 @@ def evaluate(
         options={"similarity": options},
         data_root=data_root,
         seed=seed,
+        quick=quick,
     )
     _check_results(res)
     for result in res.results:
