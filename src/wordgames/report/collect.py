@@ -398,9 +398,8 @@ def collection_of(results) -> Collection:
     coll = Collection(root=Path("."), entries=entries, run=run, from_store=False)
     coll.skipped = run["skipped"]
     _label(entries)
-    scores = {(r.embedding, r.measure): r.scores for r in results.results}
     for e, r in zip(entries, results.results, strict=True):
-        e.scores = [replace(s, embedding=e.label) for s in scores[(r.embedding, r.measure)]]
+        e.scores = [replace(s, embedding=e.label) for s in r.scores]
     coll.notes.extend(_select(entries))
     return coll
 

@@ -690,8 +690,7 @@ def _leaderboard_notes(coll: Collection, lb) -> list[str]:
     return [_notes_list(notes, "warn")] if notes else []
 
 
-def _leaderboard(coll: Collection) -> list[str]:
-    lb = leaderboard(coll)
+def _leaderboard(coll: Collection, lb) -> list[str]:
     cells = _Cells(lb)
     labels = list(lb.values.index)
     ranked = "its rank among the embeddings, " if len(labels) > 1 else ""
@@ -746,7 +745,7 @@ def _headline_plots(coll: Collection, images: _Images) -> tuple[list[str], set]:
     return [*head, '<div class="gallery">', *out, "</div>"], shown
 
 
-def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
+def _comparison_figures(coll: Collection, lb, images: _Images) -> list[str]:
     """One figure per headline score: a bar per embedding, its interval, thin ones hatched.
 
     Bars with a thick edge are best by the paired rule (:meth:`Leaderboard.best`).
@@ -757,7 +756,6 @@ def _comparison_figures(coll: Collection, images: _Images) -> list[str]:
 
     from wordgames.report.figures import comparison_figure
 
-    lb = leaderboard(coll)
     labels = list(lb.values.index)
     if len(labels) < 2 or not lb.columns:
         return []
@@ -1056,8 +1054,9 @@ def render_report(
     out_path = Path(out_path)
     imgs = _Images(coll, out_path, images)
     plots, shown = _headline_plots(coll, imgs)
-    comparison = _comparison_figures(coll, imgs)
-    body = [*_leaderboard(coll), *comparison, *plots, *_correlation(coll)]
+    lb = leaderboard(coll)  # built once: the table and the figures show the same ranks
+    comparison = _comparison_figures(coll, lb, imgs)
+    body = [*_leaderboard(coll, lb), *comparison, *plots, *_correlation(coll)]
     for m in coll.measures():
         body += _measure_section(coll, m, imgs, shown)
     body += _run_details(coll)
