@@ -133,11 +133,12 @@ def unpack(stored: Mapping) -> dict | None:
 
 def _aligned(a: Mapping, b: Mapping):
     """The shared items of two unpacked records, in one order: (a, b, weights, gold, strata)."""
-    ia = {int(i): k for k, i in enumerate(a["ids"])}
-    shared = [(ia[int(i)], k) for k, i in enumerate(b["ids"]) if int(i) in ia]
-    if not shared:
+    # ids are unique within a record; a repeated one would be paired once, at its first place
+    _, ka, kb = np.intersect1d(a["ids"], b["ids"], return_indices=True)
+    if not ka.size:
         return None
-    ka, kb = (np.array(x, dtype=np.int64) for x in zip(*shared, strict=True))
+    order = np.argsort(kb, kind="stable")  # b's order: the resamples do not depend on hashes
+    ka, kb = ka[order], kb[order]
     va = np.asarray(a["values"], float)[ka]
     vb = np.asarray(b["values"], float)[kb]
     w = a["weights"][ka] if "weights" in a else None

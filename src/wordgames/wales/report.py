@@ -311,8 +311,9 @@ def task_items(res) -> dict:
     """The per-task scores behind a task set's score (:func:`wordgames.paired.item_record`)."""
     from wordgames.paired import item_record
 
-    sel = res.included
-    ids = [f"{s}>{t}" for s, t in zip(res.sources[sel], res.targets[sel], strict=True)]
+    # a task set may draw one (start, target) pair twice: its position keeps the ids unique
+    at = np.flatnonzero(res.included)
+    ids = [f"{i}:{s}>{t}" for i, s, t in zip(at, res.sources[at], res.targets[at], strict=True)]
     return item_record(ids, res.scores("edges"))
 
 
