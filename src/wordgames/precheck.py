@@ -132,12 +132,13 @@ def game_words(data_root=None) -> list[str]:
     are missing add nothing. (WALES titles are phrases, encoded by the measure itself.)
     """
     from wordgames.embeddings.validate import bad_word_reason
+    from wordgames.errors import WordgamesError
 
     words: set[str] = set()
     for part in (_codenames_words, _oddmanout_words, _similarity_words):
         try:
             words.update(part(data_root))
-        except Exception:  # noqa: BLE001 - a missing or damaged data set adds no word
+        except (WordgamesError, OSError, KeyError):  # missing or damaged data adds no word
             continue
     return sorted(w for w in words if w and not bad_word_reason(w))
 

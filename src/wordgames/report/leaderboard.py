@@ -562,6 +562,7 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
     top = np.zeros((len(labels), len(cols)), dtype=bool)
     best = np.zeros_like(top)
     comparisons = {}
+    where = {lab: i for i, lab in enumerate(labels)}
     for j, col in enumerate(cols):
         ranks = cells["ranks"][:, j]
         ranked = [i for i in np.argsort(ranks, kind="stable") if np.isfinite(ranks[i])]
@@ -584,7 +585,6 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
                 seed=seed,
             )
         group, vs = coll.paired[memo]
-        where = {lab: i for i, lab in enumerate(labels)}
         for lab in group:
             top[where[lab], j] = True
         if len(group) == 1:
