@@ -92,3 +92,17 @@ def test_known_rows_with_empty_groups_anywhere():
     emb = Embedding(["a", "b"], np.eye(2))
     assert known_rows(emb, [["a", "b"], ["a", "zz"], []]).tolist() == [True, False, True]
     assert known_rows(emb, [[], [], ["zz"]]).tolist() == [True, True, False]
+
+
+def test_the_precheck_is_recorded_with_the_run(tmp_path, data_root):
+    res = wordgames.evaluate(
+        "glove-6b-50d-top10k", measures=["similarity"], data_root=data_root, ci_resamples=0
+    )
+    path = res.write(tmp_path)
+    import json
+
+    stored = json.loads(path.read_text())["parameters"]["coverage_precheck"]
+    assert [(c["dataset"], c["known"], c["total"]) for c in stored] == [
+        (c.dataset, c.known, c.total) for c in res.coverage
+    ]
+    assert len(stored) == 13

@@ -10,6 +10,7 @@ run happens in memory and writes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import time
@@ -501,6 +502,8 @@ def evaluate(
     )
     t = time.perf_counter()
     res.coverage = _precheck(embs, plan, typed, settings)
+    # recorded in results.json with the run: the printed counts are the stored ones
+    res.parameters["coverage_precheck"] = [dataclasses.asdict(c) for c in res.coverage]
     timings["coverage_precheck"] = round(time.perf_counter() - t, 3)
     uncovered = _uncovered(res.coverage, settings.thin) if skip_uncovered else {}
     if uncovered:
