@@ -1,11 +1,15 @@
-"""Embedding loading: the built-in GloVe 6B 50d, and a GloVe text file before/after caching.
+"""Embedding loading: the built-in GloVe 6B 50d, a text file before/after caching, and the
+load time per word of every file format from 10,000 to 1,000,000 words.
 
-Run: python bench/bench_embeddings.py
-Target (issue 2): loading the default embedding in under 0.5 s.
+Run: python bench/bench_embeddings.py [--sizes 10000,100000,1000000] [--formats ...]
+Targets: loading the default embedding in under 0.5 s (issue 2); every reader linear, its
+load time per word constant within 1.5x from 10k to 1M words (issue 22: the word2vec binary
+reader was quadratic).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -87,5 +91,42 @@ def main() -> None:
     )
 
 
+def per_word(formats: list[str], sizes: list[int], dim: int = 50) -> None:
+    """First load (parse + cache) of a file of each format and size: microseconds per word."""
+    from wordgames.embeddings import Embedding, load_embedding
+    from wordgames.embeddings.writers import save_embedding
+
+    rng = np.random.default_rng(0)
+    print(f"\nload time per word, first load (parse and cache), {dim} dimensions")
+    print(f"{'format':16}" + "".join(f"{n:>14,}" for n in sizes) + "   max/min  target <= 1.5x")
+    for fmt in formats:
+        cells = []
+        for n in sizes:
+            words = [f"w{i}" for i in range(n)]
+            emb = Embedding(words, rng.standard_normal((n, dim), dtype=np.float32), name="b")
+            with tempfile.TemporaryDirectory() as tmp:
+                os.environ["WORDGAMES_CACHE"] = str(Path(tmp) / "cache")
+                suffix = {"npy": ".npy", "gensim": ".kv", "word2vec-binary": ".bin"}
+                path = save_embedding(emb, Path(tmp) / f"e{suffix.get(fmt, '.txt')}", format=fmt)
+                t = time.perf_counter()
+                loaded = load_embedding(path)
+                cells.append((time.perf_counter() - t) / n * 1e6)
+                assert len(loaded) == n, (fmt, n, len(loaded))
+        ratio = max(cells) / min(cells)
+        print(
+            f"{fmt:16}" + "".join(f"{c:>11.2f} us" for c in cells)
+            + f"   {ratio:6.2f}x  {'OK' if ratio <= 1.5 else 'MISSED'}"
+        )  # fmt: skip
+
+
 if __name__ == "__main__":
-    main()
+    from wordgames.embeddings.writers import SAVE_FORMATS
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="10000,100000,1000000")
+    ap.add_argument("--formats", default=",".join(SAVE_FORMATS))
+    ap.add_argument("--per-word-only", action="store_true")
+    args = ap.parse_args()
+    if not args.per_word_only:
+        main()
+    per_word(args.formats.split(","), [int(x) for x in args.sizes.split(",")])

@@ -9,8 +9,12 @@ the answers stored in the database, which must be equal (0 lost, 0 duplicated). 
 ``--db both`` it runs on SQLite and on a throwaway PostgreSQL started from the installed
 binaries (127.0.0.1 only). Bounded: at most ``--max-seconds`` per run, request timeout 30 s.
 
+With ``--burst`` every participant lands first and then all consent at the same instant (a
+study launch): the participant numbers must come out without a conflict (issue 22: 14 of 400
+got HTTP 500 on PostgreSQL), one per participant and none twice.
+
 Run: ``python bench/bench_serve.py [--participants 200] [--db sqlite|postgresql|both]
-[--think 1.0 3.0] [--workers 1]``. Not part of the test suite.
+[--think 1.0 3.0] [--workers 1] [--burst]``. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -55,10 +59,14 @@ GAMES = {
 class Stats:
     """Latencies (ms) per request type, errors, answers acknowledged."""
 
-    def __init__(self):
+    def __init__(self, burst: int = 0):
         self.lat = defaultdict(list)
         self.errors = defaultdict(int)
         self.acked = 0
+        self.consented = 0
+        self.burst = burst  # participants that must land before anyone consents
+        self.landed = 0
+        self.all_landed = asyncio.Event()
 
     async def timed(self, kind: str, coro):
         t = time.perf_counter()
@@ -81,12 +89,22 @@ async def participant(
             await _play(c, slug, k, rng, stats, think, deadline)
         except (httpx.HTTPError, AssertionError) as exc:
             stats.errors[type(exc).__name__] += 1
+            if stats.burst and not stats.all_landed.is_set():
+                stats.landed += 1  # a participant that never landed must not hold the others
+                if stats.landed == stats.burst:
+                    stats.all_landed.set()
 
 
 async def _play(c, slug, k, rng, stats, think, deadline):
     r = await stats.timed("GET landing", c.get(f"/s/{slug}/?PROLIFIC_PID=BENCH{k:05d}"))
     assert r.status_code == 200, r.status_code
-    await asyncio.sleep(rng.uniform(*think))
+    if stats.burst:  # a launch: everybody consents at the same instant
+        stats.landed += 1
+        if stats.landed == stats.burst:
+            stats.all_landed.set()
+        await stats.all_landed.wait()
+    else:
+        await asyncio.sleep(rng.uniform(*think))
     r = await stats.timed(
         "POST consent",
         c.post(
@@ -100,7 +118,12 @@ async def _play(c, slug, k, rng, stats, think, deadline):
             },
         ),
     )
+    if r.status_code != 303:
+        stats.errors[f"consent HTTP {r.status_code}"] += 1
+        if stats.burst:  # the others still wait for this one's landing count: nothing blocks
+            return
     assert r.status_code == 303, r.status_code
+    stats.consented += 1
     await stats.timed("GET instructions", c.get(f"/s/{slug}/instructions"))
     page = (await stats.timed("GET trial", c.get(f"/s/{slug}/play"))).text
     while 'id="code"' not in page and time.monotonic() < deadline:
@@ -120,6 +143,24 @@ async def _play(c, slug, k, rng, stats, think, deadline):
         if "/feedback/" in r.headers["location"]:
             await stats.timed("GET feedback", c.get(r.headers["location"]))
         page = (await stats.timed("GET trial", c.get(f"/s/{slug}/play"))).text
+
+
+def stored_participants(db_url: str) -> tuple[int, int]:
+    """(participants stored, distinct (study, participant number))."""
+    from sqlalchemy import text
+
+    from wordgames.serve.db import Database
+
+    db = Database(db_url)
+    try:
+        with db.read() as s:
+            n = s.execute(text("SELECT count(*) FROM wg_participant")).scalar()
+            d = s.execute(
+                text("SELECT count(*) FROM (SELECT DISTINCT study_id, seq FROM wg_participant) x")
+            ).scalar()
+        return n, d
+    finally:
+        db.dispose()
 
 
 def stored_answers(db_url: str) -> tuple[int, int, int]:
@@ -159,7 +200,7 @@ def run_once(db_url: str, folder: Path, args) -> dict:
         files += ["--study", str(p)]
     srv = Server([*files, "--db", db_url, "--workers", str(args.workers)], folder)
     srv.start(timeout=120)
-    stats = Stats()
+    stats = Stats(burst=args.participants if args.burst else 0)
     load0 = os.getloadavg()
     t0 = time.monotonic()
     try:
@@ -168,7 +209,14 @@ def run_once(db_url: str, folder: Path, args) -> dict:
             deadline = time.monotonic() + args.max_seconds
             await asyncio.gather(
                 *(
-                    participant(k, srv.url, stats, tuple(args.think), deadline, args.ramp)
+                    participant(
+                        k,
+                        srv.url,
+                        stats,
+                        tuple(args.think),
+                        deadline,
+                        0 if args.burst else args.ramp,
+                    )
                     for k in range(args.participants)
                 )
             )
@@ -179,7 +227,9 @@ def run_once(db_url: str, folder: Path, args) -> dict:
         load1 = os.getloadavg()
         srv.stop()
     n, distinct, wiki = stored_answers(db_url)
+    people, numbers = stored_participants(db_url)
     return {
+        "participants": (people, numbers),
         "stats": stats,
         "stored": n,
         "distinct": distinct,
@@ -208,6 +258,11 @@ def report(name: str, res: dict) -> None:
     print(
         f"{'all':<18}{all_.size:>7}{np.percentile(all_, 50):>9.1f}"
         f"{np.percentile(all_, 95):>9.1f}{np.percentile(all_, 99):>9.1f}{all_.max():>9.1f}"
+    )
+    people, numbers = res["participants"]
+    print(
+        f"consents acknowledged {st.consented}, participants stored {people}, distinct "
+        f"participant numbers {numbers} -> duplicated numbers {people - numbers}"
     )
     sent = st.acked
     print(
@@ -297,6 +352,9 @@ def main(argv=None) -> None:
     ap.add_argument("--trials", type=int, default=3, help="trials per participant and study")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--max-seconds", type=float, default=150.0)
+    ap.add_argument(
+        "--burst", action="store_true", help="everyone consents at the same instant (a launch)"
+    )
     args = ap.parse_args(argv)
     if not 1 <= args.participants <= 1000:
         raise SystemExit("--participants must be between 1 and 1000")

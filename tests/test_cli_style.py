@@ -261,7 +261,9 @@ def test_listings_never_cut_a_name(monkeypatch, width):
         words = {w.strip(",│┃") for w in res.output.split()}
         missing = [n for n in names if n not in words]
         assert not missing, (args, missing, res.output)
-        assert max(map(len, res.output.splitlines())) <= int(width)
+        # tables fit the width; a line of text is never hard-wrapped (issue 21, item 12)
+        table = [ln for ln in res.output.splitlines() if ln[:1] in "┏┃┡│└┗━─ "]
+        assert max(map(len, table)) <= int(width)
 
 
 @pytest.mark.parametrize(
@@ -278,3 +280,88 @@ def test_family_commands_share_one_option_set(command):
     assert r.exit_code == 0, r.output
     for flag in ("-d,", "--dataset", "DATASET", "--quick", "--data-root", "FOLDER"):
         assert flag in r.output, (command, flag)
+
+
+#: the family commands that score through ``wordgames.evaluate`` and may keep a results store
+STORE_COMMANDS = (
+    "wordgames codenames evaluate",
+    "wordgames codenames compare",
+    "wordgames wales evaluate",
+    "wordgames oddmanout evaluate",
+    "wordgames similarity evaluate",
+    "wordgames similarity global-metrics",
+    "wordgames similarity correlate",
+    "wordgames cbm evaluate",
+)
+
+
+def test_store_commands_share_one_out_and_one_json(tree):
+    """Issue 21, item 12: ``-o`` and ``--json`` mean the same, with the same default, everywhere."""
+    from wordgames.cli.common import JsonOut, StoreOut
+
+    store_help = typing.get_args(StoreOut)[1].help
+    json_help = typing.get_args(JsonOut)[1].help
+    params = {" ".join(path): {long_name(p): p for p in cmd.params} for path, cmd, _ in tree}
+    bad = []
+    for name in STORE_COMMANDS:
+        out, js = params[name].get("--out"), params[name].get("--json")
+        if out is None or (out.default, out.metavar, out.help) != (None, "FOLDER", store_help):
+            bad.append(f"{name}: -o is not the shared store option")
+        if js is None or (js.default, js.metavar, js.help) != (None, "FILE", json_help):
+            bad.append(f"{name}: --json is not the shared option")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_out_option_is_a_folder_metavar(tree):
+    bad = [
+        f"{name}: {p.metavar!r}"
+        for name, p in options(tree)
+        if "-o" in p.opts and p.metavar != "FOLDER"
+    ]
+    assert not bad, "-o must show FOLDER:\n" + "\n".join(bad)
+
+
+def test_text_lines_are_never_hard_wrapped():
+    """A path or a command in a message stays one token at any width (tables keep theirs)."""
+    import io
+
+    from wordgames.cli.common import console
+
+    path = "/results/" + "a-very-long-folder-name/" * 6 + "results.json"
+    buf = io.StringIO()
+    con = console(file=buf, width=40)
+    con.print(f"wrote the results store under {path} (wordgames report {path})")
+    assert path in buf.getvalue().replace("\n", " ").split()
+    assert f"(wordgames report {path})" in buf.getvalue()
+    # on a terminal too (the terminal shows the long line as it can; a copy gets it whole)
+    buf = io.StringIO()
+    con = console(file=buf, width=40, force_terminal=True, no_color=True, highlight=False)
+    con.print(f"wrote the results store under {path}")
+    assert buf.getvalue() == f"wrote the results store under {path}\n"
+
+
+def test_json_dash_prints_the_run_record_on_stdout(tmp_path):
+    """``--json -``: stdout is the JSON alone (the tables go to stderr), with every Score."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from wordgames.measure import Score
+
+    vecs = tmp_path / "vecs.txt"
+    vecs.write_text("a 1 0\nb 0.8 0.6\nc 0.6 0.8\nd 0 1\n")
+    bench = tmp_path / "mine.tsv"
+    bench.write_text("a\tb\t3\na\tc\t1\na\td\t2\nb\tc\t4\n")
+    r = CliRunner().invoke(
+        app,
+        ["similarity", "evaluate", "-e", str(vecs), "--tsv", str(bench), "--only-tsv"]
+        + ["--json", "-"],
+    )
+    assert r.exit_code == 0, r.output
+    record = json.loads(r.stdout)
+    scores = [Score.from_dict(s) for res in record["results"] for s in res["scores"]]
+    spearman = [s for s in scores if s.dataset == "mine" and s.metric == "spearman"]
+    # ranks of (3, 1, 2, 4) against the cosines (0.8, 0.6, 0, 0.96): Spearman 0.8
+    assert len(spearman) == 1 and abs(spearman[0].value - 0.8) < 1e-9
+    assert record["tables"]["scores"]["vecs"][0]["benchmark"] == "mine"
+    assert "mine" in r.stderr

@@ -9,6 +9,11 @@ def _key(measure="m", seed=0, emb="a"):
     return ResultKey(emb * 64, measure, "1", params_hash({"seed": seed}))
 
 
+def _res(x: float) -> dict:
+    """A stored result (a MeasureResult record) with one flat metric."""
+    return {"measure": "m", "version": "1", "metrics": {"x": x}}
+
+
 def test_params_hash_ignores_key_order():
     assert params_hash({"a": 1, "b": [1, 2]}) == params_hash({"b": [1, 2], "a": 1})
     assert params_hash({"a": 1}) != params_hash({"a": 2})
@@ -16,19 +21,19 @@ def test_params_hash_ignores_key_order():
 
 def test_put_get_and_table(tmp_path):
     store = ResultStore(tmp_path)
-    store.put(_key(), {"metrics": {"x": 0.5}}, embedding={"name": "A"}, params={"seed": 0})
-    store.put(_key(seed=1), {"metrics": {"x": 0.7}}, embedding={"name": "A"}, params={"seed": 1})
+    store.put(_key(), _res(0.5), embedding={"name": "A"}, params={"seed": 0})
+    store.put(_key(seed=1), _res(0.7), embedding={"name": "A"}, params={"seed": 1})
     assert len(store) == 2 and store.has(_key()) and not store.has(_key(measure="other"))
     df = store.table()
     assert sorted(df["value"]) == [0.5, 0.7]
-    assert not list(tmp_path.rglob("*.tmp"))
+    assert not list(tmp_path.rglob("*.tmp")) and not list(tmp_path.rglob("*.wgtmp"))
 
 
 def test_merge(tmp_path):
     a, b = ResultStore(tmp_path / "a"), ResultStore(tmp_path / "b")
-    a.put(_key(emb="a"), {"metrics": {"x": 1.0}}, embedding={"name": "A"}, params={})
-    b.put(_key(emb="b"), {"metrics": {"x": 2.0}}, embedding={"name": "B"}, params={})
-    b.put(_key(emb="a"), {"metrics": {"x": 9.0}}, embedding={"name": "A"}, params={})
+    a.put(_key(emb="a"), _res(1.0), embedding={"name": "A"}, params={})
+    b.put(_key(emb="b"), _res(2.0), embedding={"name": "B"}, params={})
+    b.put(_key(emb="a"), _res(9.0), embedding={"name": "A"}, params={})
     assert a.merge_from(b) == 1  # the shared key is kept as it was
     assert len(a) == 2 and a.get(_key(emb="a"))["result"]["metrics"]["x"] == 1.0
     assert a.merge_from(b, overwrite=True) == 2
@@ -53,7 +58,7 @@ def test_table_shows_score_rows(tmp_path):
     }
     store.put(
         _key(),
-        {"scores": [score], "metrics": {"men/spearman": 0.7}},
+        {"measure": "m", "version": "1", "scores": [score], "metrics": {"men/spearman": 0.7}},
         embedding={"name": "A"},
         params={"seed": 0},
     )
@@ -85,7 +90,7 @@ def test_old_schema_entries_are_not_read(tmp_path):
     from wordgames.results import write_json_atomic
 
     store = ResultStore(tmp_path)
-    store.put(_key(), {"metrics": {"x": 0.5}}, embedding={"name": "A"}, params={"seed": 0})
+    store.put(_key(), _res(0.5), embedding={"name": "A"}, params={"seed": 0})
     old = _key(seed=1)  # written by an older wordgames: no schema_version, flat metrics only
     write_json_atomic(
         store.path(old),

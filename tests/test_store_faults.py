@@ -16,6 +16,7 @@ from tests._toy_measures import ENTRIES
 from wordgames.embeddings import Embedding
 from wordgames.errors import WordgamesError
 from wordgames.results.store import ResultStore
+from wordgames.safeio import TMP_SUFFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,8 +60,9 @@ def test_temporary_files_of_dead_writers_are_removed(tmp_path):
         text=True,
         check=True,
     ).stdout.strip()
-    stale = folder / f".1-abc.json.{dead}.tmp"
-    mine = folder / f".1-def.json.{os.getpid()}.tmp"
+    # the names atomic_target gives its temporary files: .NAME.PID.RANDOM.wgtmp
+    stale = folder / f".1-abc.json.{dead}.x1y2z3{TMP_SUFFIX}"
+    mine = folder / f".1-def.json.{os.getpid()}.a1b2c3{TMP_SUFFIX}"
     stale.write_text("{")
     mine.write_text("{")
     assert store.clean_temporary() == 1

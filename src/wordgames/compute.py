@@ -38,7 +38,10 @@ def compute_unit(
         measure, direction from the declaration), or a :class:`~wordgames.measure.Skip` when the
         measure cannot run here (missing data set, optional dependency, no input).
     """
+    import contextlib
+
     from wordgames.errors import DatasetMissingError, OptionalDependencyError, SkipMeasure
+    from wordgames.safeio import confine
 
     opts = measure.make_options(options)
     ctx = MeasureContext(
@@ -54,7 +57,9 @@ def compute_unit(
     name = getattr(embedding, "name", "") or ""
     start = time.perf_counter()
     try:
-        result = measure.load()(embedding, ctx)
+        # a plot or table written under the output folder never follows a link out of it
+        with confine(out_dir) if out_dir else contextlib.nullcontext():
+            result = measure.load()(embedding, ctx)
     except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
         return Skip(name, measure.name, str(exc))
     seconds = time.perf_counter() - start

@@ -40,6 +40,10 @@ BAD_WORD_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]
 BOM = "\ufeff"
 
 
+#: the longest word accepted anywhere (a line of two million characters is no word)
+MAX_WORD_CHARS = 1000
+
+
 def bad_word_reason(word: object) -> str | None:
     r"""Why ``word`` cannot be a word, or ``None`` when it can.
 
@@ -56,6 +60,8 @@ def bad_word_reason(word: object) -> str | None:
         return f"is not a string ({type(word).__name__})"
     if not word:
         return "is empty"
+    if len(word) > MAX_WORD_CHARS:
+        return f"is {len(word):,} characters long (a word has at most {MAX_WORD_CHARS:,})"
     m = BAD_WORD_CHARS.search(word)
     if m:
         return f"holds the control character U+{ord(m.group()):04X}"
@@ -92,3 +98,36 @@ def parse_json(text: str, path: str | Path | None, line: int | None, message: st
         return json.loads(text)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
         raise DataFormatError(path, line, message.format(getattr(exc, "msg", exc))) from None
+
+
+#: a gzip file may unpack to at most this many times its size (a gzip bomb is refused)
+GZIP_MAX_RATIO = 50
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip(path: Path, data: bytes, ratio: int = GZIP_MAX_RATIO) -> bytes:
+    """A gzip file's content, bounded by ``ratio`` times its size (a gzip bomb is refused).
+
+    >>> import gzip
+    >>> gunzip(Path("v.txt.gz"), gzip.compress(b"a 1 2"))
+    b'a 1 2'
+    """
+    import zlib
+
+    limit = max(1 << 20, ratio * len(data))
+    out, rest = [], data
+    try:
+        while rest[:2] == GZIP_MAGIC:  # concatenated members, as gzip writes them
+            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            out.append(inflate.decompress(rest, limit - sum(map(len, out))))
+            if inflate.unconsumed_tail:
+                raise DataFormatError(
+                    path, None, f"it unpacks to more than {limit:,} bytes ({ratio}x "
+                    "its size): refused as a gzip bomb",
+                )  # fmt: skip
+            if not inflate.eof:
+                raise DataFormatError(path, None, "the gzip data is cut short (truncated?)")
+            rest = inflate.unused_data
+    except zlib.error as exc:
+        raise DataFormatError(path, None, f"not valid gzip data ({exc})") from None
+    return b"".join(out)

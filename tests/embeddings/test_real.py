@@ -261,5 +261,7 @@ def test_embeddings_list_shows_every_real_name_whole(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     words = {w.strip(",│┃:") for w in res.output.split()}
     assert set(REAL_NAMES) <= words
-    assert max(map(len, res.output.splitlines())) <= 80
+    # the table fits; a line of text is never hard-wrapped outside a terminal (issue 21)
+    table = [ln for ln in res.output.splitlines() if ln[:1] in "┏┃┡│└ "]
+    assert max(map(len, table)) <= 80
     assert "first use" in res.output  # nothing is built in an empty cache

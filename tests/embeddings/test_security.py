@@ -251,3 +251,68 @@ def test_gensim_array_types_outside_the_plain_numbers_are_refused(tmp_path, code
     )
     with pytest.raises(DataFormatError, match=f"unsupported array type '{code}'"):
         load_embedding(p)
+
+
+def _peak_rss_mb_of(code: str) -> tuple[str, float]:
+    """Run ``code`` in a fresh interpreter; its output and its peak resident memory (MB)."""
+    import subprocess
+    import sys
+
+    # VmHWM: the peak of this process's own memory (ru_maxrss would count the parent's at fork)
+    probe = code + (
+        "\nimport re; print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    *lines, rss = out.stdout.strip().splitlines()
+    return "\n".join(lines), int(rss) / 1024
+
+
+@pytest.mark.parametrize(
+    "bomb",
+    [
+        # 30 bytes: bytearray(2**30) through REDUCE
+        b"\x80\x04cbuiltins\nbytearray\nJ\x00\x00\x00\x40\x85R.",
+        # 9 bytes: LONG_BINPUT 300,000,000 (the C unpickler sizes its memo by the index)
+        b"\x80\x04Nr" + (300_000_000).to_bytes(4, "little") + b".",
+    ],
+    ids=["bytearray", "long-binput"],
+)
+def test_gensim_memory_bombs_are_refused_within_the_file_size(tmp_path, bomb):
+    """Issue 22, item 3: each took 4.77 GB; refused now, in the memory of an empty load."""
+    path = tmp_path / "bomb.kv"
+    path.write_bytes(bomb)
+    code = (
+        "from wordgames.embeddings.gensim_safe import read_keyedvectors\n"
+        "from wordgames.errors import DataFormatError\n"
+        "try:\n"
+        f"    read_keyedvectors({str(path)!r})\n"
+        "except DataFormatError as exc:\n"
+        "    print('refused:', exc)\n"
+    )
+    out, peak = _peak_rss_mb_of(code)
+    assert out.startswith("refused:") and "bomb.kv" in out, out
+    assert "memory the file does not hold" in out
+    assert peak < 400, f"peak {peak:.0f} MB"
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo"])
+def test_a_device_or_a_pipe_is_refused_at_once(tmp_path, kind):
+    """Issue 22, item 13: /dev/zero or a FIFO given as an embedding hung for ever."""
+    import subprocess
+    import sys
+
+    if kind == "device":
+        path = Path("/dev/zero")
+    else:
+        path = tmp_path / "pipe.vec"
+        os.mkfifo(path)
+    with pytest.raises(DataFormatError, match="not a regular file"):
+        load_embedding(path)
+    # and from the command line, within a bounded time
+    out = subprocess.run(
+        [sys.executable, "-m", "wordgames", "similarity", "evaluate", "-e", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "not a regular file" in out.stderr, out.stderr

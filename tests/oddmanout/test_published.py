@@ -282,5 +282,5 @@ def test_one_path_api_and_cli(published, data_root, tmp_path):
     assert r.exit_code == 0, r.output
     import json
 
-    cli_row = json.loads(out.read_text())["table3"][0]
+    cli_row = json.loads(out.read_text())["tables"]["table3"][0]
     assert (cli_row["solver"], cli_row["pct_correct"]) == (row["solver"], row["pct_correct"])

@@ -95,7 +95,7 @@ def test_cli_generate_sample_then_evaluate(tmp_path):
     )
     assert r.exit_code == 0, r.output
     res = json.loads(js.read_text())
-    assert res["table3"][0]["n"] == 60
+    assert res["tables"]["table3"][0]["n"] == 60
     assert res["results"][0]["parameters"]["mwe"] == "phrase-or-mean"
 
 
@@ -171,7 +171,7 @@ def test_cli_evaluate_a_sense_embedding(tmp_path):
         ],
     )
     assert r.exit_code == 0, r.output
-    row = json.loads(js.read_text())["table3"][0]
+    row = json.loads(js.read_text())["tables"]["table3"][0]
     assert row["solver"] == "embedding:hand" and row["pct_correct"] == 100.0
 
 

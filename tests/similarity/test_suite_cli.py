@@ -66,7 +66,7 @@ def test_cli_evaluate_own_tsv(tmp_path):
         ],
     )
     assert r.exit_code == 0, r.output
-    row = json.loads(out.read_text())["scores"]["vecs"][0]
+    row = json.loads(out.read_text())["tables"]["scores"]["vecs"][0]
     assert row["benchmark"] == "mine"
     assert row["spearman"] == pytest.approx(0.8) and row["n_oov_pairs"] == 1
     assert "oov pairs" in r.output
@@ -85,7 +85,7 @@ def test_cli_global_metrics(tmp_path):
     out = tmp_path / "g.json"
     r = runner.invoke(app, ["similarity", "global-metrics", "-e", str(vecs), "--json", str(out)])
     assert r.exit_code == 0, r.output
-    m = json.loads(out.read_text())["metrics"]["vecs"]
+    m = json.loads(out.read_text())["tables"]["metrics"]["vecs"]
     s = np.linalg.svd(np.array([[1, 0], [0.8, 0.6], [0.6, 0.8], [0, 1]]), compute_uv=False)
     q = s / s.sum()
     assert m["erank"] == pytest.approx(float(np.exp(-(q * np.log(q)).sum())), abs=1e-6)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from wordgames.cli.common import JsonOut, StoreOut
 from wordgames.cli.games_cli import register
 
 app = typer.Typer(
@@ -72,16 +73,8 @@ def evaluate(
             help="JSONL or CSV log: message + concepts (+ object) per line; see docs/cbm.md."
         ),
     ],
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Output folder: the results store (read by 'wordgames report'), the per-log "
-            "JSON record and the best-match graph PNG (default: cbm-results).",
-            show_default=False,
-        ),
-    ] = Path("cbm-results"),
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     fmt: Annotated[
         str, typer.Option("--format", help="auto (by the file suffix), jsonl or csv.")
     ] = "auto",
@@ -125,11 +118,18 @@ def evaluate(
     """Evaluate an emergent language: CBM with its by-products, TopSim, AMI, PosDis, BosDis.
 
     Computed by the 'cbm' measure of 'wordgames run --cbm-log' (the same numbers for the same
-    options); OUT is a results store, and OUT/cbm_<stem>.json the log's own record.
+    options); with -o, OUT is a results store, with OUT/cbm_<stem>.json (the log's own record)
+    and the best-match graph.
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail, run_evaluation
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.results import write_json_atomic
 
     options = {
@@ -140,7 +140,7 @@ def evaluate(
         "topsim_max_pairs": topsim_max_pairs,
         "counting": counting,
     }
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con, [KEY_EMBEDDING], ["cbm"], store=out, options={"cbm": options}, seed=seed
     )
@@ -148,6 +148,10 @@ def evaluate(
         fail(res.skipped[0].reason)
     result = res.result("cbm")
     _print_result(con, result, logfile)
+    if json_out is not None:
+        write_json_output(json_out, res)
+    if out is None:
+        return
     record = write_json_atomic(out / f"cbm_{logfile.stem}.json", result.as_dict())
     con.print(f"record: {escape(str(record))}", highlight=False, soft_wrap=True)
     for p in result.plots:  # relative to the results folder

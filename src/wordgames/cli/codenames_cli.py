@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot, Datasets, Quick
+from wordgames.cli.common import DataRoot, Datasets, JsonOut, Quick, StoreOut
 from wordgames.codenames.experiments import PAPER_SELFPLAY
 
 app = typer.Typer(
@@ -38,15 +38,8 @@ ClueVocab = Annotated[
 def evaluate(
     embedding: Emb = None,
     dataset: Datasets = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Results store folder (read by 'wordgames report'), with results.json and "
-            "the plots; stored results are reused. Default: in memory, nothing written.",
-        ),
-    ] = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     quick: Quick = False,
@@ -91,7 +84,14 @@ def evaluate(
     Writes tables, a results store and plots. The numbers come from wordgames.evaluate (measure
     "codenames").
     """
-    from wordgames.cli.common import console, fail, print_skipped, run_evaluation
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        print_skipped,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.embeddings.sets import VocabularyPolicy
 
     if distance not in ("cosine", "euclidean"):
@@ -106,7 +106,7 @@ def evaluate(
         "blue_score": blue_score,
         "red_score": red_score,
     }
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con,
         embedding or None,
@@ -121,6 +121,8 @@ def evaluate(
     )
     _print_results(con, res, out)
     print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res)
     if res.failed or not res.results:
         raise typer.Exit(1)
 
@@ -146,17 +148,11 @@ def compare(
         int | None, typer.Option(help="Seeded sample of at most N records per data set and kind.")
     ] = None,
     clue_vocabulary: ClueVocab = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Results store folder (stored results are reused). Default: in memory, "
-            "nothing written.",
-        ),
-    ] = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     data_root: DataRoot = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    quick: Quick = False,
 ):
     """Experiment 2 (Figures 3 and 5): every agent over several embeddings, as Markdown tables.
 
@@ -165,7 +161,14 @@ def compare(
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail, print_skipped, run_evaluation
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        print_skipped,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.codenames.experiments import experiment2_markdown
     from wordgames.embeddings.real import REAL_NAMES
     from wordgames.embeddings.sets import VocabularyPolicy
@@ -173,7 +176,7 @@ def compare(
     names = list(dict.fromkeys([*(embedding or []), *(REAL_NAMES if real else [])]))
     if len(names) < 2:
         fail("compare needs at least two embeddings (-e NAME -e NAME, or --real)")
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con,
         names,
@@ -183,17 +186,21 @@ def compare(
         options={"codenames": {"max_records": max_records, "clue_vocabulary": clue_vocabulary}},
         data_root=data_root,
         seed=seed,
+        quick=quick,
         vocabulary=VocabularyPolicy(intersect=intersect),
     )
     srows = [row for r in res.results for row in r.tables.get("senders", [])]
     rrows = [row for r in res.results for row in r.tables.get("receivers", [])]
-    print(experiment2_markdown(srows, rrows, agents=agent or None, by_source=by_source))
+    markdown = experiment2_markdown(srows, rrows, agents=agent or None, by_source=by_source)
+    con.print(markdown, markup=False, highlight=False)
     if out is not None:
         from wordgames.codenames.plots import plot_figures_3_and_5
 
         for path in plot_figures_3_and_5(srows, rrows, out / "plots"):
             con.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
     print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res, markdown=markdown)
     if res.failed or not res.results:
         raise typer.Exit(1)
 
@@ -484,9 +491,9 @@ def datasets(
     """Every human Codenames data set: records, repairs, drops (see docs/codenames-data.md)."""
     import json
 
-    from rich.console import Console
     from rich.markup import escape
 
+    from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data, read_user_file
     from wordgames.errors import DatasetMissingError, WordgamesError
@@ -511,7 +518,7 @@ def datasets(
         )
         write_json_text(as_json, text)
         return
-    console = Console()
+    console = make_console()
     t = compact_table("data set", "sender", "receiver", "repaired", "dropped", "flagged")
 
     people = []
@@ -578,6 +585,7 @@ def selfplay(
         typer.Option(
             "--out",
             "-o",
+            metavar="FOLDER",
             help="Folder to write the matrix into (codenames-selfplay.json). Default: nothing "
             "written.",
         ),
@@ -587,8 +595,7 @@ def selfplay(
 
     Defaults: the paper's settings (30 boards of 50 blue and 50 red words, at most 50 turns).
     """
-    from rich.console import Console
-
+    from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.codenames.agents import (
         TIE_BREAKS,
@@ -613,7 +620,7 @@ def selfplay(
         boards = random_boards(pool, games, n_blue, n_red, seed=seed, embeddings=embs)
     except (WordgamesError, ValueError, OSError) as exc:
         fail(str(exc))
-    console = Console()
+    console = make_console()
     console.print(
         f"vocabulary: {policy.describe()} ({', '.join(f'{e.name}: {len(e):,} words' for e in embs)})",
         highlight=False,

@@ -48,7 +48,12 @@ def export_cmd(
     db: DbOption,
     out: Annotated[
         Path,
-        typer.Option("--out", "-o", help="Folder to write the files into (default: collected)."),
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FOLDER",
+            help="Folder to write the files into (default: collected).",
+        ),
     ] = Path("collected"),
     study: StudyOption = None,
     include_flagged: Annotated[

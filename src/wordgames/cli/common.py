@@ -43,6 +43,57 @@ Datasets = Annotated[
     ),
 ]
 
+# The results store of a family command: one name, one metavar, one default (nothing written).
+StoreOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        metavar="FOLDER",
+        help="Results store folder (read by 'wordgames report'): results.json, the records, "
+        "and this command's figures and files; stored results are reused. Default: none, "
+        "nothing is written.",
+        show_default=False,
+    ),
+]
+JsonOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--json",
+        metavar="FILE",
+        help="Also write the run as JSON to FILE: every Score as results.json holds it, with "
+        "this command's tables under 'tables'. '-' writes it to stdout (and everything else "
+        "to stderr).",
+    ),
+]
+
+
+def json_to_stdout(path) -> bool:
+    """Whether ``--json`` asks for the JSON on stdout (``-``)."""
+    return path is not None and str(path) == "-"
+
+
+def write_json_output(path, res=None, **tables) -> None:
+    """The ``--json`` output: the run's record (:meth:`Results.record`) and ``tables``.
+
+    ``path`` ``-`` prints it on stdout; otherwise it is written atomically.
+    """
+    import json
+
+    from wordgames.errors import WordgamesError
+    from wordgames.results import jsonable, write_json_atomic
+
+    record = res.record() if res is not None else {}
+    if tables:
+        record["tables"] = tables
+    if json_to_stdout(path):
+        typer.echo(json.dumps(jsonable(record), indent=2))
+        return
+    try:
+        write_json_atomic(Path(path), record)
+    except WordgamesError as exc:
+        fail(str(exc))
+
 
 def fail(message: str, code: int = 2) -> None:
     """Print ``error: message`` on stderr (user text escaped) and exit with ``code``."""
@@ -55,11 +106,31 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def console(stderr: bool = False):
-    """A rich ``Console`` on stdout (or stderr; rich is imported only when a command prints)."""
-    from rich.console import Console
+def console(stderr: bool = False, **kwargs):
+    """A rich ``Console`` on stdout (or stderr; rich is imported only when a command prints).
 
-    return Console(stderr=stderr)
+    Lines of text are never hard-wrapped (a path, a URL or a suggested command stays one token
+    a reader can copy, from a terminal or a file); tables keep the console's width.
+    """
+    return _console_class()(stderr=stderr, **kwargs)
+
+
+_CONSOLE_CLASS = None
+
+
+def _console_class():
+    global _CONSOLE_CLASS
+    if _CONSOLE_CLASS is None:
+        from rich.console import Console
+
+        class SoftConsole(Console):
+            def print(self, *objects, soft_wrap=None, **kwargs):
+                if soft_wrap is None and objects and all(isinstance(o, str) for o in objects):
+                    soft_wrap = True  # the terminal wraps what is too long for it
+                super().print(*objects, soft_wrap=soft_wrap, **kwargs)
+
+        _CONSOLE_CLASS = SoftConsole
+    return _CONSOLE_CLASS
 
 
 @contextlib.contextmanager
@@ -123,7 +194,11 @@ def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool 
         return None
     print_coverage_warnings(con, res)
     if store is not None:
-        res.write(Path(store))
+        try:
+            res.write(Path(store))
+        except WordgamesError as exc:  # a full disk, a read-only folder: the units say why too
+            print_skipped(con, res)
+            fail(f"{exc}; the results computed so far are in the store and will be reused")
     return res
 
 

@@ -22,6 +22,7 @@ def train(
         typer.Option(
             "--out",
             "-o",
+            metavar="FOLDER",
             help="Run folder, created if missing: config, logs, checkpoint, agents, evaluation, "
             "messages (default: cbm-run). A folder holding a checkpoint is resumed.",
             show_default=False,
@@ -91,8 +92,7 @@ def train(
     the Table 1 row, every measure), messages.jsonl (readable by `wordgames cbm evaluate`) and
     best_match.png to OUT. On a folder with a checkpoint, training resumes where it stopped.
     """
-    from rich.console import Console
-
+    from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.errors import OptionalDependencyError, WordgamesError
 
@@ -105,7 +105,7 @@ def train(
         "eval_turns": val_turns, "target_accuracy": target_accuracy, "time_limit": time_limit,
         "p_violate": p_violate,
     }  # fmt: skip
-    console = Console()
+    console = make_console()
     try:
         from wordgames.emergent.games.runs import open_run
 
@@ -170,11 +170,10 @@ def _train_with_progress(console, trainer, out, test_turns, resume, preset):
 
 def presets() -> None:
     """List the presets: the paper's Table 1 rows and appendix D configurations."""
-    from rich.console import Console
-
+    from wordgames.cli.common import console as make_console
     from wordgames.emergent.games.presets import PRESETS, TABLE2, TRAINING
 
-    console = Console()
+    console = make_console()
     for p in PRESETS.values():
         console.print(f"{p.name:12s} {p.describe()}", markup=False, highlight=False)
     shared = ", ".join(f"{k}={v}" for k, v in {**TABLE2, **TRAINING}.items())
@@ -192,6 +191,7 @@ def table(
         typer.Option(
             "--out",
             "-o",
+            metavar="FOLDER",
             help="Output folder: writes OUT/table1.md and OUT/table1.csv (default: print only).",
         ),
     ] = None,
@@ -202,8 +202,7 @@ def table(
     presets (d01 ... d16). Then the Pearson correlation of AMI and CBM over the runs, per game
     (the paper: 0.70 Shape, 0.79 Thing). OUT/table1.md and .csv hold our Table 1 values.
     """
-    from rich.console import Console
-
+    from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.emergent.games.runs import (
         PAPER_CORRELATION,
@@ -215,7 +214,7 @@ def table(
     )
     from wordgames.errors import WordgamesError
 
-    console = Console()
+    console = make_console()
     try:
         rows = read_table1_rows(runs)
     except WordgamesError as exc:
@@ -239,19 +238,21 @@ def shapes(
     out: Annotated[
         Path,
         typer.Option(
-            "--out", "-o", help="Folder for shape_samples.png. Default: the current folder."
+            "--out",
+            "-o",
+            metavar="FOLDER",
+            help="Folder for shape_samples.png. Default: the current folder.",
         ),
     ] = Path("."),
     seed: Annotated[int, typer.Option(help="Seed of the positions and the turn.")] = 0,
     image_size: Annotated[int, typer.Option(help="Image side in pixels (the presets: 32).")] = 32,
 ) -> None:
     """Render the Shape world to look at: every shape in every colour, and one 8 + 8 turn."""
-    from rich.console import Console
-
+    from wordgames.cli.common import console as make_console
     from wordgames.emergent.plots import plot_shape_samples
 
     path = plot_shape_samples(Path(out) / "shape_samples.png", seed=seed, image_size=image_size)
-    Console().print(f"wrote {path}", markup=False, highlight=False)
+    make_console().print(f"wrote {path}", markup=False, highlight=False)
 
 
 def _print_rows(console, rows) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot, Quick
+from wordgames.cli.common import DataRoot, JsonOut, Quick, StoreOut
 
 app = typer.Typer(
     help="Odd-Man-Out puzzles: evaluate embeddings, sense embeddings and WordNet; "
@@ -63,6 +63,7 @@ OutDir = Annotated[
     typer.Option(
         "--out",
         "-o",
+        metavar="FOLDER",
         help="Output folder (default: the current folder); created if missing.",
         show_default=False,
     ),
@@ -375,18 +376,8 @@ def evaluate(
         int, typer.Option(help="Seed of the word-order shuffle and of the bootstrap intervals.")
     ] = 0,
     data_root: DataRoot = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Results store folder (read by 'wordgames report'); stored results are "
-            "reused. Default: none, nothing is stored.",
-        ),
-    ] = None,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write all results as JSON here.")
-    ] = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     quick: Quick = False,
 ):
     """%correct / %wrong / %abstained (paper Table 3) of every solver on every puzzle set.
@@ -396,8 +387,13 @@ def evaluate(
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, resolve_specs, run_evaluation
-    from wordgames.results import write_json_atomic
+    from wordgames.cli.common import (
+        console,
+        json_to_stdout,
+        resolve_specs,
+        run_evaluation,
+        write_json_output,
+    )
 
     if real:
         embedding = resolve_specs(embedding, real=True)
@@ -427,7 +423,7 @@ def evaluate(
         mwe=mwe,
         wordnet_mode=wordnet_mode or "ours",
     )
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     # without the embedding solver the measure reads no vectors: the default name keys the result
     res = run_evaluation(
         con,
@@ -474,8 +470,8 @@ def evaluate(
             highlight=False,
             soft_wrap=True,
         )
-    if json_out:
-        write_json_atomic(json_out, {"table3": rows, "results": [r.as_dict() for r in res.results]})
+    if json_out is not None:
+        write_json_output(json_out, res, table3=rows)
 
 
 @app.command()

@@ -61,9 +61,9 @@ def report(
     baselines and plots; the run's environment, parameters, checksums and timings are folded
     at the end. Opens offline.
     """
-    from rich.console import Console
     from rich.markup import escape
 
+    from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
 
@@ -71,7 +71,7 @@ def report(
         fail(f"--images must be 'embed' or 'copy', not {images!r}")
     if not name or Path(name).name != name:
         fail(f"--name must be a file name without a folder, not {name!r} (use --out FOLDER)")
-    console = Console()
+    console = make_console()
     try:
         coll, path, lb = _write(results_dir, out, name, images, csv)
     except WordgamesError as exc:
@@ -100,9 +100,15 @@ def _write(results_dir: Path, out: Path | None, name: str, images: str, csv: boo
     path = write_html(coll, folder / name, images=images)
     lb = leaderboard(coll)
     if csv:
-        lb.to_frame().to_csv(path.with_name("leaderboard.csv"), index=False)
-        long_table(coll).to_csv(path.with_name("metrics_long.csv"), index=False)
-        correlation_table(coll).pairs.to_csv(path.with_name("correlation.csv"), index=False)
+        from wordgames.safeio import confine, write_text_atomic
+
+        with confine(folder):
+            for file, frame in (
+                ("leaderboard.csv", lb.to_frame()),
+                ("metrics_long.csv", long_table(coll)),
+                ("correlation.csv", correlation_table(coll).pairs),
+            ):
+                write_text_atomic(path.with_name(file), frame.to_csv(index=False))
     return coll, path, lb
 
 

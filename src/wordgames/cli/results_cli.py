@@ -255,10 +255,11 @@ def _print_rich(df, store: Path, *, wide: bool, record: bool, thin: set) -> str:
     ``thin``: the (measure, dataset, subject, metric, embedding) of the thin scores, marked
     ``(thin)`` in the wide table.
     """
-    from rich.console import Console
     from rich.markup import escape
 
-    con = Console(record=True, width=200) if record else Console()
+    from wordgames.cli.common import console as make_console
+
+    con = make_console(record=True, width=200) if record else make_console()
     con.print(escape(f"{store}: {len(df)} row(s)"), highlight=False, soft_wrap=True)
     for m in dict.fromkeys(df["measure"]):
         con.print(f"\n[bold]{escape(m)}[/]", highlight=False, soft_wrap=True)

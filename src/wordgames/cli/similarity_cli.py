@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot, Quick
+from wordgames.cli.common import DataRoot, JsonOut, Quick, StoreOut
 
 app = typer.Typer(
     help="Word-similarity benchmarks, global metrics (erank, perank, edim) and the correlation "
@@ -22,20 +22,6 @@ Embeddings = Annotated[
         "--embedding",
         help="Built-in name, family member (see 'wordgames similarity family') or vector file; "
         "repeatable. Default: glove-6b-50d.",
-    ),
-]
-JsonOut = Annotated[
-    Path | None, typer.Option("--json", help="Also write the results as JSON here.")
-]
-
-
-Out = Annotated[
-    Path | None,
-    typer.Option(
-        "--out",
-        "-o",
-        help="Results store folder (read by 'wordgames report'); stored results are "
-        "reused. Default: in memory.",
     ),
 ]
 
@@ -170,7 +156,7 @@ def evaluate(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap intervals.")] = 0,
     data_root: DataRoot = None,
-    out: Out = None,
+    out: StoreOut = None,
     json_out: JsonOut = None,
     quick: Quick = False,
 ):
@@ -181,8 +167,7 @@ def evaluate(
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, run_evaluation
-    from wordgames.results import write_json_atomic
+    from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
 
     check_evaluate_flags(
         benchmark=benchmark,
@@ -195,7 +180,7 @@ def evaluate(
     options = similarity_options(
         benchmark=benchmark, tsv=tsv, only_tsv=only_tsv, oov=oov, oov_similarity=oov_similarity
     )
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con,
         embedding or ["glove-6b-50d"],
@@ -226,15 +211,14 @@ def evaluate(
             + "[/]",
             highlight=False,
         )
-    if json_out:
-        write_json_atomic(
+    if json_out is not None:
+        write_json_output(
             json_out,
-            {
-                "scores": {r.embedding: r.tables["benchmarks"] for r in res.results},
-                "repairs": repaired,
-                "oov_policy": oov,
-                "oov_similarity": oov_similarity if oov == "fixed" else None,
-            },
+            res,
+            scores={r.embedding: r.tables["benchmarks"] for r in res.results},
+            repairs=repaired,
+            oov_policy=oov,
+            oov_similarity=oov_similarity if oov == "fixed" else None,
         )
 
 
@@ -246,7 +230,7 @@ def global_metrics(
     top_n: Annotated[int | None, typer.Option(help="Use only the N most frequent words.")] = None,
     perank_p: Annotated[float, typer.Option(help="Exponent of perank.")] = 2.5,
     edim_p: Annotated[float, typer.Option(help="Exponent of edim.")] = 1.0,
-    out: Out = None,
+    out: StoreOut = None,
     json_out: JsonOut = None,
 ):
     """The erank (Roy-Vetterli), perank(p) and edim(p) (the last two reconstructed, see docs).
@@ -255,9 +239,8 @@ def global_metrics(
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, run_evaluation
+    from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
     from wordgames.cli.tables import Col, print_table
-    from wordgames.results import write_json_atomic
     from wordgames.similarity.global_metrics import GlobalMetrics
 
     options = {
@@ -267,7 +250,7 @@ def global_metrics(
         "rownorm": rownorm,
         "top_n": top_n,
     }
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con,
         embedding or ["glove-6b-50d"],
@@ -301,23 +284,21 @@ def global_metrics(
         title=f"global metrics (center={center}, rownorm={rownorm}); "
         "perank and edim are reconstructed definitions",
     )
-    if json_out:
-        write_json_atomic(
+    if json_out is not None:
+        write_json_output(
             json_out,
-            {
-                "parameters": res.parameters["options"]["global-metrics"],
-                "metrics": {
-                    r.embedding: {
-                        **{n: r.metrics[n] for n in names},
-                        "n_rows": int(r.metrics["n_rows"]),
-                    }
-                    for r in res.results
-                },
+            res,
+            metrics={
+                r.embedding: {
+                    **{n: r.metrics[n] for n in names},
+                    "n_rows": int(r.metrics["n_rows"]),
+                }
+                for r in res.results
             },
         )
 
 
-def _correlate_table(table: Path, reference: str, out: Path):
+def _correlate_table(table: Path, reference: str, out: Path | None):
     """Correlate a CSV the user already has (no measuring)."""
     import pandas as pd
 
@@ -330,10 +311,12 @@ def _correlate_table(table: Path, reference: str, out: Path):
     except (OSError, ValueError) as exc:
         fail(f"{table}: cannot read the score table ({exc})")
     result = run_corr(df.apply(pd.to_numeric, errors="coerce"), reference)
-    plot_dir = out / "plots" / "correlation"
-    plot_dir.mkdir(parents=True, exist_ok=True)
-    plots = [str(p) for p in plot_correlation(result, plot_dir)]
-    return result, plots, {"correlation": result.as_dict(), "plots": plots}
+    plots = []
+    if out is not None:
+        plot_dir = out / "plots" / "correlation"
+        plot_dir.mkdir(parents=True, exist_ok=True)
+        plots = [str(p) for p in plot_correlation(result, plot_dir)]
+    return result, plots, {"correlation": result.as_dict(), "plots": plots}, None
 
 
 def _measured_study(
@@ -342,7 +325,7 @@ def _measured_study(
     measures: list[str],
     *,
     reference: str,
-    out: Path,
+    out: Path | None,
     seed: int,
     quick: bool,
     oov: str,
@@ -370,15 +353,17 @@ def _measured_study(
         data_root=data_root,
         options={m: o for m, o in options.items() if m in measures},
     )
-    study = study_from_results(res, reference=reference, plot_dir=out / "plots" / "correlation")
-    study.table.to_csv(out / "scores.csv")
+    plot_dir = None if out is None else out / "plots" / "correlation"
+    study = study_from_results(res, reference=reference, plot_dir=plot_dir)
+    if out is not None:
+        study.table.to_csv(out / "scores.csv")
     for s in study.skipped:
         con.print(
             f"[yellow]skipped[/] {escape(s['embedding'])} / {escape(s['measure'])}: "
             f"{escape(s['reason'])}",
             highlight=False,
         )
-    return study.correlation, study.plots, study.as_dict()
+    return study.correlation, study.plots, study.as_dict(), res
 
 
 @app.command()
@@ -408,22 +393,12 @@ def correlate(
             "-m", "--measure", help="Measures to run (default: wales, global-metrics, similarity)."
         ),
     ] = None,
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Output folder: the results store, correlation.json, scores.csv and the "
-            "figures (default: wordgames-correlation).",
-            show_default=False,
-        ),
-    ] = Path("wordgames-correlation"),
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of every random choice (default 0).")
     ] = None,
-    quick: Annotated[
-        bool, typer.Option("--quick", help="Smaller settings for a smoke run.")
-    ] = False,
+    quick: Quick = False,
     oov: Annotated[
         str | None,
         typer.Option(
@@ -441,13 +416,13 @@ def correlate(
 ):
     """Spearman rank correlation across embeddings between WALES and every other metric.
 
-    The measures run through 'wordgames run''s path; their results are stored in OUT (read by
-    'wordgames report'), with correlation.json, scores.csv and the figures. With --table, an
-    existing score table is correlated instead and nothing is measured.
+    The measures run through 'wordgames run''s path; with -o their results are stored in OUT
+    (read by 'wordgames report'), with correlation.json, scores.csv and the figures. With
+    --table, an existing score table is correlated instead and nothing is measured.
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail
+    from wordgames.cli.common import console, fail, json_to_stdout, write_json_output
     from wordgames.errors import WordgamesError
     from wordgames.results import write_json_atomic
     from wordgames.similarity.correlation import DEFAULT_MEASURES
@@ -465,18 +440,17 @@ def correlate(
         "--data-root": data_root is not None,
     }
     check_correlate_flags(table is not None, flags, measures)
-    con = console()
-    out.mkdir(parents=True, exist_ok=True)
+    con = console(stderr=json_to_stdout(json_out))
     try:
         if table is not None:
-            result, plots, payload = _correlate_table(table, reference, out)
+            result, plots, payload, res = _correlate_table(table, reference, out)
         else:
             from wordgames.cli.common import resolve_specs
 
             specs = resolve_specs(embedding or [], family=family, real=real)
             if not specs:
                 fail("give embeddings with -e (at least 3), --real or --family")
-            result, plots, payload = _measured_study(
+            result, plots, payload, res = _measured_study(
                 con,
                 specs,
                 measures,
@@ -490,13 +464,17 @@ def correlate(
             )
     except WordgamesError as exc:
         fail(str(exc))
-    write_json_atomic(out / "correlation.json", payload)
     _print_correlations(con, result, reference)
     for t in payload.get("thin_left_out", []):
         con.print(
             escape(f"note: {t['metric']} of {t['embedding']} is thin ({t['reason']}): left out"),
             highlight=False,
         )
+    if json_out is not None:
+        write_json_output(json_out, res, **{k: v for k, v in payload.items() if k != "results"})
+    if out is None:
+        return
+    write_json_atomic(out / "correlation.json", payload)
     con.print(
         escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
         highlight=False,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wordgames.cli.common import DataRoot
+from wordgames.cli.common import DataRoot, JsonOut, Quick, StoreOut
 
 app = typer.Typer(
     help="WALES: greedy agents navigating a Wikipedia link graph.", no_args_is_help=True
@@ -302,35 +302,33 @@ def evaluate(
         int | None, typer.Option(help="Node pairs of the w-path baseline (default 1000).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
-    quick: Annotated[
-        bool, typer.Option(help="Smaller settings (for the options not given).")
-    ] = False,
+    quick: Quick = False,
     require_scc: Annotated[
         bool,
         typer.Option(
             help="Fail if the graph is not strongly connected (default: use its largest SCC)."
         ),
     ] = False,
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Output folder: the results store (read by 'wordgames report'), wales_report.json and Figures 4-5.",
-        ),
-    ] = Path("wales-results"),
+    out: StoreOut = None,
+    json_out: JsonOut = None,
     data_root: DataRoot = None,
 ):
     """Score embeddings with WALES on every task distribution and sweep gamma.
 
-    Writes Table 1, Figures 4-5 (PNG) and a JSON of every table.
+    With -o, writes the results store, Figures 4-5 (PNG) and wales_report.json (every table).
 
     Computed by the 'wales' measure of 'wordgames run' (the same numbers for the same
     options); stored results in OUT are reused.
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail, run_evaluation
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.wales.report import merge_tables
 
     options = evaluate_options(
@@ -349,7 +347,7 @@ def evaluate(
         w_path_pairs=w_path_pairs,
         table1_method=table1_method,
     )
-    con = console()
+    con = console(stderr=json_to_stdout(json_out))
     from wordgames.cli.common import resolve_specs
 
     res = run_evaluation(
@@ -378,6 +376,10 @@ def evaluate(
         if sc.measure == "wales" and sc.subject == "greedy" and sc.metric == "score" and sc.thin
     }
     print_tables(con, tables, thin)
+    if json_out is not None:
+        write_json_output(json_out, res, **tables)
+    if out is None:
+        return
     written = write_report(out, res, tables)
     con.print(
         f"wrote {escape(str(out))} (results store) and "

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from wordgames.safeio import save_figure
+
 #: the readable name of each plotted column (y axis)
 AXIS_NAMES = {
     "mean_rank": "mean rank of the clue (log scale)",
@@ -165,7 +167,7 @@ def panels(
     fig = panels_figure(groups, x, hue, y, title=title, ylabel=ylabel, log=log, err=err, ylim=ylim)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 

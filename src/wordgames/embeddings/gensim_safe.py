@@ -180,6 +180,26 @@ def _latin1_bytes(text, encoding="latin1"):
     return text.encode("latin-1")
 
 
+def _no_size(name: str):
+    """``bytes`` or ``bytearray`` from data only, never from a size.
+
+    ``bytearray(N)`` would allocate N bytes that the file does not hold (a 38-byte pickle
+    asking for gigabytes).
+    """
+    import builtins
+
+    kind = getattr(builtins, name)
+
+    def make(*args):
+        if args and isinstance(args[0], int):
+            raise pickle.UnpicklingError(
+                f"{name}({args[0]!r}) allocates memory the file does not hold"
+            )
+        return kind(*args)
+
+    return make
+
+
 class KeyedVectorsUnpickler(pickle.Unpickler):
     """An unpickler that hands out only what a gensim ``KeyedVectors`` pickle needs."""
 
@@ -187,6 +207,8 @@ class KeyedVectorsUnpickler(pickle.Unpickler):
         module = {"copy_reg": "copyreg", "__builtin__": "builtins"}.get(module, module)
         if (module, name) in _KV_CLASSES:
             return _stub(module, name)
+        if module == "builtins" and name in ("bytes", "bytearray"):
+            return _no_size(name)
         if module == "builtins" and name in _BUILTINS:
             import builtins
 
@@ -228,8 +250,8 @@ def _prescan(path: Path, data: bytes) -> None:
             unused = next(
                 (
                     (op.name, pos)
-                    for op, _, pos in pickletools.genops(data)
-                    if op.name in _UNUSED_OPCODES
+                    for op, arg, pos in pickletools.genops(data)
+                    if op.name in _UNUSED_OPCODES or _memo_too_far(op.name, arg, len(data))
                 ),
                 None,
             )
@@ -237,12 +259,32 @@ def _prescan(path: Path, data: bytes) -> None:
         raise DataFormatError(
             path, None, f"not a readable gensim KeyedVectors pickle ({exc})"
         ) from None
+    if unused and unused[0] in _PUT_OPCODES:
+        raise DataFormatError(
+            path,
+            None,
+            f"{unused[0]} at byte {unused[1]} names a memo slot beyond the pickle's size: the "
+            "unpickler would allocate memory the file does not hold",
+        )
     if unused:
         raise DataFormatError(
             path,
             None,
             f"the pickle uses {unused[0]} (byte {unused[1]}), which a gensim KeyedVectors never does",
         )
+
+
+_PUT_OPCODES = {"PUT", "BINPUT", "LONG_BINPUT", "GET", "BINGET", "LONG_BINGET"}
+
+
+def _memo_too_far(name: str, arg, size: int) -> bool:
+    """A memo index larger than the pickle (the C unpickler sizes its memo by the index)."""
+    if name not in _PUT_OPCODES:
+        return False
+    try:
+        return int(arg) > size
+    except (TypeError, ValueError):
+        return True
 
 
 def _unpickle(path: Path):

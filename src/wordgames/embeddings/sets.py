@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from wordgames.embeddings.core import Embedding
-from wordgames.errors import WordgamesError
+from wordgames.errors import DataFormatError, WordgamesError
 
 log = logging.getLogger("wordgames.embeddings")
 
@@ -139,6 +139,11 @@ def load_embedding(
             "a real embedding (wordgames.embeddings.real.REAL_NAMES), "
             "'transformer:MODEL', nor an existing file"
         )
+    if not (path.is_file() or path.is_dir()):  # reading /dev/zero or a pipe never ends
+        raise DataFormatError(
+            path, None, "not a regular file (a device such as /dev/zero, a named pipe or a "
+            "socket): an embedding must be a file",
+        )  # fmt: skip
     if name is None and path.suffix.lower() == ".gz":
         name = Path(path.stem).stem  # vectors.txt.gz is named "vectors"
     if fmt == "auto":

@@ -18,7 +18,7 @@ import numpy as np
 from wordgames.embeddings.core import LoadReport
 from wordgames.embeddings.validate import BOM, bad_word_reason, finish
 from wordgames.errors import DataFormatError
-from wordgames.textio import decode_utf8
+from wordgames.textio import GZIP_MAGIC, GZIP_MAX_RATIO, decode_utf8, gunzip  # noqa: F401 (re-exported)
 from wordgames.textio import strip_bom as _split_bom
 
 _NUM = (
@@ -32,11 +32,6 @@ _CONTROL_BUT_LF = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _MAX_WORD_BYTES = 10_000
 
 
-#: a gzip file may unpack to at most this many times its size (a gzip bomb is refused)
-GZIP_MAX_RATIO = 50
-GZIP_MAGIC = b"\x1f\x8b"
-
-
 def read_bytes(path: Path) -> bytes:
     """The bytes of ``path`` (a ``.gz`` file unpacked), or :class:`DataFormatError` saying why not."""
     try:
@@ -46,34 +41,6 @@ def read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
     return gunzip(path, data) if data[:2] == GZIP_MAGIC else data
-
-
-def gunzip(path: Path, data: bytes) -> bytes:
-    """A gzip file's content, bounded by :data:`GZIP_MAX_RATIO` times its size.
-
-    >>> import gzip
-    >>> gunzip(Path("v.txt.gz"), gzip.compress(b"a 1 2"))
-    b'a 1 2'
-    """
-    import zlib
-
-    limit = max(1 << 20, GZIP_MAX_RATIO * len(data))
-    out, rest = [], data
-    try:
-        while rest[:2] == GZIP_MAGIC:  # concatenated members, as gzip writes them
-            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            out.append(inflate.decompress(rest, limit - sum(map(len, out))))
-            if inflate.unconsumed_tail:
-                raise DataFormatError(
-                    path, None, f"it unpacks to more than {limit:,} bytes ({GZIP_MAX_RATIO}x "
-                    "its size): refused as a gzip bomb",
-                )  # fmt: skip
-            if not inflate.eof:
-                raise DataFormatError(path, None, "the gzip data is cut short (truncated?)")
-            rest = inflate.unused_data
-    except zlib.error as exc:
-        raise DataFormatError(path, None, f"not valid gzip data ({exc})") from None
-    return b"".join(out)
 
 
 def detect_header(first_line: str) -> tuple[int, int] | None:
@@ -262,6 +229,14 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
 
 
 # --------------------------------------------------------------------------- binary
+def _rest_is_blank(data: bytes, pos: int) -> bool:
+    """Whether only line ends follow ``pos`` (without copying the rest: a scan stays linear)."""
+    end = len(data)
+    while pos < end and data[pos] in (10, 13):
+        pos += 1
+    return pos >= end
+
+
 def _next_record(data: bytes, pos: int, rec: int):
     """``(word bytes, vector offset, next position)`` of the record at ``pos``, or an error string."""
     while pos < len(data) and data[pos] in (10, 13):  # the newline word2vec writes after a vector
@@ -296,7 +271,7 @@ def _guess_dim(data: bytes, start: int, n: int, tries: int = 20) -> int | None:
             if isinstance(got, str) or not _record_ok(got[0]):
                 break
             pos, ok = got[2], ok + 1
-        if ok == want and (want < n or not data[pos:].strip(b"\r\n")):
+        if ok == want and (want < n or _rest_is_blank(data, pos)):
             return dim
     return None
 
@@ -313,7 +288,7 @@ def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int):
     words, offsets = [], []
     checked = False
     for i in range(n):
-        if not data[pos:].strip(b"\r\n"):
+        if _rest_is_blank(data, pos):
             break  # fewer records than promised, ending on a record boundary: the caller counts it
         got = _next_record(data, pos, rec)
         word = None
@@ -397,7 +372,7 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
             f"the header promises {n:,} records but the file holds {len(words):,} (truncated?): "
             f"the {len(words):,} records found were used",
         )
-    if data[pos:].strip(b"\r\n"):
+    if not _rest_is_blank(data, pos):
         extra = _extra_records(path, data, pos, n, dim)
         words += extra[0]
         offsets += extra[1]
@@ -415,7 +390,7 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
 def _extra_records(path: Path, data: bytes, pos: int, n: int, dim: int):
     """The records after the ``n`` the header promised, or an error saying the header is wrong."""
     words, offsets = [], []
-    while data[pos:].strip(b"\r\n"):
+    while not _rest_is_blank(data, pos):
         got = _next_record(data, pos, dim * 4)
         word = None
         if not isinstance(got, str):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS, BOM, bad_word_reason
+from wordgames.textio import BAD_WORD_CHARS, BOM, MAX_WORD_CHARS, bad_word_reason
 
 __all__ = ["BAD_WORD_CHARS", "BOM", "bad_word_reason", "bad_word_rows", "finish"]
 
@@ -35,13 +35,16 @@ def bad_word_rows(words: Sequence[str]) -> np.ndarray:
     """Indices of the words that are empty or hold a control character (fast when none do)."""
     words = list(words)
     if all(isinstance(w, str) for w in words) and not BAD_WORD_CHARS.search("".join(words)):
-        if not words or min(map(len, words)) > 0:
+        if not words or 0 < min(map(len, words)) and max(map(len, words)) <= MAX_WORD_CHARS:
             return np.zeros(0, dtype=np.int64)
     return np.array([i for i, w in enumerate(words) if bad_word_reason(w)], dtype=np.int64)
 
 
 def _examples(words: Sequence, rows: np.ndarray, k: int = 3) -> str:
-    return ", ".join(repr(words[int(i)]) for i in rows[:k]) + (", ..." if len(rows) > k else "")
+    def short(w):  # a word of two million characters is not printed whole
+        return repr(w) if not isinstance(w, str) or len(w) <= 40 else repr(w[:40]) + "..."
+
+    return ", ".join(short(words[int(i)]) for i in rows[:k]) + (", ..." if len(rows) > k else "")
 
 
 def check_dtype(path: str | Path, mat: np.ndarray) -> None:
@@ -164,8 +167,9 @@ def finish(
         report.repair(
             "bad_words_dropped",
             len(bad),
-            f"{len(bad):,} row(s) dropped because the word is empty or holds a control "
-            "character (out of vocabulary): " + _examples(words, bad),
+            f"{len(bad):,} row(s) dropped because the word is empty, longer than "
+            f"{MAX_WORD_CHARS:,} characters or holds a control character (out of vocabulary): "
+            + _examples(words, bad),
         )
     zero = zero[~drop[zero]] if len(zero) else zero
     if len(zero):

@@ -50,7 +50,18 @@ import numpy as np
 import scipy.sparse as sp
 
 from wordgames.errors import DataFormatError
-from wordgames.textio import BAD_WORD_CHARS, bad_word_reason, decode_utf8, parse_json, strip_bom
+from wordgames.textio import (
+    BAD_WORD_CHARS,
+    GZIP_MAGIC,
+    bad_word_reason,
+    decode_utf8,
+    gunzip,
+    parse_json,
+    strip_bom,
+)
+
+#: a gzipped log may unpack to at most this many times its size (its object vectors repeat)
+LOG_GZIP_MAX_RATIO = 400
 
 MESSAGE_KINDS = ("auto", "ids", "onehot", "binary", "tokens")
 
@@ -512,7 +523,9 @@ def _parse_object(value, path, line):
 
 def _log_format(path: Path, fmt: str) -> str:
     if fmt == "auto":
-        fmt = "csv" if path.suffix.lower() in (".csv", ".tsv") else "jsonl"
+        suffixes = [x.lower() for x in path.suffixes[-2:]]
+        inner = suffixes[0] if suffixes[-1:] == [".gz"] and len(suffixes) == 2 else path.suffix
+        fmt = "csv" if inner.lower() in (".csv", ".tsv") else "jsonl"
     if fmt not in ("jsonl", "csv"):
         raise ValueError(f"unknown log format {fmt!r}; expected 'jsonl' or 'csv'")
     return fmt
@@ -590,7 +603,8 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     ["color=red", "shape=box"] | "color=red shape=box", "object": [0.0, 1.0, ...]}`` (``object``
     optional, but either on every line or on none). CSV: a header with columns ``message`` and
     ``concepts`` (tokens separated by spaces) and optionally ``object`` (numbers separated by
-    spaces). Blank lines are skipped and counted, a leading byte-order mark is dropped and
+    spaces). A gzip file (``.jsonl.gz``) is unpacked, to at most :data:`LOG_GZIP_MAX_RATIO`
+    times its size. Blank lines are skipped and counted, a leading byte-order mark is dropped and
     counted (``repairs``). Tokens are kept as strings; the EOS and padding ids are applied by
     :func:`encode_messages`. A malformed line raises :class:`~wordgames.errors.DataFormatError`
     naming the file and line: invalid UTF-8 or JSON, a missing field, an empty token or one
@@ -612,7 +626,10 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     if not path.is_file():
         raise DataFormatError(path, None, "no such file")
     fmt = _log_format(path, fmt)
-    text, bom = strip_bom(decode_utf8(path.read_bytes(), path))
+    data = path.read_bytes()
+    if data[:2] == GZIP_MAGIC:  # logs of images (the Shape world) pack about 90 to 1
+        data = gunzip(path, data, ratio=LOG_GZIP_MAX_RATIO)
+    text, bom = strip_bom(decode_utf8(data, path))
     records, blank = (_jsonl_records if fmt == "jsonl" else _csv_records)(text, path)
     messages, concepts, objects, object_lines = [], [], [], []
     for lineno, rec in records:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.emergent.cbm import CBMResult
+from wordgames.safeio import save_figure
 
 
 @dataclass
@@ -162,7 +163,7 @@ def plot_best_match_graph(
     ax.set_title(_title(result, d, title), fontsize=9)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    save_figure(fig, path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
 
@@ -190,7 +191,7 @@ def plot_sensitivity(rows: list[dict], path, *, title: str | None = None) -> Pat
     ax.set_title(title or "CBM against evaluation-set size", fontsize=9)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    save_figure(fig, path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path
 
@@ -265,6 +266,6 @@ def plot_shape_samples(path, *, seed: int = 0, image_size: int = 32) -> Path:
     fig.suptitle(f"Shape world, {image_size}-pixel images (seed {seed})", fontsize=9)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    save_figure(fig, path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return path

@@ -26,7 +26,6 @@ category a line, ``NAME<tab>word<tab>word...``) or from WordNet hypernyms
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
@@ -36,6 +35,7 @@ import numpy as np
 
 from wordgames.errors import DataFormatError
 from wordgames.oddmanout.puzzles import PuzzleSet
+from wordgames.textio import bad_word_reason, decode_utf8, parse_json, strip_bom
 
 
 def protocol_count(sizes: Sequence[int]) -> int:
@@ -123,13 +123,10 @@ def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]
     """JSONL: ``{"seed": "bat", "categories": {"nocturnal mammal": [...], ...}}`` per line."""
     path = Path(path)
     out = []
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(path), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise DataFormatError(path, lineno, f"not valid JSON ({exc.msg})") from None
+        obj = parse_json(raw, path, lineno, "not valid JSON ({})")
         cats = obj.get("categories") if isinstance(obj, dict) else None
         if (
             not isinstance(obj, dict)
@@ -144,19 +141,36 @@ def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]
                 'expected {"seed": "word", "categories": '
                 '{"category": ["word", ...], ...}} with two or more categories',
             )
+        _check_words(path, lineno, [obj["seed"], *cats, *(w for ws in cats.values() for w in ws)])
         out.append((obj["seed"], cats))
     return out
+
+
+def _lines(path: Path) -> list[str]:
+    """The lines of a text file (split at line feeds only: U+2028 is no line end of ours)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataFormatError(path, None, "file not found") from None
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read it ({exc.strerror or exc})") from None
+    text, _ = strip_bom(decode_utf8(data, path))
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def _check_words(path: Path, lineno: int, words) -> None:
+    """Every seed, category and example is a word our puzzle reader accepts."""
+    for w in words:
+        reason = bad_word_reason(w)
+        if reason:
+            raise DataFormatError(path, lineno, f"{w!r:.60} {reason}: expected words")
 
 
 def read_categories(path: str | Path) -> dict[str, list[str]]:
     """A category file: one category a line, ``NAME<tab>word<tab>word...`` (``#`` comments)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFormatError(path, None, "category file not found") from None
     out: dict[str, list[str]] = {}
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(path), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         fields = [f.strip() for f in raw.split("\t")]
@@ -169,6 +183,7 @@ def read_categories(path: str | Path) -> dict[str, list[str]]:
             )
         if fields[0] in out:
             raise DataFormatError(path, lineno, f"category {fields[0]!r} is listed twice")
+        _check_words(path, lineno, [fields[0], *words])
         out[fields[0]] = words
     if len(out) < 2:
         raise DataFormatError(path, None, "need at least two categories")

@@ -34,6 +34,7 @@ from functools import cache
 
 from wordgames.paired import item_record
 from wordgames.results import MeasureResult, Timer
+from wordgames.safeio import save_figure
 
 VERSION = "3"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
@@ -495,6 +496,6 @@ def plot_table3(rows: list[dict], folder):
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = folder / "oddmanout_table3.png"
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path

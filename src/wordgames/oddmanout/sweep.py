@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from wordgames.safeio import save_figure
+
 FIELDS = ("K", "solver", "pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered", "n")
 
 
@@ -107,6 +109,6 @@ def plot_k_sweep(rows: list[dict], path: Path, *, dataset: str) -> Path:
     if base:
         ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path

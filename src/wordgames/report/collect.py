@@ -235,10 +235,42 @@ def _label_for(desc: dict, entries: list[Entry]) -> str | None:
 
 
 def _read(path: Path) -> dict:
+    """A JSON object from the results folder, or a :class:`DataFormatError` naming the file."""
+    if path.is_symlink():  # a folder from elsewhere may link to any file of yours
+        raise DataFormatError(path, None, "a symbolic link: refused (results are plain files)")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        d = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataFormatError(path, exc.lineno, f"not valid JSON ({exc.msg})") from exc
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(path, None, f"not UTF-8 text ({exc.reason})") from None
+    except RecursionError:
+        raise DataFormatError(path, None, "JSON nested too deeply") from None
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read it ({exc.strerror or exc})") from None
+    if not isinstance(d, dict):
+        raise DataFormatError(path, None, "expected a JSON object")
+    return d
+
+
+def _check_run(run: dict, path: Path) -> None:
+    """A :class:`DataFormatError` naming ``results.json`` when its parts have the wrong shape."""
+    from wordgames.results.schema import check_result
+
+    for key, kind in (("embeddings", list), ("results", list), ("skipped", list),
+                      ("parameters", dict), ("timings", dict)):  # fmt: skip
+        if key in run and not isinstance(run[key], kind):
+            raise DataFormatError(path, None, f"'{key}' must be a JSON {kind.__name__}")
+    if any(not isinstance(e, dict) for e in run.get("embeddings", ())):
+        raise DataFormatError(path, None, "every entry of 'embeddings' must be a JSON object")
+    bad = [s for s in run.get("skipped", ()) if not isinstance(s, dict)]
+    if bad:
+        raise DataFormatError(path, None, "every entry of 'skipped' must be a JSON object")
+    for i, res in enumerate(run.get("results", ())):
+        try:
+            check_result(res)
+        except ValueError as exc:
+            raise DataFormatError(path, None, f"result {i + 1}: {exc}") from None
 
 
 def _is_current(record: Mapping) -> bool:
@@ -247,17 +279,22 @@ def _is_current(record: Mapping) -> bool:
 
 def _store_entries(root: Path) -> tuple[list[Entry], int]:
     """The store's entries of the current schema, and how many older ones were left out."""
+    from wordgames.results.schema import check_record
+
     rec = root / "records"
     entries, old = [], 0
     for p in sorted(rec.glob("*/*/*.json")) if rec.is_dir() else ():
         d = _read(p)
-        if not isinstance(d, dict) or "result" not in d:
-            raise DataFormatError(
-                p, None, "expected a store entry with 'key', 'embedding', 'params' and 'result'"
-            )
         if not _is_current(d):
             old += 1
             continue
+        try:
+            check_record(d)
+        except ValueError as exc:
+            raise DataFormatError(
+                p, None, f"expected a store entry with 'key', 'embedding', 'params' and "
+                f"'result': {exc}",
+            ) from None  # fmt: skip
         key = d.get("key", {})
         emb = dict(d.get("embedding") or {})
         emb.setdefault("sha256", key.get("embedding_sha256", ""))
@@ -331,7 +368,9 @@ def load_results(root: str | Path) -> Collection:
     if not root.is_dir():
         raise WordgamesError(f"results folder {root} does not exist")
     run_path = root / "results.json"
-    run = _read(run_path) if run_path.is_file() else None
+    run = _read(run_path) if run_path.is_file() or run_path.is_symlink() else None
+    if run is not None and _is_current(run):
+        _check_run(run, run_path)
     entries, old = _store_entries(root)
     notes = [_old_schema_note(old, f"the store {root / 'records'}", root)] if old else []
     from_store = bool(entries)

@@ -58,6 +58,7 @@ from wordgames.report.text import (
     thin_text,
     value_words,
 )
+from wordgames.safeio import atomic_target, confine, write_bytes_atomic, write_text_atomic
 
 MAX_COMPARISON_FIGURES = 60  # each costs ~0.1 s to draw; the leaderboard holds every score
 MAX_TABLE_ROWS = 2000  # larger tables are cut (the JSON in the results folder has them all)
@@ -319,7 +320,9 @@ class _Images:
         self.coll, self.out_path, self.mode = coll, out_path, mode
         self.files_dir = out_path.with_name(out_path.stem + "_files")
         self.missing: list[str] = []
-        if mode == "copy" and self.files_dir.exists():
+        if self.files_dir.is_symlink():  # a link planted in the folder: removed, not followed
+            self.files_dir.unlink()
+        elif mode == "copy" and self.files_dir.exists():
             shutil.rmtree(self.files_dir)
 
     def src(self, plot: str, entry: Entry) -> str | None:
@@ -337,8 +340,8 @@ class _Images:
             return f"data:{mime};base64," + base64.b64encode(p.read_bytes()).decode("ascii")
         # names from the store become folder names: never '..' or a separator
         dst = self.files_dir / safe_name(entry.label) / safe_name(entry.measure) / safe_name(p.name)
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, dst)
+        with atomic_target(dst) as tmp:
+            shutil.copyfile(p, tmp)
         return dst.relative_to(self.out_path.parent).as_posix()
 
     def figure(self, m: str, plot: str, e: Entry) -> str:
@@ -354,8 +357,7 @@ class _Images:
         if self.mode == "embed":
             return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
         dst = self.files_dir / "comparison" / safe_name(name)
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        dst.write_bytes(data)
+        write_bytes_atomic(dst, data)
         return dst.relative_to(self.out_path.parent).as_posix()
 
 
@@ -1094,12 +1096,9 @@ def write_html(
 ) -> Path:
     """Write the report of an already-read :class:`Collection` to ``out`` (atomically)."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    text = render_report(coll, out, images=images, title=title)
-    tmp = out.with_name(f".{out.name}.tmp")  # a reader never sees half a report
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
-    return out
+    with confine(out.parent):  # no write follows a link planted in the folder
+        text = render_report(coll, out, images=images, title=title)
+        return write_text_atomic(out, text)  # a reader never sees half a report
 
 
 def write_report(

@@ -202,27 +202,27 @@ def jsonable(obj):
 
 
 def write_json_atomic(path: str | Path, data: dict) -> Path:
-    """Write JSON so that a reader never sees a half-written file (temp file + rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(jsonable(data), fh, indent=2, sort_keys=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:  # disk full, read-only: leave nothing half-written behind
-        tmp.unlink(missing_ok=True)
-        from wordgames.errors import WordgamesError
+    """Write JSON so that a reader never sees a half-written file (:func:`safeio.atomic_target`).
 
-        raise WordgamesError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    A link at ``path`` is replaced, never written through; a disk full or a read-only folder
+    leaves nothing half-written and raises :class:`~wordgames.errors.WordgamesError`.
+    """
+    from wordgames.safeio import atomic_target
+
+    path = Path(path)
+    with atomic_target(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(jsonable(data), fh, indent=2, sort_keys=False)
+        fh.flush()
+        os.fsync(fh.fileno())
     return path
 
 
 def read_json(path: str | Path) -> dict:
-    """The JSON content of the file at ``path`` (UTF-8)."""
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """The JSON content of the file at ``path`` (UTF-8); ``ValueError`` when it is not JSON."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 class Timer:

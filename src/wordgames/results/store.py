@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wordgames.results import SCHEMA_VERSION, jsonable, read_json, write_json_atomic
+from wordgames.results.schema import check_record, check_result  # noqa: F401 (re-exported)
+from wordgames.safeio import atomic_target, confine
 
 log = logging.getLogger("wordgames.store")
 
@@ -67,7 +69,8 @@ class ResultStore:
     >>> key = ResultKey("e" * 64, "toy", "1", params_hash({"seed": 0}))
     >>> store.has(key)
     False
-    >>> _ = store.put(key, {"metrics": {"a": 1.0}}, embedding={"name": "e"}, params={"seed": 0})
+    >>> result = {"measure": "toy", "version": "1", "metrics": {"a": 1.0}}
+    >>> _ = store.put(key, result, embedding={"name": "e"}, params={"seed": 0})
     >>> store.get(key)["result"]["metrics"]
     {'a': 1.0}
     """
@@ -98,9 +101,13 @@ class ResultStore:
     def _read(self, path: Path) -> dict | None:
         """A record, or ``None`` after moving an unreadable one to ``quarantine/``."""
         try:
+            if path.is_symlink() or not path.is_file():
+                raise ValueError("a symbolic link or not a plain file: refused")
             entry = read_json(path)
             if not isinstance(entry, dict):
                 raise ValueError("not a JSON object")
+            if entry.get("schema_version", 1) == SCHEMA_VERSION:
+                check_record(entry)  # a record of an older schema is recomputed, not read
             return entry
         except (ValueError, UnicodeDecodeError) as exc:
             dest = self.root / "quarantine" / f"{path.relative_to(self.root)}.{time.time_ns()}"
@@ -123,11 +130,18 @@ class ResultStore:
             yield
 
     def clean_temporary(self) -> int:
-        """Remove temporary files of writers that are no longer running; returns how many."""
+        """Remove the store's own temporary files left by writers that died; returns how many.
+
+        Only files named by :mod:`wordgames.safeio` (``.NAME.PID.XXXX.wgtmp``) in the store's
+        folder and its ``records/`` are touched: nobody else's ``*.tmp`` is ever deleted.
+        """
+        from wordgames.safeio import TMP_SUFFIX, is_own_temporary
+
         removed = 0
-        for tmp in self.root.rglob(".*.tmp"):
-            pid = tmp.name.rsplit(".", 2)[-2]
-            if pid.isdigit() and _alive(int(pid)):
+        own = [*self.root.glob(f".*{TMP_SUFFIX}"), *self.root.glob(f"records/*/*/.*{TMP_SUFFIX}")]
+        for tmp in own:
+            pid = is_own_temporary(tmp)
+            if pid is None or tmp.is_symlink() or _alive(pid):
                 continue  # a running writer (this machine): its file is still being written
             tmp.unlink(missing_ok=True)
             removed += 1
@@ -142,6 +156,7 @@ class ResultStore:
 
         from wordgames.errors import WordgamesError
 
+        self.check_links()
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=".write-check-", dir=self.root)
@@ -151,6 +166,27 @@ class ResultStore:
             raise WordgamesError(
                 f"cannot write to the output folder {self.root}: {exc.strerror or exc}"
             ) from None
+
+    def check_links(self) -> None:
+        """Refuse a store whose own folders hold a link to a folder (writes would follow it).
+
+        A results folder someone sent you may link ``plots/`` or ``records/`` anywhere; a link
+        to a file is harmless (every write replaces it) and a record that is a link is
+        quarantined when read.
+        """
+        from wordgames.safeio import UnsafePathError
+
+        for name in ("records", "plots", "quarantine", "locks"):
+            top = self.root / name
+            if top.is_symlink():
+                raise UnsafePathError(f"{top} is a symbolic link: refused (the store writes there)")
+            for folder, dirs, _ in os.walk(top):  # os.walk does not follow links
+                for d in dirs:
+                    if (Path(folder) / d).is_symlink():
+                        raise UnsafePathError(
+                            f"{Path(folder) / d} is a symbolic link: refused (the store "
+                            "writes there)"
+                        )
 
     def put(self, key: ResultKey, result: dict, *, embedding: dict, params: dict) -> Path:
         entry = {
@@ -165,7 +201,8 @@ class ResultStore:
             "params": params,
             "result": result,
         }
-        return write_json_atomic(self.path(key), entry)
+        with confine(self.root):
+            return write_json_atomic(self.path(key), entry)
 
     def __iter__(self) -> Iterator[dict]:
         rec = self.root / "records"
@@ -194,10 +231,11 @@ class ResultStore:
             dst = self.root / src.relative_to(other.root)
             if dst.exists() and not overwrite:
                 continue
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-            shutil.copyfile(src, tmp)
-            tmp.replace(dst)
+            if src.is_symlink():  # never follow a link out of the other store
+                log.warning("%s: a symbolic link, not merged", src)
+                continue
+            with atomic_target(dst) as tmp:
+                shutil.copyfile(src, tmp)
             added += 1
         return added
 
@@ -208,8 +246,9 @@ class ResultStore:
         --------
         >>> import tempfile
         >>> store = ResultStore(tempfile.mkdtemp())
+        >>> toy = {"measure": "toy", "version": "1"}
         >>> for sha in ("a" * 64, "b" * 64):
-        ...     _ = store.put(ResultKey(sha, "toy", "1", "p" * 64), {}, embedding={"name": "g"},
+        ...     _ = store.put(ResultKey(sha, "toy", "1", "p" * 64), toy, embedding={"name": "g"},
         ...                   params={})
         >>> {k: [s[:4] for s in v] for k, v in store.name_clashes().items()}
         {'g': ['aaaa', 'bbbb']}
@@ -240,7 +279,8 @@ class ResultStore:
         --------
         >>> import tempfile
         >>> store = ResultStore(tempfile.mkdtemp())
-        >>> _ = store.put(ResultKey("e" * 64, "toy", "1", "p" * 64), {"metrics": {"a": 1.0}},
+        >>> _ = store.put(ResultKey("e" * 64, "toy", "1", "p" * 64),
+        ...               {"measure": "toy", "version": "1", "metrics": {"a": 1.0}},
         ...               embedding={"name": "e"}, params={})
         >>> store.table()[["embedding", "measure", "metric", "value"]].values.tolist()
         [['e', 'toy', 'a', 1.0]]

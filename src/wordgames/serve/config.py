@@ -34,6 +34,7 @@ from wordgames.errors import WordgamesError
 GAMES = ("codenames-receiver", "codenames-sender", "wiki", "oddmanout", "oddmanout-crowd")
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_TRIALS = 200
+MAX_STUDY_BYTES = 1 << 20  # a study file is a page of options
 
 
 class StudyConfigError(WordgamesError, ValueError):
@@ -174,8 +175,10 @@ class StudyConfig:
             if key in self.codenames:
                 v = self.codenames[key]
                 _check(isinstance(v, bool), f"codenames.{key}", f"true or false; got {v!r}")
+        _check_game_options(self)
         att = self.attention
         _check(att.action in ("flag", "end"), "attention.action", "'flag' or 'end'")
+        _check_attention_items(self.game, att.items)
         _check(
             all(isinstance(p, int) and 0 <= p <= self.trials for p in att.positions),
             "attention.positions",
@@ -231,6 +234,96 @@ def _check(ok: bool, key: str, expected: str) -> None:
         raise StudyConfigError(f"study option '{key}': expected {expected}")
 
 
+#: whole-number game options and their allowed ranges (checked when the study is set up, so
+#: that no value breaks a page at play time or asks for unbounded memory)
+INT_OPTIONS = {
+    ("codenames", "vocab_size"): (1, 10_000_000),
+    ("codenames", "n_blue"): (1, 25),
+    ("codenames", "n_red"): (0, 25),
+    ("codenames", "n_restarts"): (1, 1000),
+    ("codenames", "max_number"): (1, 25),
+    ("wiki", "max_clicks"): (1, 1000),
+    ("wiki", "min_distance"): (1, 100),
+    ("wiki", "max_distance"): (1, 100),
+    ("wiki", "max_links_shown"): (1, 10_000),
+    ("oddmanout", "n_examples"): (1, 20),
+    ("oddmanout", "min_examples"): (1, 20),
+}
+BOOL_OPTIONS = {("codenames", "clue_in_vocabulary"), ("oddmanout", "ask_category")}
+TEXT_OPTIONS = {("codenames", "embedding"), ("codenames", "word_list"), ("wiki", "graph"),
+                ("wiki", "names"), ("wiki", "pairs"), ("oddmanout", "puzzles"),
+                ("oddmanout", "embedding")}  # fmt: skip
+LIST_OPTIONS = {("codenames", "agents"), ("codenames", "feedback_agents")}
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_game_options(cfg: StudyConfig) -> None:
+    """Every game option of ``cfg`` has its type and range (:data:`INT_OPTIONS`...)."""
+    for (section, key), (lo, hi) in INT_OPTIONS.items():
+        if key in getattr(cfg, section):
+            v = getattr(cfg, section)[key]
+            _check(_is_int(v) and lo <= v <= hi, f"{section}.{key}",
+                   f"a whole number from {lo} to {hi}; got {v!r}")  # fmt: skip
+    for section, key in BOOL_OPTIONS:
+        if key in getattr(cfg, section):
+            v = getattr(cfg, section)[key]
+            _check(isinstance(v, bool), f"{section}.{key}", f"true or false; got {v!r}")
+    for section, key in TEXT_OPTIONS:
+        if key in getattr(cfg, section):
+            v = getattr(cfg, section)[key]
+            _check(isinstance(v, str) and 0 < len(v) <= 4096 and v.isprintable(),
+                   f"{section}.{key}", f"a file name or a name; got {v!r}")  # fmt: skip
+    for section, key in LIST_OPTIONS:
+        if key in getattr(cfg, section):
+            v = getattr(cfg, section)[key]
+            _check(isinstance(v, list | tuple) and 0 < len(v) <= 50
+                   and all(isinstance(x, str) and x.isprintable() for x in v),
+                   f"{section}.{key}", f"a list of agent names; got {v!r}")  # fmt: skip
+    omo, wiki = cfg.oddmanout, cfg.wiki
+    _check(omo.get("min_examples", 3) <= omo.get("n_examples", 5), "oddmanout.min_examples",
+           f"at most n_examples ({omo.get('n_examples', 5)}): no answer could pass")  # fmt: skip
+    _check(wiki.get("min_distance", 1) <= wiki.get("max_distance", 100), "wiki.min_distance",
+           "at most wiki.max_distance")  # fmt: skip
+
+
+#: the fields of an attention item of each game and their kinds ("words": a list of words)
+ATTENTION_FIELDS = {
+    "codenames-receiver": {"board": "words", "blue": "words", "red": "words", "clue": "text",
+                           "number": "count", "expect": "words"},
+    "codenames-sender": {"board": "words", "blue": "words", "red": "words", "expect": "words"},
+    "wiki": {"start": "text", "target": "text"},
+    "oddmanout": {"words": "words", "answer": "text"},
+    "oddmanout-crowd": {"seed": "text", "category": "text", "instructed": "text"},
+}  # fmt: skip
+
+
+def _field_ok(value, kind: str) -> bool:
+    if kind == "count":
+        return _is_int(value) and 1 <= value <= 25
+    if kind == "text":
+        return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
+    return (
+        isinstance(value, list)
+        and 0 < len(value) <= 50
+        and all(isinstance(w, str) and 0 < len(w) <= 200 and w.isprintable() for w in value)
+    )
+
+
+def _check_attention_items(game: str, items) -> None:
+    """Each attention item has the fields its game needs (a ``{}`` broke the page)."""
+    want = ATTENTION_FIELDS[game]
+    for i, item in enumerate(items):
+        key = f"attention.items[{i}]"
+        _check(isinstance(item, dict), key, "a table of the check's fields")
+        missing = [f for f in want if f not in item]
+        _check(not missing, key, f"the fields {', '.join(want)}; missing {', '.join(missing)}")
+        bad = [f for f, kind in want.items() if not _field_ok(item[f], kind)]
+        _check(not bad, key, f"valid {', '.join(bad)} (words: lists of plain words)")
+
+
 _SECTION_KEYS = {
     "codenames": {
         "agents",
@@ -281,6 +374,9 @@ def study_from_dict(data: dict, *, source: str = "<options>") -> StudyConfig:
     att = kw.pop("attention", {}) or {}
     if not isinstance(att, dict) or set(att) - {"positions", "action", "items"}:
         raise StudyConfigError(f"{source}: [attention] takes positions, action, items")
+    for key in ("positions", "items"):
+        if not isinstance(att.get(key, []), list):
+            raise StudyConfigError(f"{source}: attention.{key} must be a list")
     kw["attention"] = AttentionConfig(
         tuple(att.get("positions", ())), att.get("action", "flag"), tuple(att.get("items", ()))
     )
@@ -309,8 +405,15 @@ def load_study_file(path: str | Path) -> StudyConfig:
     """
     path = Path(path)
     if not path.is_file():
-        raise StudyConfigError(f"{path}: no such study file")
-    text = path.read_text(encoding="utf-8")
+        raise StudyConfigError(f"{path}: no such study file (or not a regular file)")
+    if path.stat().st_size > MAX_STUDY_BYTES:
+        raise StudyConfigError(f"{path}: larger than {MAX_STUDY_BYTES:,} bytes: not a study file")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StudyConfigError(
+            f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); save it as UTF-8"
+        ) from None
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text)
@@ -318,8 +421,10 @@ def load_study_file(path: str | Path) -> StudyConfig:
             import tomllib
 
             data = tomllib.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
         raise StudyConfigError(f"{path}: cannot parse: {exc}") from None
+    except RecursionError:
+        raise StudyConfigError(f"{path}: cannot parse: nested too deeply") from None
     return study_from_dict(data, source=str(path))
 
 

@@ -58,9 +58,37 @@ def field(form: Mapping, key: str, *, required: bool = True, max_len: int = MAX_
     value = value.strip()
     if len(value) > max_len:
         raise AnswerError(f"'{key}' is too long (at most {max_len} characters)")
+    if _CONTROL.search(value):  # a line break, NUL, escape or bidi control in a one-line answer
+        raise AnswerError(f"'{key}' holds a control character: type plain text")
     if required and not value:
         raise AnswerError(f"please fill in '{key}'")
     return value
+
+
+_ASCII_DIGITS = re.compile(r"[0-9]{1,18}")
+#: control characters (C0, DEL, C1), line and paragraph separators, bidirectional controls
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def count_field(value, name: str, *, lo: int = 0, hi: int = 2**31 - 1) -> int:
+    """A whole number a participant's form sent, checked: ``lo <= n <= hi``.
+
+    Only ASCII digits count (``str.isdigit`` also takes ``"²"``, which ``int`` refuses), and
+    at most 18 of them, so that nothing reaches ``int`` or the database that they would
+    refuse. Anything else is an :class:`AnswerError` (HTTP 4xx), never a 500.
+
+    >>> count_field("3", "number", lo=1, hi=5)
+    3
+    >>> count_field("²", "number")
+    Traceback (most recent call last):
+    ...
+    wordgames.serve.gamebase.AnswerError: 'number' must be a whole number from 0 to 2147483647
+    """
+    text = value.strip() if isinstance(value, str) else ""
+    n = int(text) if _ASCII_DIGITS.fullmatch(text) else None
+    if n is None or not lo <= n <= hi:
+        raise AnswerError(f"{name!r} must be a whole number from {lo} to {hi}")
+    return n
 
 
 def seeded_rng(*parts: int) -> np.random.Generator:

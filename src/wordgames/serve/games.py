@@ -26,6 +26,7 @@ from wordgames.serve.gamebase import (
     WORD_RE,
     AnswerError,
     Game,
+    count_field,
     field,
     seeded_rng,
 )
@@ -183,10 +184,11 @@ class CodenamesSender(Game):
 
         cn = cfg.codenames
         clue = field(form, "clue", max_len=40).lower()
-        number = field(form, "number", max_len=3)
-        if not number.isdigit() or not 1 <= int(number) <= len(payload["blue"]):
-            raise AnswerError(f"the number must be between 1 and {len(payload['blue'])}")
-        number = int(number)
+        try:
+            number = count_field(field(form, "number", max_len=3), "number", lo=1,
+                                 hi=len(payload["blue"]))  # fmt: skip
+        except AnswerError:
+            raise AnswerError(f"the number must be between 1 and {len(payload['blue'])}") from None
         targets = (
             [t.strip().lower() for t in form.getlist("targets")]
             if hasattr(form, "getlist")

@@ -186,6 +186,8 @@ def feedback_page(ctx: Ctx, slug: str, position: int, request: Request):
     study, p, token, resp = _who(ctx, slug, request)
     if resp is not None:
         return resp
+    if not 0 <= position < 2**31:  # the database's integers: a larger one is no trial of ours
+        return RedirectResponse(f"/s/{slug}/play", status_code=303)
     a = store.answer_at(ctx.db, p.id, position)
     if a is None:
         return RedirectResponse(f"/s/{slug}/play", status_code=303)

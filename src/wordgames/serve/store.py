@@ -273,6 +273,9 @@ def create_participant(
         token = secrets.token_urlsafe(24)
         try:
             with db.write() as s:
+                # one consent at a time per study: the study's row is locked (PostgreSQL) or
+                # the database is (SQLite), so the next number never collides
+                s.execute(db.lock(s, select(Study.id).where(Study.id == study.id)))
                 seq = (
                     s.scalar(
                         select(func.coalesce(func.max(Participant.seq), -1)).where(

@@ -14,7 +14,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from wordgames.serve import store
 from wordgames.serve.db import Database
-from wordgames.serve.gamebase import AnswerError
+from wordgames.serve.gamebase import AnswerError, count_field
 
 HERE = Path(__file__).parent
 PID_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -83,10 +83,15 @@ def form_token(study, token: str, position: int, seq: int = 0) -> str:
 
 def read_token(study, token: str, value: str) -> tuple[int, int, int, str]:
     """Check a form token; ``(position, seq, served_ms, idem)`` or :class:`AnswerError`."""
-    parts = (value or "").split(".")
-    if len(parts) != 5 or not all(p.isdigit() for p in parts[:3]):
-        raise AnswerError("this form is not valid: reload the page")
-    position, seq, served, idem, sig = int(parts[0]), int(parts[1]), int(parts[2]), *parts[3:]
+    parts = (value if isinstance(value, str) else "").split(".")
+    try:
+        if len(parts) != 5:
+            raise AnswerError("no token")
+        position, seq = count_field(parts[0], "t"), count_field(parts[1], "t")
+        served = count_field(parts[2], "t", hi=2**62)
+    except AnswerError:
+        raise AnswerError("this form is not valid: reload the page") from None
+    idem, sig = parts[3:]
     if not hmac.compare_digest(study.sign(store.sha(token), position, seq, served, idem), sig):
         raise AnswerError("this form is not valid (expired or from another session): reload")
     return position, seq, served, idem

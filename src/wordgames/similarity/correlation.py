@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import WordgamesError
+from wordgames.safeio import save_figure
 
 MIN_EMBEDDINGS = 3
 REFERENCE = "wales/score"
@@ -430,7 +431,7 @@ def plot_correlation(result: CorrelationResult, out_dir: Path) -> list[Path]:
         ax.set_title(f"Spearman rank correlation with {result.reference}", fontsize=9)
         fig.tight_layout()
         path = out_dir / "correlation_with_reference.png"
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
         plt.close(fig)
         paths.append(path)
     m = result.matrix
@@ -453,7 +454,7 @@ def plot_correlation(result: CorrelationResult, out_dir: Path) -> list[Path]:
         ax.set_title(f"rank correlation across {result.n_embeddings} embeddings", fontsize=9)
         fig.tight_layout()
         path = out_dir / "correlation_matrix.png"
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
         plt.close(fig)
         paths.append(path)
     return paths

@@ -24,6 +24,7 @@ import numpy as np
 
 from wordgames.params import Params
 from wordgames.results import MeasureResult, Timer
+from wordgames.safeio import save_figure
 
 VERSION = "1"
 PERANK_P = 2.5
@@ -366,6 +367,6 @@ def _plot_spectrum(s: np.ndarray, metrics: dict, name: str, out_dir):
     ax.set_title(f"{name}: " + ", ".join(f"{k}={v:.2f}" for k, v in metrics.items()), fontsize=8)
     fig.tight_layout()
     path = out_dir / "spectrum.png"
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path

@@ -20,6 +20,7 @@ from pathlib import Path
 from wordgames.errors import WordgamesError
 from wordgames.paired import item_record
 from wordgames.results import MeasureResult, Timer
+from wordgames.safeio import save_figure
 from wordgames.similarity.benchmarks import (
     BENCHMARKS,
     DATASET,
@@ -186,6 +187,6 @@ def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path
     ax.tick_params(axis="x", rotation=45, labelsize=7)
     fig.tight_layout()
     path = Path(out_dir) / "similarity.png"
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path

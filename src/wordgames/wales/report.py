@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wordgames.safeio import save_figure
 from wordgames.stats import mean_ci
 from wordgames.wales.agent import GreedyAgent
 from wordgames.wales.baselines import w_path_baseline
@@ -440,7 +441,7 @@ def plot_figure4(rows: list[dict], path: str | Path) -> Path:
     fig.suptitle("WALES by task distribution (cf. paper Figure 4)")
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 
@@ -467,7 +468,7 @@ def plot_figure5(sweep: list[dict], path: str | Path) -> Path:
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = Path(path)
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
 

@@ -179,7 +179,7 @@ def read_table1_rows(run_dirs) -> list[dict]:
             train_s=params.get("train_seconds"),
             max_len=params.get("max_len"),
             language=rec.get("language") or {},
-            q=_q(Path(run) / "messages.jsonl"),
+            q=_q(messages_file(Path(run))),
         )
         rows.append(row)
     order = {"Shape": 0, "Thing": 1}
@@ -188,20 +188,28 @@ def read_table1_rows(run_dirs) -> list[dict]:
     )
 
 
-def _q(messages: Path) -> int | None:
-    """``Q = sum over samples of max(|m_i|, |l_i|)`` from a run's ``messages.jsonl`` (or None).
+def messages_file(run: Path) -> Path | None:
+    """A run's ``messages.jsonl``, or the ``messages.jsonl.gz`` of a shipped run (or None)."""
+    for name in ("messages.jsonl", "messages.jsonl.gz"):
+        if (run / name).is_file():
+            return run / name
+    return None
+
+
+def _q(messages: Path | None) -> int | None:
+    """``Q = sum over samples of max(|m_i|, |l_i|)`` from a run's message log (or None).
 
     The paper's Table 4 "Totl Edgs": 4k for one-concept labels with four-word messages and for
     four-concept labels with one-word messages.
     """
-    if not messages.is_file():
+    if messages is None:
         return None
-    total = 0
-    with open(messages, encoding="utf-8") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            total += max(len(rec["message"]), len(rec["concepts"]))
-    return total
+    if messages.stat().st_size == 0:  # no test turns: a sum over no samples
+        return 0
+    from wordgames.emergent.inputs import read_log
+
+    log = read_log(messages)
+    return sum(max(len(m), len(c)) for m, c in zip(log.messages, log.concepts, strict=True))
 
 
 def _fmt(value) -> str:
