@@ -961,6 +961,152 @@ def campaign(reader: FuzzReader, n: int, seed: int, work: Path) -> tuple[Counter
     return counts, bad
 
 
+# --------------------------------------------------------------------------- issue 22's readers
+# study files (tag "study": tests/serve/test_fuzz_study_files.py), Odd-Man-Out seed and
+# category files (tag "oddmanout-seeds"), results folders read by `report` and `results merge`
+# (tag "results": tests/results/test_fuzz_results_folders.py)
+STUDY_TOML = b"""slug = "s"
+game = "oddmanout"
+trials = 2
+pool_size = 4
+seed = 0
+completion_code = "C0DE"
+[texts]
+title = "A game"
+[attention]
+positions = [1]
+action = "flag"
+items = [{words = ["cat", "dog", "owl", "fox", "table"], answer = "table"}]
+[oddmanout]
+ask_category = true
+"""
+STUDY_JSON = (
+    b'{"slug": "s", "game": "wiki", "trials": 2, "pool_size": 4, "seed": 0, "texts": '
+    b'{"title": "A game"}, "attention": {"positions": [0], "action": "end"}, "wiki": '
+    b'{"max_clicks": 30, "min_distance": 2, "max_distance": 4}}\n'
+)
+SEEDS_JSONL = (
+    b'{"seed": "bat", "categories": {"mammal": ["fox", "owl", "cat"], "sport tool": ["club", '
+    b'"racket", "cue"]}}\n{"seed": "bass", "categories": {"fish": ["cod", "eel", "carp"], '
+    b'"instrument": ["cello", "harp", "drum"]}}\n'
+)
+CATEGORIES_TSV = b"fruit\tapple\tpear\tplum\tfig\nanimal\tcat\tdog\towl\tfox\n"
+
+
+def _read_study(path: Path):
+    from wordgames.serve.config import load_study_file
+
+    return load_study_file(path)
+
+
+def _study_words(cfg) -> Iterable[str]:
+    return [cfg.slug, cfg.game] + ([cfg.completion_code] if cfg.completion_code else [])
+
+
+def _read_seeds(path: Path):
+    from wordgames.oddmanout.generate import read_protocol_seeds
+
+    return read_protocol_seeds(path)
+
+
+def _seeds_words(seeds) -> Iterable[str]:
+    for seed, cats in seeds:
+        yield seed
+        for name, words in cats.items():
+            yield name
+            yield from words
+
+
+def _read_categories(path: Path):
+    from wordgames.oddmanout.generate import read_categories
+
+    return read_categories(path)
+
+
+def _categories_words(cats) -> Iterable[str]:
+    for name, words in cats.items():
+        yield name
+        yield from words
+
+
+def _results_seed(target: str) -> Callable[[Path], Path]:
+    """A results folder (a store of one record and its results.json); the file to mutate."""
+
+    def seed(folder: Path) -> Path:
+        from wordgames.measure import Score
+        from wordgames.results import MeasureResult, RunRecord, write_json_atomic
+        from wordgames.results.store import ResultKey, ResultStore
+
+        r = MeasureResult("similarity", "3", embedding="tiny", metrics={"men/spearman": 0.5})
+        r.scores.append(Score("tiny", "similarity", "men", "", "spearman", 0.5, 0.4, 0.6, 90, 10,
+                              "10 pairs out of vocabulary", "higher", 0.9))  # fmt: skip
+        root = folder / "out"
+        key = ResultKey("a" * 64, "similarity", "3", "p" * 64)
+        emb = {"name": "tiny", "sha256": "a" * 64}
+        record = ResultStore(root).put(key, r.as_dict(), embedding=emb, params={"seed": 0})
+        run = RunRecord([emb], [r.as_dict()], [], {"seed": 0}, {"total": 0.1}).as_dict()
+        write_json_atomic(root / "results.json", run)
+        return record if target == "record" else root / "results.json"
+
+    return seed
+
+
+def _read_results_folder(path: Path):
+    """What ``wordgames report`` and ``results table`` read: the folder, its leaderboard."""
+    from wordgames.report import leaderboard, load_results, long_table
+
+    root = next(p for p in path.parents if (p / "results.json").exists() or p.name == "out")
+    coll = load_results(root)
+    leaderboard(coll).to_frame()
+    return long_table(coll)
+
+
+def _read_merged(path: Path):
+    """``results merge``: the folder's store copied into a fresh one, then its table."""
+    from wordgames.results.store import ResultStore
+
+    root = next(p for p in path.parents if p.name == "out")
+    merged = ResultStore(root.parent / "merged")
+    merged.merge_from(root)
+    return merged.table(), merged.quarantined
+
+
+def _table_words(df) -> Iterable[str]:
+    return [str(x) for x in df.get("embedding", [])]
+
+
+def _no_repairs(_result) -> Mapping:
+    return {}
+
+
+def _no_check(_result) -> list[str]:
+    return []
+
+
+def _register_issue22() -> None:
+    for name, seed in (("study-toml", _seed_bytes("s.toml", STUDY_TOML)),
+                       ("study-json", _seed_bytes("s.json", STUDY_JSON))):  # fmt: skip
+        register(FuzzReader(name, seed, _read_study, words=_study_words, repairs=_no_repairs,
+                            check=_no_check, tags=("study",)))  # fmt: skip
+    register(FuzzReader("omo-protocol-seeds", _seed_bytes("seeds.jsonl", SEEDS_JSONL),
+                        _read_seeds, words=_seeds_words, repairs=_no_repairs, check=_no_check,
+                        tags=("oddmanout-seeds",)))  # fmt: skip
+    register(FuzzReader("omo-categories", _seed_bytes("cats.tsv", CATEGORIES_TSV),
+                        _read_categories, words=_categories_words, repairs=_no_repairs,
+                        check=_no_check, tags=("oddmanout-seeds",)))  # fmt: skip
+    for name, target in (("results-json", "run"), ("results-record", "record")):
+        register(FuzzReader(name, _results_seed(target), _read_results_folder,
+                            words=_table_words, repairs=_no_repairs, check=_no_check,
+                            tags=("results",)))  # fmt: skip
+    register(FuzzReader("results-merge", _results_seed("record"), _read_merged,
+                        words=lambda r: _table_words(r[0]),
+                        repairs=lambda r: {"not_merged": len(r[1])} if r[1] else {},
+                        check=_no_check, tags=("results",)))  # fmt: skip
+
+
+_register_issue22()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10_000, help="mutations per reader")

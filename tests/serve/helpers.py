@@ -321,3 +321,13 @@ def play_to_end(player: Player, game: str, page: str, limit: int = 60) -> str:
         if 'id="next"' in page:  # the sender's feedback page
             page = player.play()
     raise AssertionError("did not reach the end")
+
+
+def admin_login(client, token: str, follow: bool = True):
+    """Log in on the admin form as a browser does: the form (its CSRF token), then the POST."""
+    page = client.get("/admin").text
+    return client.post(
+        "/admin/login",
+        data={"token": token, "csrf": hidden(page, "csrf")},
+        follow_redirects=follow,
+    )

@@ -12,6 +12,7 @@ from sqlalchemy import func, select, text
 from tests.serve.conftest import ADMIN
 from tests.serve.helpers import (
     Player,
+    admin_login,
     board_words,
     clue_of,
     current_page,
@@ -457,10 +458,10 @@ def test_admin_token_pages_measures_and_export(app_for, db_url):
     c = client()
     assert 'id="token"' in c.get("/admin").text  # the login form, nothing else
     assert c.get("/admin/s/omo/export.zip").status_code == 403
-    assert c.post("/admin/login", data={"token": ADMIN[:-1] + "x"}).status_code == 403
+    assert admin_login(c, ADMIN[:-1] + "x").status_code == 403
     pl = Player(client(), "omo")
     play_to_end(pl, "oddmanout", pl.start())
-    r = c.post("/admin/login", data={"token": ADMIN}, follow_redirects=True)
+    r = admin_login(c, ADMIN)
     assert 'id="studies"' in r.text and ">omo<" in r.text
     page = c.get("/admin/s/omo").text
     assert 'id="participants"' in page and "completed" in page
@@ -492,7 +493,7 @@ def test_admin_measures_mark_thin_scores(app_for, db_url):
     pl = Player(client(), "omo")
     play_to_end(pl, "oddmanout", pl.start())  # 3 puzzles answered: every score is thin
     c = client()
-    c.post("/admin/login", data={"token": ADMIN})
+    admin_login(c, ADMIN)
     page = c.get("/admin/s/omo").text
     assert 'id="thin-legend"' not in page  # nothing computed yet
     page = c.post(

@@ -53,8 +53,11 @@ def merge(
     for src in sources:
         if not (src / "records").is_dir():
             fail(f"{src} holds no results store (no {src / 'records'} folder)")
+        refused = len(target.quarantined)
         added = target.merge_from(src, overwrite=overwrite)
         typer.echo(f"{src}: {added} of {len(ResultStore(src))} result(s) added")
+        for what in target.quarantined[refused:]:  # a damaged record of the source: not copied
+            typer.echo(f"  {what}")
         total += added
     typer.echo(f"{into}: {len(target)} result(s) ({total} added)")
     for name, shas in target.name_clashes().items():

@@ -34,6 +34,7 @@ def check_record(entry) -> None:
 
 _TEXT_FIELDS = ("embedding", "measure", "dataset", "subject", "metric")
 _COUNT_FIELDS = ("n", "n_skipped", "n_oov")
+MAX_COUNT = 2**53  # a count beyond what a float holds exactly is no count of items
 _SHAPES = {"metrics": dict, "tables": dict, "oov": dict, "parameters": dict, "plots": list,
            "timings": dict, "notes": list, "scores": list, "items": dict}  # fmt: skip
 
@@ -72,7 +73,8 @@ def _score_problem(sc) -> str:
     counts = [
         f
         for f in _COUNT_FIELDS
-        if sc.get(f) is not None and (isinstance(sc[f], bool) or not isinstance(sc[f], int))
+        if sc.get(f) is not None
+        and (isinstance(sc[f], bool) or not isinstance(sc[f], int) or not 0 <= sc[f] <= MAX_COUNT)
     ]
     numbers = [
         f
@@ -80,4 +82,4 @@ def _score_problem(sc) -> str:
         if sc.get(f) is not None and (isinstance(sc[f], bool) or not isinstance(sc[f], int | float))
     ]
     bad = text + counts + numbers
-    return f"{', '.join(bad)} of the wrong type" if bad else ""
+    return f"{', '.join(bad)} of the wrong type or out of range" if bad else ""

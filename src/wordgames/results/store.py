@@ -61,6 +61,21 @@ class ResultKey:
         )
 
 
+def _unmergeable(src: Path) -> str:
+    """Why the record file ``src`` of another store cannot be merged ("" when it can)."""
+    if src.is_symlink():  # never follow a link out of the other store
+        return "a symbolic link"
+    try:
+        entry = read_json(src)
+        if not isinstance(entry, dict):
+            return "not a JSON object"
+        if entry.get("schema_version", 1) == SCHEMA_VERSION:
+            check_record(entry)
+    except (ValueError, UnicodeDecodeError, OSError) as exc:
+        return f"not a readable record ({exc})"
+    return ""
+
+
 class ResultStore:
     """A folder of results, one atomic JSON file per :class:`ResultKey`.
 
@@ -231,8 +246,11 @@ class ResultStore:
             dst = self.root / src.relative_to(other.root)
             if dst.exists() and not overwrite:
                 continue
-            if src.is_symlink():  # never follow a link out of the other store
-                log.warning("%s: a symbolic link, not merged", src)
+            problem = _unmergeable(src)
+            if problem:  # the other store is left as it is; its bad record is not copied
+                what = f"{src}: {problem}; not merged"
+                self.quarantined.append(what)
+                log.warning("%s", what)
                 continue
             with atomic_target(dst) as tmp:
                 shutil.copyfile(src, tmp)

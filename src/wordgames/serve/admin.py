@@ -3,15 +3,17 @@
 Studies, participants, progress, completion, the live measures (:mod:`wordgames.serve.live`,
 computed on demand and kept in ``wg_snapshot``) and the export as a zip.
 
-Log in with the token (a form: the token is compared in constant time; the session cookie is
-an HMAC of the token) or send ``Authorization: Bearer TOKEN`` (scripts).
+Log in with the token (a form with its CSRF token: the token is compared in constant time,
+failed logins are limited; each login is a server-side session with its own CSRF token, an
+expiry and a logout, :mod:`wordgames.serve.adminauth`) or send ``Authorization: Bearer TOKEN``
+(scripts).
 """
 
 from __future__ import annotations
 
-import hmac
 import io
 import json
+import secrets
 import tempfile
 import zipfile
 from pathlib import Path
@@ -22,32 +24,63 @@ from sqlalchemy import func, select
 from starlette.concurrency import run_in_threadpool
 
 from wordgames.serve import store
+from wordgames.serve.adminauth import (
+    SESSION_SECONDS,
+    LoginLimiter,
+    end_session,
+    login_csrf,
+    new_session,
+    same,
+    session_csrf,
+)
 from wordgames.serve.models import Answer, Participant, Snapshot, utcnow
-from wordgames.serve.web import Ctx, admin_session_value
+from wordgames.serve.web import Ctx
 
 COOKIE = "wg_admin"
 
 
-def is_admin(ctx: Ctx, request: Request) -> bool:
-    """Bearer token or session cookie, compared in constant time."""
+def _bearer(ctx: Ctx, request: Request) -> bool:
     auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return hmac.compare_digest(auth[7:].strip().encode(), ctx.admin_token.encode())
-    cookie = request.cookies.get(COOKIE, "")
-    return bool(cookie) and hmac.compare_digest(
-        cookie.encode(), admin_session_value(ctx.admin_token).encode()
-    )
+    return auth.lower().startswith("bearer ") and same(auth[7:].strip(), ctx.admin_token)
 
 
-def admin_csrf(ctx: Ctx) -> str:
-    """The CSRF token of the admin forms."""
-    return admin_session_value(ctx.admin_token + ":csrf")
+def session_of(ctx: Ctx, request: Request) -> str | None:
+    """The CSRF token of the request's admin session (None: not logged in)."""
+    return session_csrf(ctx.db, request.cookies.get(COOKIE, ""))
+
+
+def is_admin(ctx: Ctx, request: Request) -> bool:
+    """Bearer token (compared in constant time) or a live session cookie."""
+    return _bearer(ctx, request) or session_of(ctx, request) is not None
 
 
 def _csrf_ok(ctx: Ctx, request: Request, form) -> bool:
-    if request.headers.get("authorization", "").lower().startswith("bearer "):
+    if _bearer(ctx, request):
         return True
-    return hmac.compare_digest(str(form.get("csrf", "")).encode(), admin_csrf(ctx).encode())
+    csrf = session_of(ctx, request)
+    return csrf is not None and same(str(form.get("csrf", "")), csrf)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _login_page(ctx: Ctx, status: int = 200, error: str = "", wait: float = 0.0):
+    """The login form, with a fresh nonce cookie and the CSRF token bound to it."""
+    nonce = secrets.token_urlsafe(16)
+    resp = ctx.page(
+        "admin_login.html",
+        status,
+        title="Admin",
+        error=error,
+        csrf=login_csrf(ctx.admin_token, nonce),
+    )
+    if wait:
+        resp.headers["retry-after"] = str(max(1, round(wait)))
+    resp.set_cookie(
+        COOKIE + "_n", nonce, httponly=True, samesite="strict", secure=ctx.secure, path="/admin"
+    )
+    return resp
 
 
 def study_summary(ctx: Ctx, study) -> dict:
@@ -83,42 +116,65 @@ def study_summary(ctx: Ctx, study) -> dict:
 
 def admin_routes(app: FastAPI, ctx: Ctx) -> None:
     """Register the admin pages on ``app``."""
+    limiter = LoginLimiter()
+    app.state.admin_limiter = limiter  # tests turn its clock
 
     @app.get("/admin")
     def admin_home(request: Request):
-        if not is_admin(ctx, request):
-            return ctx.page("admin_login.html", title="Admin")
+        csrf = session_of(ctx, request)
+        if csrf is None and not _bearer(ctx, request):
+            return _login_page(ctx)
         studies = [store.load_study(ctx.db, s) for s in store.list_studies(ctx.db)]
         return ctx.page(
             "admin.html",
             title="Admin",
-            csrf=admin_csrf(ctx),
+            csrf=csrf or "",
             rows=[(st, study_summary(ctx, st)) for st in studies],
         )
 
     @app.post("/admin/login")
     async def admin_login(request: Request):
         form = await request.form(max_files=0, max_fields=5)
-        given = str(form.get("token", ""))
-        if not hmac.compare_digest(given.encode(), ctx.admin_token.encode()):
-            return ctx.page("admin_login.html", 403, title="Admin", error="Wrong token.")
+        address = _client(request)
+        wait = limiter.wait(address)
+        if wait > 0:
+            return _login_page(ctx, 429, f"Too many failed logins: wait {wait:.0f} s.", wait)
+        nonce = request.cookies.get(COOKIE + "_n", "")
+        if not nonce or not same(str(form.get("csrf", "")), login_csrf(ctx.admin_token, nonce)):
+            return _login_page(ctx, 403, "This form has expired: log in again.")
+        if not same(str(form.get("token", "")), ctx.admin_token):
+            limiter.failed(address)
+            return _login_page(ctx, 403, "Wrong token.")
+        limiter.succeeded(address)
+        sid, _ = new_session(ctx.db)
         resp = RedirectResponse("/admin", status_code=303)
         resp.set_cookie(
             COOKIE,
-            admin_session_value(ctx.admin_token),
+            sid,
             httponly=True,
             samesite="strict",
             secure=ctx.secure,
             path="/admin",
-            max_age=12 * 3600,
+            max_age=SESSION_SECONDS,
         )
+        resp.delete_cookie(COOKIE + "_n", path="/admin")
+        return resp
+
+    @app.post("/admin/logout")
+    async def admin_logout(request: Request):
+        form = await request.form(max_files=0, max_fields=5)
+        if not _csrf_ok(ctx, request, form):
+            return ctx.error("Not allowed.", 403)
+        end_session(ctx.db, request.cookies.get(COOKIE, ""))
+        resp = RedirectResponse("/admin", status_code=303)
+        resp.delete_cookie(COOKIE, path="/admin")
         return resp
 
     @app.get("/admin/s/{slug}")
     def admin_study(slug: str, request: Request):
         if not is_admin(ctx, request):
             return RedirectResponse("/admin", status_code=303)
-        return _study_page(ctx, slug)
+        return _study_page(ctx, slug, session_of(ctx, request) or "")
 
     @app.post("/admin/s/{slug}/measures")
     async def admin_measures(slug: str, request: Request):
@@ -134,7 +190,7 @@ def admin_routes(app: FastAPI, ctx: Ctx) -> None:
         return _export_zip(ctx, slug)
 
 
-def _study_page(ctx: Ctx, slug: str):
+def _study_page(ctx: Ctx, slug: str, csrf: str):
     study = store.load_study(ctx.db, slug)
     if study is None:
         return ctx.error("There is no such study.", 404)
@@ -174,7 +230,7 @@ def _study_page(ctx: Ctx, slug: str):
         participants=parts,
         plan_len=lambda p: len(store.plan_of(p)),
         snapshot=snapshot,
-        csrf=admin_csrf(ctx),
+        csrf=csrf,
     )
 
 

@@ -217,7 +217,9 @@ def _consent(ctx: Ctx, slug: str, request: Request, form):
     if study is None:
         return ctx.error("There is no such study.", 404)
     nonce = request.cookies.get(f"{cookie_name(slug)}_n", "")
-    if not nonce or not hmac.compare_digest(consent_csrf(study, nonce), str(form.get("csrf", ""))):
+    if not nonce or not hmac.compare_digest(
+        consent_csrf(study, nonce).encode(), str(form.get("csrf", "")).encode(errors="replace")
+    ):
         return ctx.error("This form has expired: please open the study link again.", 403)
     if form.get("consent") != "yes":
         return ctx.page(

@@ -156,3 +156,14 @@ class Snapshot(Base, JSONMixin):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     n_records: Mapped[int] = mapped_column(Integer)
     content: Mapped[str] = mapped_column(Text)
+
+
+class AdminSession(Base):
+    """One admin login: a random session id (stored hashed), its CSRF token and its expiry."""
+
+    __tablename__ = "wg_admin_session"
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

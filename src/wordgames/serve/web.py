@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import time
@@ -92,7 +91,10 @@ def read_token(study, token: str, value: str) -> tuple[int, int, int, str]:
     except AnswerError:
         raise AnswerError("this form is not valid: reload the page") from None
     idem, sig = parts[3:]
-    if not hmac.compare_digest(study.sign(store.sha(token), position, seq, served, idem), sig):
+    if not hmac.compare_digest(
+        study.sign(store.sha(token), position, seq, served, idem).encode(),
+        sig.encode(errors="replace"),
+    ):
         raise AnswerError("this form is not valid (expired or from another session): reload")
     return position, seq, served, idem
 
@@ -128,8 +130,3 @@ def completion_url(study) -> str:
     """The study's completion URL with ``{code}`` filled in (URL-quoted), or ``""``."""
     url = study.cfg.completion_url
     return url.replace("{code}", quote(study.cfg.completion_code)) if url else ""
-
-
-def admin_session_value(admin_token: str) -> str:
-    """The admin session cookie's value: an HMAC of the token (the token itself never leaves)."""
-    return hmac.new(admin_token.encode(), b"wg-admin-session", hashlib.sha256).hexdigest()
