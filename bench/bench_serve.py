@@ -362,7 +362,13 @@ def main(argv=None) -> None:
     print(
         f"{args.participants} participants over {len(GAMES)} studies (one per game), "
         f"{args.trials} trials each (+ attention checks), think time "
-        f"{args.think[0]}-{args.think[1]} s, arrivals over {args.ramp:g} s, {args.workers} "
+        f"{args.think[0]}-{args.think[1]} s, "
+        + (
+            "all consenting at the same instant (--burst)"
+            if args.burst
+            else f"arrivals over {args.ramp:g} s"
+        )
+        + f", {args.workers} "
         "worker(s), loopback only"
     )
     for kind in ("sqlite", "postgresql") if args.db == "both" else (args.db,):

@@ -110,7 +110,8 @@ def test_two_runs_on_one_store_compute_each_unit_once(tmp_path):
     }
     code = (
         "import wordgames, sys; r = wordgames.evaluate(sys.argv[1], ['toy1', 'toy2'], "
-        "store=sys.argv[2]); print(len(r.results), r.parameters['computed'])"
+        "store=sys.argv[2]); print(len(r.results), r.parameters['computed'], "
+        "r.parameters['reused'])"
     )
     runs = [
         subprocess.Popen(
@@ -125,6 +126,8 @@ def test_two_runs_on_one_store_compute_each_unit_once(tmp_path):
     assert all(p.returncode == 0 for p in runs)
     assert sorted(int(o[0]) for o in outs) == [2, 2]  # both runs have both results
     assert sum(int(o[1]) for o in outs) == 2  # ... and each unit was computed once in all
+    # issue 22: each run accounts for both units (one waited and reused: not "0 / 0")
+    assert [int(o[1]) + int(o[2]) for o in outs] == [2, 2], outs
     assert sorted(line.split()[0] for line in log.read_text().splitlines()) == ["toy1", "toy2"]
     assert len(ResultStore(tmp_path / "out")) == 2
 

@@ -518,6 +518,8 @@ def evaluate(
     res.parameters["computed"] = sum(
         1 for o in computed.values() if o["status"] == "done" and not o.get("reused")
     )
+    # a unit another run stored while this one waited for it is reused too (not "0 / 0")
+    res.parameters["reused"] += sum(1 for o in computed.values() if o.get("reused"))
     timings["total"] = round(time.perf_counter() - t0, 3)
     res.timings = timings
     return res

@@ -94,7 +94,7 @@ def test_database_urls_and_migrations(tmp_path):
     db = Database(f"sqlite:///{tmp_path / 'a.db'}")
     with pytest.raises(DatabaseError, match="schema revision None"):
         require_current(db)
-    assert migrate(db) == migrate(db) == "0001"  # idempotent
+    assert migrate(db) == migrate(db) == "0002"  # idempotent
     require_current(db)
     with db.read() as s:
         assert s.connection().exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
@@ -145,7 +145,7 @@ def test_serve_init_only_and_errors(tmp_path, inputs):
 def test_collect_migrate_and_measures_commands(tmp_path, inputs):
     url = f"sqlite:///{tmp_path / 'm.db'}"
     r = runner.invoke(app, ["collect", "migrate", "--db", url])
-    assert r.exit_code == 0 and "schema revision 0001" in r.output
+    assert r.exit_code == 0 and "schema revision 0002" in r.output
     d = study_dicts(inputs)[3]
     (tmp_path / "omo.json").write_text(json.dumps(d), encoding="utf-8")
     assert (

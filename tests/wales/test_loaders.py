@@ -193,3 +193,17 @@ def test_human_results_bad_number(tmp_path):
     p.write_text("start\ttarget\thuman_best\thuman_avg\thuman_median\topt\na\tb\t3\t3.0\tx\t2\n")
     with pytest.raises(DataFormatError, match=r"r.tsv, line 2: column 'human_median'"):
         read_human_results(p)
+
+
+def test_paths_layout_comes_from_the_rows_not_the_file_name(tmp_path):
+    """Issue 22, item 14: a renamed paths_unfinished.tsv failed with a misleading error."""
+    src = require_dataset("wikispeedia") / "paths_unfinished.tsv"
+    renamed = tmp_path / "my_paths.tsv"
+    renamed.write_bytes(src.read_bytes())
+    a, b = read_wikispeedia_paths(src), read_wikispeedia_paths(renamed)
+    assert not a.finished and not b.finished
+    assert list(a.targets[:50]) == list(b.targets[:50]) and len(a.paths) == len(b.paths)
+    bad = tmp_path / "paths_finished.tsv"
+    bad.write_text("# comment\nip\t1\t2\tA;B\n")
+    with pytest.raises(DataFormatError, match=r"line 2.*4 tab-separated columns"):
+        read_wikispeedia_paths(bad)

@@ -493,11 +493,32 @@ def _resolved_paths(path: Path, column) -> tuple[list, np.ndarray]:
     return paths, n_back
 
 
+def _paths_layout(path: Path) -> int:
+    """The column count (5: finished paths, 6: unfinished) of the first data row of ``path``."""
+    if not path.is_file():
+        raise DataFormatError(path, None, "file not found")
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            line = raw.rstrip(b"\r\n")
+            if not line.strip() or line.startswith(b"#"):
+                continue
+            n = line.count(b"\t") + 1
+            if n not in (5, 6):
+                raise DataFormatError(
+                    path, lineno, f"{n} tab-separated columns: expected 5 (ip, timestamp, "
+                    "duration, path, rating: paths_finished.tsv) or 6 (ip, timestamp, duration, "
+                    "path, target, type: paths_unfinished.tsv)",
+                )  # fmt: skip
+            return n
+    raise DataFormatError(path, None, "no paths in the file")
+
+
 def read_wikispeedia_paths(path: str | Path, *, finished: bool | None = None) -> HumanPaths:
     """Read ``paths_finished.tsv`` or ``paths_unfinished.tsv``.
 
     The first has 5 columns (ip, timestamp, duration, path, rating), the second 6 (ip, timestamp,
-    duration, path, target, type).
+    duration, path, target, type); which one a file is comes from its first row (``finished``
+    overrides it), so a renamed copy reads the same.
 
     In a finished path the target is the last page. Back clicks (``<``) are resolved; a path
     whose back click has nothing to go back to, an empty page or one holding a control
@@ -506,8 +527,8 @@ def read_wikispeedia_paths(path: str | Path, *, finished: bool | None = None) ->
     import pandas as pd
 
     path = Path(path)
-    if finished is None:
-        finished = "unfinished" not in path.name
+    if finished is None:  # the layout is read from the rows, not guessed from the file name
+        finished = _paths_layout(path) == 5
     n_cols = 5 if finished else 6
     # the rating of a finished game is 'NULL' when the player gave none
     df = _read_table(path, n_cols, names=list(range(n_cols)))
