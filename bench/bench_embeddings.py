@@ -3,8 +3,8 @@ load time per word of every file format from 10,000 to 1,000,000 words.
 
 Run: python bench/bench_embeddings.py [--sizes 10000,100000,1000000] [--formats ...]
 Targets: loading the default embedding in under 0.5 s (issue 2); every reader linear, its
-load time per word constant within 1.5x from 10k to 1M words (issue 22: the word2vec binary
-reader was quadratic).
+load time per word (after the fixed cost of opening a file) constant within 1.5x from 10k to
+1M words (issue 22: the word2vec binary reader was quadratic).
 """
 
 from __future__ import annotations
@@ -91,31 +91,48 @@ def main() -> None:
     )
 
 
-def per_word(formats: list[str], sizes: list[int], dim: int = 50) -> None:
-    """First load (parse + cache) of a file of each format and size: microseconds per word."""
+def _first_load_seconds(fmt: str, n: int, dim: int, rng, reps: int) -> float:
+    """Best of ``reps`` first loads (parse and cache, a fresh cache each) of an ``n``-word file."""
     from wordgames.embeddings import Embedding, load_embedding
     from wordgames.embeddings.writers import save_embedding
 
+    words = [f"w{i}" for i in range(n)]
+    emb = Embedding(words, rng.standard_normal((n, dim), dtype=np.float32), name="b")
+    suffix = {"npy": ".npy", "gensim": ".kv", "word2vec-binary": ".bin"}.get(fmt, ".txt")
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = save_embedding(emb, Path(tmp) / f"e{suffix}", format=fmt)
+        for r in range(reps):
+            os.environ["WORDGAMES_CACHE"] = str(Path(tmp) / f"cache{r}")
+            t = time.perf_counter()
+            loaded = load_embedding(path)
+            best = min(best, time.perf_counter() - t)
+            assert len(loaded) == n, (fmt, n, len(loaded))
+    return best
+
+
+def per_word(formats: list[str], sizes: list[int], dim: int = 50, reps: int = 2) -> None:
+    """Load time per word of every format: raw, and without the fixed cost of opening a file.
+
+    The fixed cost (a 100-word file: opening, hashing, the cache folder) is measured first and
+    taken off, so that the table shows the cost that grows with the words; the target is on
+    that column (a linear reader: the same time per word at every size, within 1.5x).
+    """
     rng = np.random.default_rng(0)
-    print(f"\nload time per word, first load (parse and cache), {dim} dimensions")
-    print(f"{'format':16}" + "".join(f"{n:>14,}" for n in sizes) + "   max/min  target <= 1.5x")
+    print(f"\nload time per word, first load (parse and cache), {dim} dimensions, best of {reps}")
+    head = "".join(f"{n:>13,}" for n in sizes)
+    print(f"{'format':16}{'fixed ms':>9}{head}   | per word after the fixed cost{head}  max/min")
     for fmt in formats:
-        cells = []
-        for n in sizes:
-            words = [f"w{i}" for i in range(n)]
-            emb = Embedding(words, rng.standard_normal((n, dim), dtype=np.float32), name="b")
-            with tempfile.TemporaryDirectory() as tmp:
-                os.environ["WORDGAMES_CACHE"] = str(Path(tmp) / "cache")
-                suffix = {"npy": ".npy", "gensim": ".kv", "word2vec-binary": ".bin"}
-                path = save_embedding(emb, Path(tmp) / f"e{suffix.get(fmt, '.txt')}", format=fmt)
-                t = time.perf_counter()
-                loaded = load_embedding(path)
-                cells.append((time.perf_counter() - t) / n * 1e6)
-                assert len(loaded) == n, (fmt, n, len(loaded))
-        ratio = max(cells) / min(cells)
+        _first_load_seconds(fmt, 100, dim, rng, 1)  # warm-up: imports, first calls
+        fixed = _first_load_seconds(fmt, 100, dim, rng, 3)
+        times = [_first_load_seconds(fmt, n, dim, rng, reps) for n in sizes]
+        raw = [t / n * 1e6 for t, n in zip(times, sizes, strict=True)]
+        net = [max(t - fixed, 0.0) / n * 1e6 for t, n in zip(times, sizes, strict=True)]
+        ratio = max(net) / min(net)
         print(
-            f"{fmt:16}" + "".join(f"{c:>11.2f} us" for c in cells)
-            + f"   {ratio:6.2f}x  {'OK' if ratio <= 1.5 else 'MISSED'}"
+            f"{fmt:16}{fixed * 1e3:>9.1f}" + "".join(f"{c:>10.2f} us" for c in raw)
+            + "   | " + " " * 29 + "".join(f"{c:>10.2f} us" for c in net)
+            + f"  {ratio:5.2f}x {'OK' if ratio <= 1.5 else 'MISSED'}"
         )  # fmt: skip
 
 

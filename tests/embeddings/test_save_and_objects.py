@@ -47,6 +47,22 @@ def test_save_gensim_round_trip(tmp_path):
     assert list(back.words) == WORDS and np.array_equal(back.vectors, emb.vectors)
 
 
+def test_save_gensim_with_the_vectors_beside_the_pickle(tmp_path):
+    """Issue 22 (found by the per-word bench): gensim stores an array of over 10 Mi values in a
+    side file named after the file it writes; the atomic rename left it under the temporary
+    name."""
+    pytest.importorskip("gensim", reason="the gensim extra is not installed")
+    rng = np.random.default_rng(0)
+    n, dim = 220_000, 50  # 11 million values
+    words = [f"w{i}" for i in range(n)]
+    emb = Embedding(words, rng.standard_normal((n, dim), dtype=np.float32), name="big")
+    path = emb.save(tmp_path / "big.kv", format="gensim")
+    assert (tmp_path / "big.kv.vectors.npy").is_file()
+    back = load_embedding(path)
+    assert len(back) == n and np.array_equal(back.vectors, emb.vectors)
+    assert not list(tmp_path.glob(".*"))
+
+
 def test_save_refuses_what_the_format_cannot_hold(tmp_path):
     spaced = Embedding(["new york", "b"], np.eye(2), name="s")
     with pytest.raises(WordgamesError, match="'new york' is empty or holds white space"):

@@ -120,13 +120,22 @@ def _text_sha(text: str | None) -> str | None:
 
 
 def _check_writable_words(folder: Path, words: list) -> bytes:
+    """The words one per line as UTF-8; checked on the whole text at once (no loop per word)."""
+    words = list(words)
+    if set(map(type, words)) <= {str}:
+        text = "\n".join(words) + "\n"
+        if text.count("\n") == len(words):
+            try:
+                return text.encode("utf-8")
+            except UnicodeEncodeError:
+                pass  # a lone surrogate: the loop below names its word
     for w in words:
         if not isinstance(w, str) or "\n" in w or any(0xD800 <= ord(c) <= 0xDFFF for c in w):
             raise WordgamesError(
                 f"{folder}: the word {w!r} cannot be written one per line as UTF-8 "
                 "(a newline or a lone surrogate)"
             )
-    return "".join(w + "\n" for w in words).encode("utf-8")
+    return b""  # pragma: no cover - the whole text encoded above
 
 
 def write_vector_folder(

@@ -92,7 +92,7 @@ def _fast_rows(body: str, start_line: int):
     if df.shape[1] < 2 or any(df[c].dtype.kind not in "fiu" for c in df.columns[1:]):
         return None
     words = df.iloc[:, 0].tolist()
-    if not all(isinstance(w, str) for w in words):
+    if not set(map(type, words)) <= {str}:
         return None
     mat = df.iloc[:, 1:].to_numpy(dtype=np.float64)
     if not np.isfinite(mat).all():

@@ -34,7 +34,7 @@ LineOf = Callable[[int], "int | None"]
 def bad_word_rows(words: Sequence[str]) -> np.ndarray:
     """Indices of the words that are empty or hold a control character (fast when none do)."""
     words = list(words)
-    if all(isinstance(w, str) for w in words) and not BAD_WORD_CHARS.search("".join(words)):
+    if set(map(type, words)) <= {str} and not BAD_WORD_CHARS.search("".join(words)):
         if not words or 0 < min(map(len, words)) and max(map(len, words)) <= MAX_WORD_CHARS:
             return np.zeros(0, dtype=np.int64)
     return np.array([i for i, w in enumerate(words) if bad_word_reason(w)], dtype=np.int64)

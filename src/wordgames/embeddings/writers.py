@@ -129,4 +129,8 @@ def _save_gensim(words: list[str], mat: np.ndarray, path: Path) -> None:
     kv.add_vectors(words, mat)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     kv.save(str(tmp))
+    # gensim stores a large array beside the pickle, named after it: the side file moves too
+    # (first, so that the pickle never names a side file that is not there yet)
+    for side in path.parent.glob(f"{tmp.name}.*.npy"):
+        side.replace(path.with_name(path.name + side.name[len(tmp.name) :]))
     tmp.replace(path)
