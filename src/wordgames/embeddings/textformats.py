@@ -72,6 +72,9 @@ def _fast_rows(body: str, start_line: int):
 
     if _CONTROL_BUT_LF.search(body):
         return None
+    # the values straight into float32 (as the matrix is kept): no float64 copy to transpose
+    n_fields = body[: body.find("\n")].rstrip(" ").count(" ") + 1
+    types = {0: object} | {c: np.float32 for c in range(1, n_fields)}
     try:
         df = pd.read_csv(
             io.StringIO(body),
@@ -80,7 +83,7 @@ def _fast_rows(body: str, start_line: int):
             quoting=csv.QUOTE_NONE,
             keep_default_na=False,
             na_filter=False,
-            dtype={0: object},
+            dtype=types,
             engine="c",
             skip_blank_lines=False,
         )
@@ -94,8 +97,8 @@ def _fast_rows(body: str, start_line: int):
     words = df.iloc[:, 0].tolist()
     if not set(map(type, words)) <= {str}:
         return None
-    mat = df.iloc[:, 1:].to_numpy(dtype=np.float64)
-    if not np.isfinite(mat).all():
+    mat = df.iloc[:, 1:].to_numpy(dtype=np.float32)
+    if not np.isfinite(mat).all():  # an overflow of float32 too: the careful parser says where
         return None
     return words, mat, lambda r: start_line + r
 
