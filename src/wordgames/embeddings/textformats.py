@@ -76,17 +76,18 @@ def _fast_rows(body: str, start_line: int):
     n_fields = body[: body.find("\n")].rstrip(" ").count(" ") + 1
     types = {0: object} | {c: np.float32 for c in range(1, n_fields)}
     try:
-        df = pd.read_csv(
-            io.StringIO(body),
-            sep=" ",
-            header=None,
-            quoting=csv.QUOTE_NONE,
-            keep_default_na=False,
-            na_filter=False,
-            dtype=types,
-            engine="c",
-            skip_blank_lines=False,
-        )
+        with np.errstate(over="ignore"):  # a value beyond float32: the careful parser names it
+            df = pd.read_csv(
+                io.StringIO(body),
+                sep=" ",
+                header=None,
+                quoting=csv.QUOTE_NONE,
+                keep_default_na=False,
+                na_filter=False,
+                dtype=types,
+                engine="c",
+                skip_blank_lines=False,
+            )
     except Exception:  # noqa: BLE001 - the careful parser below names the bad line
         return None
     # a trailing space on every line gives an empty last column
