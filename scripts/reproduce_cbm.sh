@@ -3,8 +3,9 @@
 #
 # Each run trains a fixed number of steps (seed 0, one torch thread), so the logs do not
 # depend on the machine's speed. Only what `wordgames cbm table` and `wordgames cbm evaluate`
-# read is kept: config.json, run.json, train_log.jsonl, eval.json, messages.jsonl.gz and the
-# best-match graph; the checkpoints and agent weights are deleted.
+# read is kept: config.json, run.json, train_log.jsonl, eval.json and messages.jsonl.gz; the
+# checkpoints, the agent weights and the best-match graph (`cbm evaluate -o` draws it again)
+# are deleted.
 #
 #   bash scripts/reproduce_cbm.sh [OUT] [--reverse]   # default OUT: reproductions/cbm
 #   wordgames cbm table reproductions/cbm/*
@@ -38,7 +39,7 @@ for item in $runs; do
   fi
   echo "$preset: $steps steps"
   wordgames cbm train --preset "$preset" --steps "$steps" --seed 0 --threads 1 --out "$dir"
-  rm -f "$dir/checkpoint.pt" "$dir/agents.pt"
+  rm -f "$dir/checkpoint.pt" "$dir/agents.pt" "$dir/best_match.png"
   if [ -f "$dir/messages.jsonl" ]; then
     gzip -n -9 -f "$dir/messages.jsonl"
   fi
