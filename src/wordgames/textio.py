@@ -131,3 +131,14 @@ def gunzip(path: Path, data: bytes, ratio: int = GZIP_MAX_RATIO) -> bytes:
     except zlib.error as exc:
         raise DataFormatError(path, None, f"not valid gzip data ({exc})") from None
     return b"".join(out)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of ``path`` (a ``.gz`` file unpacked), or :class:`DataFormatError` saying why not."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise DataFormatError(path, None, "is a folder, not a file") from None
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
+    return gunzip(path, data) if data[:2] == GZIP_MAGIC else data

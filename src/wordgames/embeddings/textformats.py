@@ -18,7 +18,13 @@ import numpy as np
 from wordgames.embeddings.core import LoadReport
 from wordgames.embeddings.validate import BOM, bad_word_reason, finish
 from wordgames.errors import DataFormatError
-from wordgames.textio import GZIP_MAGIC, GZIP_MAX_RATIO, decode_utf8, gunzip  # noqa: F401 (re-exported)
+from wordgames.textio import (  # noqa: F401 (re-exported)
+    GZIP_MAGIC,
+    GZIP_MAX_RATIO,
+    decode_utf8,
+    gunzip,
+    read_bytes,
+)
 from wordgames.textio import strip_bom as _split_bom
 
 _NUM = (
@@ -30,17 +36,6 @@ _VALUES = re.compile(f"(?:{_NUM})(?: (?:{_NUM}))*")
 #: control characters other than LF: where one is, the careful line-by-line parser is used
 _CONTROL_BUT_LF = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _MAX_WORD_BYTES = 10_000
-
-
-def read_bytes(path: Path) -> bytes:
-    """The bytes of ``path`` (a ``.gz`` file unpacked), or :class:`DataFormatError` saying why not."""
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise DataFormatError(path, None, "is a folder, not a file") from None
-    except OSError as exc:
-        raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
-    return gunzip(path, data) if data[:2] == GZIP_MAGIC else data
 
 
 def detect_header(first_line: str) -> tuple[int, int] | None:

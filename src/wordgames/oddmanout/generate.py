@@ -35,7 +35,7 @@ import numpy as np
 
 from wordgames.errors import DataFormatError
 from wordgames.oddmanout.puzzles import PuzzleSet
-from wordgames.textio import bad_word_reason, decode_utf8, parse_json, strip_bom
+from wordgames.textio import bad_word_reason, decode_utf8, parse_json, read_bytes, strip_bom
 
 
 def protocol_count(sizes: Sequence[int]) -> int:
@@ -148,13 +148,9 @@ def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]
 
 def _lines(path: Path) -> list[str]:
     """The lines of a text file (split at line feeds only: U+2028 is no line end of ours)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DataFormatError(path, None, "file not found") from None
-    except OSError as exc:
-        raise DataFormatError(path, None, f"cannot read it ({exc.strerror or exc})") from None
-    text, _ = strip_bom(decode_utf8(data, path))
+    if not path.exists():
+        raise DataFormatError(path, None, "file not found")
+    text, _ = strip_bom(decode_utf8(read_bytes(path), path))
     return text.replace("\r\n", "\n").split("\n")
 
 
