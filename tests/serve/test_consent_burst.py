@@ -9,22 +9,24 @@ from concurrent.futures import ThreadPoolExecutor
 from tests.serve.test_api import rows
 from wordgames.serve.models import Participant
 
+POOLS = 6  # PostgreSQL's 100 connections: six pools of 15
+
 
 def test_simultaneous_consents_all_get_a_number(app_for, db_url):
-    """Four server processes' worth of connections (four engines), 64 consents at once."""
+    """Six server processes' worth of connections (six engines), 90 consents at once."""
     from wordgames.serve import store
     from wordgames.serve.db import Database
 
     app_for(db_url, slugs=["omo"])
-    dbs = [Database(db_url) for _ in range(4)]  # as ``serve --workers 4``: four pools
+    dbs = [Database(db_url) for _ in range(POOLS)]  # as ``serve --workers 6``: six pools
     study = store.load_study(dbs[0], "omo")
-    n = 64
+    n = 90
     start = threading.Barrier(n)
 
     def consent(i: int):
         start.wait()  # all at once
         try:
-            p, _ = store.create_participant(dbs[i % 4], study, pid=f"BURST{i:03d}",
+            p, _ = store.create_participant(dbs[i % POOLS], study, pid=f"BURST{i:03d}",
                                             platform_study="st", session=f"s{i}")  # fmt: skip
             return p.seq
         except store.StudyError as exc:
