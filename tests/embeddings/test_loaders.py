@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -233,3 +234,34 @@ def test_embedding_is_not_mutable():
         emb.vectors[0, 0] = 5.0
     with pytest.raises(ValueError):
         emb.unit[0, 0] = 5.0
+
+
+class _CountingBytes(bytes):
+    """bytes that count how many bytes their slices copy."""
+
+    copied = 0
+
+    def __getitem__(self, key):
+        out = super().__getitem__(key)
+        if isinstance(key, slice):
+            type(self).copied += len(out)
+        return out
+
+
+def test_the_word2vec_binary_scan_copies_each_byte_a_bounded_number_of_times():
+    """Issue 22, item 2: the record scan copied the rest of the file for every record
+    (quadratic: 80,000 words did not load in 300 s). Counted, not timed."""
+    import struct
+
+    from wordgames.embeddings.textformats import _scan_records
+
+    n, dim = 3000, 4
+    body = b"".join(
+        f"w{i}".encode() + b" " + struct.pack(f"<{dim}f", *([float(i)] * dim)) + b"\n"
+        for i in range(n)
+    )
+    data = _CountingBytes(b"%d %d\n" % (n, dim) + body)
+    _CountingBytes.copied = 0
+    words, offsets, _ = _scan_records(Path("v.bin"), data, data.index(b"\n") + 1, n, dim)
+    assert len(words) == n and words[-1] == f"w{n - 1}"
+    assert _CountingBytes.copied <= 4 * len(data), _CountingBytes.copied / len(data)
