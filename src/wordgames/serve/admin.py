@@ -30,10 +30,10 @@ from wordgames.serve.adminauth import (
     end_session,
     login_csrf,
     new_session,
-    same,
     session_csrf,
 )
 from wordgames.serve.models import Answer, Participant, Snapshot, utcnow
+from wordgames.serve.security import same
 from wordgames.serve.web import Ctx
 
 COOKIE = "wg_admin"

@@ -22,20 +22,12 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from wordgames.serve.models import AdminSession, utcnow
+from wordgames.serve.store import sha
 
 SESSION_SECONDS = 12 * 3600
 FREE_FAILURES = 5
 MAX_WAIT_SECONDS = 900
 _MAX_TRACKED = 10_000  # addresses remembered at most (the oldest are forgotten)
-
-
-def _sha(value: str) -> str:
-    return hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()
-
-
-def same(a: str, b: str) -> bool:
-    """Constant-time comparison of two texts (any characters)."""
-    return hmac.compare_digest(a.encode("utf-8", "replace"), b.encode("utf-8", "replace"))
 
 
 def login_csrf(admin_token: str, nonce: str) -> str:
@@ -51,7 +43,7 @@ def new_session(db) -> tuple[str, str]:
     with db.write() as s:
         s.add(
             AdminSession(
-                id_hash=_sha(sid),
+                id_hash=sha(sid),
                 csrf=csrf,
                 created_at=now,
                 expires_at=now + timedelta(seconds=SESSION_SECONDS),
@@ -65,7 +57,7 @@ def session_csrf(db, sid: str) -> str | None:
     if not sid or len(sid) > 200:
         return None
     with db.read() as s:
-        row = s.get(AdminSession, _sha(sid))
+        row = s.get(AdminSession, sha(sid))
         if row is None or row.ended_at is not None or row.expires_at <= utcnow():
             return None
         return row.csrf
@@ -75,7 +67,7 @@ def end_session(db, sid: str) -> None:
     """Log the session ``sid`` out (and forget sessions that expired)."""
     now = utcnow()
     with db.write() as s:
-        row = s.get(AdminSession, _sha(sid)) if sid else None
+        row = s.get(AdminSession, sha(sid)) if sid else None
         if row is not None and row.ended_at is None:
             row.ended_at = now
         for old in s.scalars(select(AdminSession).where(AdminSession.expires_at <= now)):

@@ -12,7 +12,6 @@ is also the CSRF token.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import os
 import secrets
@@ -27,7 +26,7 @@ from wordgames.serve.admin import admin_routes
 from wordgames.serve.db import Database, require_current
 from wordgames.serve.gamebase import AnswerError
 from wordgames.serve.pages import feedback_page, play_page, submit_answer, submit_move
-from wordgames.serve.security import BodyLimitMiddleware, SecurityHeadersMiddleware
+from wordgames.serve.security import BodyLimitMiddleware, SecurityHeadersMiddleware, same
 from wordgames.serve.web import (
     HERE,
     Ctx,
@@ -217,9 +216,7 @@ def _consent(ctx: Ctx, slug: str, request: Request, form):
     if study is None:
         return ctx.error("There is no such study.", 404)
     nonce = request.cookies.get(f"{cookie_name(slug)}_n", "")
-    if not nonce or not hmac.compare_digest(
-        consent_csrf(study, nonce).encode(), str(form.get("csrf", "")).encode(errors="replace")
-    ):
+    if not nonce or not same(consent_csrf(study, nonce), str(form.get("csrf", ""))):
         return ctx.error("This form has expired: please open the study link again.", 403)
     if form.get("consent") != "yes":
         return ctx.page(

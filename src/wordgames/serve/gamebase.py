@@ -13,6 +13,7 @@ import numpy as np
 
 from wordgames.errors import WordgamesError
 from wordgames.serve.config import StudyConfig
+from wordgames.textio import BAD_WORD_CHARS
 
 WORD_RE = re.compile(r"^[a-z][a-z' -]{0,39}$")
 CLUE_RE = re.compile(r"[^\W\d_](?:[\w'-]*[^\W_])?")  # letters (any script), ' and - inside
@@ -58,7 +59,7 @@ def field(form: Mapping, key: str, *, required: bool = True, max_len: int = MAX_
     value = value.strip()
     if len(value) > max_len:
         raise AnswerError(f"'{key}' is too long (at most {max_len} characters)")
-    if _CONTROL.search(value):  # a line break, NUL, escape or bidi control in a one-line answer
+    if BAD_WORD_CHARS.search(value) or _BIDI.search(value):  # a line break, NUL, escape...
         raise AnswerError(f"'{key}' holds a control character: type plain text")
     if required and not value:
         raise AnswerError(f"please fill in '{key}'")
@@ -66,8 +67,8 @@ def field(form: Mapping, key: str, *, required: bool = True, max_len: int = MAX_
 
 
 _ASCII_DIGITS = re.compile(r"[0-9]{1,18}")
-#: control characters (C0, DEL, C1), line and paragraph separators, bidirectional controls
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: bidirectional controls: not control characters of a word, but no place in a typed answer
+_BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def count_field(value, name: str, *, lo: int = 0, hi: int = 2**31 - 1) -> int:

@@ -1,6 +1,24 @@
-"""ASGI middlewares: a request body limit and security headers (pure ASGI: cheap per request)."""
+"""ASGI middlewares, and the one constant-time comparison of secrets the app uses.
+
+The middlewares (pure ASGI: cheap per request) are a request body limit and security headers.
+"""
 
 from __future__ import annotations
+
+import hmac
+
+
+def same(a: str, b: str) -> bool:
+    """Constant-time comparison of two texts of any characters.
+
+    ``hmac.compare_digest`` refuses ``str`` with non-ASCII characters (``TypeError``: a 500
+    for any token a browser sends with one), so both sides are compared as UTF-8 bytes.
+
+    >>> same("abc", "abc"), same("abc", "abé")
+    (True, False)
+    """
+    return hmac.compare_digest(a.encode("utf-8", "replace"), b.encode("utf-8", "replace"))
+
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

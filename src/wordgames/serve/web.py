@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import secrets
 import time
 from pathlib import Path
@@ -14,6 +13,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from wordgames.serve import store
 from wordgames.serve.db import Database
 from wordgames.serve.gamebase import AnswerError, count_field
+from wordgames.serve.security import same
 
 HERE = Path(__file__).parent
 PID_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -91,10 +91,7 @@ def read_token(study, token: str, value: str) -> tuple[int, int, int, str]:
     except AnswerError:
         raise AnswerError("this form is not valid: reload the page") from None
     idem, sig = parts[3:]
-    if not hmac.compare_digest(
-        study.sign(store.sha(token), position, seq, served, idem).encode(),
-        sig.encode(errors="replace"),
-    ):
+    if not same(study.sign(store.sha(token), position, seq, served, idem), sig):
         raise AnswerError("this form is not valid (expired or from another session): reload")
     return position, seq, served, idem
 
