@@ -61,19 +61,21 @@ class ResultKey:
         )
 
 
-def _unmergeable(src: Path) -> str:
-    """Why the record file ``src`` of another store cannot be merged ("" when it can)."""
-    if src.is_symlink():  # never follow a link out of the other store
-        return "a symbolic link"
-    try:
-        entry = read_json(src)
-        if not isinstance(entry, dict):
-            return "not a JSON object"
-        if entry.get("schema_version", 1) == SCHEMA_VERSION:
-            check_record(entry)
-    except (ValueError, UnicodeDecodeError, OSError) as exc:
-        return f"not a readable record ({exc})"
-    return ""
+def _load_record(path: Path) -> dict:
+    """The record in the file ``path``, checked; ``ValueError`` (or a decoding error) says why not.
+
+    A link or anything but a plain file is refused (never followed out of its store); a record
+    of the current schema must validate (:func:`check_record`); one of an older schema is
+    returned as it is (it is recomputed, never misread).
+    """
+    if path.is_symlink() or not path.is_file():
+        raise ValueError("a symbolic link or not a plain file: refused")
+    entry = read_json(path)
+    if not isinstance(entry, dict):
+        raise ValueError("not a JSON object")
+    if entry.get("schema_version", 1) == SCHEMA_VERSION:
+        check_record(entry)
+    return entry
 
 
 class ResultStore:
@@ -116,14 +118,7 @@ class ResultStore:
     def _read(self, path: Path) -> dict | None:
         """A record, or ``None`` after moving an unreadable one to ``quarantine/``."""
         try:
-            if path.is_symlink() or not path.is_file():
-                raise ValueError("a symbolic link or not a plain file: refused")
-            entry = read_json(path)
-            if not isinstance(entry, dict):
-                raise ValueError("not a JSON object")
-            if entry.get("schema_version", 1) == SCHEMA_VERSION:
-                check_record(entry)  # a record of an older schema is recomputed, not read
-            return entry
+            return _load_record(path)
         except (ValueError, UnicodeDecodeError) as exc:
             dest = self.root / "quarantine" / f"{path.relative_to(self.root)}.{time.time_ns()}"
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -246,9 +241,11 @@ class ResultStore:
             dst = self.root / src.relative_to(other.root)
             if dst.exists() and not overwrite:
                 continue
-            problem = _unmergeable(src)
-            if problem:  # the other store is left as it is; its bad record is not copied
-                what = f"{src}: {problem}; not merged"
+            try:
+                _load_record(src)
+            except (ValueError, UnicodeDecodeError, OSError) as exc:
+                # the other store is left as it is; its bad record is not copied
+                what = f"{src}: not a readable record ({exc}); not merged"
                 self.quarantined.append(what)
                 log.warning("%s", what)
                 continue
