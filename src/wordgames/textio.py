@@ -133,12 +133,15 @@ def gunzip(path: Path, data: bytes, ratio: int = GZIP_MAX_RATIO) -> bytes:
     return b"".join(out)
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of ``path`` (a ``.gz`` file unpacked), or :class:`DataFormatError` saying why not."""
+def read_bytes(path: Path, gzip_ratio: int = GZIP_MAX_RATIO) -> bytes:
+    """The bytes of ``path``, or :class:`DataFormatError` saying why not.
+
+    A ``.gz`` file is unpacked, to at most ``gzip_ratio`` times its size.
+    """
     try:
         data = path.read_bytes()
     except IsADirectoryError:
         raise DataFormatError(path, None, "is a folder, not a file") from None
     except OSError as exc:
         raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
-    return gunzip(path, data) if data[:2] == GZIP_MAGIC else data
+    return gunzip(path, data, gzip_ratio) if data[:2] == GZIP_MAGIC else data

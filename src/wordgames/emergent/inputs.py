@@ -52,11 +52,10 @@ import scipy.sparse as sp
 from wordgames.errors import DataFormatError
 from wordgames.textio import (
     BAD_WORD_CHARS,
-    GZIP_MAGIC,
     bad_word_reason,
     decode_utf8,
-    gunzip,
     parse_json,
+    read_bytes,
     strip_bom,
 )
 
@@ -626,9 +625,8 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     if not path.is_file():
         raise DataFormatError(path, None, "no such file")
     fmt = _log_format(path, fmt)
-    data = path.read_bytes()
-    if data[:2] == GZIP_MAGIC:  # logs of images (the Shape world) pack about 90 to 1
-        data = gunzip(path, data, ratio=LOG_GZIP_MAX_RATIO)
+    # logs of images (the Shape world) pack about 90 to 1
+    data = read_bytes(path, gzip_ratio=LOG_GZIP_MAX_RATIO)
     text, bom = strip_bom(decode_utf8(data, path))
     records, blank = (_jsonl_records if fmt == "jsonl" else _csv_records)(text, path)
     messages, concepts, objects, object_lines = [], [], [], []
