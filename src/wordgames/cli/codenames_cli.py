@@ -462,15 +462,6 @@ def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
         _print_thin_notes(con, notes)
 
 
-def write_json_text(path: Path, text: str) -> None:
-    """``text`` into the file ``path``, or on the screen when ``path`` is ``-``."""
-    if str(path) == "-":
-        typer.echo(text)
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + "\n", encoding="utf-8")
-
-
 @app.command()
 def datasets(
     details: Annotated[
@@ -489,12 +480,10 @@ def datasets(
     data_root: DataRoot = None,
 ):
     """Every human Codenames data set: records, repairs, drops (see docs/codenames-data.md)."""
-    import json
-
     from rich.markup import escape
 
     from wordgames.cli.common import console as make_console
-    from wordgames.cli.common import fail
+    from wordgames.cli.common import fail, write_json
     from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data, read_user_file
     from wordgames.errors import DatasetMissingError, WordgamesError
 
@@ -512,11 +501,8 @@ def datasets(
         except WordgamesError as exc:
             fail(str(exc))
     if as_json is not None:
-        text = json.dumps(
-            {"datasets": [d.summary() | {"files": d.files} for d in loaded], "missing": missing},
-            indent=2,
-        )
-        write_json_text(as_json, text)
+        summaries = [d.summary() | {"files": d.files} for d in loaded]
+        write_json(as_json, {"datasets": summaries, "missing": missing})
         return
     console = make_console()
     t = compact_table("data set", "sender", "receiver", "repaired", "dropped", "flagged")

@@ -74,23 +74,25 @@ def json_to_stdout(path) -> bool:
 
 
 def write_json_output(path, res=None, **tables) -> None:
-    """The ``--json`` output: the run's record (:meth:`Results.record`) and ``tables``.
+    """The ``--json`` output: the run's record (:meth:`Results.record`) and ``tables``."""
+    record = res.record() if res is not None else {}
+    if tables:
+        record["tables"] = tables
+    write_json(path, record)
 
-    ``path`` ``-`` prints it on stdout; otherwise it is written atomically.
-    """
+
+def write_json(path, data: dict) -> None:
+    """``data`` as JSON on stdout when ``path`` is ``-``, else written atomically to ``path``."""
     import json
 
     from wordgames.errors import WordgamesError
     from wordgames.results import jsonable, write_json_atomic
 
-    record = res.record() if res is not None else {}
-    if tables:
-        record["tables"] = tables
     if json_to_stdout(path):
-        typer.echo(json.dumps(jsonable(record), indent=2))
+        typer.echo(json.dumps(jsonable(data), indent=2))
         return
     try:
-        write_json_atomic(Path(path), record)
+        write_json_atomic(Path(path), data)
     except WordgamesError as exc:
         fail(str(exc))
 
