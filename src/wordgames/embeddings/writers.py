@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import WordgamesError
+from wordgames.safeio import write_bytes_atomic
 
 SAVE_FORMATS = ("word2vec", "fasttext", "glove", "word2vec-binary", "npy", "gensim")
 _CHUNK = 50_000  # rows formatted at once
@@ -57,15 +58,6 @@ def _binary_bytes(words: list[str], mat: np.ndarray) -> bytes:
     )
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def save_embedding(emb, path: str | Path, *, format: str = "word2vec") -> Path:  # noqa: A002
     """Write ``emb`` to ``path`` in ``format`` (see the module docstring); returns ``path``.
 
@@ -102,7 +94,7 @@ def save_embedding(emb, path: str | Path, *, format: str = "word2vec") -> Path: 
         import gzip
 
         data = gzip.compress(data, compresslevel=6, mtime=0)
-    _atomic_write(path, data)
+    write_bytes_atomic(path, data)
     return path
 
 
@@ -112,8 +104,8 @@ def _save_npy(words: list[str], mat: np.ndarray, path: Path) -> None:
         raise WordgamesError(f"cannot write the word list: the word {bad!r} holds a line break")
     buf = io.BytesIO()
     np.save(buf, mat, allow_pickle=False)
-    _atomic_write(path, buf.getvalue())
-    _atomic_write(path.with_suffix(".txt"), "".join(w + "\n" for w in words).encode("utf-8"))
+    write_bytes_atomic(path, buf.getvalue())
+    write_bytes_atomic(path.with_suffix(".txt"), "".join(w + "\n" for w in words).encode("utf-8"))
 
 
 def _save_gensim(words: list[str], mat: np.ndarray, path: Path) -> None:

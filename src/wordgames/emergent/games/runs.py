@@ -16,6 +16,7 @@ from pathlib import Path
 
 from wordgames.emergent.games.train import EOS_ID
 from wordgames.results import write_json_atomic
+from wordgames.safeio import write_text_atomic
 
 RUN_FILE = "run.json"
 
@@ -99,9 +100,7 @@ def _write_messages(path: Path, evaluation, eos: bool) -> None:
         if eos:  # the message ends at its first EOS, which is not a word
             ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
         lines.append(json.dumps({"message": ids, "concepts": concepts, "object": obj}) + "\n")
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text("".join(lines), encoding="utf-8")
-    tmp.replace(path)
+    write_text_atomic(path, "".join(lines))
 
 
 def open_run(out_dir: str | Path, params: dict, preset: str | None = None):
