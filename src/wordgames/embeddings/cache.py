@@ -123,19 +123,21 @@ def _check_writable_words(folder: Path, words: list) -> bytes:
     """The words one per line as UTF-8; checked on the whole text at once (no loop per word)."""
     words = list(words)
     if set(map(type, words)) <= {str}:
-        text = "\n".join(words) + "\n"
+        text = "\n".join(words) + "\n" if words else ""
         if text.count("\n") == len(words):
             try:
                 return text.encode("utf-8")
             except UnicodeEncodeError:
-                pass  # a lone surrogate: the loop below names its word
-    for w in words:
-        if not isinstance(w, str) or "\n" in w or any(0xD800 <= ord(c) <= 0xDFFF for c in w):
-            raise WordgamesError(
-                f"{folder}: the word {w!r} cannot be written one per line as UTF-8 "
-                "(a newline or a lone surrogate)"
-            )
-    return b""  # pragma: no cover - the whole text encoded above
+                pass  # a lone surrogate: named below
+    bad = next(
+        w
+        for w in words
+        if not isinstance(w, str) or "\n" in w or any(0xD800 <= ord(c) <= 0xDFFF for c in w)
+    )
+    raise WordgamesError(
+        f"{folder}: the word {bad!r} cannot be written one per line as UTF-8 "
+        "(a newline or a lone surrogate)"
+    )
 
 
 def write_vector_folder(

@@ -143,11 +143,7 @@ class StudyConfig:
         )
         _check(self.game in GAMES, "game", f"one of {', '.join(GAMES)}; got {self.game!r}")
         for key in ("trials", "pool_size", "seed"):
-            _check(
-                isinstance(getattr(self, key), int) and not isinstance(getattr(self, key), bool),
-                key,
-                f"an integer; got {getattr(self, key)!r}",
-            )
+            _check(_is_int(getattr(self, key)), key, f"an integer; got {getattr(self, key)!r}")
         _check(1 <= self.trials <= MAX_TRIALS, "trials", f"between 1 and {MAX_TRIALS}")
         _check(self.pool_size >= self.trials, "pool_size", f"at least trials ({self.trials})")
         _check(self.pool_size <= 5000, "pool_size", "at most 5000")
