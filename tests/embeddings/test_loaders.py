@@ -265,3 +265,32 @@ def test_the_word2vec_binary_scan_copies_each_byte_a_bounded_number_of_times():
     words, offsets, _ = _scan_records(Path("v.bin"), data, data.index(b"\n") + 1, n, dim)
     assert len(words) == n and words[-1] == f"w{n - 1}"
     assert _CountingBytes.copied <= 4 * len(data), _CountingBytes.copied / len(data)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 2\na 1 2\nb 3 4\nc 5 6\n",  # a header
+        "a 1 2\nb 3 4\nc 5 6\n\n\n",  # trailing blank lines
+        "a 1 2 \nb 3 4 \nc 5 6 ",  # trailing spaces, no final newline
+        "3 2\r\na 1 2\r\nb 3 4\r\nc 5 6\r\n\r\n",  # CRLF
+        "\ufeffa 1 2\nb\u00e9 3 4\nc 5 6\n",  # BOM, non-ASCII word
+    ],
+)
+def test_in_place_fast_parser_agrees_with_the_careful_one(tmp_path, text):
+    """The fast parser reads the body in place by offsets; the careful one splits the text."""
+    from wordgames.embeddings import textformats as tf
+
+    p = tmp_path / "e.txt"
+    p.write_bytes(text.encode())
+    words, mat, report = tf.parse_text(p)
+    data = tf._read_utf8(p, tf.LoadReport(source=str(p)))
+    header, lo, start = tf._split_header(p, data, "auto")
+    end = tf._stripped_end(data)
+    fast = tf._fast_rows(data, (lo, end), start)
+    slow = tf._slow_rows(p, data[lo:end].decode(), start, truncated_end=False)
+    assert fast is not None and fast[0] == slow[0] == words
+    assert np.array_equal(fast[1], slow[1].astype(np.float32))
+    assert np.array_equal(mat, np.array([[1, 2], [3, 4], [5, 6]], dtype=np.float32))
+    assert [fast[2](i) for i in range(3)] == [slow[2](i) for i in range(3)]
+    assert report.n_rows_read == 3

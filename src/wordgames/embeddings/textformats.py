@@ -33,8 +33,12 @@ _NUM = (
 )
 _NUMBER = re.compile(_NUM)
 _VALUES = re.compile(f"(?:{_NUM})(?: (?:{_NUM}))*")
-#: control characters other than LF: where one is, the careful line-by-line parser is used
-_CONTROL_BUT_LF = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+#: the printable ASCII and the non-ASCII bytes: what ``translate`` leaves when they are deleted
+#: are the LFs and the ASCII control characters (tab, CR, NUL, escape...)
+_PLAIN_BYTES = bytes(range(32, 127)) + bytes(range(128, 256))
+#: the non-ASCII control characters in UTF-8: U+0080-U+009F, U+2028, U+2029 and U+FEFF
+_WIDE_CONTROL = re.compile(rb"\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef\xbb\xbf")
+_NOT_BLANK = re.compile(rb"[^ \n]")
 _MAX_WORD_BYTES = 10_000
 
 
@@ -61,19 +65,40 @@ def strip_bom(text: str, report: LoadReport) -> str:
 
 
 # --------------------------------------------------------------------------- text rows
-def _fast_rows(body: str, start_line: int):
-    """Rows by the C parser of pandas over a clean body; ``None`` whenever anything looks off."""
+def _newlines_if_clean(data: bytes) -> int | None:
+    """The number of LFs in ``data`` (valid UTF-8), or ``None`` when it holds another control."""
+    rest = data.translate(None, _PLAIN_BYTES)  # the LFs and any other control character
+    if rest.count(b"\n") != len(rest):
+        return None
+    if not data.isascii() and _WIDE_CONTROL.search(data) is not None:
+        return None
+    return len(rest)
+
+
+def _fast_rows(data: bytes, body: tuple[int, int], start_line: int):
+    """Rows by the C parser of pandas over a clean body; ``None`` whenever anything looks off.
+
+    The body is ``data[body[0]:body[1]]``, read in place: no copy of the file is made (a copy
+    of a large file costs more per word than a small one, in fresh memory pages).
+    """
     import pandas as pd
 
-    if _CONTROL_BUT_LF.search(body):
+    newlines = _newlines_if_clean(data)
+    if newlines is None:
         return None
+    lo, hi = body
+    # the LFs of the body are all but the header's and those after the last row
+    n_lines = newlines - (lo > 0) - (len(data) - hi) + 1
+    first_end = data.find(b"\n", lo, hi)
+    n_fields = data[lo : first_end if first_end >= 0 else hi].rstrip(b" ").count(b" ") + 1
     # the values straight into float32 (as the matrix is kept): no float64 copy to transpose
-    n_fields = body[: body.find("\n")].rstrip(" ").count(" ") + 1
     types = {0: object} | {c: np.float32 for c in range(1, n_fields)}
+    stream = io.BytesIO(data)
+    stream.seek(lo)
     try:
         with np.errstate(over="ignore"):  # a value beyond float32: the careful parser names it
             df = pd.read_csv(
-                io.StringIO(body),
+                stream,
                 sep=" ",
                 header=None,
                 quoting=csv.QUOTE_NONE,
@@ -81,14 +106,19 @@ def _fast_rows(body: str, start_line: int):
                 na_filter=False,
                 dtype=types,
                 engine="c",
+                encoding="utf-8",
                 skip_blank_lines=False,
+                nrows=n_lines,
             )
     except Exception:  # noqa: BLE001 - the careful parser below names the bad line
         return None
     # a trailing space on every line gives an empty last column
-    if df.shape[1] > 2 and df.iloc[:, -1].dtype == object and (df.iloc[:, -1] == "").all():
+    last = df.iloc[:, -1]
+    if df.shape[1] > 2 and last.dtype.kind not in "fiu" and (last == "").all():
         df = df.iloc[:, :-1]
-    if df.shape[1] < 2 or any(df[c].dtype.kind not in "fiu" for c in df.columns[1:]):
+    if len(df) != n_lines or df.shape[1] < 2:
+        return None
+    if any(df[c].dtype.kind not in "fiu" for c in df.columns[1:]):
         return None
     words = df.iloc[:, 0].tolist()
     if not set(map(type, words)) <= {str}:
@@ -139,10 +169,10 @@ def _slow_rows(path: Path, body: str, start_line: int, truncated_end: bool):
     return words, mat, line_nos.__getitem__
 
 
-def _split_header(path: Path, text: str, fmt: str):
-    """``(header or None, body, first line number of the body)`` after the format checks."""
-    first_nl = text.find("\n")
-    first = text[: first_nl if first_nl >= 0 else len(text)]
+def _split_header(path: Path, data: bytes, fmt: str):
+    """``(header or None, offset of the body, its first line number)`` after the format checks."""
+    first_nl = data.find(b"\n")
+    first = data[: first_nl if first_nl >= 0 else len(data)].decode("utf-8")
     header = detect_header(first)
     if fmt == "glove" and header is not None:
         raise DataFormatError(
@@ -153,12 +183,24 @@ def _split_header(path: Path, text: str, fmt: str):
             path, 1, f"expected a header line 'n_words dim', found {first[:60]!r}"
         )
     if header is None:
-        return None, text, 1
+        return None, 0, 1
     if header[1] == 0:
         raise DataFormatError(
             path, 1, f"the header {first.strip()!r} says the vectors have 0 dimensions"
         )
-    return header, (text[first_nl + 1 :] if first_nl >= 0 else ""), 2
+    return header, (first_nl + 1 if first_nl >= 0 else len(data)), 2
+
+
+def _stripped_end(data: bytes) -> int:
+    r"""``len(data.rstrip(b"\n"))`` without copying ``data``: it is looked at from the end."""
+    end = len(data)
+    while end:
+        chunk = data[max(0, end - 4096) : end]
+        kept = len(chunk.rstrip(b"\n"))
+        if kept:
+            return end - len(chunk) + kept
+        end -= len(chunk)
+    return 0
 
 
 def _check_header(path: Path, header: tuple[int, int], n_rows: int, dim: int, report) -> None:
@@ -176,44 +218,64 @@ def _check_header(path: Path, header: tuple[int, int], n_rows: int, dim: int, re
         )
 
 
-def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.ndarray, LoadReport]:
-    """Parse a word2vec/fastText/GloVe text file into (words, float32 matrix, report)."""
-    path = Path(path)
+def _read_utf8(path: Path, report: LoadReport) -> bytes:
+    """The file's bytes, checked as UTF-8, without a byte-order mark (counted) or CRLF line ends."""
     data = read_bytes(path)
-    hint = "; re-encode the file as UTF-8"
-    if detect_header(data[:100].split(b"\n", 1)[0].decode("latin-1")):
-        hint += " (if it is a word2vec binary file, name it .bin or use format 'word2vec-binary')"
+    if not data.isascii():
+        hint = "; re-encode the file as UTF-8"
+        if detect_header(data[:100].split(b"\n", 1)[0].decode("latin-1")):
+            hint += (
+                " (if it is a word2vec binary file, name it .bin or use format 'word2vec-binary')"
+            )
+        decode_utf8(data, path, hint=hint)
+        if data.startswith(BOM.encode()):
+            data = data[3:]
+            report.repair(
+                "bom_stripped", 1, "a byte-order mark (U+FEFF) before the first line was skipped"
+            )
+    if data.find(b"\r") >= 0 and b"\r\n" in data:  # find: one fast memchr pass
+        data = data.replace(b"\r\n", b"\n")
+    return data
+
+
+def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.ndarray, LoadReport]:
+    """Parse a word2vec/fastText/GloVe text file into (words, float32 matrix, report).
+
+    The file is checked and parsed as bytes, in place: the text is decoded only when a line
+    must be parsed by the careful parser, which names it.
+    """
+    path = Path(path)
     report = LoadReport(source=str(path))
-    text = strip_bom(decode_utf8(data, path, hint=hint), report)
-    if "\r\n" in text:
-        text = text.replace("\r\n", "\n")
-    if not text.strip(" \n"):
+    data = _read_utf8(path, report)
+    if not _NOT_BLANK.search(data):
         raise DataFormatError(
-            path, None, "the file is empty" if not text else "the file holds only blank lines"
+            path, None, "the file is empty" if not data else "the file holds only blank lines"
         )
-    if "\n" not in text.rstrip("\n") and "\r" in text:
+    end = _stripped_end(data)
+    if data.find(b"\n", 0, end) < 0 and b"\r" in data:
         raise DataFormatError(
             path, None, "the lines end in CR only (old Mac line ends); convert them to LF"
         )
-    header, body, start = _split_header(path, text, fmt)
+    header, lo, start = _split_header(path, data, fmt)
     report.format = fmt if fmt != "auto" else ("word2vec" if header else "glove")
-    stripped = body.rstrip("\n")
-    blank = body.count("\n") - stripped.count("\n") - 1
+    blank = len(data) - max(end, lo) - 1
     if blank > 0:
         report.repair(
             "trailing_blank_lines", blank, f"{blank} blank line(s) at the end of the file ignored"
         )
-    if not stripped:
+    if end <= lo:
         raise DataFormatError(
             path,
             None,
             f"the header promises {header[0]:,} rows of {header[1]} dimensions but no vector rows follow",
         )
-    rows = _fast_rows(stripped + "\n", start)
+    ends_in_newline = data.endswith(b"\n")
+    rows = _fast_rows(data, (lo, end), start)
     if rows is None:
-        rows = _slow_rows(path, stripped, start, truncated_end=not body.endswith("\n"))
+        body = data[lo:end].decode("utf-8")
+        rows = _slow_rows(path, body, start, truncated_end=not ends_in_newline)
     words, mat, line_of = rows
-    if not body.endswith("\n"):
+    if not ends_in_newline:
         report.repair(
             "no_final_newline",
             1,
