@@ -135,16 +135,25 @@ def _cases():
         RandomSender,
     )
     from wordgames.codenames.game import CallableReceiver, CallableSender
+    from wordgames.codenames.players import PlayerReceiver
     from wordgames.emergent.games.game import ReferentialGame
     from wordgames.emergent.games.train import GameTrainer
     from wordgames.emergent.games.worlds import ShapeWorld, ThingWorld, World
     from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+    from wordgames.oddmanout.players import PlayerSolver
     from wordgames.oddmanout.taxonomy import TaxonomySolver
     from wordgames.similarity.global_metrics import GlobalMetrics
     from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.players import PlayerNavigator
     from wordgames.wales.stochastic import StochasticAgent
 
     return {
+        PlayerReceiver: (lambda: PlayerReceiver(PLAYER), _role_check("codenames", "receiver")),
+        PlayerSolver: (lambda: PlayerSolver(PLAYER), _role_check("oddmanout", "solver")),
+        PlayerNavigator: (
+            lambda: PlayerNavigator(PLAYER, max_steps=5),
+            _role_check("wales", "navigator"),
+        ),
         ClusterSender: (lambda: ClusterSender(EMB, n_restarts=2, random_state=3), _sender_output),
         ExhaustiveSearchSender: (
             lambda: ExhaustiveSearchSender(EMB, "max_radius", vocab_size=20),
@@ -178,6 +187,32 @@ def _cases():
             _trainer_output,
         ),
     }
+
+
+class _Alphabetical:
+    """A toy player: the words (or links) of a question in alphabetical order, the first one."""
+
+    name = "abc"
+    capabilities = frozenset({"player"})
+
+    def answer(self, q):
+        words = sorted(q.fields.get("board") or q.fields.get("words") or q.fields["links"])
+        return "\n".join(words) if q.game == "codenames" else words[0]
+
+    def identity(self):
+        return {"kind": "alphabetical"}
+
+    def get_params(self):
+        return self.identity()
+
+
+PLAYER = _Alphabetical()
+
+
+def _role_check(game, role):
+    from wordgames.testing import ROLE_CHECKS
+
+    return ROLE_CHECKS[(game, role)]
 
 
 def _ask_sender(board):

@@ -55,6 +55,12 @@ def compute_unit(
         ci_resamples=ci_resamples,
     )
     name = getattr(embedding, "name", "") or ""
+    if measure.uses_embedding:
+        from wordgames.subjects import lacks
+
+        why = lacks(embedding, measure.subjects)
+        if why is not None:
+            return Skip(name, measure.name, f"{measure.name} {why}")
     start = time.perf_counter()
     try:
         # a plot or table written under the output folder never follows a link out of it

@@ -470,7 +470,7 @@ def evaluate(
     >>> res.to_frame().query("metric == 'rank'")["value"].tolist()
     [50.0]
     """
-    from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
+    from wordgames.embeddings.sets import VocabularyPolicy
     from wordgames.registry import select_measures
 
     t0 = time.perf_counter()
@@ -479,7 +479,7 @@ def evaluate(
     typed = resolve_options(chosen, options, datasets)
     runner = _executor(executor)
     store = _open_store(store, runner)
-    embs = load_embeddings(
+    embs = load_subjects(
         embeddings, policy, transformer_vocab=transformer_vocab, trust_pickle=trust_pickle
     )
     settings = RunSettings(
@@ -525,6 +525,28 @@ def evaluate(
     return res
 
 
+def load_subjects(specs, policy, **kwargs) -> list:
+    """The subjects of a run, in the order given: players as they are, the rest loaded.
+
+    Embeddings load by :func:`~wordgames.embeddings.sets.load_embeddings`, with the policy.
+
+    A player (:mod:`wordgames.subjects`) keeps its own vocabulary: the policy does not apply.
+    """
+    from wordgames.embeddings.sets import load_embeddings
+    from wordgames.subjects import is_player
+
+    given = specs if isinstance(specs, list | tuple) else [specs]
+    if specs is None or not any(is_player(s) for s in given):
+        return load_embeddings(specs, policy, **kwargs)
+    embs = iter(load_embeddings([s for s in given if not is_player(s)], policy, **kwargs))
+    out = [s if is_player(s) else next(embs) for s in given]
+    names = [s.name for s in out]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise WordgamesError(f"two subjects are called {dup[0]!r}: give each its own name")
+    return out
+
+
 def _precheck(embs, plan: Plan, typed: dict, settings: RunSettings) -> list:
     """The coverage pre-check of every unit to compute (:mod:`wordgames.precheck`)."""
     from wordgames.precheck import coverage_of
@@ -533,7 +555,7 @@ def _precheck(embs, plan: Plan, typed: dict, settings: RunSettings) -> list:
     out = []
     for u in plan.missing:
         emb = by_sha.get(u.embedding.sha256)
-        if emb is not None:
+        if emb is not None and hasattr(emb, "vectors"):  # a player's vocabulary is open
             out += coverage_of(emb, u.measure, typed[u.measure.name], settings.data_root)
     return out
 
@@ -620,6 +642,12 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
 
     by_sha = {e.fingerprint(): e for e in embs}
     missing = plan.missing
+    players = [e.name for e in embs if not hasattr(e, "vectors")]
+    if runner.needs_files and players:
+        raise WordgamesError(
+            f"the {runner.name} executor runs units in other processes, which cannot reach "
+            f"the player {players[0]!r}: use the serial executor"
+        )
     if runner.needs_files and missing:
         t = time.perf_counter()
         try:

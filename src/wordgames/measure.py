@@ -324,6 +324,9 @@ class Measure:
         The option that selects the parts a Score's ``dataset`` names (``"benchmarks"``,
         ``"sets"``; ``"datasets"`` where the parts are the declared data sets themselves), so
         that ``evaluate(datasets=[...])`` takes the names ``to_frame()`` shows.
+    subjects : tuple of str
+        The kinds of subject it can score (:data:`wordgames.subjects.CAPABILITIES`): a unit
+        whose subject has none of them is skipped with that reason. Default: ``vectors``.
     """
 
     name: str
@@ -339,6 +342,7 @@ class Measure:
     uses_embedding: bool = True
     baseline_subjects: tuple[str, ...] = ()
     part_option: str = ""
+    subjects: tuple[str, ...] = ("vectors",)
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]

@@ -485,6 +485,40 @@ def measures_list():
         con.print()
 
 
+@app.command("agents")
+def agents_list(
+    game: Annotated[
+        str | None, typer.Option(help="Only this game's agents (codenames, oddmanout, wales).")
+    ] = None,
+):
+    """List every agent: game, role, the kind of subject it needs, what it does.
+
+    An agent plays one role for a subject; a measure runs the agents its subject can drive
+    (``vectors``: an embedding; ``player``: a model that answers). Plug-ins add agents through
+    the entry-point group ``wordgames.agents``.
+    """
+    import textwrap
+
+    from rich.text import Text
+
+    from wordgames.agents import ROLES, list_agents
+    from wordgames.cli.common import console, fail
+
+    if game is not None and game not in ROLES:
+        fail(f"--game must be one of {', '.join(ROLES)}, got {game!r}")
+    con = console()
+    for g in [game] if game else list(ROLES):
+        con.print(Text(g, style="bold"))
+        for a in list_agents(g):
+            con.print(Text(f"  {a.role} {a.name}  (needs {a.needs or 'nothing'})"), soft_wrap=True)
+            for line in textwrap.wrap(
+                a.description, max(con.width, 40), initial_indent="      ",
+                subsequent_indent="      ", break_long_words=False, break_on_hyphens=False,
+            ):  # fmt: skip
+                con.print(Text(line), soft_wrap=True)
+        con.print()
+
+
 def _field(label: str, text: str, width: int) -> list[str]:
     """``label: text`` wrapped at spaces under a hanging indent (names are never cut)."""
     import textwrap

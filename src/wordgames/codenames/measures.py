@@ -49,6 +49,7 @@ from wordgames.codenames.board import _norm
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
 from wordgames.stats import rank_summary
+from wordgames.subjects import AnswerError
 
 #: the statistics of :meth:`SenderRanks.summary`, each one a mean (or median) of a
 #: per-decision value, so that one bootstrap resample gives all of them
@@ -205,6 +206,8 @@ class ReceiverScores:
     weights: list[int] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     oov_words: Counter = field(default_factory=Counter)
+    #: why each unreadable answer of a player could not be read (for error analysis)
+    answers_unread: list[str] = field(default_factory=list)
     #: the range a record's score can take (intervals are kept inside it)
     bounds: tuple[float | None, float | None] = (None, None)
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
@@ -1088,6 +1091,10 @@ def receiver_map(
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
                 continue
+            except AnswerError as exc:  # a player's answer that is no ranking: said, not scored
+                res.skipped["unreadable_answer"] += _weight(r)
+                res.answers_unread.append(str(exc))
+                continue
             res.record_ids.append(r.record_id)
             res.groups.append(r.clue_source or "unknown")
             res.scores.append(average_precision(ranking, picks))
@@ -1153,6 +1160,10 @@ def receiver_guess_score(
                 picks = rec.guess(board, clue, tau)
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
+                continue
+            except AnswerError as exc:
+                res.skipped["unreadable_answer"] += _weight(r)
+                res.answers_unread.append(str(exc))
                 continue
             tset = set(targets)
             row = 0.0

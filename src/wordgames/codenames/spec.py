@@ -33,6 +33,8 @@ AGGREGATES = (
     ("human_receiver", "receiver", "nearest", "map"),
     ("human_receiver", "sender", "cluster", "mean_rank"),
     ("human_sender", "receiver", "nearest", "guess_score"),
+    ("human_receiver", "receiver", "player-receiver", "map"),
+    ("human_sender", "receiver", "player-receiver", "guess_score"),
 )
 #: the clue vocabularies of the measure's senders: the embedding's own words (``None``), or a word
 #: list: ``"nounlist"`` is the authors' (Solomon & Ben Zion) 6,801 English nouns,
@@ -193,8 +195,16 @@ MEASURE = Measure(
             subject="nearest",
             description="nearest receiver vs people's picks: MAP, per data set",
         ),
+        Headline(
+            "human_receiver.map",
+            dataset=ALL_DATASETS,
+            subject="player-receiver",
+            description="a player subject's receiver vs people's picks: MAP, mean over the "
+            "data sets",
+        ),
     ),
     citation="Solomon, S. and Ben Zion, E. Word-Embedding Data-Driven Evaluation Measures "
     "through the game of Codenames.",
     options=CodenamesOptions,
+    subjects=("vectors", "player"),
 )

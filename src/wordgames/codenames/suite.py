@@ -90,6 +90,7 @@ SKIP_REASONS = {
     "no_candidates": "no candidate clues recorded",
     "clue_not_candidate": "clue not among its candidates",
     "oov_candidate": "a candidate clue not in vocabulary",
+    "unreadable_answer": "the player's answer could not be read",
 }
 
 
@@ -593,7 +594,6 @@ def run(embedding, ctx) -> MeasureResult:
     sample is stated in ``notes``. Intervals: seeded percentile bootstraps with
     ``ctx.ci_resamples`` resamples.
     """
-    from wordgames.codenames.agents import default_receivers, default_senders
     from wordgames.results import MeasureResult
 
     opts = ctx.options
@@ -601,16 +601,7 @@ def run(embedding, ctx) -> MeasureResult:
     t0 = time.perf_counter()
     datasets = load_chosen(opts, ctx.data_root, result.notes)
     result.timings["load_data"] = round(time.perf_counter() - t0, 4)
-    clue_embedding, vocab_size, clues = _clue_vocabulary(embedding, opts, ctx.data_root)
-    senders = default_senders(
-        clue_embedding,
-        quick=ctx.quick,
-        random_state=ctx.seed,
-        distance=opts.distance,
-        vocab_size=vocab_size,
-        n_restarts=opts.n_restarts,
-    )
-    receivers = default_receivers(embedding, random_state=ctx.seed, distance=opts.distance)
+    senders, receivers, clues = _line_up(embedding, ctx, result)
     max_records = max_records_of(opts, ctx.quick)
     evaluations = _evaluate_all(datasets, senders, receivers, max_records, ctx, result)
     intervals = Intervals(int(ctx.ci_resamples), int(ctx.seed))
@@ -635,6 +626,36 @@ def run(embedding, ctx) -> MeasureResult:
         ctx.log(line)
     _plots(result, srows, rrows, ctx.plot_dir("codenames", embedding.name))
     return result
+
+
+def _line_up(subject, ctx, result: MeasureResult):
+    """``(senders, receivers, clue list)``: the paper's agents for vectors, a player's for a player.
+
+    The agents the subject cannot drive are named in the result's notes with the reason.
+    """
+    from wordgames.agents import usable
+    from wordgames.codenames.agents import default_receivers, default_senders
+    from wordgames.subjects import is_player
+
+    opts = ctx.options
+    if is_player(subject):
+        from wordgames.codenames.players import PlayerReceiver
+
+        for role in ("sender", "receiver"):
+            for name, why in usable("codenames", role, subject)[1].items():
+                result.notes.append(f"{role} {name!r} not run: {why}")
+        return [], [PlayerReceiver(subject)], None
+    clue_embedding, vocab_size, clues = _clue_vocabulary(subject, opts, ctx.data_root)
+    senders = default_senders(
+        clue_embedding,
+        quick=ctx.quick,
+        random_state=ctx.seed,
+        distance=opts.distance,
+        vocab_size=vocab_size,
+        n_restarts=opts.n_restarts,
+    )
+    receivers = default_receivers(subject, random_state=ctx.seed, distance=opts.distance)
+    return senders, receivers, clues
 
 
 def _clue_vocabulary(embedding, opts, data_root):

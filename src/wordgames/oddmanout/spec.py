@@ -106,9 +106,11 @@ MEASURE = Measure(
         ),
         Headline("pct_correct", subject="embedding", primary=True, description="% puzzles solved"),
         Headline("pct_wrong", subject="embedding", description="% puzzles answered wrongly"),
+        Headline("pct_correct", subject="player", description="% puzzles a player solved"),
     ),
     citation="Stanovsky, G. and Hopkins, M. Spot the Odd Man Out: Exploring the Associative "
     "Power of Lexical Resources. EMNLP 2018.",
     options=OddManOutOptions,
     baseline_subjects=("wordnet", "senses:*"),
+    subjects=("vectors", "player"),
 )

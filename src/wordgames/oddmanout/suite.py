@@ -272,9 +272,14 @@ def _add_concentration(result: MeasureResult, solver: str, solved: list[SolvedSe
 
 
 def embedding_part(
-    result: MeasureResult, solver, label: str, inputs: Inputs, boot: dict | None = None
+    result: MeasureResult,
+    solver,
+    label: str,
+    inputs: Inputs,
+    boot: dict | None = None,
+    subject: str = "embedding",
 ) -> list[dict]:
-    """The embedding solver on every set: flat metrics, Score rows, OOV; returns Table-3 rows."""
+    """The subject's solver on every set: flat metrics, Score rows, OOV; returns Table-3 rows."""
     from wordgames.oddmanout.metrics import table3_row
 
     rows = []
@@ -286,7 +291,7 @@ def embedding_part(
         result.metrics.update({f"{name}/{k}": float(s[k]) for k in _FLAT_KEYS})
         result.metrics[f"{name}/n"] = float(s["n"])
         result.oov[name] = solved.oov
-        add_scores(result, "embedding", solved, "the embedding")
+        add_scores(result, subject, solved, f"the {subject}")
     return rows
 
 
@@ -382,12 +387,15 @@ def run(embedding, ctx) -> MeasureResult:
     from wordgames.errors import SkipMeasure
     from wordgames.oddmanout.embedding_solver import EmbeddingSolver
     from wordgames.oddmanout.metrics import format_table3
+    from wordgames.subjects import is_player
 
     opts = ctx.options
     root = None if ctx.data_root is None else str(ctx.data_root)
     result = MeasureResult(measure="oddmanout", version=VERSION)
     with Timer(result.timings, "load"):
         inputs = load_inputs(opts, root, ctx.seed, ctx.quick)
+    if is_player(embedding):
+        return run_player(result, embedding, inputs, ctx)
     solver = EmbeddingSolver(embedding, mwe=opts.mwe, case=opts.case)
     result.oov.update({"mwe_policy": solver.mwe, "case_policy": solver.case})
     rows: list[dict] = []
@@ -416,6 +424,39 @@ def run(embedding, ctx) -> MeasureResult:
     if folder is not None:
         with Timer(result.timings, "plot"):
             result.plots.append(str(plot_table3(result.tables["table3"], folder)))
+    return result
+
+
+def run_player(result: MeasureResult, player, inputs: Inputs, ctx) -> MeasureResult:
+    """A player subject's solver on every puzzle set, and the WordNet baseline beside it.
+
+    The sense-embedding solvers and the error analysis need vectors: the notes say so.
+    """
+    from wordgames.errors import SkipMeasure
+    from wordgames.oddmanout.players import PlayerSolver
+
+    opts = ctx.options
+    root = None if ctx.data_root is None else str(ctx.data_root)
+    boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
+    solver = PlayerSolver(player)
+    with Timer(result.timings, "solve"):
+        rows = embedding_part(result, solver, player.name, inputs, boot, subject="player")
+    load_rows, result.notes = load_reports(inputs)
+    result.tables.update({"table3": rows, "load_reports": load_rows})
+    result.notes.append(
+        "a player subject: the sense-embedding solvers and the error analysis need vectors "
+        "and were not run"
+    )
+    use_wordnet = bool(opts.wordnet if opts.wordnet is not None else not ctx.quick)
+    if use_wordnet:
+        try:
+            with Timer(result.timings, "wordnet"):
+                result.tables["table3"] += wordnet_part(result, opts, inputs, root, boot)
+        except ImportError as exc:
+            result.notes.append(f"WordNet baseline skipped: {exc}")
+    if not result.tables["table3"]:
+        raise SkipMeasure("no puzzle set could be solved")
+    _finish(result, solver, opts, inputs, ctx, use_wordnet)
     return result
 
 

@@ -195,9 +195,16 @@ MEASURE = Measure(
             description="the same in the authors' node convention",
         ),
         Headline("score", subject="greedy", description="score per task distribution"),
+        Headline(
+            "score",
+            dataset="human",
+            subject="player",
+            description="a player subject's mean task score on the human-played pairs",
+        ),
         Headline("w_path", description="w-path: Spearman of -path length and cosine"),
     ),
     citation="Giesen, J. et al. Leveraging the Wikipedia Graph for Evaluating Word Embeddings. "
     "IJCAI 2022.",
     options=WalesOptions,
+    subjects=("vectors", "player"),
 )

@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
+
 from wordgames.results import MeasureResult, Timer
 
 VERSION = "2"
@@ -61,8 +63,11 @@ def effective_options(options, quick: bool):
 
 def run(embedding, ctx) -> MeasureResult:
     """WALES of one embedding (``ctx.options``: :class:`~wordgames.wales.spec.WalesOptions`)."""
+    from wordgames.subjects import is_player
     from wordgames.wales.report import evaluate_embedding, load_setup
 
+    if is_player(embedding):
+        return run_player(embedding, ctx)
     opts = effective_options(ctx.options, ctx.quick)
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
@@ -103,6 +108,63 @@ def run(embedding, ctx) -> MeasureResult:
     result.oov = _oov_record(rep)
     result.parameters = _parameters(rep, setup, opts, ctx)
     _plot(result, rep, ctx.plot_dir("wales", embedding.name))
+    return result
+
+
+def run_player(player, ctx) -> MeasureResult:
+    """A player subject navigates every task set (:class:`~wordgames.wales.players.PlayerNavigator`).
+
+    The same tasks and score as the greedy agents (shortest path / the player's path, 0 for a
+    failure); the gamma sweep, Table 1 and w-path need vectors and are not run.
+    """
+    from wordgames.wales.evaluate import TaskResults
+    from wordgames.wales.players import PlayerNavigator
+    from wordgames.wales.report import _task_sets, load_setup
+
+    opts = effective_options(ctx.options, ctx.quick)
+    result = MeasureResult("wales", VERSION)
+    with Timer(result.timings, "load"):
+        setup = load_setup(
+            opts.graph, names=opts.names, challenges=opts.challenges,
+            data_root=ctx.data_root, require_scc=opts.require_scc,
+        )  # fmt: skip
+    nav = PlayerNavigator(player, max_steps=opts.max_steps)
+    asked = 0
+    for tasks in _task_sets(setup, opts.k, ctx.seed, opts.exponents, opts.percents, opts.human_k):
+        with Timer(result.timings, tasks.name):
+            s, t = tasks.sources, tasks.targets
+            shortest = setup.graph.shortest_path_lengths(s, t)
+            included = (s != t) & (shortest > 0)
+            run = nav.run(setup.graph, s[included], t[included])
+        asked += run["questions"]
+        n_steps, success = np.zeros(s.size, np.int64), np.zeros(s.size, bool)
+        n_steps[included], success[included] = run["n_steps"], run["success"]
+        res = TaskResults(
+            tasks.name, s, t, shortest, n_steps, success, included, nav.get_params(),
+            n_unreachable=int(((s != t) & (shortest < 0)).sum()), n_trivial=int((s == t).sum()),
+        )  # fmt: skip
+        row = res.summary(n_resamples=ctx.ci_resamples, seed=ctx.seed)
+        _task_rows(result, row, "player", with_failures=True)
+        reasons = run["reason"][~run["success"]].astype(str)
+        result.tables.setdefault("distributions", []).append(
+            {
+                **row,
+                "failures_by_reason": dict(
+                    zip(*np.unique(reasons, return_counts=True), strict=True)
+                ),
+            }
+        )
+    result.notes += list(setup.notes) + [
+        "a player subject: every link of a page is shown; the gamma sweep, Table 1 and w-path "
+        "need vectors and were not run"
+    ]
+    result.datasets = dict(setup.datasets)
+    result.parameters = {
+        "navigator": {"player": player.identity(), "max_steps": opts.max_steps},
+        "questions": asked,
+        "seed": ctx.seed,
+        "quick": ctx.quick,
+    }
     return result
 
 

@@ -1,0 +1,204 @@
+"""Agents by name: every game's players, what kind of subject each needs, and how to find them.
+
+An agent plays one role of one game on behalf of a subject (:mod:`wordgames.subjects`): a
+Codenames sender or receiver, an Odd-Man-Out solver, a WALES navigator. Each is declared once
+here (or by a plug-in) as an :class:`AgentSpec`: its name (the ``subject`` of its Score rows),
+game, role, the capability it needs (``vectors``, ``player`` or none) and the class that builds
+it. The measures build their line-up with :func:`usable`: the agents of a role whose need the
+subject meets, each of the others with the reason it was left out.
+
+Plug-ins add agents through the Python entry-point group ``wordgames.agents`` (each entry an
+:class:`AgentSpec`) or ``$WORDGAMES_EXTRA_AGENTS`` (comma-separated ``module:attribute``).
+``wordgames agents`` lists them all; :func:`wordgames.testing.check_agent` checks one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+from dataclasses import dataclass
+from functools import cache
+
+from wordgames.errors import WordgamesError
+from wordgames.subjects import CAPABILITIES, lacks
+
+EXTRA_AGENTS_ENV = "WORDGAMES_EXTRA_AGENTS"
+ENTRY_POINT_GROUP = "wordgames.agents"
+#: the roles of each game
+ROLES = {
+    "codenames": ("sender", "receiver"),
+    "oddmanout": ("solver",),
+    "wales": ("navigator",),
+}
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """The declaration of one agent.
+
+    Parameters
+    ----------
+    name : str
+        Unique; the ``subject`` its Score rows carry (``"nearest"``, ``"cluster"``).
+    game, role : str
+        One of :data:`ROLES`.
+    needs : str
+        The capability it needs of the subject (:data:`~wordgames.subjects.CAPABILITIES`), or
+        ``""`` for an agent that needs none (a random or WordNet baseline).
+    factory : str
+        ``"module:attribute"`` of the class (or function) that builds it.
+    description : str
+        One line for ``wordgames agents``.
+    """
+
+    name: str
+    game: str
+    role: str
+    needs: str
+    factory: str
+    description: str = ""
+
+    def __post_init__(self):
+        if self.role not in ROLES.get(self.game, ()):
+            raise WordgamesError(
+                f"agent {self.name!r}: role {self.role!r} is not a role of game {self.game!r} "
+                f"(roles: {ROLES})"
+            )
+        if self.needs and self.needs not in CAPABILITIES:
+            raise WordgamesError(
+                f"agent {self.name!r}: needs {self.needs!r}; expected one of {CAPABILITIES} or ''"
+            )
+        if ":" not in self.factory:
+            raise WordgamesError(f"agent {self.name!r}: factory must be 'module:attribute'")
+
+    def load(self):
+        """The class (or function) that builds the agent."""
+        module, _, attr = self.factory.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def reason_unusable(self, subject) -> str | None:
+        return lacks(subject, (self.needs,)) if self.needs else None
+
+
+_CN = "wordgames.codenames.agents"
+BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
+    AgentSpec("cluster", "codenames", "sender", "vectors", f"{_CN}:ClusterSender",
+              "clue nearest the centroid of a k-means cluster of blue words (the paper's)"),
+    AgentSpec("exhaustive", "codenames", "sender", "vectors", f"{_CN}:ExhaustiveSearchSender",
+              "clue that covers the most blue words before any red one (Algorithm 2)"),
+    AgentSpec("random-sender", "codenames", "sender", "vectors", f"{_CN}:RandomSender",
+              "a random clue of the vocabulary (baseline)"),
+    AgentSpec("nearest", "codenames", "receiver", "vectors", f"{_CN}:EmbeddingNearestReceiver",
+              "board words by similarity to the clue (Algorithm 3)"),
+    AgentSpec("random-receiver", "codenames", "receiver", "", f"{_CN}:RandomReceiver",
+              "board words in a random order (baseline)"),
+    AgentSpec("player-receiver", "codenames", "receiver", "player",
+              "wordgames.codenames.players:PlayerReceiver",
+              "asks the player to order the board words for the clue"),
+    AgentSpec("embedding", "oddmanout", "solver", "vectors",
+              "wordgames.oddmanout.embedding_solver:EmbeddingSolver",
+              "the word whose removal leaves the most cohesive rest (compactness)"),
+    AgentSpec("wordnet", "oddmanout", "solver", "", "wordgames.oddmanout.wordnet:wordnet_solver",
+              "the word left out of the most specific WordNet explanation (baseline)"),
+    AgentSpec("player", "oddmanout", "solver", "player",
+              "wordgames.oddmanout.players:PlayerSolver",
+              "asks the player which word does not belong (or none)"),
+    AgentSpec("greedy", "wales", "navigator", "vectors", "wordgames.wales.agent:GreedyAgent",
+              "follows the link whose title is most similar to the target's (WALES)"),
+    AgentSpec("player", "wales", "navigator", "player",
+              "wordgames.wales.players:PlayerNavigator",
+              "asks the player which link to follow towards the target"),
+)  # fmt: skip
+
+
+def _entry_point_agents() -> tuple[AgentSpec, ...]:
+    from importlib.metadata import entry_points
+
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        spec = ep.load()
+        if not isinstance(spec, AgentSpec):
+            raise WordgamesError(
+                f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} is not an AgentSpec"
+            )
+        out.append(spec)
+    return tuple(out)
+
+
+def _env_agents() -> tuple[AgentSpec, ...]:
+    out = []
+    for item in filter(None, (p.strip() for p in os.environ.get(EXTRA_AGENTS_ENV, "").split(","))):
+        module, sep, attr = item.partition(":")
+        if not sep:
+            raise WordgamesError(f"${EXTRA_AGENTS_ENV}: expected 'module:attribute', got {item!r}")
+        spec = getattr(importlib.import_module(module), attr)
+        if not isinstance(spec, AgentSpec):
+            raise WordgamesError(f"${EXTRA_AGENTS_ENV}: {item} is not an AgentSpec")
+        out.append(spec)
+    return tuple(out)
+
+
+@cache
+def _plugins_of_entry_points() -> tuple[AgentSpec, ...]:
+    return _entry_point_agents()
+
+
+def all_agents() -> tuple[AgentSpec, ...]:
+    """The built-in agents, then the plug-ins' (entry points, then ``$WORDGAMES_EXTRA_AGENTS``)."""
+    agents = BUILTIN_AGENTS + _plugins_of_entry_points() + _env_agents()
+    seen: set[tuple[str, str]] = set()
+    for a in agents:
+        if (a.game, a.name) in seen:
+            raise WordgamesError(f"two {a.game} agents are declared with the name {a.name!r}")
+        seen.add((a.game, a.name))
+    return agents
+
+
+def list_agents(game: str | None = None, role: str | None = None) -> list[AgentSpec]:
+    """The agents of ``game`` (and ``role``), in declaration order.
+
+    >>> [a.name for a in list_agents("wales")]
+    ['greedy', 'player']
+    """
+    return [
+        a
+        for a in all_agents()
+        if (game is None or a.game == game) and (role is None or a.role == role)
+    ]
+
+
+def get_agent(game: str, name: str) -> AgentSpec:
+    """The agent ``name`` of ``game``, or an error with a "did you mean".
+
+    >>> get_agent("codenames", "nearst")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver
+    """
+    known = list_agents(game)
+    for a in known:
+        if a.name == name:
+            return a
+    names = [a.name for a in known]
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise WordgamesError(f"unknown {game} agent {name!r}{hint}; known: {', '.join(names)}")
+
+
+def usable(game: str, role: str, subject) -> tuple[list[AgentSpec], dict[str, str]]:
+    """The agents of a role that ``subject`` can drive, and why each other one cannot.
+
+    >>> from wordgames.subjects import PlayerSubject
+    >>> ok, left_out = usable("wales", "navigator", PlayerSubject("p"))
+    >>> [a.name for a in ok], left_out["greedy"]
+    (['player'], 'needs a subject with vectors; p is player')
+    """
+    ok, why = [], {}
+    for a in list_agents(game, role):
+        reason = a.reason_unusable(subject)
+        if reason is None:
+            ok.append(a)
+        else:
+            why[a.name] = reason
+    return ok, why

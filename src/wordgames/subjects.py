@@ -1,0 +1,255 @@
+"""What :func:`wordgames.evaluate` scores: a *subject*, of one or more kinds (capabilities).
+
+* ``vectors``: a static embedding, a matrix of word vectors (:class:`~wordgames.embeddings.
+  Embedding`). Every measure of the four papers can use one.
+* ``encoder``: gives a vector for any word on demand (a transformer, an embeddings service).
+  Today an encoder is frozen into ``vectors`` over a word list (``transformer:MODEL``).
+* ``player``: answers a game's question in words (:class:`Player`): a chat LLM, a person's
+  recorded answers, or the lookup table of a test. The agents that need a player
+  (:mod:`wordgames.agents`) ask it :class:`Question` objects and parse its answers strictly:
+  an answer they cannot read is a skip with its reason, counted, never a guess.
+
+A measure declares the kinds it can score (``Measure.subjects``); a unit whose subject has none
+of them is skipped with that reason. Every subject has a display ``name`` and a stable
+``fingerprint()`` that keys the results store: the content hash of a matrix, the hash of
+:meth:`Player.identity` (model, revision, endpoint, prompt version, decoding parameters) for a
+player. Secrets are never part of either: a subject reads them from the environment by name
+(:func:`secret`).
+
+This module imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from wordgames.errors import WordgamesError
+
+VECTORS, ENCODER, PLAYER = "vectors", "encoder", "player"
+CAPABILITIES = (VECTORS, ENCODER, PLAYER)
+
+
+class AnswerError(WordgamesError):
+    """A player's answer that does not answer the question (the agent counts it as a skip)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of a game to a player.
+
+    Parameters
+    ----------
+    game : str
+        ``"codenames"``, ``"oddmanout"`` or ``"wales"``.
+    role : str
+        The agent's role: ``"receiver"``, ``"solver"``, ``"navigator"``...
+    fields : mapping
+        What the question is about, as data (the board and the clue; the puzzle's words; the
+        page, its links and the target). A player that is a program reads these.
+    prompt : str
+        The same question in words, for a player that reads text (a chat model).
+    prompt_version : str
+        Version of the prompt's wording: part of the player's identity in the store.
+    """
+
+    game: str
+    role: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    prompt: str = ""
+    prompt_version: str = "1"
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A subject that answers questions in words."""
+
+    name: str
+
+    def answer(self, question: Question) -> str: ...
+
+    def identity(self) -> dict: ...
+
+
+class PlayerSubject:
+    """Base of player subjects: name, identity, fingerprint and description from ``identity()``.
+
+    Subclasses define :meth:`answer` and :meth:`identity` (everything that decides the answers:
+    model id, revision, endpoint, prompt version, decoding parameters; never a secret).
+
+    Examples
+    --------
+    >>> class Echo(PlayerSubject):
+    ...     def answer(self, question):
+    ...         return question.fields["words"][0]
+    ...     def identity(self):
+    ...         return {"kind": "echo", "version": 1}
+    >>> p = Echo("echo")
+    >>> p.answer(Question("oddmanout", "solver", {"words": ["a", "b"]})), capabilities(p)
+    ('a', frozenset({'player'}))
+    >>> p.describe()["kind"], len(p.fingerprint())
+    ('player', 64)
+    """
+
+    capabilities = frozenset({PLAYER})
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def answer(self, question: Question) -> str:  # pragma: no cover - a protocol method
+        raise NotImplementedError
+
+    def identity(self) -> dict:  # pragma: no cover - a protocol method
+        raise NotImplementedError
+
+    def fingerprint(self) -> str:
+        """sha256 of the identity: the store's key for this subject."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "kind": PLAYER,
+            "identity": self.identity(),
+            "sha256": self.fingerprint(),
+            "source": f"{type(self).__name__} object",
+        }
+
+    def get_params(self) -> dict:
+        """The identity: what result records hold as the parameters of an agent it drives."""
+        return self.identity()
+
+    def with_name(self, name: str):
+        import copy
+
+        other = copy.copy(self)
+        other.name = name
+        return other
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def capabilities(subject) -> frozenset[str]:
+    """The kinds of subject ``subject`` is (``frozenset`` of :data:`CAPABILITIES`).
+
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> sorted(capabilities(Embedding(["a"], np.ones((1, 2)), name="e")))
+    ['vectors']
+    """
+    declared = getattr(subject, "capabilities", None)
+    if declared is not None:
+        return frozenset(declared)
+    if hasattr(subject, "vectors") and hasattr(subject, "words"):
+        return frozenset({VECTORS})
+    if isinstance(subject, Player):
+        return frozenset({PLAYER})
+    return frozenset()
+
+
+def is_player(subject) -> bool:
+    """Whether ``subject`` is a player and not an embedding (the measures' player branch)."""
+    return PLAYER in capabilities(subject) and VECTORS not in capabilities(subject)
+
+
+def lacks(subject, needs: tuple[str, ...]) -> str | None:
+    """Why ``subject`` cannot be scored by something that needs one of ``needs``, or ``None``."""
+    have = capabilities(subject)
+    if not needs or have & set(needs):
+        return None
+    kinds = " or ".join(needs)
+    return (
+        f"needs a subject with {kinds}; {getattr(subject, 'name', subject)!s} is "
+        f"{' and '.join(sorted(have)) or 'of no known kind'}"
+    )
+
+
+def secret(env_name: str) -> str:
+    """The secret in the environment variable ``env_name`` (never a parameter, never written).
+
+    >>> secret("WORDGAMES_NO_SUCH_KEY")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.WordgamesError: the environment variable WORDGAMES_NO_SUCH_KEY is not set (it holds the key; the key itself is never written anywhere)
+    """
+    value = os.environ.get(env_name)
+    if not value:
+        raise WordgamesError(
+            f"the environment variable {env_name} is not set (it holds the key; the key "
+            "itself is never written anywhere)"
+        )
+    return value
+
+
+# --------------------------------------------------------------------------- reading answers
+_NONE_ANSWERS = frozenset({"none", "no answer", "abstain", "-"})
+
+
+def _items_of(answer: str) -> list[str]:
+    """The items of an answer: one per line or comma, list numbering and quotes taken off."""
+    import re
+
+    parts = re.split(r"[\n,]", answer)
+    out = []
+    for p in parts:
+        p = re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", p).strip().strip("\"'`").strip()
+        if p:
+            out.append(p)
+    return out
+
+
+def parse_choice(answer: str, options, *, allow_none: bool = False) -> str | None:
+    """The one option ``answer`` names (case-insensitive), ``None`` for "none" when allowed.
+
+    Raises :class:`AnswerError` (with the answer, shortened) for anything else.
+
+    >>> parse_choice(" Apple.", ["apple", "pear"])
+    'apple'
+    >>> parse_choice("none", ["apple"], allow_none=True) is None
+    True
+    >>> parse_choice("kiwi", ["apple", "pear"])
+    Traceback (most recent call last):
+    ...
+    wordgames.subjects.AnswerError: the answer 'kiwi' is not one of the 2 options
+    """
+    text = str(answer).strip().rstrip(".").strip().strip("\"'`").strip()
+    if allow_none and text.lower() in _NONE_ANSWERS:
+        return None
+    by_lower = {str(o).lower(): o for o in options}
+    if text.lower() in by_lower:
+        return by_lower[text.lower()]
+    raise AnswerError(f"the answer {text[:80]!r} is not one of the {len(by_lower)} options")
+
+
+def parse_ranking(answer: str, options) -> list[str]:
+    r"""Every option once, in the order ``answer`` lists them (one per line or comma).
+
+    >>> parse_ranking("1. pear\n2. apple", ["apple", "pear"])
+    ['pear', 'apple']
+    >>> parse_ranking("pear", ["apple", "pear"])
+    Traceback (most recent call last):
+    ...
+    wordgames.subjects.AnswerError: the answer leaves out 1 of the 2 words: 'apple'
+    """
+    by_lower = {str(o).lower(): o for o in options}
+    out: list[str] = []
+    for item in _items_of(str(answer)):
+        word = by_lower.get(item.lower().rstrip("."))
+        if word is None:
+            raise AnswerError(f"the answer lists {item[:80]!r}, which is not one of the words")
+        if word in out:
+            raise AnswerError(f"the answer lists {word!r} twice")
+        out.append(word)
+    missing = [o for o in by_lower.values() if o not in out]
+    if missing:
+        raise AnswerError(
+            f"the answer leaves out {len(missing)} of the {len(by_lower)} words: "
+            + ", ".join(repr(m) for m in missing[:5])
+        )
+    return out

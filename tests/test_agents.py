@@ -1,0 +1,71 @@
+"""The agent registry: names, needs, plug-ins, the ``wordgames agents`` listing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from wordgames.agents import AgentSpec, all_agents, get_agent, list_agents, usable
+from wordgames.embeddings import Embedding
+from wordgames.errors import WordgamesError
+from wordgames.subjects import PlayerSubject
+
+#: a plug-in's agent, found through $WORDGAMES_EXTRA_AGENTS
+PLUGIN = AgentSpec(
+    "echo", "oddmanout", "solver", "player", "wordgames.oddmanout.players:PlayerSolver", "toy"
+)
+
+
+class _P(PlayerSubject):
+    def answer(self, q):
+        return "none"
+
+    def identity(self):
+        return {"kind": "none"}
+
+
+def test_every_builtin_agent_loads_and_names_are_unique_per_game():
+    for a in all_agents():
+        assert callable(a.load()), a.name
+    keys = [(a.game, a.name) for a in all_agents()]
+    assert len(keys) == len(set(keys))
+
+
+def test_usable_splits_by_capability():
+    emb = Embedding(["a", "b"], np.eye(2), name="e")
+    ok, why = usable("codenames", "receiver", emb)
+    assert [a.name for a in ok] == ["nearest", "random-receiver"]
+    assert why == {"player-receiver": "needs a subject with player; e is vectors"}
+    ok, why = usable("codenames", "receiver", _P("p"))
+    assert [a.name for a in ok] == ["random-receiver", "player-receiver"]
+    assert set(why) == {"nearest"}
+
+
+def test_unknown_agent_says_did_you_mean():
+    with pytest.raises(WordgamesError, match="did you mean 'greedy'"):
+        get_agent("wales", "gredy")
+
+
+def test_bad_declarations_are_refused():
+    with pytest.raises(WordgamesError, match="not a role of game"):
+        AgentSpec("x", "wales", "sender", "vectors", "m:f")
+    with pytest.raises(WordgamesError, match="needs 'gpu'"):
+        AgentSpec("x", "wales", "navigator", "gpu", "m:f")
+
+
+def test_plugin_agents_from_the_environment(monkeypatch):
+    monkeypatch.setenv("WORDGAMES_EXTRA_AGENTS", "tests.test_agents:PLUGIN")
+    assert get_agent("oddmanout", "echo") is PLUGIN
+    monkeypatch.setenv("WORDGAMES_EXTRA_AGENTS", "tests.test_agents:_P")
+    with pytest.raises(WordgamesError, match="is not an AgentSpec"):
+        list_agents()
+
+
+def test_cli_lists_every_agent_with_its_need():
+    from wordgames.cli import app
+
+    out = CliRunner().invoke(app, ["agents"])
+    assert out.exit_code == 0, out.output
+    for a in all_agents():
+        assert f"{a.role} {a.name}  (needs {a.needs or 'nothing'})" in out.output
