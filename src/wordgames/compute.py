@@ -24,6 +24,7 @@ def compute_unit(
     progress: Progress | None = None,
     ci_resamples: int = 1000,
     thin: ThinPolicy | None = None,
+    partner=None,
 ):
     """Compute one measure on one embedding.
 
@@ -53,12 +54,15 @@ def compute_unit(
         progress=progress,
         measure=measure.name,
         ci_resamples=ci_resamples,
+        partner=partner,
     )
     name = getattr(embedding, "name", "") or ""
     if measure.uses_embedding:
         from wordgames.subjects import lacks
 
-        why = lacks(embedding, measure.subjects)
+        why = lacks(embedding, measure.subjects) or (
+            lacks(partner, measure.subjects) if partner is not None else None
+        )
         if why is not None:
             return Skip(name, measure.name, f"{measure.name} {why}")
     start = time.perf_counter()
@@ -70,19 +74,24 @@ def compute_unit(
         return Skip(name, measure.name, str(exc))
     seconds = time.perf_counter() - start
     result.timings.setdefault("total", round(seconds, 4))
-    finish_result(result, measure, name, thin=thin)
+    finish_result(result, measure, name, thin=thin, partner=partner)
     result.plots = [relative_plot(p, out_dir) for p in result.plots]
     return result
 
 
 def finish_result(
-    result, measure: Measure, embedding_name: str, *, thin: ThinPolicy | None = None
+    result, measure: Measure, embedding_name: str, *, thin: ThinPolicy | None = None, partner=None
 ) -> None:
-    """Stamp the result and its scores: embedding, measure, direction, coverage, thinness."""
+    """Stamp the result and its scores: embedding, measure, direction, coverage, thinness.
+
+    A unit of a measure of pairs stamps the partner's name as every row's ``subject``.
+    """
     result.embedding = embedding_name
     result.measure = measure.name
     result.version = measure.version
     for s in result.scores:
+        if partner is not None:
+            s.subject = partner.name
         s.embedding = embedding_name
         s.measure = measure.name
         s.direction = measure.direction(s.metric)

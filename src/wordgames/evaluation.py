@@ -359,30 +359,34 @@ def plan_units(
     )
     store_root = str(Path(store.root).resolve()) if store is not None else None
     units, stored = [], set()
-    for emb in embs:
-        ref = EmbeddingRef(emb.name, emb.fingerprint(), emb.describe())
+    refs = [EmbeddingRef(e.name, e.fingerprint(), e.describe()) for e in embs]
+    for ref in refs:
         for m in measures:
-            params = measure_params(m, typed_options[m.name], settings)
-            key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
-            if store is not None and not overwrite and store.has(key):
-                stored.add(len(units))
-            units.append(
-                WorkUnit(
-                    ref,
-                    m,
-                    key,
-                    params,
-                    store_root,
-                    settings.out_dir,
-                    settings.data_root,
-                    settings.seed,
-                    settings.quick,
-                    typed_options[m.name],
-                    settings.ci_resamples,
-                    settings.thin,
-                    overwrite,
+            for partner in refs if m.pairs else [None]:
+                params = measure_params(m, typed_options[m.name], settings)
+                if partner is not None:  # the pair's second subject, by content
+                    params["partner"] = partner.sha256
+                key = ResultKey(ref.sha256, m.name, m.version, params_hash(params))
+                if store is not None and not overwrite and store.has(key):
+                    stored.add(len(units))
+                units.append(
+                    WorkUnit(
+                        ref,
+                        m,
+                        key,
+                        params,
+                        store_root,
+                        settings.out_dir,
+                        settings.data_root,
+                        settings.seed,
+                        settings.quick,
+                        typed_options[m.name],
+                        settings.ci_resamples,
+                        settings.thin,
+                        overwrite,
+                        partner,
+                    )  # fmt: skip
                 )
-            )
     # two specs with the same content share their keys: compute each key once
     seen: set = set()
     missing = [
@@ -651,18 +655,19 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
     if runner.needs_files and missing:
         t = time.perf_counter()
         try:
-            refs = {
-                sha: materialize_embedding(e)
-                for sha, e in by_sha.items()
-                if any(u.embedding.sha256 == sha for u in missing)
-            }
+            needed = {u.embedding.sha256 for u in missing}
+            needed |= {u.partner.sha256 for u in missing if u.partner is not None}
+            refs = {sha: materialize_embedding(e) for sha, e in by_sha.items() if sha in needed}
         except OSError as exc:  # before any unit runs: workers read the embeddings from there
             raise WordgamesError(
                 f"the {runner.name} executor needs a writable embedding cache: cannot write "
                 f"{exc.filename or 'the cache'} ({exc.strerror or exc}); set WORDGAMES_CACHE "
                 "to a writable folder, or use the serial executor"
             ) from None
-        missing = [_with_folder(u, refs[u.embedding.sha256]) for u in missing]
+        missing = [
+            _with_folder(u, refs[u.embedding.sha256], refs[u.partner.sha256] if u.partner else None)
+            for u in missing
+        ]
         timings["materialize_embeddings"] = round(time.perf_counter() - t, 3)
     outcomes = {}
     try:
@@ -676,10 +681,13 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
     return outcomes
 
 
-def _with_folder(unit, ref):
+def _with_folder(unit, ref, partner_ref=None):
     from dataclasses import replace
 
-    return replace(unit, embedding=replace(unit.embedding, folder=ref.folder))
+    unit = replace(unit, embedding=replace(unit.embedding, folder=ref.folder))
+    if partner_ref is not None:
+        unit = replace(unit, partner=replace(unit.partner, folder=partner_ref.folder))
+    return unit
 
 
 def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) -> None:
@@ -716,6 +724,9 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) 
             r = MeasureResult.from_dict(entry["result"])
         if r.embedding != u.embedding.name:  # a stored twin computed under another name
             r = r.renamed(u.embedding.name)
+        if u.partner is not None:  # a pair's partner is named as this run names it
+            for sc in r.scores:
+                sc.subject = u.partner.name
         for sc in r.scores:  # this run's policy, also for results stored under another one
             sc.thin, sc.thin_reason = is_thin(sc, thin)
         res.results.append(r)

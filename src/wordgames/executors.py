@@ -74,10 +74,12 @@ class WorkUnit:
     ci_resamples: int = 1000
     thin: object = None  # wordgames.measure.ThinPolicy (None: the default)
     overwrite: bool = False  # recompute even when the store holds the result
+    partner: EmbeddingRef | None = None  # the second subject of a measure of pairs
 
     @property
     def label(self) -> str:
-        return f"{self.embedding.name}: {self.measure.name}"
+        pair = f" -> {self.partner.name}" if self.partner is not None else ""
+        return f"{self.embedding.name}{pair}: {self.measure.name}"
 
 
 # --------------------------------------------------------------------------- thread caps
@@ -137,7 +139,12 @@ def open_embedding(folder: str, name: str, source: str):
 
 # --------------------------------------------------------------------------- one unit
 def run_unit(
-    unit: WorkUnit, embedding=None, *, blas_threads: int | None = None, keep_result: bool = False
+    unit: WorkUnit,
+    embedding=None,
+    *,
+    blas_threads: int | None = None,
+    keep_result: bool = False,
+    partner=None,
 ) -> dict:
     """Run one unit (and store its result when the unit has a store); returns an outcome dict.
 
@@ -163,15 +170,17 @@ def run_unit(
     }
     start = time.perf_counter()
     try:
+        if unit.partner is not None:
+            partner = _opened(unit.partner, partner)
         if unit.store_root is None:
-            _compute_into(outcome, unit, embedding, None, keep_result)
+            _compute_into(outcome, unit, embedding, None, keep_result, partner)
         else:
             store = ResultStore(unit.store_root)
             with store.lock(unit.key):
                 if not unit.overwrite and store.has(unit.key):  # another run stored it meanwhile
                     outcome.update(status="done", reused=True)
                 else:
-                    _compute_into(outcome, unit, embedding, store, keep_result)
+                    _compute_into(outcome, unit, embedding, store, keep_result, partner)
     except WordgamesError as exc:  # bad input, said in words: no traceback
         outcome.update(status="failed", reason=str(exc), error="")
     except Exception as exc:  # a bug: reported by the driver with its traceback; others go on
@@ -184,17 +193,21 @@ def run_unit(
     return outcome
 
 
-def _compute_into(outcome: dict, unit: WorkUnit, embedding, store, keep_result: bool) -> None:
+def _opened(ref: EmbeddingRef, subject):
+    """``subject`` under ``ref``'s name, or (in a worker) the embedding of ``ref``'s folder."""
+    if subject is None:
+        return open_embedding(ref.folder, ref.name, ref.description.get("source", ""))
+    return subject.with_name(ref.name) if subject.name != ref.name else subject
+
+
+def _compute_into(
+    outcome: dict, unit: WorkUnit, embedding, store, keep_result: bool, partner=None
+) -> None:
     """Compute the unit, store it when there is a store, and record the outcome."""
     from wordgames.compute import compute_unit
     from wordgames.measure import Skip
 
-    if embedding is None:
-        embedding = open_embedding(
-            unit.embedding.folder, unit.embedding.name, unit.embedding.description.get("source", "")
-        )
-    elif embedding.name != unit.embedding.name:
-        embedding = embedding.with_name(unit.embedding.name)
+    embedding = _opened(unit.embedding, embedding)
     result = compute_unit(
         unit.measure,
         embedding,
@@ -205,6 +218,7 @@ def _compute_into(outcome: dict, unit: WorkUnit, embedding, store, keep_result: 
         out_dir=unit.out_dir,
         ci_resamples=unit.ci_resamples,
         thin=unit.thin,
+        partner=partner,
     )
     if isinstance(result, Skip):
         outcome.update(status="skipped", reason=result.reason)
@@ -240,6 +254,7 @@ class SerialExecutor:
                 embeddings.get(unit.embedding.sha256),
                 blas_threads=self.blas_threads,
                 keep_result=True,
+                partner=embeddings.get(unit.partner.sha256) if unit.partner else None,
             )
 
     def close(self) -> None:

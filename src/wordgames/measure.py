@@ -254,6 +254,9 @@ class MeasureContext:
         ``progress(label, done, total)``, called as work advances.
     ci_resamples : int
         Bootstrap resamples of every confidence interval (0: no interval).
+    partner : subject or None
+        The second subject of a measure that plays two against each other (``pairs``): the
+        receiver's subject when the unit's subject gives the clues.
     """
 
     options: Any = None
@@ -264,6 +267,7 @@ class MeasureContext:
     progress: Callable[[str, int, int], None] | None = None
     measure: str = ""
     ci_resamples: int = 1000
+    partner: Any = None
 
     @property
     def logger(self) -> logging.Logger:
@@ -327,6 +331,12 @@ class Measure:
     subjects : tuple of str
         The kinds of subject it can score (:data:`wordgames.subjects.CAPABILITIES`): a unit
         whose subject has none of them is skipped with that reason. Default: ``vectors``.
+    pairs : bool
+        The measure plays two subjects against each other: ``evaluate`` runs one unit per
+        ordered pair of its subjects (the unit's subject and ``ctx.partner``), and every Score
+        row's ``subject`` is the partner's name (a sender x receiver matrix).
+    in_default_run : bool
+        Run when no measure is named (``False``: only when named, e.g. self-play).
     """
 
     name: str
@@ -343,6 +353,8 @@ class Measure:
     baseline_subjects: tuple[str, ...] = ()
     part_option: str = ""
     subjects: tuple[str, ...] = ("vectors",)
+    pairs: bool = False
+    in_default_run: bool = True
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]

@@ -20,6 +20,7 @@ from wordgames.measure import Measure
 #: The built-in measures' declarations, in display order.
 BUILTIN_SPECS: tuple[str, ...] = (
     "wordgames.codenames.spec:MEASURE",
+    "wordgames.codenames.spec:SELFPLAY",
     "wordgames.similarity.spec:SIMILARITY",
     "wordgames.similarity.spec:GLOBAL_METRICS",
     "wordgames.wales.spec:MEASURE",
@@ -125,9 +126,13 @@ def get_measure(name: str) -> Measure:
 
 
 def select_measures(names=None) -> list[Measure]:
-    """The measures to run: the named ones (extra measures only when named), else the built-ins."""
+    """The measures to run: the named ones (extra measures only when named), else the built-ins.
+
+    Without names: the built-ins of the default run (not those that run only when named, such
+    as ``codenames-selfplay``).
+    """
     if not names:
-        return list(builtin_measures())
+        return [m for m in builtin_measures() if m.in_default_run]
     if isinstance(names, str):
         names = [names]
     return [n if isinstance(n, Measure) else get_measure(n) for n in dict.fromkeys(names)]

@@ -155,8 +155,13 @@ def test_cli_selfplay_prints_matrix(tmp_path, n_blue):
         ],
     )
     assert r.exit_code == 0, r.output
-    rows = json.loads((tmp_path / "codenames-selfplay.json").read_text())["rows"]
-    assert len(rows) == 1 and 1 <= rows[0]["mean_turns"] <= n_blue + 1
+    # the matrix is Score rows of the run record, as every measure's (issue 23)
+    from wordgames.measure import Score
+
+    record = json.loads((tmp_path / "results.json").read_text())
+    scores = [Score.from_dict(s) for res in record["results"] for s in res["scores"]]
+    rows = [s for s in scores if s.metric == "mean_turns"]
+    assert len(rows) == 1 and 1 <= rows[0].value <= n_blue + 1
 
 
 def test_cli_datasets_json_lists_counts(data_root, tmp_path):

@@ -565,116 +565,104 @@ def selfplay(
     top_n: Annotated[
         int | None, typer.Option(help="Restrict each vocabulary to its N most frequent words.")
     ] = None,
+    quick: Quick = False,
     data_root: DataRoot = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            metavar="FOLDER",
-            help="Folder to write the matrix into (codenames-selfplay.json). Default: nothing "
-            "written.",
-        ),
-    ] = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
 ):
-    """Sender x receiver cross matrix of self-play turns (Table 1): every embedding pair.
+    """Sender x receiver matrix of self-play turns (Table 1): every embedding pair.
 
     Defaults: the paper's settings (30 boards of 50 blue and 50 red words, at most 50 turns).
+    The numbers come from wordgames.evaluate (measure "codenames-selfplay", one unit per
+    pair): with -o they are stored, resumable, and shown by `wordgames report`.
     """
-    from wordgames.cli.common import console as make_console
-    from wordgames.cli.common import fail
-    from wordgames.codenames.agents import (
-        TIE_BREAKS,
-        EmbeddingNearestReceiver,
-        ExhaustiveSearchSender,
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        print_skipped,
+        run_evaluation,
+        write_json_output,
     )
-    from wordgames.codenames.board import codenames_word_list
-    from wordgames.codenames.experiments import same_vs_different
-    from wordgames.codenames.game import cross_matrix, random_boards
-    from wordgames.embeddings.sets import VocabularyPolicy, load_embeddings
-    from wordgames.errors import WordgamesError
-    from wordgames.results import write_json_atomic
+    from wordgames.embeddings.sets import VocabularyPolicy
+    from wordgames.textio import decode_utf8, read_bytes
 
-    if tie_break not in TIE_BREAKS:
-        fail(f"--tie-break must be one of {', '.join(TIE_BREAKS)}")
-    try:
-        policy = VocabularyPolicy(top_n=top_n, intersect=intersect and len(embedding or []) > 1)
-        embs = load_embeddings(embedding or None, policy)
-        pool = (
-            words.read_text(encoding="utf-8").split() if words else codenames_word_list(data_root)
-        )
-        boards = random_boards(pool, games, n_blue, n_red, seed=seed, embeddings=embs)
-    except (WordgamesError, ValueError, OSError) as exc:
-        fail(str(exc))
-    console = make_console()
-    console.print(
-        f"vocabulary: {policy.describe()} ({', '.join(f'{e.name}: {len(e):,} words' for e in embs)})",
+    options = {
+        "games": games, "n_blue": n_blue, "n_red": n_red, "max_turns": max_turns,
+        "tie_break": tie_break, "vocab_size": vocab_size,
+    }  # fmt: skip
+    if words is not None:
+        try:
+            options["words"] = decode_utf8(read_bytes(words), words).split()
+        except (OSError, ValueError) as exc:
+            fail(f"{words}: {exc}")
+    con = console(stderr=json_to_stdout(json_out))
+    several = len(embedding or []) > 1
+    res = run_evaluation(
+        con,
+        embedding or None,
+        ["codenames-selfplay"],
+        store=out,
+        options={"codenames-selfplay": options},
+        data_root=data_root,
+        seed=seed,
+        quick=quick,
+        vocabulary=VocabularyPolicy(top_n=top_n, intersect=intersect and several),
+    )
+    policy = VocabularyPolicy(top_n=top_n, intersect=intersect and several)
+    con.print(
+        f"vocabulary: {policy.describe()} ("
+        + ", ".join(f"{e['name']}: {e['n_words']:,} words" for e in res.embeddings)
+        + ")",
         highlight=False,
         markup=False,
         soft_wrap=True,
     )
-    with console.status("playing...") as status:
-        rows = cross_matrix(
-            embs,
-            boards,
-            max_turns=max_turns,
-            make_sender=lambda e: ExhaustiveSearchSender(e, tie_break, vocab_size=vocab_size),
-            make_receiver=EmbeddingNearestReceiver,
-            progress=lambda s: status.update(f"playing {s}"),
-        )
     _print_matrix(
-        console,
-        rows,
+        con,
+        res.scores,
         f"mean turns to find {n_blue} blue words ({games} boards; "
         f"unsolved = {max_turns or n_blue} + 1)",
     )
-    split = same_vs_different(rows)
-    console.print(
-        f"same embedding: {split['same']:.2f} turns ({split['n_same']} pairs); different: "
-        f"{split['different']:.2f} ({split['n_different']} pairs)"
-    )
-    if out:
-        write_json_atomic(
-            out / "codenames-selfplay.json",
-            {
-                "rows": rows,
-                "parameters": {
-                    "games": games,
-                    "n_blue": n_blue,
-                    "n_red": n_red,
-                    "max_turns": max_turns,
-                    "seed": seed,
-                    "vocab_size": vocab_size,
-                    "tie_break": tie_break,
-                },
-                "embeddings": [e.describe() for e in embs],
-            },
-        )
+    print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
 
 
-def _print_matrix(console, rows: list[dict], title: str) -> None:
-    """The sender x receiver table of self-play turns (names never cut: split when narrow)."""
+def _print_matrix(console, scores, title: str) -> None:
+    """The sender x receiver table of self-play turns, from the stored Score rows."""
     from rich.markup import escape
 
     from wordgames.cli.tables import Col, print_table
+    from wordgames.report.text import format_number, thin_text
 
-    names = list(dict.fromkeys(r["receiver"] for r in rows))
-    table_rows = []
-    for s in dict.fromkeys(r["sender"] for r in rows):
-        cells = {r["receiver"]: r for r in rows if r["sender"] == s}
-        table_rows.append(
-            [
-                escape(s),
-                *[
-                    f"{cells[n]['mean_turns']:.2f} (solved {cells[n]['solve_rate']:.0%})"
-                    for n in names
-                ],
-            ]
+    def score_text(s) -> str:
+        ci = (
+            f" [{format_number(s.ci_low)}, {format_number(s.ci_high)}]"
+            if s.ci_low == s.ci_low
+            else ""
         )
+        return f"{format_number(s.value)}{ci}" + (
+            f" ({thin_text(s.thin_reason)})" if s.thin else ""
+        )
+
+    cell = {(s.embedding, s.subject, s.metric): s for s in scores}
+    senders = list(dict.fromkeys(s.embedding for s in scores))
+    receivers = list(dict.fromkeys(s.subject for s in scores))
+    rows = []
+    for snd in senders:
+        rows.append([escape(snd)])
+        for rcv in receivers:
+            turns, solved = cell.get((snd, rcv, "mean_turns")), cell.get((snd, rcv, "solve_rate"))
+            rows[-1].append(
+                f"{score_text(turns)} (solved {solved.value:.0%})" if turns and solved else "-"
+            )
     print_table(
         console,
-        ["sender \\ receiver", *(Col(n, "right") for n in names)],
-        table_rows,
+        ["sender \\ receiver", *(Col(escape(n), "right") for n in receivers)],
+        rows,
         title=escape(title),
     )
 

@@ -41,11 +41,11 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from wordgames.codenames.board import Board, ClueRules, _norm, derive_rng
+from wordgames.codenames.spec import TIE_BREAKS  # declared once, beside the options
 from wordgames.errors import OOVError
 from wordgames.params import Params
 
 DISTANCES = ("cosine", "euclidean")
-TIE_BREAKS = ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff", "frequency")
 
 
 @runtime_checkable

@@ -245,6 +245,22 @@ def random_boards(
     return [Board.random(pool, n_blue, n_red, seed=int(s), rules=rules) for s in seeds]
 
 
+def play_boards(sender, receiver, boards: Sequence[Board], max_turns: int | None = None):
+    """``(turns, solved, largest turn limit)``: every board played to the end.
+
+    An unsolved game counts its limit + 1 turns (the limit: ``max_turns``, default the
+    number of blue words of the board, as in the paper).
+    """
+    turns, solved, limits = [], [], [0]
+    for board in boards:
+        limit = len(board.blue) if max_turns is None else int(max_turns)
+        res = Game(board, sender, receiver, max_turns=limit).play()
+        turns.append(res.turns if res.solved else limit + 1)
+        solved.append(res.solved)
+        limits.append(limit)
+    return turns, solved, max(limits)
+
+
 def game_metric(
     sender,
     receiver,
@@ -264,17 +280,9 @@ def game_metric(
     """
     from wordgames.stats import bootstrap_ci
 
-    turns, solved, limits = [], [], []
-    for board in boards:
-        limit = len(board.blue) if max_turns is None else int(max_turns)
-        res = Game(board, sender, receiver, max_turns=limit).play()
-        turns.append(res.turns if res.solved else limit + 1)
-        solved.append(res.solved)
-        limits.append(limit + 1)
+    turns, solved, limit = play_boards(sender, receiver, boards, max_turns)
     t, s = np.asarray(turns, float), np.asarray(solved, bool)
-    lo, hi = bootstrap_ci(
-        t, n_resamples=n_resamples, seed=seed, bounds=(1.0, float(max(limits, default=1)))
-    )
+    lo, hi = bootstrap_ci(t, n_resamples=n_resamples, seed=seed, bounds=(1.0, float(limit + 1)))
     return {
         "mean_turns": float(t.mean()) if t.size else float("nan"),
         "ci_low": lo,

@@ -208,3 +208,84 @@ MEASURE = Measure(
     options=CodenamesOptions,
     subjects=("vectors", "player"),
 )
+
+
+#: ExhaustiveSearchSender's tie-breaks (:data:`wordgames.codenames.agents.TIE_BREAKS`)
+TIE_BREAKS = ("avg_blue_dist", "max_blue_dist", "max_radius", "red_blue_diff", "frequency")
+#: the data set name of self-play scores: seeded random boards of the Codenames word list
+SELFPLAY_BOARDS = "random-boards"
+
+
+@dataclass(frozen=True)
+class SelfplayOptions:
+    """Options of Codenames self-play (Table 1); the defaults are the paper's settings.
+
+    Parameters
+    ----------
+    games : int
+        Boards every (sender, receiver) pair plays (quick runs: at most 5).
+    n_blue, n_red : int
+        Blue and red words per board.
+    max_turns : int or None
+        Turn limit (default: the number of blue words); an unsolved game counts limit + 1.
+    tie_break : str
+        ExhaustiveSearchSender's tie-break (the paper: ``"frequency"``, the first optimal clue).
+    vocab_size : int or None
+        The sender's clue vocabulary: the N most frequent words.
+    words : tuple of str or None
+        The board word pool (default: the 400-word Codenames list), restricted to the words
+        both subjects know; the same pool gives every pair the same boards.
+    """
+
+    games: int = 30
+    n_blue: int = 50
+    n_red: int = 50
+    max_turns: int | None = None
+    tie_break: str = "frequency"
+    vocab_size: int | None = 50000
+    words: tuple[str, ...] | None = None
+
+    def __post_init__(self):
+        for name, least in (("games", 1), ("n_blue", 1), ("n_red", 0), ("max_turns", 1)):
+            value = getattr(self, name)
+            if value is not None and value < least:
+                raise OptionError(
+                    f"codenames-selfplay.{name} must be at least {least}, got {value}"
+                )
+        if self.tie_break not in TIE_BREAKS:
+            raise OptionError(
+                f"codenames-selfplay.tie_break: expected one of {', '.join(TIE_BREAKS)}, got "
+                f"{self.tie_break!r}"
+            )
+
+
+SELFPLAY = Measure(
+    name="codenames-selfplay",
+    version="1",
+    family="codenames",
+    description="Codenames self-play: every sender subject with every receiver subject "
+    "(Table 1 of Solomon & Ben Zion); the subject of a score is the receiver",
+    compute="wordgames.codenames.selfplay:run",
+    datasets=("codenames-pilot",),
+    metrics=(
+        Metric(
+            "mean_turns",
+            LOWER,
+            (1.0, None),
+            "mean turns to find every blue word (an unsolved game counts the limit + 1)",
+        ),
+        Metric("solve_rate", HIGHER, _UNIT, "share of games solved within the turn limit"),
+        Metric("mean_turns_solved", LOWER, (1.0, None), "mean turns of the solved games"),
+    ),  # fmt: skip
+    headlines=(
+        Headline(
+            "mean_turns",
+            dataset=SELFPLAY_BOARDS,
+            description="self-play: mean turns (sender = the row, receiver = the column)",
+        ),
+    ),  # fmt: skip
+    citation=MEASURE.citation,
+    options=SelfplayOptions,
+    pairs=True,
+    in_default_run=False,
+)

@@ -164,6 +164,23 @@ class Entry:
         return f"{self.version}-{self.params_sha256[:8]}" if self.params_sha256 else self.version
 
     @property
+    def partner(self) -> str:
+        """The sha256 of a measure-of-pairs' second subject (``""`` for other measures)."""
+        return str(self.params.get("partner") or "")
+
+    @property
+    def setting(self) -> str:
+        """The variant less the partner: entries of one pair measure run alike share it."""
+        if not self.partner:
+            return self.variant
+        import hashlib
+        import json
+
+        rest = {k: v for k, v in self.params.items() if k != "partner"}
+        text = json.dumps(rest, sort_keys=True, default=str)
+        return f"{self.version}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+    @property
     def quick(self) -> bool:
         return bool(self.params.get("quick", self.result.get("parameters", {}).get("quick", False)))
 
@@ -570,11 +587,11 @@ def _label(entries: list[Entry]) -> None:
 
 def _select(entries: list[Entry]) -> list[str]:
     """Choose one entry per (embedding, measure) for the leaderboard; notes on the choices."""
-    groups: dict[tuple[str, str], list[Entry]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
     for e in entries:
-        groups[(e.label, e.measure)].append(e)
+        groups[(e.label, e.measure, e.partner)].append(e)
     notes = []
-    for (label, measure), group in groups.items():
+    for (label, measure, _), group in groups.items():
         if len(group) == 1:
             continue
         best = max(group, key=lambda e: (not e.quick, e.written))
@@ -589,7 +606,7 @@ def _select(entries: list[Entry]) -> list[str]:
     by_measure: dict[str, set[str]] = defaultdict(set)
     for e in entries:
         if e.selected and e.params_sha256:
-            by_measure[e.measure].add(e.variant)
+            by_measure[e.measure].add(e.setting)
     for measure, variants in sorted(by_measure.items()):
         if len(variants) > 1:
             notes.append(

@@ -1006,6 +1006,33 @@ def _entry_section(
     return out
 
 
+def _pair_matrices(spec, entries: list[Entry]) -> list[str]:
+    """A measure of pairs: per headline metric, the subject (row) x partner (column) matrix."""
+    out = []
+    for h in spec.headlines:
+        rows = [s for e in entries for s in e.scores if h.matches(s)]
+        if not rows:
+            continue
+        senders = list(dict.fromkeys(s.embedding for s in rows))
+        partners = list(dict.fromkeys(s.subject for s in rows))
+        partners.sort(key=lambda p: senders.index(p) if p in senders else len(senders))
+        cell = {(s.embedding, s.subject): s for s in rows}
+        body = []
+        for snd in senders:
+            line = [snd]
+            for p in partners:
+                s = cell.get((snd, p))
+                line.append(
+                    score_cell(s.value, s.ci_low, s.ci_high, thin=s.thin_reason if s.thin else None)
+                    if s is not None
+                    else "-"
+                )
+            body.append(line)
+        caption = f"{h.description or h.metric}: rows are the subjects, columns their partners"
+        out.append(str(table(["", *partners], body, cls="matrix", caption=caption)))
+    return out
+
+
 def _measure_section(coll: Collection, m: str, images: _Images, shown: set) -> list[str]:
     order = {lab: i for i, lab in enumerate(coll.labels())}
     entries = sorted((e for e in coll.selected if e.measure == m), key=lambda e: order[e.label])
@@ -1018,8 +1045,10 @@ def _measure_section(coll: Collection, m: str, images: _Images, shown: set) -> l
             + (f" {esc(spec.citation)}" if spec.citation else "")
             + "</p>"
         )
-    versions = sorted({e.variant for e in entries})
+    versions = sorted({e.setting for e in entries})
     out.append(f'<p class="note">Version-parameters: {esc(", ".join(versions))}.</p>')
+    if spec is not None and spec.pairs:
+        out += _pair_matrices(spec, entries)
     out += _scores_table(m, entries, view)
     out += _result_tables(entries)
     # notes about the data (repairs, sources) repeat for every embedding: show them once

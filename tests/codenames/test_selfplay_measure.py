@@ -1,0 +1,98 @@
+"""Codenames self-play through ``evaluate`` (issue 23): Score rows, stored, resumable, reported."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import wordgames
+from wordgames.embeddings import Embedding
+from wordgames.measure import Score
+from wordgames.report.text import format_number
+
+RNG = np.random.default_rng(1)
+WORDS = [f"w{i}" for i in range(80)]
+A = Embedding(WORDS, RNG.normal(size=(80, 6)).astype("float32"), name="a")
+B = Embedding(WORDS, RNG.normal(size=(80, 6)).astype("float32"), name="b")
+OPTS = {"games": 4, "n_blue": 4, "n_red": 4, "words": WORDS[:40], "vocab_size": None}
+
+
+def _evaluate(**kw):
+    return wordgames.evaluate(
+        [A, B], measures=["codenames-selfplay"], options={"codenames-selfplay": OPTS}, **kw
+    )
+
+
+def test_each_pair_is_the_game_metric_of_its_agents():
+    from wordgames.codenames.agents import EmbeddingNearestReceiver, ExhaustiveSearchSender
+    from wordgames.codenames.game import game_metric, random_boards
+
+    res = _evaluate(ci_resamples=200)
+    boards = random_boards(WORDS[:40], 4, 4, 4, seed=0, embeddings=[A, B])
+    df = res.to_frame()
+    assert len(res.results) == 4  # every ordered pair, the diagonal too
+    for snd in (A, B):
+        for rcv in (A, B):
+            want = game_metric(
+                ExhaustiveSearchSender(snd, "frequency", vocab_size=None),
+                EmbeddingNearestReceiver(rcv), boards, n_resamples=200, seed=0,
+            )  # fmt: skip
+            got = df[(df.embedding == snd.name) & (df.subject == rcv.name)].set_index("metric")
+            assert got.loc["mean_turns", "value"] == want["mean_turns"]
+            assert (got.loc["mean_turns", "ci_low"], got.loc["mean_turns", "ci_high"]) == (
+                want["ci_low"], want["ci_high"]
+            )  # fmt: skip
+            assert got.loc["solve_rate", "value"] == want["solve_rate"]
+            assert got.loc["mean_turns", "n"] == 4
+
+
+def test_pairs_are_stored_by_partner_and_resume(tmp_path):
+    first = _evaluate(store=tmp_path, ci_resamples=50)
+    assert first.parameters["computed"] == 4
+    again = _evaluate(store=tmp_path, ci_resamples=50)
+    assert again.parameters["computed"] == 0 and again.parameters["reused"] == 4
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(again.to_frame(), first.to_frame())
+
+
+def test_selfplay_runs_only_when_named():
+    from wordgames.registry import select_measures
+
+    assert "codenames-selfplay" not in [m.name for m in select_measures(None)]
+
+
+@pytest.fixture(scope="module")
+def cli_run(tmp_path_factory, data_root):
+    from wordgames.cli import app
+
+    out = tmp_path_factory.mktemp("selfplay") / "X"
+    args = ["codenames", "selfplay", "-e", "glove-6b-50d", "-e", "glove-6b-50d-pca20"]
+    args += ["-o", str(out), "--games", "3", "--n-blue", "8", "--n-red", "8"]
+    r = CliRunner().invoke(app, [*args, "--data-root", str(data_root)], terminal_width=200)
+    assert r.exit_code == 0, r.output
+    rep = CliRunner().invoke(app, ["report", str(out)], terminal_width=200)
+    assert rep.exit_code == 0, rep.output
+    return r.output, out
+
+
+def test_cli_matrix_is_score_rows_in_results_json(cli_run):
+    output, out = cli_run
+    record = json.loads((out / "results.json").read_text())
+    scores = [Score.from_dict(s) for r in record["results"] for s in r["scores"]]
+    turns = {(s.embedding, s.subject): s for s in scores if s.metric == "mean_turns"}
+    assert len(turns) == 4 and all(1 <= s.value <= 9 for s in turns.values())
+    assert not (out / "codenames-selfplay.json").exists()
+    for s in turns.values():  # the console prints the stored number
+        assert format_number(s.value) in output
+
+
+def test_report_has_the_selfplay_matrix(cli_run):
+    _, out = cli_run
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert 'id="m-codenames-selfplay"' in html and 'class="matrix"' in html
+    matrix = html[html.index('class="matrix"') :].split("</table>")[0]
+    assert matrix.count("<tr>") == 3  # the head and one row per sender
