@@ -1,5 +1,6 @@
-"""The package's layers: no import circles between modules, and the lower layers import no
-measure family (an import inside a function counts too; ``TYPE_CHECKING`` imports do not)."""
+"""The package's layers: no import circles between modules nor between packages, and the lower
+layers import no measure family, and no family imports another (an import inside a function
+counts too, and so does one under ``TYPE_CHECKING``)."""
 
 from __future__ import annotations
 
@@ -18,13 +19,14 @@ def _modules() -> dict[str, Path]:
     return out
 
 
-def _imports(path: Path, name: str, known: dict) -> set[str]:
+def _imports(path: Path, name: str, known: dict, typing_too: bool = True) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     hidden = {
         id(n)
         for node in ast.walk(tree)
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
         for n in ast.walk(node)
+        if not typing_too
     }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
@@ -84,6 +86,38 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_circles():
     assert _cycles(_graph()) == []
+
+
+def _packages(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between ``wordgames.<package>`` (a top-level module counts as one)."""
+
+    def top(m: str) -> str:
+        return ".".join(m.split(".")[:2])
+
+    out: dict[str, set[str]] = {}
+    for m, deps in graph.items():
+        out.setdefault(top(m), set()).update(top(d) for d in deps if top(d) != top(m))
+    return out
+
+
+def test_no_circles_between_packages():
+    """e.g. the store (results) never imports the report, which reads the store."""
+    cycles = _cycles(_packages(_graph()))
+    assert cycles == [], cycles
+
+
+def test_no_family_imports_another():
+    graph = _graph()
+
+    def family(m: str) -> str:
+        return m.split(".")[1] if m.count(".") and m.split(".")[1] in FAMILIES else ""
+
+    bad = {
+        m: sorted(d for d in deps if family(d) and family(d) != family(m))
+        for m, deps in graph.items()
+        if family(m)
+    }
+    assert {m: ds for m, ds in bad.items() if ds} == {}
 
 
 def test_cycle_finder_finds_a_cycle():

@@ -337,6 +337,13 @@ class Measure:
         row's ``subject`` is the partner's name (a sender x receiver matrix).
     in_default_run : bool
         Run when no measure is named (``False``: only when named, e.g. self-play).
+    coverage : str
+        ``"module:function"`` of ``coverage(embedding, options, data_root)``: the rows of the
+        coverage pre-check (:mod:`wordgames.precheck`) before anything is computed; ``""``:
+        none.
+    game_words : str
+        ``"module:function"`` of ``game_words(data_root)``: every word the measure asks an
+        embedding about (an encoder encodes them beside its frequency list); ``""``: none.
     """
 
     name: str
@@ -355,6 +362,8 @@ class Measure:
     subjects: tuple[str, ...] = ("vectors",)
     pairs: bool = False
     in_default_run: bool = True
+    coverage: str = ""
+    game_words: str = ""
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]

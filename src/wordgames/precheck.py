@@ -63,63 +63,14 @@ def coverage_of(embedding, measure, options, data_root=None) -> list[Coverage]:
     """The pre-check of one unit (``[]`` when the measure has none or its data is missing)."""
     from wordgames.errors import DatasetMissingError, WordgamesError
 
-    check = _CHECKS.get(measure.name)
-    if check is None or not getattr(measure, "uses_embedding", True):
+    if not measure.coverage or not measure.uses_embedding:
         return []
+    check = _load(measure.coverage)
     try:
         rows = check(embedding, options, data_root)
     except (DatasetMissingError, WordgamesError, OSError):
         return []  # the unit itself will say what is missing
     return [Coverage(embedding.name, measure.name, d, k, t, u) for d, k, t, u in rows]
-
-
-def _similarity(embedding, opts, root):
-    from wordgames.similarity.benchmarks import _indices, load_benchmarks
-
-    if opts.benchmarks == ():
-        return []
-    out = []
-    for name, b in load_benchmarks(opts.benchmarks, root).items():
-        i1, _ = _indices(embedding, b.word1, b.raw1)
-        i2, _ = _indices(embedding, b.word2, b.raw2)
-        out.append((name, int(((i1 >= 0) & (i2 >= 0)).sum()), len(b), "pairs"))
-    return out
-
-
-def _oddmanout(embedding, opts, root):
-    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
-
-    out = []
-    for name in available_sets(root, opts.sets or DEFAULT_SETS):
-        ps = load_dataset(name, root, seed=0)
-        words = [[str(w) for w in row] for row in ps.words]
-        lowered = [[w.lower() for w in row] for row in words]
-        known = known_rows(embedding, words) | known_rows(embedding, lowered)
-        out.append((name, int(known.sum()), len(words), "puzzles"))
-    return out
-
-
-def _codenames(embedding, opts, root):
-    from wordgames.codenames.suite import load_chosen
-
-    out = []
-    for name, data in load_chosen(opts, root).items():
-        for role, records, words_of in (
-            ("human_receiver", data.receiver, lambda r: [*r.board, r.clue]),
-            ("human_sender", data.sender, lambda r: [*r.blue, *r.avoid, r.clue]),
-        ):
-            if not records:
-                continue
-            groups = [[str(w).lower() for w in words_of(r)] for r in records]
-            weights = np.array([max(1, int(getattr(r, "count", 1) or 1)) for r in records])
-            known = known_rows(embedding, groups)
-            out.append(
-                (f"{name} ({role})", int(weights[known].sum()), int(weights.sum()), "records")
-            )
-    return out
-
-
-_CHECKS = {"similarity": _similarity, "oddmanout": _oddmanout, "codenames": _codenames}
 
 
 def game_words(data_root=None) -> list[str]:
@@ -131,46 +82,23 @@ def game_words(data_root=None) -> list[str]:
     frequency list, so that its coverage of the games is not a frequency list's. Data sets that
     are missing add nothing. (WALES titles are phrases, encoded by the measure itself.)
     """
-    from wordgames.embeddings.validate import bad_word_reason
     from wordgames.errors import WordgamesError
+    from wordgames.registry import builtin_measures
+    from wordgames.textio import bad_word_reason
 
     words: set[str] = set()
-    for part in (_codenames_words, _oddmanout_words, _similarity_words):
+    entries = dict.fromkeys(m.game_words for m in builtin_measures() if m.game_words)
+    for entry in entries:
         try:
-            words.update(part(data_root))
+            words.update(_load(entry)(data_root))
         except (WordgamesError, OSError, KeyError):  # missing or damaged data adds no word
             continue
     return sorted(w for w in words if w and not bad_word_reason(w))
 
 
-def _codenames_words(root) -> set[str]:
-    from wordgames.codenames.board import codenames_word_list
-    from wordgames.codenames.spec import CodenamesOptions
-    from wordgames.codenames.suite import load_chosen
+def _load(entry: str):
+    """The function ``"module:function"`` a measure's record names (imported when used)."""
+    import importlib
 
-    out = set(codenames_word_list(root))
-    for data in load_chosen(CodenamesOptions(), root).values():
-        for r in data.receiver:
-            out.update(str(w).lower() for w in (*r.board, r.clue))
-        for r in data.sender:
-            out.update(str(w).lower() for w in (*r.blue, *r.avoid, r.clue))
-    return out
-
-
-def _oddmanout_words(root) -> set[str]:
-    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
-
-    out: set[str] = set()
-    for name in available_sets(root, DEFAULT_SETS):
-        out.update(str(w) for w in np.asarray(load_dataset(name, root, seed=0).words).ravel())
-    return out
-
-
-def _similarity_words(root) -> set[str]:
-    from wordgames.similarity.benchmarks import load_benchmarks
-
-    out: set[str] = set()
-    for b in load_benchmarks(None, root).values():
-        out.update(map(str, b.word1))
-        out.update(map(str, b.word2))
-    return out
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)

@@ -12,12 +12,12 @@ from scipy import stats
 
 from tests.conftest import require_dataset
 from wordgames.errors import SkipMeasure, WordgamesError
+from wordgames.experiments import correlation_study
 from wordgames.registry import get_measure
 from wordgames.results import MeasureResult
 from wordgames.similarity.correlation import (
     InsufficientEmbeddingsError,
     correlate,
-    correlation_study,
     select_metrics,
 )
 

@@ -207,6 +207,8 @@ MEASURE = Measure(
     "through the game of Codenames.",
     options=CodenamesOptions,
     subjects=("vectors", "player"),
+    coverage="wordgames.codenames.suite:coverage",
+    game_words="wordgames.codenames.suite:game_words",
 )
 
 

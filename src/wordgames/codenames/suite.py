@@ -772,3 +772,41 @@ def _plots(result: MeasureResult, srows, rrows, folder) -> None:
         result.timings["plots"] = round(time.perf_counter() - t, 4)
     except Exception as exc:  # a plot must never cost the numbers
         result.notes.append(f"plots failed: {exc!r}")
+
+
+# --------------------------------------------------------------------------- pre-check
+def coverage(embedding, opts, root):
+    """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit."""
+    from wordgames.codenames.suite import load_chosen
+    from wordgames.precheck import known_rows
+
+    out = []
+    for name, data in load_chosen(opts, root).items():
+        for role, records, words_of in (
+            ("human_receiver", data.receiver, lambda r: [*r.board, r.clue]),
+            ("human_sender", data.sender, lambda r: [*r.blue, *r.avoid, r.clue]),
+        ):
+            if not records:
+                continue
+            groups = [[str(w).lower() for w in words_of(r)] for r in records]
+            weights = np.array([max(1, int(getattr(r, "count", 1) or 1)) for r in records])
+            known = known_rows(embedding, groups)
+            out.append(
+                (f"{name} ({role})", int(weights[known].sum()), int(weights.sum()), "records")
+            )
+    return out
+
+
+def game_words(root) -> set[str]:
+    """Every word this game asks an embedding about on the available data."""
+    from wordgames.codenames.board import codenames_word_list
+    from wordgames.codenames.spec import CodenamesOptions
+    from wordgames.codenames.suite import load_chosen
+
+    out = set(codenames_word_list(root))
+    for data in load_chosen(CodenamesOptions(), root).values():
+        for r in data.receiver:
+            out.update(str(w).lower() for w in (*r.board, r.clue))
+        for r in data.sender:
+            out.update(str(w).lower() for w in (*r.blue, *r.avoid, r.clue))
+    return out

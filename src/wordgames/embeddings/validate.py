@@ -11,18 +11,69 @@ words keep their first row), counting each repair in the :class:`LoadReport`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from wordgames.errors import DataFormatError
 from wordgames.textio import BAD_WORD_CHARS, BOM, MAX_WORD_CHARS, bad_word_reason
 
-__all__ = ["BAD_WORD_CHARS", "BOM", "bad_word_reason", "bad_word_rows", "finish"]
+__all__ = ["BAD_WORD_CHARS", "BOM", "LoadReport", "bad_word_reason", "bad_word_rows", "finish"]
 
-if TYPE_CHECKING:  # core -> vocab -> validate: no import of core at run time
-    from wordgames.embeddings.core import LoadReport
+
+@dataclass
+class LoadReport:
+    """What a loader found and repaired. Repairs are counted, never silent.
+
+    ``repairs`` counts each kind of repair (``{"zero_rows_dropped": 2}``); ``repair_lines``
+    says each one in words, for the console and the result records (for example
+    ``"header promises 5 rows but the file holds 3 (truncated?): the 3 rows found were used"``).
+
+    Examples
+    --------
+    >>> r = LoadReport(source="v.txt")
+    >>> r.repair("zero_rows_dropped", 2, "2 all-zero rows dropped (out of vocabulary): 'a', 'b'")
+    >>> r.repairs, r.repair_lines
+    ({'zero_rows_dropped': 2}, ["2 all-zero rows dropped (out of vocabulary): 'a', 'b'"])
+    """
+
+    source: str = ""
+    format: str = ""
+    n_rows_read: int = 0
+    duplicates_dropped: int = 0
+    duplicate_examples: list[str] = field(default_factory=list)
+    non_finite_rows: int = 0
+    repairs: dict[str, int] = field(default_factory=dict)
+    from_cache: bool = False
+    repair_lines: list[str] = field(default_factory=list)
+
+    def repair(self, kind: str, count: int, line: str) -> None:
+        """Count ``count`` repairs of ``kind`` and say in ``line`` what was done."""
+        if count <= 0:
+            return
+        self.repairs[kind] = self.repairs.get(kind, 0) + int(count)
+        self.repair_lines.append(line)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> LoadReport:
+        """The report :meth:`as_dict` wrote (unknown keys are ignored)."""
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def as_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "format": self.format,
+            "n_rows_read": self.n_rows_read,
+            "duplicates_dropped": self.duplicates_dropped,
+            "duplicate_examples": self.duplicate_examples[:10],
+            "non_finite_rows": self.non_finite_rows,
+            "repairs": dict(self.repairs),
+            "from_cache": self.from_cache,
+            "repair_lines": list(self.repair_lines),
+        }
+
 
 #: vector norms outside this range overflow or underflow float32 when squared or multiplied
 MIN_NORM, MAX_NORM = 1e-18, 1e18

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from wordgames.errors import DataFormatError
 from wordgames.textio import decode_utf8
 
-if TYPE_CHECKING:  # vocab works on any Embedding; core imports this module, not the reverse
-    from wordgames.embeddings.core import Embedding
+
+class Embedding(Protocol):
+    """What vocab needs of an embedding (core imports this module, never the reverse)."""
+
+    name: str
+
+    def lookup(self, words): ...
+
+    def take(self, rows, *, name: str): ...
 
 
 def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:

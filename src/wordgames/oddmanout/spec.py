@@ -113,4 +113,6 @@ MEASURE = Measure(
     options=OddManOutOptions,
     baseline_subjects=("wordnet", "senses:*"),
     subjects=("vectors", "player"),
+    coverage="wordgames.oddmanout.suite:coverage",
+    game_words="wordgames.oddmanout.suite:game_words",
 )

@@ -540,3 +540,31 @@ def plot_table3(rows: list[dict], folder):
     save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
+
+
+# --------------------------------------------------------------------------- pre-check
+def coverage(embedding, opts, root):
+    """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit."""
+    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
+    from wordgames.precheck import known_rows
+
+    out = []
+    for name in available_sets(root, opts.sets or DEFAULT_SETS):
+        ps = load_dataset(name, root, seed=0)
+        words = [[str(w) for w in row] for row in ps.words]
+        lowered = [[w.lower() for w in row] for row in words]
+        known = known_rows(embedding, words) | known_rows(embedding, lowered)
+        out.append((name, int(known.sum()), len(words), "puzzles"))
+    return out
+
+
+def game_words(root) -> set[str]:
+    """Every word this game asks an embedding about on the available data."""
+    import numpy as np
+
+    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
+
+    out: set[str] = set()
+    for name in available_sets(root, DEFAULT_SETS):
+        out.update(str(w) for w in np.asarray(load_dataset(name, root, seed=0).words).ravel())
+    return out

@@ -285,10 +285,10 @@ class ResultStore:
             ci_low, ci_high, n, n_skipped, skip_reason, coverage, thin, thin_reason. The
             embedding is its name, with the first 8 hex digits of its sha256 appended when
             different embeddings share the name (after a merge): no embedding hides another
-            (:func:`wordgames.report.collect.embedding_labels`). Entries of an older schema are
+            (:func:`wordgames.results.rows.embedding_labels`). Entries of an older schema are
             left out (see :meth:`get`); a result without Score rows (a plug-in measure that
             returns only flat ``metrics``) shows each metric with an empty data set and
-            subject (:func:`wordgames.report.collect.result_scores`).
+            subject (:func:`wordgames.results.rows.result_scores`).
 
         Examples
         --------
@@ -303,7 +303,7 @@ class ResultStore:
         import pandas as pd
 
         from wordgames.measure import ThinPolicy
-        from wordgames.report.collect import embedding_labels, result_scores, stamp_thin
+        from wordgames.results.rows import embedding_labels, result_scores, stamp_thin
 
         cols = [
             "embedding",

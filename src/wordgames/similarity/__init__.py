@@ -12,7 +12,8 @@ Modules (imported on use, so ``import wordgames.similarity`` stays light):
 
 The main functions are also reachable here, imported on first use:
 :func:`evaluate` and :func:`read_pairs_tsv` / :func:`load_benchmarks` (benchmarks),
-:class:`GlobalMetrics`, :func:`correlate` and :func:`correlation_study`.
+:class:`GlobalMetrics` and :func:`correlate` (the study that runs the measures first is
+:func:`wordgames.experiments.correlation_study`).
 """
 
 _LAZY = {
@@ -22,7 +23,6 @@ _LAZY = {
     "read_pairs_tsv": "benchmarks",
     "GlobalMetrics": "global_metrics",
     "correlate": "correlation",
-    "correlation_study": "correlation",
 }
 
 __all__ = sorted(_LAZY)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -196,7 +196,7 @@ def select_metrics(
 
 @dataclass
 class StudyResult:
-    """What :func:`correlation_study` measured: the correlation, every measure's result and the skips."""
+    """What :func:`wordgames.experiments.correlation_study` measured: the correlation, every measure's result and the skips."""
 
     correlation: CorrelationResult | None
     table: object
@@ -230,77 +230,6 @@ def require_embeddings(names: Sequence[str], min_embeddings: int = MIN_EMBEDDING
             f"a correlation study needs at least {min_embeddings} embeddings, got {len(names)} "
             f"({', '.join(map(str, names)) or 'none'})"
         )
-
-
-def correlation_study(
-    embeddings,
-    measures: Sequence = DEFAULT_MEASURES,
-    *,
-    options: Mapping | None = None,
-    seed: int = 0,
-    quick: bool = False,
-    data_root=None,
-    store=None,
-    out_dir=None,
-    vocabulary=None,
-    reference: str | None = REFERENCE,
-    select: Mapping[str, str] | None = None,
-    min_embeddings: int = MIN_EMBEDDINGS,
-    plot: bool = True,
-    progress: Callable[[str, int, int], None] | None = None,
-) -> StudyResult:
-    """Run each measure on each embedding, build the score table and correlate it.
-
-    The measures run through :func:`wordgames.evaluate`.
-
-    Parameters
-    ----------
-    embeddings : list of names, paths or Embedding
-        The embeddings to compare (at least ``min_embeddings``).
-    measures : list of str or Measure
-        Measures of the registry (:func:`wordgames.list_measures`).
-    options, seed, quick, data_root, store, out_dir, vocabulary, progress
-        Passed to :func:`wordgames.evaluate` (a store makes the study resumable).
-    reference : str or None
-        The metric every other one is correlated with (``"wales/score"``).
-    select : mapping, optional
-        Measure -> regular expression of the metric names kept (default
-        :data:`DEFAULT_SELECT`: WALES score, erank/perank/edim, each benchmark's Spearman).
-    plot : bool
-        Write the two figures into ``<out_dir or store>/plots/correlation`` (none in memory).
-
-    Returns
-    -------
-    StudyResult
-
-    A measure that cannot run (missing data, missing module, optional dependency) is recorded
-    in ``skipped``; its cells stay empty. Raises :class:`InsufficientEmbeddingsError` before
-    running anything when fewer than ``min_embeddings`` embeddings are given, and
-    :class:`~wordgames.registry.UnknownMeasureError` for an unknown measure.
-    """
-    from wordgames.evaluation import evaluate
-    from wordgames.registry import select_measures
-
-    specs = list(embeddings) if isinstance(embeddings, list | tuple) else [embeddings]
-    require_embeddings([getattr(e, "name", str(e)) for e in specs], min_embeddings)
-    chosen = select_measures(list(measures))
-    res = evaluate(
-        specs,
-        chosen,
-        options=options,
-        seed=seed,
-        quick=quick,
-        data_root=data_root,
-        store=store,
-        out_dir=out_dir,
-        vocabulary=vocabulary,
-        progress=progress,
-    )
-    folder = out_dir or store
-    plot_dir = Path(folder) / "plots" / "correlation" if plot and folder is not None else None
-    return study_from_results(
-        res, reference=reference, select=select, min_embeddings=min_embeddings, plot_dir=plot_dir
-    )
 
 
 def study_from_results(

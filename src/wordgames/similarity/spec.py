@@ -65,6 +65,8 @@ SIMILARITY = Measure(
     citation="Giesen et al., Leveraging the Wikipedia Graph for Evaluating Word Embeddings "
     "(IJCAI 2022), Figure 1",
     options=SimilarityOptions,
+    coverage="wordgames.similarity.suite:coverage",
+    game_words="wordgames.similarity.suite:game_words",
 )
 
 

@@ -190,3 +190,29 @@ def plot_scores(scores: list[BenchmarkScore], embedding_name: str, out_dir: Path
     save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path
+
+
+# --------------------------------------------------------------------------- pre-check
+def coverage(embedding, opts, root):
+    """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit."""
+    from wordgames.similarity.benchmarks import _indices, load_benchmarks
+
+    if opts.benchmarks == ():
+        return []
+    out = []
+    for name, b in load_benchmarks(opts.benchmarks, root).items():
+        i1, _ = _indices(embedding, b.word1, b.raw1)
+        i2, _ = _indices(embedding, b.word2, b.raw2)
+        out.append((name, int(((i1 >= 0) & (i2 >= 0)).sum()), len(b), "pairs"))
+    return out
+
+
+def game_words(root) -> set[str]:
+    """Every word this game asks an embedding about on the available data."""
+    from wordgames.similarity.benchmarks import load_benchmarks
+
+    out: set[str] = set()
+    for b in load_benchmarks(None, root).values():
+        out.update(map(str, b.word1))
+        out.update(map(str, b.word2))
+    return out

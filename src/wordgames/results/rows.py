@@ -1,0 +1,130 @@
+"""Score rows of stored results, read the same way by the store and the report.
+
+This module sits in the results layer, below the report: the store's ``table()`` and the
+report's collection both build their rows with it, so neither imports the other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping
+
+from wordgames.measure import HIGHER, LOWER, Score, ThinPolicy, is_thin
+
+
+def _finite(value) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)
+
+
+# Used only for plug-in measures without Score rows (see result_scores): words in the last part
+# of a flat metric name that say which way is better.
+_LOWER_HINTS = (
+    "mean_rank",
+    "median_rank",
+    "turns",
+    "failure_rate",
+    "pct_wrong",
+    "loss",
+    "error",
+    "distance",
+)
+_HIGHER_HINTS = (
+    "spearman",
+    "pearson",
+    "mrr",
+    "hits@",
+    "accuracy",
+    "pct_correct",
+    "score",
+    "coverage",
+    "topsim",
+    "precision",
+    "recall",
+)
+_HIGHER_NAMES = ("map", "cbm", "f1")
+
+
+def guess_direction(metric: str) -> str | None:
+    """Which way is better for a flat metric name of a measure that declares none.
+
+    Only :func:`result_scores` uses it (plug-in measures without Score rows); declared metrics
+    take their direction from the measure's :class:`~wordgames.measure.Metric`.
+
+    Examples
+    --------
+    >>> guess_direction("game/accuracy"), guess_direction("a.median_rank"), guess_direction("n_words")
+    ('higher', 'lower', None)
+    """
+    last = metric.replace(".", "/").rsplit("/", 1)[-1].lower()
+    if any(w in last for w in _LOWER_HINTS):
+        return LOWER
+    if last in _HIGHER_NAMES or any(w in last for w in _HIGHER_HINTS):
+        return HIGHER
+    return None
+
+
+def result_scores(result: Mapping, measure: str) -> list[Score]:
+    """The :class:`~wordgames.measure.Score` rows of a stored result (``MeasureResult.as_dict()``).
+
+    A result without Score rows (a plug-in measure returning only the flat ``metrics`` dict)
+    gives one row per numeric metric: data set and subject empty, the key as the metric, the
+    direction guessed from the name (:func:`guess_direction`, ``None`` when it cannot tell).
+
+    Examples
+    --------
+    >>> [(s.metric, s.value, s.direction) for s in result_scores({"metrics": {"turns": 3}}, "toy")]
+    [('turns', 3.0, 'lower')]
+    """
+    rows = result.get("scores") or ()
+    if rows:
+        return [Score.from_dict({**r, "measure": measure}) for r in rows]
+    emb = str(result.get("embedding", ""))
+    return [
+        Score(emb, measure, "", "", str(k), float(v), direction=guess_direction(str(k)))
+        for k, v in (result.get("metrics") or {}).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+
+
+def stamp_thin(rows, scores: list[Score], policy: ThinPolicy) -> int:
+    """Judge the rows stored without a ``thin`` flag by :func:`~wordgames.measure.is_thin`.
+
+    Fills every score's unknown coverage with ``n / (n + n_skipped)``; returns how many rows
+    had no flag (a store written before the flag existed) and were judged here.
+
+    Examples
+    --------
+    >>> s = [Score("e", "m", "pilot", "", "map", 0.5, n=4, n_skipped=192)]
+    >>> stamp_thin([{"n": 4, "n_skipped": 192}], s, ThinPolicy()), s[0].thin, s[0].thin_reason
+    (1, True, 'coverage 4 of 196 (2%) is below 50%')
+    """
+    judged = 0
+    for raw, s in zip(rows, scores, strict=False):
+        if not _finite(s.coverage):
+            s.coverage = s.known_coverage()
+        if isinstance(raw, Mapping) and "thin" not in raw:
+            s.thin, s.thin_reason = is_thin(s, policy)
+            judged += 1
+    return judged
+
+
+def embedding_labels(pairs) -> dict[tuple[str, str], str]:
+    """One display label per distinct ``(name, sha256)``.
+
+    The name alone, or with the first 8 hex digits of the sha256 appended when different
+    embeddings share the name (a merge of two stores): no embedding is hidden behind another.
+
+    Examples
+    --------
+    >>> sorted(embedding_labels([("g", "a" * 64), ("g", "b" * 64), ("w", "c" * 64)]).values())
+    ['g (aaaaaaaa)', 'g (bbbbbbbb)', 'w']
+    """
+    shas_by_name: dict[str, set[str]] = defaultdict(set)
+    pairs = list(pairs)
+    for name, sha in pairs:
+        shas_by_name[name].add(sha)
+    return {
+        (name, sha): f"{name} ({sha[:8]})" if len(shas_by_name[name]) > 1 else name
+        for name, sha in pairs
+    }
