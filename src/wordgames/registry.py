@@ -24,6 +24,7 @@ BUILTIN_SPECS: tuple[str, ...] = (
     "wordgames.similarity.spec:SIMILARITY",
     "wordgames.similarity.spec:GLOBAL_METRICS",
     "wordgames.wales.spec:MEASURE",
+    "wordgames.wales.spec:AGENTS",
     "wordgames.oddmanout.spec:MEASURE",
     "wordgames.emergent.spec:MEASURE",
 )

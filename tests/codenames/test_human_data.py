@@ -3,6 +3,7 @@ type, records checked field by field against the raw files, colour mappings, dup
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 
 import pytest
@@ -469,3 +470,15 @@ def test_heyyjudes_read_back_keeps_its_people_and_its_map(tmp_path):
     after = receiver_map(agent, back.receiver)["nearest"].summary()
     assert after["map"] == before["map"] and after["n"] == before["n"] == 13_280
     assert round(before["map"], 3) == 0.725
+
+
+def test_the_human_data_sets_are_named_once():
+    """The measure's data sets are the declarations; every one has a loader, and no more."""
+    from wordgames.codenames.spec import DATASETS
+    from wordgames.datasets import all_datasets
+
+    declared = {n for n, d in all_datasets().items() if d.family == "codenames"}
+    assert set(DATASETS) == declared == set(HUMAN_DATASETS)
+    for name, module in HUMAN_DATASETS.items():
+        loader = importlib.import_module(f"wordgames.codenames.human_data.{module}")
+        assert callable(loader.load), name

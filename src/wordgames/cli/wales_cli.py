@@ -519,51 +519,47 @@ def agents(
     ] = None,
     max_steps: Annotated[int, typer.Option(help="Step cap of both agents.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the tasks and the stochastic agent.")] = 0,
+    quick: Quick = False,
     data_root: DataRoot = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
 ):
     """Greedy (gamma = 1) beside the stochastic P_q agent of the paper's section 3.1.
 
     On the human-played Wikispeedia pairs and power-law task sets; scores in edges with their
-    95% bootstrap intervals.
+    95% bootstrap intervals. The numbers come from wordgames.evaluate (measure "wales-agents").
     """
     from rich.markup import escape
 
-    from wordgames.cli.common import console, fail, resolve_specs
+    from wordgames.cli.common import (
+        console,
+        json_to_stdout,
+        print_skipped,
+        resolve_specs,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.cli.tables import Col, print_table
-    from wordgames.errors import WordgamesError
-    from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.experiments import compare_agents
-    from wordgames.wales.stochastic import StochasticAgent
-    from wordgames.wales.tasks import power_law_tasks
-    from wordgames.wales.titles import title_vectors
 
     specs = resolve_specs(embedding or ([] if real else ["glove-6b-50d"]), real=real)
-    rows = []
-    try:
-        setup = _setup("wikispeedia", None, None, data_root)
-        g = setup.graph
-        sets = [setup.human] + [
-            power_law_tasks(g, a, k, seed + 101 * i) for i, a in enumerate(exponent or [1, 32])
-        ]
-        pair = {
-            "greedy": GreedyAgent(gamma=1.0, max_steps=max_steps),
-            "stochastic": StochasticAgent(max_steps=max_steps, seed=seed),
-        }
-        for spec in specs:
-            emb = _load_embedding(spec)
-            rows += compare_agents(g, title_vectors(g.names, emb), emb.name, pair, sets, seed=seed)
-    except (WordgamesError, ValueError) as exc:
-        fail(str(exc))
+    options = {"k": k, "exponents": list(exponent or [1.0, 32.0]), "max_steps": max_steps}
+    con = console(stderr=json_to_stdout(json_out))
+    res = run_evaluation(
+        con, specs, ["wales-agents"], store=out, options={"wales-agents": options},
+        data_root=data_root, seed=seed, quick=quick,
+    )  # fmt: skip
+    cell = {(s.embedding, s.dataset, s.subject, s.metric): s for s in res.scores}
     cells = [
         [
-            escape(r["embedding"]),
-            escape(r["task_set"]),
-            r["agent"],
-            _num(r["score"]),
-            _ci(r["ci_low"], r["ci_high"]),
-            _num(r["failure_rate"], ".1%"),
-        ]
-        for r in rows
+            escape(s.embedding),
+            escape(s.dataset),
+            s.subject,
+            _num(s.value),
+            _ci(s.ci_low, s.ci_high),
+            _num(cell[(s.embedding, s.dataset, s.subject, "failure_rate")].value, ".1%"),
+        ]  # fmt: skip
+        for s in res.scores
+        if s.metric == "score"
     ]
     cols = [
         "embedding",
@@ -573,7 +569,12 @@ def agents(
         Col("95% CI", "right"),
         Col("failed", "right"),
     ]
-    print_table(console(), cols, cells, title="greedy vs stochastic (P_q) agent", keys=2)
+    print_table(con, cols, cells, title="greedy vs stochastic (P_q) agent", keys=2)
+    print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
 
 
 @app.command("power-law")

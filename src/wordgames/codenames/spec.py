@@ -40,16 +40,22 @@ AGGREGATES = (
 #: list: ``"nounlist"`` is the authors' (Solomon & Ben Zion) 6,801 English nouns,
 #: ``nounlist.csv`` of the ``codenames-pilot`` data (:mod:`wordgames.codenames.experiments`)
 CLUE_VOCABULARIES = {"nounlist": ("codenames-pilot", "nounlist.csv")}
-#: the declared human data sets (:data:`wordgames.codenames.human_data.HUMAN_DATASETS`)
-DATASETS = (
-    "codenames-pilot",
-    "codenames-human-heyyjudes",
-    "codenames-human-itsluisa",
-    "codenames-human-noahprescott",
-    "codenames-human-salt",
-    "codenames-human-stanfordhci",
-    "codenames-human-xerevity",
-)
+
+
+def _declared_datasets() -> tuple[str, ...]:
+    """The Codenames data sets declared in :mod:`wordgames.datasets`: the pilot, then by name.
+
+    Read from the declarations, so that a new human-data source is named in one place.
+    """
+    from wordgames.datasets import all_datasets
+
+    names = [n for n, d in all_datasets().items() if d.family == "codenames"]
+    return tuple(sorted(names, key=lambda n: (n != "codenames-pilot", n)))
+
+
+#: the declared human data sets (:data:`wordgames.codenames.human_data.HUMAN_DATASETS` gives
+#: each its loader)
+DATASETS = _declared_datasets()
 
 
 @dataclass(frozen=True)

@@ -208,3 +208,51 @@ MEASURE = Measure(
     options=WalesOptions,
     subjects=("vectors", "player"),
 )
+
+
+@dataclass(frozen=True)
+class AgentsOptions:
+    """Options of the greedy-vs-stochastic comparison (``wales-agents``, the paper's 3.1).
+
+    Parameters
+    ----------
+    k : int
+        Tasks per power-law task set (quick runs: 100).
+    exponents : tuple of float
+        Power-law exponents of the sampled task sets (the human-played pairs come first).
+    max_steps : int
+        Step cap of both agents.
+    """
+
+    k: int = 1000
+    exponents: tuple[float, ...] = (1.0, 32.0)
+    max_steps: int = 100
+
+    def __post_init__(self):
+        if self.k < 1 or self.max_steps < 1:
+            from wordgames.measure import OptionError
+
+            raise OptionError(
+                f"wales-agents: k and max_steps must be >= 1 ({self.k}, {self.max_steps})"
+            )
+
+
+AGENTS = Measure(
+    name="wales-agents",
+    version="1",
+    family="wales",
+    description="WALES: the greedy agent (gamma = 1) beside the stochastic P_q agent, on the "
+    "human-played Wikispeedia pairs and power-law task sets (section 3.1)",
+    compute="wordgames.wales.suite:run_agents",
+    datasets=("wikispeedia",),
+    metrics=(
+        Metric("score", HIGHER, (0.0, 1.0), "mean task score m/n in edges (0 for a failure)"),
+        Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the agent did not finish"),
+    ),
+    headlines=(
+        Headline("score", dataset="human", description="score on the human-played pairs, by agent"),
+    ),
+    citation=MEASURE.citation,
+    options=AgentsOptions,
+    in_default_run=False,
+)

@@ -168,6 +168,48 @@ def run_player(player, ctx) -> MeasureResult:
     return result
 
 
+def run_agents(embedding, ctx) -> MeasureResult:
+    """``wales-agents``: greedy and stochastic agents on the human pairs and power-law tasks."""
+    from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.spec import AGENTS
+    from wordgames.wales.stochastic import StochasticAgent
+    from wordgames.wales.tasks import power_law_tasks
+    from wordgames.wales.titles import title_vectors
+
+    opts = ctx.options
+    k = min(opts.k, 100) if ctx.quick else opts.k
+    result = MeasureResult(AGENTS.name, AGENTS.version)
+    with Timer(result.timings, "load"):
+        setup = wikispeedia_setup(ctx.data_root)
+    g = setup.graph
+    sets = [setup.human] + [
+        power_law_tasks(g, a, k, ctx.seed + 101 * i) for i, a in enumerate(opts.exponents)
+    ]
+    agents = {
+        "greedy": GreedyAgent(gamma=1.0, max_steps=opts.max_steps),
+        "stochastic": StochasticAgent(max_steps=opts.max_steps, seed=ctx.seed),
+    }
+    with Timer(result.timings, "navigate"):
+        rows = compare_agents(
+            g, title_vectors(g.names, embedding), embedding.name, agents, sets,
+            n_resamples=ctx.ci_resamples, seed=ctx.seed,
+        )  # fmt: skip
+    for row in rows:
+        _task_rows(result, row, row["agent"], with_failures=True)
+    result.notes += list(setup.notes)
+    result.datasets = dict(setup.datasets)
+    result.parameters = {
+        "agents": {name: a.get_params() for name, a in agents.items()},
+        "k": k,
+        "exponents": list(opts.exponents),
+        "seed": ctx.seed,
+        "quick": ctx.quick,
+    }
+    return result
+
+
 def _measure_kwargs(opts) -> dict:
     """The options :func:`~wordgames.wales.report.evaluate_embedding` takes."""
     names = (

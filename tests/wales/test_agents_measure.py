@@ -1,0 +1,58 @@
+"""``wales agents`` through ``evaluate`` (issue 23): the comparison is stored Score rows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from wordgames.measure import Score
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, data_root):
+    from wordgames.cli import app
+
+    out = tmp_path_factory.mktemp("wales-agents")
+    args = ["wales", "agents", "-e", "glove-6b-50d", "--k", "40", "--exponent", "32"]
+    r = CliRunner().invoke(app, [*args, "-o", str(out), "--data-root", str(data_root)])
+    assert r.exit_code == 0, r.output
+    return r.output, out, data_root
+
+
+def test_rows_are_the_agents_summaries(run):
+    from wordgames.embeddings import load_embedding
+    from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.stochastic import StochasticAgent
+    from wordgames.wales.tasks import power_law_tasks
+    from wordgames.wales.titles import title_vectors
+
+    _, out, root = run
+    record = json.loads((out / "results.json").read_text())
+    scores = {
+        (s.dataset, s.subject, s.metric): s
+        for s in (Score.from_dict(x) for r in record["results"] for x in r["scores"])
+    }
+    setup = wikispeedia_setup(root)
+    emb = load_embedding("glove-6b-50d")
+    sets = [setup.human, power_law_tasks(setup.graph, 32.0, 40, 0)]
+    agents = {"greedy": GreedyAgent(), "stochastic": StochasticAgent(seed=0)}
+    rows = compare_agents(setup.graph, title_vectors(setup.graph.names, emb), "g", agents, sets)
+    assert len(rows) == 4
+    for row in rows:
+        s = scores[(row["task_set"], row["agent"], "score")]
+        assert (s.value, s.ci_low, s.ci_high, s.n) == (
+            row["score"], row["ci_low"], row["ci_high"], row["n_scored"]
+        )  # fmt: skip
+        assert scores[(row["task_set"], row["agent"], "failure_rate")].value == row["failure_rate"]
+
+
+def test_the_report_shows_the_comparison(run):
+    from wordgames.report import write_report
+
+    _, out, _ = run
+    html = write_report(out).read_text(encoding="utf-8")
+    assert 'id="m-wales-agents"' in html and "stochastic" in html
