@@ -25,6 +25,7 @@ BUILTIN_SPECS: tuple[str, ...] = (
     "wordgames.similarity.spec:GLOBAL_METRICS",
     "wordgames.wales.spec:MEASURE",
     "wordgames.wales.spec:AGENTS",
+    "wordgames.wales.spec:POWER_LAW",
     "wordgames.oddmanout.spec:MEASURE",
     "wordgames.emergent.spec:MEASURE",
 )

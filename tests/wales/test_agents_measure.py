@@ -56,3 +56,28 @@ def test_the_report_shows_the_comparison(run):
     _, out, _ = run
     html = write_report(out).read_text(encoding="utf-8")
     assert 'id="m-wales-agents"' in html and "stochastic" in html
+
+
+def test_power_law_rows_are_the_check_and_stored(tmp_path, data_root):
+    from wordgames.cli import app
+    from wordgames.wales.experiments import power_law_check
+    from wordgames.wales.report import wikispeedia_setup
+
+    r = CliRunner().invoke(
+        app, ["wales", "power-law", "-o", str(tmp_path), "--data-root", str(data_root)]
+    )
+    assert r.exit_code == 0, r.output
+    record = json.loads((tmp_path / "results.json").read_text())
+    scores = {
+        (s.dataset, s.subject, s.metric): s
+        for s in (Score.from_dict(x) for res in record["results"] for x in res["scores"])
+    }
+    setup = wikispeedia_setup(data_root)
+    for row in power_law_check(setup.graph, {"wikispeedia-human": setup.human}, 32.0):
+        who = f"people:{row['ends']}"
+        a = scores[("wikispeedia-human", who, "a_mle")]
+        assert a.value == row["a"] and a.n == row["n"]
+        assert a.ci_low < row["a"] < a.ci_high
+        assert a.ci_high - a.ci_low == pytest.approx(2 * 1.959963984540054 * row["se"])
+        assert scores[("wikispeedia-human", who, "ks_claim")].value == row["ks_a32"]
+        assert scores[("wikispeedia-human", who, "ks_fit_p")].value == row["ks_p"]

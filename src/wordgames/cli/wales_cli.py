@@ -590,82 +590,74 @@ def power_law(
         ),
     ] = None,
     data_root: DataRoot = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
 ):
     """Do human-played tasks follow the power law with exponent A on our graph? (supplement).
 
     Fits the exponent to the in-degree positions of the task ends (maximum likelihood) and
     tests the fit and A with Kolmogorov-Smirnov: The Wiki Game's challenges that are pages of
-    the Wikispeedia LSCC, and the Wikispeedia human-played pairs.
+    the Wikispeedia LSCC, and the Wikispeedia human-played pairs. The numbers come from
+    wordgames.evaluate (measure "wales-power-law").
     """
-    from wordgames.cli.common import console, fail
+    from wordgames.cli.common import (
+        console,
+        json_to_stdout,
+        print_skipped,
+        run_evaluation,
+        write_json_output,
+    )
     from wordgames.cli.tables import Col, print_table
-    from wordgames.datasets import dataset_file, is_available
-    from wordgames.errors import WordgamesError
-    from wordgames.wales.experiments import power_law_check, wiki_game_tasks
-    from wordgames.wales.loaders import read_challenges
 
-    try:
-        setup = _setup("wikispeedia", None, None, data_root)
-        samples = {"wikispeedia-human": setup.human}
-        if is_available("wales", data_root):
-            pairs = read_challenges(dataset_file("wales", "challenges.txt", data_root))
-            wg, n = wiki_game_tasks(setup.graph, pairs)
-            typer.echo(
-                f"The Wiki Game: {n} of {len(pairs)} challenges have both pages in the graph"
-            )
-            if n:
-                samples[f"wikigame ({n} of {len(pairs)})"] = wg
-        rows = power_law_check(setup.graph, samples, a)
-        scored = _power_law_scores(setup.graph, embedding, samples, rows, a) if embedding else []
-    except (WordgamesError, ValueError) as exc:
-        fail(str(exc))
-    key = f"ks_a{a:g}"
-    cells = [
-        [
-            r["sample"],
-            r["ends"],
-            str(r["n"]),
-            f"{r['a']:.2f} ± {r['se']:.2f}",
-            f"{r['ks']:.3f} (p {r['ks_p']:.2g})",
-            f"{r[key]:.3f} (p {r[key + '_p']:.2g})",
-            f"{r['median_position']:.3f}",
-        ]
-        for r in rows
-    ]
+    con = console(stderr=json_to_stdout(json_out))
+    res = run_evaluation(
+        con, [embedding] if embedding else None, ["wales-power-law"], store=out,
+        options={"wales-power-law": {"a": a, "greedy": embedding is not None}},
+        data_root=data_root,
+    )  # fmt: skip
+    for r in res.results:
+        for note in r.notes:
+            con.print(note, markup=False, highlight=False, soft_wrap=True)
+    cell = {(s.dataset, s.subject, s.metric): s for s in res.scores}
+    cells = []
+    for s in res.scores:
+        if s.metric != "a_mle":
+            continue
+        row = {m: cell[(s.dataset, s.subject, m)].value for m in _POWER_LAW_METRICS}
+        cells.append(
+            [
+                s.dataset, s.subject.removeprefix("people:"), str(s.n),
+                f"{s.value:.2f} {_ci(s.ci_low, s.ci_high)}",
+                f"{row['ks_fit']:.3f} (p {row['ks_fit_p']:.2g})",
+                f"{row['ks_claim']:.3f} (p {row['ks_claim_p']:.2g})",
+                f"{row['median_position']:.3f}",
+            ]
+        )  # fmt: skip
     cols = [
         "sample",
         "ends",
         Col("n", "right"),
-        Col("a (MLE ± se)", "right"),
+        Col("a (MLE, 95% CI)", "right"),
         Col("KS vs fit", "right"),
         Col(f"KS vs a = {a:g}", "right"),
         Col("median position", "right"),
     ]
-    print_table(console(), cols, cells, title="task ends against the power law", keys=2)
+    print_table(con, cols, cells, title="task ends against the power law", keys=2)
+    scored = [s for s in res.scores if s.subject == "greedy" and s.metric == "score"]
     if scored:
-        cells = [
-            [r["task_set"], f"{r['score']:.4f}", _ci(r["ci_low"], r["ci_high"]), str(r["n_scored"])]
-            for r in scored
-        ]
+        cells = [[s.dataset, _num(s.value), _ci(s.ci_low, s.ci_high), str(s.n)] for s in scored]
         cols = [
             "task set",
             Col("score (edges)", "right"),
             Col("95% CI", "right"),
             Col("n", "right"),
         ]
-        print_table(console(), cols, cells, title=f"greedy agent (gamma = 1), {embedding}")
+        print_table(con, cols, cells, title=f"greedy agent (gamma = 1), {embedding}")
+    print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
 
 
-def _power_law_scores(graph, spec: str, samples: dict, rows: list[dict], a: float) -> list[dict]:
-    """The greedy agent on each sample and on 1000 tasks of each fitted exponent and of ``a``."""
-    from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.experiments import compare_agents
-    from wordgames.wales.tasks import TaskSet, power_law_tasks
-    from wordgames.wales.titles import title_vectors
-
-    emb = _load_embedding(spec)
-    sets = [TaskSet(label, ts.sources, ts.targets) for label, ts in samples.items()]
-    exps = sorted({round(r["a"], 1) for r in rows if r["ends"] == "both"} | {a})
-    sets += [power_law_tasks(graph, x, 1000, 4242 + i) for i, x in enumerate(exps)]
-    vectors = title_vectors(graph.names, emb)
-    return compare_agents(graph, vectors, emb.name, {"greedy": GreedyAgent()}, sets)
+_POWER_LAW_METRICS = ("ks_fit", "ks_fit_p", "ks_claim", "ks_claim_p", "median_position")

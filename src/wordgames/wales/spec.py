@@ -256,3 +256,48 @@ AGENTS = Measure(
     options=AgentsOptions,
     in_default_run=False,
 )
+
+
+@dataclass(frozen=True)
+class PowerLawOptions:
+    """Options of the power-law check of human-played tasks (``wales-power-law``, supplement).
+
+    Parameters
+    ----------
+    a : float
+        The exponent to test against (the paper's 32).
+    greedy : bool
+        Also score the greedy agent (gamma = 1) of the subject on each sample and on 1000
+        tasks of each fitted exponent and of ``a``.
+    """
+
+    a: float = 32.0
+    greedy: bool = False
+
+
+POWER_LAW = Measure(
+    name="wales-power-law",
+    version="1",
+    family="wales",
+    description="WALES supplement: do human-played tasks follow the power law of the task "
+    "generator on the Wikispeedia LSCC? Maximum-likelihood exponent and KS tests of the task "
+    "ends' in-degree positions",
+    compute="wordgames.wales.suite:run_power_law",
+    datasets=("wikispeedia", "wales"),
+    metrics=(
+        Metric(
+            "a_mle", None, (0.0, None), "maximum-likelihood power-law exponent (95% Wald interval)"
+        ),
+        Metric("ks_fit", None, (0.0, 1.0), "KS statistic of the ends against the fitted law"),
+        Metric("ks_fit_p", None, (0.0, 1.0), "p-value of ks_fit"),
+        Metric("ks_claim", None, (0.0, 1.0), "KS statistic against the law of exponent a"),
+        Metric("ks_claim_p", None, (0.0, 1.0), "p-value of ks_claim"),
+        Metric("median_position", None, (0.0, 1.0), "median in-degree position of the ends"),
+        Metric("score", HIGHER, (0.0, 1.0), "the greedy agent's mean task score (greedy=True)"),
+        Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the greedy agent did not finish"),
+    ),  # fmt: skip
+    citation=MEASURE.citation,
+    options=PowerLawOptions,
+    baseline_subjects=("people:*",),
+    in_default_run=False,
+)

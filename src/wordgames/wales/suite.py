@@ -210,6 +210,75 @@ def run_agents(embedding, ctx) -> MeasureResult:
     return result
 
 
+def run_power_law(embedding, ctx) -> MeasureResult:
+    """``wales-power-law``: the exponent and KS tests of each human sample's task ends.
+
+    Samples: the Wikispeedia human-played pairs and The Wiki Game's challenges whose two pages
+    are in the graph (when the ``wales`` data set is there). A row's subject is
+    ``people:<ends>`` (targets, starts or both): the people's tasks, not the embedding's.
+    With ``greedy``, the subject's greedy agent plays each sample and 1000 tasks of each fitted
+    exponent and of ``a``.
+    """
+    from wordgames.datasets import dataset_file, is_available
+    from wordgames.wales.experiments import power_law_check, wiki_game_tasks
+    from wordgames.wales.loaders import read_challenges
+    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.spec import POWER_LAW
+
+    opts = ctx.options
+    result = MeasureResult(POWER_LAW.name, POWER_LAW.version)
+    setup = wikispeedia_setup(ctx.data_root)
+    samples = {"wikispeedia-human": setup.human}
+    result.datasets = dict(setup.datasets)
+    if is_available("wales", ctx.data_root):
+        pairs = read_challenges(dataset_file("wales", "challenges.txt", ctx.data_root))
+        wg, n = wiki_game_tasks(setup.graph, pairs)
+        result.notes.append(
+            f"The Wiki Game: {n} of {len(pairs)} challenges have both pages in the graph"
+        )
+        if n:
+            samples["wikigame"] = wg
+    rows = power_law_check(setup.graph, samples, opts.a)
+    for row in rows:
+        _power_law_rows(result, row, opts.a)
+    if opts.greedy:
+        _power_law_greedy(result, setup.graph, embedding, samples, rows, opts.a, ctx)
+    result.parameters = {"a": opts.a, "greedy": opts.greedy, "samples": list(samples)}
+    return result
+
+
+def _power_law_rows(result: MeasureResult, row: dict, a: float) -> None:
+    """The Score rows of one sample's ends (``power_law_check`` row)."""
+    who, n = f"people:{row['ends']}", int(row["n"])
+    half = 1.959963984540054 * row["se"]
+    result.score(
+        row["sample"], who, "a_mle", row["a"], ci=(max(row["a"] - half, 0.0), row["a"] + half), n=n
+    )
+    for metric, key in (("ks_fit", "ks"), ("ks_claim", f"ks_a{a:g}")):
+        result.score(row["sample"], who, metric, row[key], n=n)
+        result.score(row["sample"], who, f"{metric}_p", row[f"{key}_p"], n=n)
+    result.score(row["sample"], who, "median_position", row["median_position"], n=n)
+
+
+def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
+    """The greedy agent on each sample and on 1000 tasks of each fitted exponent and of ``a``."""
+    from wordgames.wales.agent import GreedyAgent
+    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.tasks import TaskSet, power_law_tasks
+    from wordgames.wales.titles import title_vectors
+
+    sets = [TaskSet(label, ts.sources, ts.targets) for label, ts in samples.items()]
+    exps = sorted({round(r["a"], 1) for r in rows if r["ends"] == "both"} | {a})
+    sets += [power_law_tasks(graph, x, 1000, 4242 + i) for i, x in enumerate(exps)]
+    vectors = title_vectors(graph.names, embedding)
+    scored = compare_agents(
+        graph, vectors, embedding.name, {"greedy": GreedyAgent()}, sets,
+        n_resamples=ctx.ci_resamples, seed=ctx.seed,
+    )  # fmt: skip
+    for row in scored:
+        _task_rows(result, row, "greedy", with_failures=True)
+
+
 def _measure_kwargs(opts) -> dict:
     """The options :func:`~wordgames.wales.report.evaluate_embedding` takes."""
     names = (
