@@ -26,6 +26,7 @@ BUILTIN_SPECS: tuple[str, ...] = (
     "wordgames.wales.spec:MEASURE",
     "wordgames.wales.spec:AGENTS",
     "wordgames.wales.spec:POWER_LAW",
+    "wordgames.wales.spec:BASELINES",
     "wordgames.oddmanout.spec:MEASURE",
     "wordgames.emergent.spec:MEASURE",
 )

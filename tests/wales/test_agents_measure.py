@@ -81,3 +81,29 @@ def test_power_law_rows_are_the_check_and_stored(tmp_path, data_root):
         assert a.ci_high - a.ci_low == pytest.approx(2 * 1.959963984540054 * row["se"])
         assert scores[("wikispeedia-human", who, "ks_claim")].value == row["ks_a32"]
         assert scores[("wikispeedia-human", who, "ks_fit_p")].value == row["ks_p"]
+
+
+def test_baselines_are_stored_score_rows(tmp_path, data_root):
+    from wordgames.cli import app
+    from wordgames.datasets import dataset_file
+    from wordgames.wales.baselines import human_baseline
+    from wordgames.wales.loaders import read_human_results
+
+    r = CliRunner().invoke(
+        app, ["wales", "baselines", "-o", str(tmp_path), "--data-root", str(data_root)]
+    )
+    assert r.exit_code == 0, r.output
+    record = json.loads((tmp_path / "results.json").read_text())
+    scores = {
+        (s.subject, s.metric): s
+        for s in (Score.from_dict(x) for res in record["results"] for x in res["scores"])
+    }
+    df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
+    for conv in ("nodes", "edges"):
+        hb = human_baseline(df, conv)
+        for key in ("best", "average", "median"):
+            s = scores[(f"people:{conv}", f"human_{key}")]
+            assert (s.value, s.ci_low, s.ci_high, s.n) == (
+                hb[key], hb[f"{key}_ci_low"], hb[f"{key}_ci_high"], hb["n_tasks"]
+            )  # fmt: skip
+            assert f"{key} {hb[key]:.4f}" in r.output

@@ -448,58 +448,56 @@ def baselines(
         int | None, typer.Option(help="Seed of the w-path pairs (with -e; default 0).")
     ] = None,
     data_root: DataRoot = None,
+    out: StoreOut = None,
+    json_out: JsonOut = None,
 ):
-    """Human baselines (The Wiki Game results of the WALES authors; Wikispeedia games) and w-path."""
-    from wordgames.cli.common import fail
-    from wordgames.datasets import dataset_file, is_available
-    from wordgames.errors import WordgamesError
-    from wordgames.wales.baselines import human_baseline, human_success_rate, w_path_baseline
-    from wordgames.wales.loaders import read_human_results, read_wikispeedia_paths
+    """Human baselines (The Wiki Game results of the WALES authors; Wikispeedia games) and w-path.
+
+    The numbers come from wordgames.evaluate (measure "wales-baselines").
+    """
+    from wordgames.cli.common import (
+        console,
+        fail,
+        json_to_stdout,
+        print_skipped,
+        run_evaluation,
+        write_json_output,
+    )
 
     if embedding is None:
         given = [flag for flag, v in (("--pairs", pairs), ("--seed", seed)) if v is not None]
         if given:
             fail(f"{' and '.join(given)} apply only to w-path: give an embedding with -e")
-    pairs = 1000 if pairs is None else pairs
-    seed = 0 if seed is None else seed
-    try:
-        if is_available("wales", data_root):
-            df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
-            for conv in ("nodes", "edges"):
-                hb = human_baseline(df, conv)
-                typer.echo(
-                    f"The Wiki Game, {hb['n_tasks']} challenges, lengths in {conv}: best "
-                    f"{hb['best']:.4f}  average {hb['average']:.4f}  median {hb['median']:.4f}"
-                )
-        else:
-            typer.echo("The Wiki Game results: data set 'wales' not available")
-        if is_available("wikispeedia", data_root):
-            from wordgames.wales.report import wikispeedia_setup
-
-            setup = wikispeedia_setup(data_root)
-            unf = read_wikispeedia_paths(
-                dataset_file("wikispeedia", "paths_unfinished.tsv", data_root)
-            )
-            sr = human_success_rate(unf, None, setup.graph)
-            typer.echo(
-                f"Wikispeedia: {sr['n_unfinished']} unfinished games ({sr['n_unfinished_timeout']} "
-                f"timeout, {sr['n_unfinished_restart']} restart; {sr['n_unfinished_target_not_in_graph']} "
-                f"with a target outside the LSCC); success rate: {sr['note']}"
-            )
-            if embedding:
-                from wordgames.wales.titles import title_vectors
-
-                emb = _load_embedding(embedding)
-                wp = w_path_baseline(
-                    setup.graph, title_vectors(setup.graph.names, emb), pairs, seed
-                )
-                typer.echo(
-                    f"w-path ({emb.name}, {wp['n_pairs']} pairs): Spearman {wp['w_path']:.4f} "
-                    f"(95% CI [{wp['ci_low']:.4f}, {wp['ci_high']:.4f}], "
-                    f"p = {wp['p_value']:.2g})"
-                )
-    except WordgamesError as exc:
-        fail(str(exc))
+    options = {"w_path": embedding is not None, "pairs": 1000 if pairs is None else pairs}
+    con = console(stderr=json_to_stdout(json_out))
+    res = run_evaluation(
+        con, [embedding] if embedding else None, ["wales-baselines"], store=out,
+        options={"wales-baselines": options}, data_root=data_root, seed=seed or 0,
+    )  # fmt: skip
+    by = {(s.subject, s.metric): s for s in res.scores}
+    for conv in ("nodes", "edges"):
+        row = {k: by.get((f"people:{conv}", f"human_{k}")) for k in ("best", "average", "median")}
+        if all(row.values()):
+            con.print(
+                f"The Wiki Game, {row['best'].n} challenges, lengths in {conv}: "
+                + "  ".join(f"{k} {s.value:.4f} {_ci(s.ci_low, s.ci_high)}" for k, s in row.items()),
+                markup=False, highlight=False, soft_wrap=True,
+            )  # fmt: skip
+    for r in res.results:
+        for note in r.notes:
+            con.print(note, markup=False, highlight=False, soft_wrap=True)
+    wp = next((s for s in res.scores if s.metric == "w_path"), None)
+    if wp is not None:
+        con.print(
+            f"w-path ({wp.embedding}, {wp.n} pairs): Spearman {wp.value:.4f} "
+            f"(95% CI {_ci(wp.ci_low, wp.ci_high)})",
+            markup=False, highlight=False, soft_wrap=True,
+        )  # fmt: skip
+    print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -301,3 +301,40 @@ POWER_LAW = Measure(
     baseline_subjects=("people:*",),
     in_default_run=False,
 )
+
+
+@dataclass(frozen=True)
+class BaselinesOptions:
+    """Options of the WALES baselines (``wales-baselines``).
+
+    Parameters
+    ----------
+    w_path : bool
+        Also compute w-path for the subject (``pairs`` random node pairs, seeded by the run).
+    pairs : int
+        Node pairs of w-path.
+    """
+
+    w_path: bool = False
+    pairs: int = 1000
+
+
+BASELINES = Measure(
+    name="wales-baselines",
+    version="1",
+    family="wales",
+    description="WALES baselines: people on The Wiki Game (the authors' results: shortest "
+    "path / the best, average and median human path) and, for a subject, w-path",
+    compute="wordgames.wales.suite:run_baselines",
+    datasets=("wales", "wikispeedia"),
+    metrics=(
+        Metric("human_best", HIGHER, (0.0, None), "mean shortest / best human path"),
+        Metric("human_average", HIGHER, (0.0, None), "mean shortest / average human path"),
+        Metric("human_median", HIGHER, (0.0, None), "mean shortest / median human path"),
+        Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
+    ),
+    citation=MEASURE.citation,
+    options=BaselinesOptions,
+    baseline_subjects=("people:*",),
+    in_default_run=False,
+)

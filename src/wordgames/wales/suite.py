@@ -279,6 +279,61 @@ def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
         _task_rows(result, row, "greedy", with_failures=True)
 
 
+def run_baselines(embedding, ctx) -> MeasureResult:
+    """``wales-baselines``: The Wiki Game's human baseline (both conventions) and w-path.
+
+    A human row's subject is ``people:<convention>`` (``nodes``: the authors' convention,
+    ``edges``: ours); ``n`` counts the challenges. Wikispeedia's unfinished games are counted
+    in the notes (its finished games are not in the shared data: no success rate).
+    """
+    from wordgames.datasets import dataset_file, is_available, verify_dataset
+    from wordgames.errors import DatasetMissingError
+    from wordgames.wales.baselines import human_baseline, human_success_rate, w_path_baseline
+    from wordgames.wales.loaders import read_human_results, read_wikispeedia_paths
+    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.spec import BASELINES
+
+    opts, boot = ctx.options, {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
+    result = MeasureResult(BASELINES.name, BASELINES.version)
+    if is_available("wales", ctx.data_root):
+        df = read_human_results(dataset_file("wales", "human_results_wales.tsv", ctx.data_root))
+        result.datasets["wales"] = verify_dataset("wales", ctx.data_root)
+        for conv in ("nodes", "edges"):
+            hb = human_baseline(df, conv, **boot)
+            for key in ("best", "average", "median"):
+                ci = (hb[f"{key}_ci_low"], hb[f"{key}_ci_high"])
+                result.score(
+                    "wales", f"people:{conv}", f"human_{key}", hb[key], ci=ci, n=hb["n_tasks"]
+                )
+    if not is_available("wikispeedia", ctx.data_root):
+        if not result.scores:
+            raise DatasetMissingError("neither 'wales' nor 'wikispeedia' is available")
+        return result
+    setup = wikispeedia_setup(ctx.data_root)
+    result.datasets.update(setup.datasets)
+    unf = read_wikispeedia_paths(dataset_file("wikispeedia", "paths_unfinished.tsv", ctx.data_root))
+    sr = human_success_rate(unf, None, setup.graph)
+    result.notes.append(
+        f"Wikispeedia: {sr['n_unfinished']} unfinished games ({sr['n_unfinished_timeout']} "
+        f"timeout, {sr['n_unfinished_restart']} restart; {sr['n_unfinished_target_not_in_graph']} "
+        f"with a target outside the LSCC); success rate: {sr['note']}"
+    )
+    if opts.w_path:
+        from wordgames.wales.titles import title_vectors
+
+        vectors = title_vectors(setup.graph.names, embedding)
+        wp = w_path_baseline(
+            setup.graph, vectors, opts.pairs, ctx.seed, n_resamples=ctx.ci_resamples
+        )
+        result.score(
+            setup.graph.name, "w-path", "w_path", wp["w_path"], ci=(wp["ci_low"], wp["ci_high"]),
+            n=wp["n_pairs"], n_skipped=wp["n_no_path"],
+            skip_reason="node pairs without a path" if wp["n_no_path"] else "",
+        )  # fmt: skip
+    result.parameters = {"w_path": opts.w_path, "pairs": opts.pairs, "seed": ctx.seed}
+    return result
+
+
 def _measure_kwargs(opts) -> dict:
     """The options :func:`~wordgames.wales.report.evaluate_embedding` takes."""
     names = (
