@@ -404,7 +404,10 @@ def navigate(
     names: NamesOpt = None,
     data_root: DataRoot = None,
 ):
-    """Show the path the agent takes from SOURCE to TARGET, with each page's cosine to the target."""
+    """Show the path the agent takes from SOURCE to TARGET, with each page's cosine to the target.
+
+    An inspection of one walk: scores come from `wales evaluate` (the store and the report).
+    """
     from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
     from wordgames.wales.agent import GreedyAgent
@@ -431,8 +434,8 @@ def navigate(
         typer.echo(f"{sim:+.3f}  {g.names[node]}{vec}")
     m = g.distance(s, t)
     status = "reached" if nav.success else f"failed ({nav.reason})"
-    score = m / nav.n_steps if nav.success else 0.0
-    typer.echo(f"{status} in {nav.n_steps} links; shortest path {m}; task score m/n = {score:.3f}")
+    # an inspection of one walk: the measure's task scores are those of `wales evaluate`
+    typer.echo(f"{status} in {nav.n_steps} links; shortest path {m} links")
 
 
 @app.command()
