@@ -110,9 +110,13 @@ def test_registry_lists_every_measure_with_its_declaration():
     df = list_measures()
     assert df["name"].tolist() == [
         "codenames",
+        "codenames-selfplay",
         "similarity",
         "global-metrics",
         "wales",
+        "wales-agents",
+        "wales-power-law",
+        "wales-baselines",
         "oddmanout",
         "cbm",
     ]

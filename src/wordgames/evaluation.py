@@ -537,11 +537,14 @@ def load_subjects(specs, policy, **kwargs) -> list:
     A player (:mod:`wordgames.subjects`) keeps its own vocabulary: the policy does not apply.
     """
     from wordgames.embeddings.sets import load_embeddings
-    from wordgames.subjects import is_player
+    from wordgames.subjects import from_spec, is_player
 
     given = specs if isinstance(specs, list | tuple) else [specs]
+    given = [from_spec(s) or s for s in given]  # "prefix:rest" of a plug-in's subject kind
     if specs is None or not any(is_player(s) for s in given):
-        return load_embeddings(specs, policy, **kwargs)
+        return load_embeddings(
+            given if isinstance(specs, list | tuple) else given[0], policy, **kwargs
+        )
     embs = iter(load_embeddings([s for s in given if not is_player(s)], policy, **kwargs))
     out = [s if is_player(s) else next(embs) for s in given]
     names = [s.name for s in out]

@@ -1,7 +1,8 @@
 """The registry of measures: every :class:`~wordgames.measure.Measure` by unique name.
 
 Each family declares its measure in a light module (``wordgames.<family>.spec``) that imports
-no numerical library, so listing the measures is fast. Measures can be added through
+no numerical library, so listing the measures is fast. Installed plug-ins add measures through
+the entry-point group ``wordgames.measures``; measures can also be added through
 ``$WORDGAMES_EXTRA_MEASURES`` (comma-separated ``name=module:attribute``): the attribute is a
 :class:`~wordgames.measure.Measure`, or a plain ``compute(embedding, ctx)`` function that is
 wrapped in a measure without options or declared metrics (``@version`` may follow).
@@ -101,9 +102,29 @@ def _check_unique(measures: tuple[Measure, ...]) -> tuple[Measure, ...]:
     return measures
 
 
+#: the entry-point group of plug-in measures (each entry a :class:`~wordgames.measure.Measure`)
+ENTRY_POINT_GROUP = "wordgames.measures"
+
+
+def plugin_measures() -> tuple[Measure, ...]:
+    """Measures of installed plug-ins: the entry points of :data:`ENTRY_POINT_GROUP`."""
+    from importlib.metadata import entry_points
+
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        obj = ep.load()
+        if not isinstance(obj, Measure):
+            raise WordgamesError(
+                f"entry point {ep.name!r} ({ep.value}) of group {ENTRY_POINT_GROUP!r} is not a "
+                "wordgames.measure.Measure"
+            )
+        out.append(obj)
+    return tuple(out)
+
+
 def all_measures() -> tuple[Measure, ...]:
-    """The built-in measures followed by those of ``$WORDGAMES_EXTRA_MEASURES``."""
-    return _check_unique(builtin_measures() + extra_measures())
+    """The built-in measures, the plug-ins' (entry points), then ``$WORDGAMES_EXTRA_MEASURES``."""
+    return _check_unique(builtin_measures() + plugin_measures() + extra_measures())
 
 
 def get_measure(name: str) -> Measure:
@@ -116,7 +137,7 @@ def get_measure(name: str) -> Measure:
     >>> get_measure("walse")
     Traceback (most recent call last):
     ...
-    wordgames.registry.UnknownMeasureError: unknown measure 'walse' (did you mean 'wales'?); known: codenames, similarity, global-metrics, wales, oddmanout, cbm
+    wordgames.registry.UnknownMeasureError: unknown measure 'walse' (did you mean 'wales'?); known: codenames, codenames-selfplay, similarity, global-metrics, wales, wales-agents, wales-power-law, wales-baselines, oddmanout, cbm
     """
     known = all_measures()
     for m in known:

@@ -253,3 +253,25 @@ def parse_ranking(answer: str, options) -> list[str]:
             + ", ".join(repr(m) for m in missing[:5])
         )
     return out
+
+
+# --------------------------------------------------------------------------- plug-ins
+#: the entry-point group of subject kinds: the entry's name is a spec's prefix (``chat`` for
+#: ``"chat:MODEL"``), its value a function of the rest of the spec that returns the subject
+ENTRY_POINT_GROUP = "wordgames.subjects"
+
+
+def subject_factories() -> dict:
+    """``{prefix: entry point}`` of the installed plug-ins' subject kinds (loaded when used)."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def from_spec(spec):
+    """The plug-in subject a ``"prefix:rest"`` string names, or ``None`` when no plug-in has it."""
+    if not isinstance(spec, str) or ":" not in spec:
+        return None
+    prefix, _, rest = spec.partition(":")
+    ep = subject_factories().get(prefix)
+    return None if ep is None else ep.load()(rest)

@@ -21,10 +21,19 @@ __all__ = ["DATA_ENV", "DataFile", "DatasetSpec", "register"]
 DATA_ENV = "WORDGAMES_DATA"
 
 
+#: the entry-point group of plug-in data sets: each entry a module that calls ``register``
+ENTRY_POINT_GROUP = "wordgames.datasets"
+
+
 @cache
 def _load_declarations() -> None:
     # The declaration modules hold only metadata, so importing them all is cheap.
+    from importlib.metadata import entry_points
+
     import wordgames.datasets.declarations  # noqa: F401
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):  # a plug-in's declarations
+        ep.load()
 
 
 def all_datasets() -> dict[str, DatasetSpec]:

@@ -296,6 +296,10 @@ POWER_LAW = Measure(
         Metric("score", HIGHER, (0.0, 1.0), "the greedy agent's mean task score (greedy=True)"),
         Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the greedy agent did not finish"),
     ),  # fmt: skip
+    headlines=(
+        Headline("ks_claim", description="KS statistic of the task ends against exponent a"),
+        Headline("score", subject="greedy", description="the greedy agent on each sample"),
+    ),
     citation=MEASURE.citation,
     options=PowerLawOptions,
     baseline_subjects=("people:*",),
@@ -332,6 +336,10 @@ BASELINES = Measure(
         Metric("human_average", HIGHER, (0.0, None), "mean shortest / average human path"),
         Metric("human_median", HIGHER, (0.0, None), "mean shortest / median human path"),
         Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
+    ),
+    headlines=(
+        Headline("human_best", description="people on The Wiki Game: shortest / best path"),
+        Headline("w_path", description="w-path: Spearman of -path length and cosine"),
     ),
     citation=MEASURE.citation,
     options=BaselinesOptions,
