@@ -260,6 +260,7 @@ def test_results_repr_is_short_and_summary_marks_thin(data_root):
     assert len(fine) == 1 and "thin" not in fine[0]
 
 
+@pytest.mark.slow
 def test_results_leaderboard_in_memory_equals_the_stored_one(tmp_path, data_root):
     from wordgames.report import leaderboard, load_results
 

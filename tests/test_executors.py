@@ -78,6 +78,7 @@ def test_process_pool_matches_serial(tmp_path, toys):
     )
 
 
+@pytest.mark.slow
 def test_ray_matches_serial(tmp_path, toys, monkeypatch):
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'wordgames[ray]')")
     from wordgames.executors import RayExecutor

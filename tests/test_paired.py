@@ -92,6 +92,7 @@ def test_a_stored_record_that_would_balloon_is_refused():
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 def test_the_leaderboard_marks_best_only_when_separated(data_root):
     import wordgames
     from wordgames.embeddings import Embedding, load_embedding

@@ -16,6 +16,8 @@ from tests._toy_measures import ENTRIES
 from tests.test_runner import write_tiny
 from wordgames.results.store import ResultStore
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 ROOT = Path(__file__).resolve().parents[1]
 MEASURES = ["toy1", "toy2", "toy3", "toy4"]
 

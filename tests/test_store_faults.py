@@ -91,6 +91,7 @@ def test_unwritable_output_folder_fails_before_any_work(tmp_path, toys, monkeypa
     assert not log.exists()  # nothing was computed
 
 
+@pytest.mark.slow
 def test_two_runs_on_one_store_compute_each_unit_once(tmp_path):
     vec = tmp_path / "e.txt"
     rng = np.random.default_rng(1)

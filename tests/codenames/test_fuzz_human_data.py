@@ -20,6 +20,8 @@ from tests.conftest import require_dataset
 from tests.embeddings import fuzzbench
 from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is in the 'test' extra")
 
 fuzz = fuzzbench.load()

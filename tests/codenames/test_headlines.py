@@ -88,6 +88,7 @@ def test_all_rows_are_the_mean_over_data_sets_each_weighted_equally(tmp_path):
     assert any(n.startswith("records: all 5 receiver") for n in res.result("codenames").notes)
 
 
+@pytest.mark.slow
 def test_every_interval_of_a_real_run_lies_within_its_metric_bounds(data_root):
     require_dataset("codenames-pilot")
     require_dataset("codenames-human-heyyjudes")

@@ -22,6 +22,7 @@ def _rows(scores) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     require_dataset("codenames-pilot")
     from typer.testing import CliRunner

@@ -8,6 +8,8 @@ import pytest
 from wordgames.embeddings import derived
 from wordgames.errors import WordgamesError
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 
 # --------------------------------------------------------------------------- retrofitting
 def test_retrofit_one_iteration_on_a_three_word_path():

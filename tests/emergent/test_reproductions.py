@@ -11,6 +11,8 @@ import pytest
 
 from wordgames.emergent.games.presets import PRESETS
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 ROOT = Path(__file__).resolve().parents[2] / "reproductions" / "cbm"
 RUNS = sorted(p for p in ROOT.glob("*") if (p / "eval.json").is_file()) if ROOT.is_dir() else []
 

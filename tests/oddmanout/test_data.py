@@ -77,6 +77,7 @@ def test_filtered_file_read_naively_has_1173_lines(crowd_root):
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 def test_unfiltered_counts_and_overlap(crowd_root):
     raw = load_dataset("crowdsourced-unfiltered", crowd_root, dedupe=False, drop_repeated=False)
     assert len(raw) == 322_602

@@ -19,6 +19,7 @@ from wordgames.embeddings import Embedding
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_every_interval_inside_its_bounds_and_coverage_on_real_data(data_root):
     require_dataset("oddmanout-anomia")
     res = wordgames.evaluate(

@@ -24,11 +24,14 @@ CHROMIUM = next(
     ),
     None,
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="headless Chromium not installed (apt-get install chromium "
-    "chromium-driver); CI installs it",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="headless Chromium not installed (apt-get install chromium "
+        "chromium-driver); CI installs it",
+    ),
+]
 FLAGS = (
     "--headless",
     "--no-sandbox",

@@ -9,6 +9,8 @@ from tests.conftest import require_dataset
 from tests.report.htmltables import find_table, parse, row_of
 from wordgames.report import correlation_table, leaderboard, load_results, write_report
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 MEN = ("similarity", "men", "", "spearman")
 
 

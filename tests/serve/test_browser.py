@@ -19,6 +19,8 @@ import pytest
 from tests.serve.conftest import Server, need
 from tests.serve.helpers import CROWD_EXAMPLES, PUZZLES, graph_next, write_study_files
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 CHROMIUM = next(
     (p for p in (shutil.which("chromium"), "/usr/bin/chromium") if p and os.path.exists(p)), None
 )

@@ -14,6 +14,8 @@ import pytest
 from tests.serve.conftest import Server
 from tests.serve.helpers import Player, good_answer, hidden
 
+pytestmark = pytest.mark.slow  # real data, a browser or servers: seconds each
+
 N_PARTICIPANTS = 8
 TRIALS = 6
 

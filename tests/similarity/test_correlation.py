@@ -131,6 +131,7 @@ def stand_in(compute: str):
     )
 
 
+@pytest.mark.slow
 def test_driver_with_a_stand_in_wales(tmp_path, three, data_root):
     study = correlation_study(
         three,
@@ -179,6 +180,7 @@ def test_driver_rejects_unknown_measure(tmp_path, three):
         correlation_study(three, out_dir=tmp_path, measures=("global-metrics", "nope"))
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 def test_driver_with_the_real_wales_quick(tmp_path, three, data_root):
     pytest.importorskip("wordgames.wales.suite")

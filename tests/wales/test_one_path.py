@@ -65,6 +65,7 @@ def _stored_rows(folder, measure: str) -> list[dict]:
     return _rows([s for e in entries for s in e.scores])
 
 
+@pytest.mark.slow
 def test_wales_command_and_api_agree(tmp_path, data_root):
     require_dataset("wikispeedia")
     out = tmp_path / "wales"

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 from tests.conftest import require_dataset
 
 
+@pytest.mark.slow
 def test_suite_run_quick(glove, tmp_path, data_root):
     from wordgames.compute import compute_unit
     from wordgames.registry import get_measure
@@ -54,6 +55,7 @@ def test_suite_run_quick(glove, tmp_path, data_root):
     json.dumps(res.as_dict())  # JSON-safe
 
 
+@pytest.mark.slow
 def test_suite_same_seed_same_numbers(glove, tmp_path):
     from wordgames.wales.report import evaluate_embedding, wikispeedia_setup
 

@@ -46,6 +46,7 @@ def assert_inside_bounds(scores, measure_name: str) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_every_wales_interval_inside_its_bounds_on_real_data(data_root):
     require_dataset("wikispeedia")
     res = wordgames.evaluate(
