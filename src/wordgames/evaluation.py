@@ -695,7 +695,7 @@ def _with_folder(unit, ref, partner_ref=None):
 
 def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) -> None:
     """Results in the units' order: computed ones from memory, the rest from the store."""
-    from wordgames.results import MeasureResult
+    from wordgames.measure import MeasureResult
 
     for u in plan.units:
         o = outcomes.get(u.key)

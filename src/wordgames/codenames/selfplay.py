@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from wordgames.codenames.spec import SELFPLAY, SELFPLAY_BOARDS
-from wordgames.results import MeasureResult
+from wordgames.measure import MeasureResult
 
 #: quick runs play at most this many boards per pair
 QUICK_GAMES = 5

@@ -38,7 +38,7 @@ from wordgames.codenames.spec import (
 from wordgames.paired import item_record
 
 if TYPE_CHECKING:
-    from wordgames.results import MeasureResult
+    from wordgames.measure import MeasureResult
 
 log = logging.getLogger("wordgames.codenames")
 
@@ -594,7 +594,7 @@ def run(embedding, ctx) -> MeasureResult:
     sample is stated in ``notes``. Intervals: seeded percentile bootstraps with
     ``ctx.ci_resamples`` resamples.
     """
-    from wordgames.results import MeasureResult
+    from wordgames.measure import MeasureResult
 
     opts = ctx.options
     result = MeasureResult("codenames", MEASURE_VERSION)

@@ -35,7 +35,7 @@ from wordgames.emergent.inputs import (
     read_log,
 )
 from wordgames.emergent.topsim import topographic_similarity
-from wordgames.results import jsonable
+from wordgames.measure import jsonable
 
 MEASURE_VERSION = "2"  # 2: counting="occurrences" by default, ties as the authors' script
 ALL_MEASURES = ("cbm", "sensitivity", "topsim", "ami", "disentanglement")
@@ -379,7 +379,7 @@ def report_to_result(
     report: LanguageReport, *, name: str = "cbm", plot_paths=(), datasets=None
 ) -> Any:
     """The report as a :class:`wordgames.results.MeasureResult` (tables: translation, sensitivity)."""
-    from wordgames.results import MeasureResult
+    from wordgames.measure import MeasureResult
 
     metrics = {
         k: (float(v) if isinstance(v, float | np.floating) else int(v))

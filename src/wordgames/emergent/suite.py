@@ -78,7 +78,7 @@ def run(embedding, ctx):
     """
     from wordgames.emergent.logfile import evaluate_log_file
     from wordgames.emergent.spec import MEASURE
-    from wordgames.results import MeasureResult
+    from wordgames.measure import MeasureResult
 
     opts = ctx.options
     if not opts.logs:

@@ -32,8 +32,8 @@ import math
 from dataclasses import dataclass, field
 from functools import cache
 
+from wordgames.measure import MeasureResult, Timer
 from wordgames.paired import item_record
-from wordgames.results import MeasureResult, Timer
 from wordgames.safeio import save_figure
 
 VERSION = "3"

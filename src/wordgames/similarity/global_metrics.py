@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from wordgames.measure import MeasureResult, Timer
 from wordgames.params import Params
-from wordgames.results import MeasureResult, Timer
 from wordgames.safeio import save_figure
 
 VERSION = "1"

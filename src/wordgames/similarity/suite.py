@@ -18,8 +18,8 @@ import math
 from pathlib import Path
 
 from wordgames.errors import WordgamesError
+from wordgames.measure import MeasureResult, Timer
 from wordgames.paired import item_record
-from wordgames.results import MeasureResult, Timer
 from wordgames.safeio import save_figure
 from wordgames.similarity.benchmarks import (
     BENCHMARKS,

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from wordgames.results import MeasureResult, Timer
+from wordgames.measure import MeasureResult, Timer
 
 VERSION = "2"
 DEFAULT_TASK_SET = "human"
