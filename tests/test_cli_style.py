@@ -235,6 +235,7 @@ def test_help_starts_fast_without_rich():
     assert min(times) < 0.3, times
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", ["80", "120"])
 def test_listings_never_cut_a_name(monkeypatch, width):
     """``measures``, ``datasets list`` and ``embeddings list`` show every name whole."""

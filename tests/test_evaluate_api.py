@@ -241,6 +241,7 @@ def test_datasets_takes_the_names_that_scores_show(data_root):
 
 
 # --------------------------------------------------------------------------- issue 21, item 9
+@pytest.mark.slow
 def test_results_repr_is_short_and_summary_marks_thin(data_root):
     res = wordgames.evaluate(
         ["glove-6b-50d", "glove-6b-50d-top10k"],

@@ -37,6 +37,7 @@ def test_every_new_reader_is_fuzzed():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", READERS)
 def test_reader_survives_mutations(name, tmp_path, monkeypatch, caplog):
     caplog.set_level(logging.ERROR)  # each quarantined record is a warning: not the point here

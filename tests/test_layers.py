@@ -5,6 +5,7 @@ counts too, and so does one under ``TYPE_CHECKING``)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -48,6 +49,7 @@ def _imports(path: Path, name: str, known: dict, typing_too: bool = True) -> set
     return out
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
     return {m: _imports(p, m, mods) for m, p in mods.items()}

@@ -139,6 +139,7 @@ def test_compiled_equals_numpy_pass_with_a_smaller_clue_vocabulary():
         "codenames-human-stanfordhci",
     ],
 )
+@pytest.mark.slow
 def test_compiled_equals_numpy_pass_on_real_records(name, glove):
     from wordgames.codenames.human_data import load_human_data
     from wordgames.codenames.measures import (

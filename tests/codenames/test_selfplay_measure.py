@@ -79,6 +79,7 @@ def cli_run(tmp_path_factory, data_root):
     return r.output, out
 
 
+@pytest.mark.slow
 def test_cli_matrix_is_score_rows_in_results_json(cli_run):
     output, out = cli_run
     record = json.loads((out / "results.json").read_text())
@@ -90,9 +91,22 @@ def test_cli_matrix_is_score_rows_in_results_json(cli_run):
         assert format_number(s.value) in output
 
 
+@pytest.mark.slow
 def test_report_has_the_selfplay_matrix(cli_run):
     _, out = cli_run
     html = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="m-codenames-selfplay"' in html and 'class="matrix"' in html
     matrix = html[html.index('class="matrix"') :].split("</table>")[0]
     assert matrix.count("<tr>") == 3  # the head and one row per sender
+
+
+@pytest.mark.slow
+def test_pairs_on_the_process_pool_equal_serial(tmp_path):
+    import pandas as pd
+
+    from wordgames.executors import make_executor
+
+    serial = _evaluate(ci_resamples=50)
+    pool = _evaluate(ci_resamples=50, store=tmp_path, executor=make_executor("process", workers=2))
+    assert pool.parameters["computed"] == 4
+    pd.testing.assert_frame_equal(pool.to_frame(), serial.to_frame())

@@ -230,6 +230,7 @@ def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
     assert m[f"{ds}/nearest/human_sender.guess_score"] == 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 120])
 def test_cli_evaluate_tables_fit_the_terminal_and_cut_no_name(tmp_path, data_root, width):
     require_dataset("codenames-pilot")

@@ -106,6 +106,7 @@ def _board_lines(screen: str) -> list[str]:
     return [ln for ln in screen.splitlines() if "foot" in ln and "river" in ln]
 
 
+@pytest.mark.slow
 def test_play_in_a_terminal_as_receiver(tmp_path):
     vec, words = _files(tmp_path)
     seed = _seed_with_blue({"foot", "toe"})
@@ -165,6 +166,7 @@ def test_play_in_a_terminal_as_receiver(tmp_path):
     assert "no guess" in summary and "[+] foot" in summary and "[+] toe" in summary
 
 
+@pytest.mark.slow
 def test_play_in_a_terminal_as_sender_refuses_a_shared_stem(tmp_path):
     vec, words = _files(tmp_path)
     seed = _seed_with_blue({"foot", "toe"})

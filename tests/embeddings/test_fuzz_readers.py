@@ -35,6 +35,7 @@ def test_every_embedding_format_is_fuzzed():
     } <= set(READERS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", READERS)
 def test_reader_survives_mutations(name, tmp_path, monkeypatch):
     monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))

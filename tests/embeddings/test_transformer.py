@@ -33,6 +33,7 @@ def vocab():
     return list(dict.fromkeys(words[:194] + EXTRA))
 
 
+@pytest.mark.slow
 def test_shape_neighbours_cache_and_determinism(tmp_path, monkeypatch, encoder, vocab):
     from wordgames.embeddings.transformer import transformer_embedding
 

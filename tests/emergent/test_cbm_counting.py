@@ -246,6 +246,7 @@ def _write(path, messages, labels):
     return path
 
 
+@pytest.mark.slow
 def test_counting_reaches_the_measure_from_the_api_and_the_cli(tmp_path):
     from wordgames.cli import app
 

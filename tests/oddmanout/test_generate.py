@@ -184,6 +184,7 @@ def test_category_file_roundtrip_and_errors(tmp_path):
     assert err.value.line == 2
 
 
+@pytest.mark.slow
 def test_wordnet_categories():
     from wordgames.errors import DatasetMissingError
     from wordgames.oddmanout.generate import wordnet_categories

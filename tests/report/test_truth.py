@@ -171,6 +171,7 @@ def _headings_in_order(html: str) -> list[str]:
     return re.findall(r'<(?:h2|details)[^>]* id="([^"]+)"', html)
 
 
+@pytest.mark.slow
 def test_report_leads_with_results_and_folds_the_run_details(tmp_path):
     root = make_store(tmp_path / "r")
     html = write_html(load_results(root), root / "report.html").read_text(encoding="utf-8")

@@ -210,6 +210,7 @@ MALFORMED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(MALFORMED))
 def test_a_malformed_results_folder_is_a_named_error(tmp_path, vecs, kind):
     """Issue 22, item 8: ``wordgames report`` names the file, never a traceback."""

@@ -54,6 +54,7 @@ def test_health(app_for, db_url):
     assert r.json()["database"] == ("sqlite" if db_url.startswith("sqlite") else "postgresql")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(GAMES))
 def test_each_game_to_completion_code(app_for, db_url, slug):
     app, client = app_for(db_url, slugs=[slug])
@@ -132,6 +133,7 @@ def test_wiki_reaching_target_stores_path(app_for, db_url):
         ({"pick1": "x" * 300}, "too long"),
     ],
 )
+@pytest.mark.slow
 def test_receiver_validation(app_for, db_url, data, message):
     _, client = app_for(db_url, slugs=["cn-recv"])
     pl = Player(client(), "cn-recv")
@@ -450,6 +452,7 @@ def test_security_headers_and_unknown_study(app_for, db_url):
     assert c.get("/s/omo/play", follow_redirects=False).status_code == 303  # no participant yet
 
 
+@pytest.mark.slow
 def test_admin_token_pages_measures_and_export(app_for, db_url):
     import io
     import zipfile
@@ -487,6 +490,7 @@ def _measure_table(page: str) -> list[tuple[bool, list[str]]]:
     ]
 
 
+@pytest.mark.slow
 def test_admin_measures_mark_thin_scores(app_for, db_url):
     """Scores on 3 answers are greyed and say why they are not ranked, with n and coverage."""
     _, client = app_for(db_url, slugs=["omo"])

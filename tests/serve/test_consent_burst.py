@@ -6,12 +6,15 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from tests.serve.test_api import rows
 from wordgames.serve.models import Participant
 
 POOLS = 6  # PostgreSQL's 100 connections: six pools of 15
 
 
+@pytest.mark.slow
 def test_simultaneous_consents_all_get_a_number(app_for, db_url):
     """Six server processes' worth of connections (six engines), 90 consents at once."""
     from wordgames.serve import store

@@ -72,6 +72,7 @@ def _trials(url, slug):
     return [(a, pl) for a, pl in out if a.participant_id not in flagged], flagged
 
 
+@pytest.mark.slow
 def test_codenames_export_reads_back_through_user_format(played):
     from wordgames.codenames.human_data import read_user_file
 

@@ -84,6 +84,7 @@ def _fuzz(clients, form, data):
     OUTCOMES["/".join(form), f"{r.status_code // 100}xx"] += 1
 
 
+@pytest.mark.slow
 def test_no_form_field_gives_a_server_error(clients):
     _fuzz(clients)
     for form in sorted({f for f, _ in OUTCOMES}):  # shown with pytest -s

@@ -33,6 +33,7 @@ def test_a_damaged_form_token_is_a_4xx(app_for, db_url, token):
     assert r.status_code == 303
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", ["²", "9" * 5000, "-1", "1.0", " "])
 def test_a_sender_number_that_is_no_number_is_a_4xx(app_for, db_url, number):
     _, client = app_for(db_url, slugs=["cn-send"])

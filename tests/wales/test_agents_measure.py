@@ -21,6 +21,7 @@ def run(tmp_path_factory, data_root):
     return r.output, out, data_root
 
 
+@pytest.mark.slow
 def test_rows_are_the_agents_summaries(run):
     from wordgames.embeddings import load_embedding
     from wordgames.wales.agent import GreedyAgent
@@ -50,6 +51,7 @@ def test_rows_are_the_agents_summaries(run):
         assert scores[(row["task_set"], row["agent"], "failure_rate")].value == row["failure_rate"]
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_comparison(run):
     from wordgames.report import write_report
 

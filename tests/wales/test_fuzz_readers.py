@@ -55,6 +55,7 @@ def test_every_wales_reader_is_fuzzed():
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", READERS)
 def test_reader_survives_mutations(name, tmp_path):
     fuzzbench.mutate_under_hypothesis({name: fuzz.READERS[name]}, tmp_path, MAX_EXAMPLES)

@@ -54,6 +54,7 @@ def _tasks(vec, n, k, seed):
     return s, t
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gamma", GAMMAS)
 def test_batched_runner_equals_the_plain_rule_on_random_graphs(gamma):
     for name, g, vec in _shapes():

@@ -92,6 +92,7 @@ def test_cli_navigate_and_errors(data_root):
     assert bad.exit_code == 2 and "unknown node 'No_Such_Page'" in bad.output
 
 
+@pytest.mark.slow
 def test_cli_evaluate_on_an_edge_list(tmp_path):
     from wordgames.cli import app
 
@@ -164,6 +165,7 @@ def test_glove_navigates_better_than_shuffled_glove(glove):
     assert scores["glove-6b-50d"]["ci_low"] > scores["shuffled"]["ci_high"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gamma", [1.0, 0.5, 0.3, 0.25, 0.1, 0.0])
 def test_fast_path_equals_full_rule_on_real_tasks(glove, gamma):
     from wordgames.wales.agent import GreedyAgent
@@ -182,6 +184,7 @@ def test_fast_path_equals_full_rule_on_real_tasks(glove, gamma):
     assert fast["n_general_steps"] < full["n_general_steps"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gamma", [0.0, 0.1, 0.5, 1.0])
 def test_batched_runner_equals_the_plain_rule_on_real_tasks(glove, gamma):
     # every visited page, in order, and the walk with its detours, on 15 human-played pairs

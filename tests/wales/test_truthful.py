@@ -175,6 +175,7 @@ def _ring_graph(tmp_path):
     return tmp_path / "g.tsv"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", ["80", "120"])
 def test_console_tables_cut_no_name(tmp_path, glove, columns):
     graph = _ring_graph(tmp_path)
@@ -223,6 +224,7 @@ def test_console_tables_cut_no_name(tmp_path, glove, columns):
         assert name in r.output, name
 
 
+@pytest.mark.slow
 def test_thin_scores_are_not_ranked(tmp_path, glove):
     graph = _ring_graph(tmp_path)
     few = tmp_path / "three-words.txt"  # 3 of the 8 titles have a vector: coverage ~ 3/8
