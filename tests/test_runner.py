@@ -238,6 +238,7 @@ def test_extra_measures_variable(monkeypatch):
     assert [m.name for m in select_measures(["mine", "mine"])] == ["mine"]
 
 
+@pytest.mark.slow
 def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     """The real entry point (lazy sub-apps): help lists every sub-app, sub-apps still work."""
     import subprocess
@@ -278,6 +279,7 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     assert bad.returncode == 2 and "No such command" in bad.stderr
 
 
+@pytest.mark.slow
 def test_family_option_lists_every_member(tmp_path, toys):
     from wordgames.embeddings.family import FAMILY_NAMES
 

@@ -100,6 +100,7 @@ def test_kernel_knows_the_default_line_up():
         (4 * 40 * 37, 40, 2, "euclidean"),
     ],
 )
+@pytest.mark.slow
 def test_compiled_equals_numpy_pass_on_random_boards_with_ties(
     chunk_bytes, batch_words, n_jobs, distance
 ):

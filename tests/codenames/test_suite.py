@@ -52,6 +52,7 @@ def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
     assert res.parameters["senders"]["cluster"]["n_restarts"] == 3
 
 
+@pytest.mark.slow
 def test_quick_run_caps_the_sample_and_the_restarts(tmp_path, glove, data_root):
     require_dataset("codenames-pilot")
 

@@ -296,6 +296,7 @@ def test_gensim_memory_bombs_are_refused_within_the_file_size(tmp_path, bomb):
 
 
 @pytest.mark.parametrize("kind", ["device", "fifo"])
+@pytest.mark.slow
 def test_a_device_or_a_pipe_is_refused_at_once(tmp_path, kind):
     """Issue 22, item 13: /dev/zero or a FIFO given as an embedding hung for ever."""
     import subprocess

@@ -129,6 +129,7 @@ def _tiny(out, steps, extra=()):
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_resumed_run_equals_the_uninterrupted_run(tmp_path):
     torch = pytest.importorskip("torch")
     from typer.testing import CliRunner

@@ -33,6 +33,7 @@ def test_subsampled_topsim_is_not_thin_and_precision_coverage(tmp_path):
     assert assert_inside_bounds(res.scores, "cbm") == 0
 
 
+@pytest.mark.slow
 def test_eos_symbol_is_the_same_for_cbm_evaluate_and_run(tmp_path):
     # the same language with a token EOS: "<eos>" as a string symbol
     log = tmp_path / "tok.jsonl"

@@ -92,6 +92,7 @@ def test_substitution_experiment_counts():
         substitution_experiment(solver, "chicken", ["a", "b", "c", "d"], "x", {})
 
 
+@pytest.mark.slow
 def test_sister_substitutions_is_seeded(glove, data_root):
     from tests.conftest import require_dataset
     from wordgames.errors import DatasetMissingError

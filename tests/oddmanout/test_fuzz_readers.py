@@ -38,6 +38,7 @@ def test_every_oddmanout_reader_is_fuzzed():
 
 
 @pytest.mark.parametrize("name", READERS)
+@pytest.mark.slow
 def test_reader_survives_mutations(name, tmp_path):
     fuzzbench.mutate_under_hypothesis({name: fuzz.READERS[name]}, tmp_path, MAX_EXAMPLES)
 

@@ -52,6 +52,7 @@ def _stored_scores(folder):
     return [s for e in collection.entries for s in e.scores]
 
 
+@pytest.mark.slow
 def test_cli_and_api_agree_on_a_puzzle_file(tmp_path, glove):
     from wordgames.oddmanout import EmbeddingSolver, read_puzzles, score
 
@@ -132,6 +133,7 @@ def test_cli_and_api_agree_on_a_published_set(tmp_path):
     assert api.result("oddmanout").parameters["mwe"] == "mean"
 
 
+@pytest.mark.slow
 def test_cli_reuses_the_store(tmp_path):
     puzzles = tmp_path / "toy.tsv"
     puzzles.write_text(PUZZLES, encoding="utf-8")

@@ -242,6 +242,7 @@ def test_wordnet_sense_counts():
     assert c[0] == 18 and c[1] == 1 and c[2] == 1 and c[3] == 0
 
 
+@pytest.mark.slow
 def test_a_users_own_nltk_wordnet(tmp_path, monkeypatch):
     """An nltk_data/corpora/wordnet folder (what nltk.download makes) is found and used."""
     import nltk

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import update
 
 from tests.serve.conftest import ADMIN
@@ -19,6 +20,7 @@ def _logged_in(client) -> bool:
     return 'id="studies"' in client.get("/admin").text
 
 
+@pytest.mark.slow
 def test_each_login_is_its_own_random_session(app_for, db_url):
     _, client = app_for(db_url, slugs=["omo"])
     a, b = client(), client()

@@ -358,6 +358,7 @@ def test_a_cookie_of_another_participant_is_not_resumed(app_for, db_url):
     assert sorted(p.position for p in rows(db_url, Participant)) == [0, 2]
 
 
+@pytest.mark.slow
 def test_consent_race_hands_over_only_in_the_same_session(app_for, db_url):
     """Two consents with one PID at once: the second gets the first's participant only with
     the same SESSION_ID (a second tab), else :class:`StartedElsewhere`."""

@@ -102,6 +102,7 @@ def test_codenames_export_reads_back_through_user_format(played):
         assert s.meta["agent_feedback"]["agent"] == "nearest"
 
 
+@pytest.mark.slow
 def test_codenames_export_gives_the_measure_records(played, tmp_path):
     """The exported file and a file written here straight from the database rows give the same
     Score rows through wordgames.evaluate; the counts are those of the study."""

@@ -20,6 +20,7 @@ from wordgames.serve.models import Answer
     ],
     ids=["superscript-position", "superscript-seq", "5000-digits", "huge-time"],
 )
+@pytest.mark.slow
 def test_a_damaged_form_token_is_a_4xx(app_for, db_url, token):
     _, client = app_for(db_url, slugs=["omo"])
     pl = Player(client(), "omo")
@@ -56,6 +57,7 @@ def test_a_feedback_position_beyond_the_database_is_no_500(app_for, db_url, posi
 
 
 @pytest.mark.parametrize("text", ["fruit\x00", "fru\u2028it", "fruit\x1b[31m", "\u202efruit"])
+@pytest.mark.slow
 def test_free_text_with_a_control_character_is_refused(app_for, db_url, text):
     _, client = app_for(db_url, slugs=["omo"])
     pl = Player(client(), "omo")

@@ -182,6 +182,7 @@ def test_repeated_pairs_are_kept_and_reported(real):
     assert real["men"].scores.max() == 50.0  # MEN is on a 0-50 scale
 
 
+@pytest.mark.slow
 def test_glove_scores_and_oov_on_real_benchmarks(glove, real):
     men = evaluate_benchmark(glove, real["men"])
     assert men.n_oov_pairs == 0 and 0.6 < men.spearman < 0.7

@@ -18,6 +18,7 @@ from wordgames.embeddings import Embedding
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_every_similarity_interval_inside_its_bounds_on_real_data(data_root):
     res = wordgames.evaluate(
         "glove-6b-50d", ["similarity"], data_root=data_root, seed=4, ci_resamples=300
@@ -113,6 +114,7 @@ def test_evaluate_flags_that_do_not_apply_are_errors(tmp_path, args, message):
         ),
     ],
 )
+@pytest.mark.slow
 def test_correlate_flags_that_do_not_apply_are_errors(tmp_path, args, message):
     csv = tmp_path / "t.csv"
     csv.write_text("embedding,wales/score,erank\ne1,0.1,3\ne2,0.2,1\ne3,0.3,2\n")

@@ -133,6 +133,7 @@ def test_gamma_one_takes_deeper_node_when_out_links_are_negative():
 
 @pytest.mark.parametrize("gamma", [1.0, 0.6, 0.3, 0.0])
 @pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.slow
 def test_fast_path_and_batched_runs_equal_full_rule(gamma, seed):
     # random 4-d vectors give many negative cosines, so the fast path often does not apply
     g = random_graph(120, 3, seed)

@@ -142,6 +142,7 @@ def test_cli_evaluate_on_an_edge_list(tmp_path):
     assert np.isfinite(rep["tables"]["w_path"][0]["w_path"])
 
 
+@pytest.mark.slow
 def test_glove_navigates_better_than_shuffled_glove(glove):
     # same vocabulary and vector norms, rows shuffled: titles lose their meaning
     from wordgames.embeddings import Embedding

@@ -82,6 +82,7 @@ def test_human_baseline_matches_provenance():
     assert he["best"] < hb["best"]
 
 
+@pytest.mark.slow
 def test_path_stats_agree_with_human_results():
     from wordgames.wales.loaders import read_human_results, read_wikigame_paths
 
