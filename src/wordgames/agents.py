@@ -113,17 +113,9 @@ BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
 
 
 def _entry_point_agents() -> tuple[AgentSpec, ...]:
-    from importlib.metadata import entry_points
+    from wordgames.plugins import entry_point_objects
 
-    out = []
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        spec = ep.load()
-        if not isinstance(spec, AgentSpec):
-            raise WordgamesError(
-                f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} is not an AgentSpec"
-            )
-        out.append(spec)
-    return tuple(out)
+    return entry_point_objects(ENTRY_POINT_GROUP, AgentSpec)
 
 
 def _env_agents() -> tuple[AgentSpec, ...]:

@@ -108,18 +108,9 @@ ENTRY_POINT_GROUP = "wordgames.measures"
 
 def plugin_measures() -> tuple[Measure, ...]:
     """Measures of installed plug-ins: the entry points of :data:`ENTRY_POINT_GROUP`."""
-    from importlib.metadata import entry_points
+    from wordgames.plugins import entry_point_objects
 
-    out = []
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        obj = ep.load()
-        if not isinstance(obj, Measure):
-            raise WordgamesError(
-                f"entry point {ep.name!r} ({ep.value}) of group {ENTRY_POINT_GROUP!r} is not a "
-                "wordgames.measure.Measure"
-            )
-        out.append(obj)
-    return tuple(out)
+    return entry_point_objects(ENTRY_POINT_GROUP, Measure)
 
 
 def all_measures() -> tuple[Measure, ...]:

@@ -86,11 +86,10 @@ def evaluate(
     """
     from wordgames.cli.common import (
         console,
+        end_command,
         fail,
         json_to_stdout,
-        print_skipped,
         run_evaluation,
-        write_json_output,
     )
     from wordgames.embeddings.sets import VocabularyPolicy
 
@@ -120,11 +119,7 @@ def evaluate(
         vocabulary=VocabularyPolicy(top_n=top_n, intersect=intersect),
     )
     _print_results(con, res, out)
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out)
 
 
 @app.command()
@@ -163,11 +158,10 @@ def compare(
 
     from wordgames.cli.common import (
         console,
+        end_command,
         fail,
         json_to_stdout,
-        print_skipped,
         run_evaluation,
-        write_json_output,
     )
     from wordgames.codenames.experiments import experiment2_markdown
     from wordgames.embeddings.real import REAL_NAMES
@@ -198,11 +192,7 @@ def compare(
 
         for path in plot_figures_3_and_5(srows, rrows, out / "plots"):
             con.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res, markdown=markdown)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out, markdown=markdown)
 
 
 def _print_results(con, res, out: Path | None) -> None:
@@ -578,11 +568,10 @@ def selfplay(
     """
     from wordgames.cli.common import (
         console,
+        end_command,
         fail,
         json_to_stdout,
-        print_skipped,
         run_evaluation,
-        write_json_output,
     )
     from wordgames.embeddings.sets import VocabularyPolicy
     from wordgames.textio import decode_utf8, read_bytes
@@ -624,11 +613,7 @@ def selfplay(
         f"mean turns to find {n_blue} blue words ({games} boards; "
         f"unsolved = {max_turns or n_blue} + 1)",
     )
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out)
 
 
 def _print_matrix(console, scores, title: str) -> None:

@@ -352,6 +352,20 @@ def check_measure_names(measures) -> None:
             )
 
 
+def end_command(con, res, json_out=None, **tables) -> None:
+    """The end of a scoring command: the skipped units, ``--json``, exit 1 when nothing ran.
+
+    A unit that failed, or a run without any result, ends the command with exit status 1.
+    """
+    import typer
+
+    print_skipped(con, res)
+    if json_out is not None:
+        write_json_output(json_out, res, **tables)
+    if res.failed or not res.results:
+        raise typer.Exit(1)
+
+
 def print_skipped(con, res) -> None:
     """One line per skipped or failed unit."""
     from rich.markup import escape

@@ -460,11 +460,10 @@ def baselines(
     """
     from wordgames.cli.common import (
         console,
+        end_command,
         fail,
         json_to_stdout,
-        print_skipped,
         run_evaluation,
-        write_json_output,
     )
 
     if embedding is None:
@@ -496,11 +495,7 @@ def baselines(
             f"(95% CI {_ci(wp.ci_low, wp.ci_high)})",
             markup=False, highlight=False, soft_wrap=True,
         )  # fmt: skip
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out)
 
 
 @app.command()
@@ -534,11 +529,10 @@ def agents(
 
     from wordgames.cli.common import (
         console,
+        end_command,
         json_to_stdout,
-        print_skipped,
         resolve_specs,
         run_evaluation,
-        write_json_output,
     )
     from wordgames.cli.tables import Col, print_table
 
@@ -571,11 +565,7 @@ def agents(
         Col("failed", "right"),
     ]
     print_table(con, cols, cells, title="greedy vs stochastic (P_q) agent", keys=2)
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out)
 
 
 @app.command("power-law")
@@ -603,10 +593,9 @@ def power_law(
     """
     from wordgames.cli.common import (
         console,
+        end_command,
         json_to_stdout,
-        print_skipped,
         run_evaluation,
-        write_json_output,
     )
     from wordgames.cli.tables import Col, print_table
 
@@ -654,11 +643,7 @@ def power_law(
             Col("n", "right"),
         ]
         print_table(con, cols, cells, title=f"greedy agent (gamma = 1), {embedding}")
-    print_skipped(con, res)
-    if json_out is not None:
-        write_json_output(json_out, res)
-    if res.failed or not res.results:
-        raise typer.Exit(1)
+    end_command(con, res, json_out)
 
 
 _POWER_LAW_METRICS = ("ks_fit", "ks_fit_p", "ks_claim", "ks_claim_p", "median_position")
