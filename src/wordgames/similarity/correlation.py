@@ -252,16 +252,23 @@ def study_from_results(
     scores: dict[str, dict[str, float]] = {n: {} for n in names}
     oov: dict[str, dict[str, float]] = {n: {} for n in names}
     thin: list[dict] = []
-    for r in res.results:
-        chosen = select_metrics(r.measure, r.metrics, select)
-        for label, why in thin_labels(r).items():
-            if label in chosen:  # a thin score enters no statistic
+    for r in res.results:  # the typed Score rows only, each under its table label
+        rows = score_labels(r)
+        chosen = select_metrics(r.measure, {k: s.value for k, s in rows.items()}, select)
+        for label in chosen:
+            if rows[label].thin:  # a thin score enters no statistic
                 chosen[label] = float("nan")
-                thin.append({"embedding": r.embedding, "metric": label, "reason": why})
+                thin.append(
+                    {"embedding": r.embedding, "metric": label, "reason": rows[label].thin_reason}
+                )
         scores[r.embedding].update(chosen)
-        if r.measure == "similarity":
+        if r.measure == "similarity":  # pairs skipped or scored as fixed for an OOV word
             oov[r.embedding].update(
-                {k.rsplit("/", 1)[0]: v for k, v in r.metrics.items() if k.endswith("/oov_pairs")}
+                {
+                    s.dataset: float(s.n_skipped + s.n_oov)
+                    for s in r.scores
+                    if s.metric == "spearman"
+                }
             )
     skipped = [
         {"embedding": s.embedding, "measure": s.measure, "reason": s.reason} for s in res.skipped
@@ -289,20 +296,46 @@ _WALES_LABELS = {
 }
 
 
-def thin_labels(result) -> dict[str, str]:
-    """The table labels of ``result``'s thin scores, with the reason: ``{label: reason}``.
+def score_label(score, measure: str) -> str:
+    """The column label of a Score row in the study's table.
 
-    A label is ``<dataset>/<metric>`` (a benchmark's ``men/spearman``), the bare metric of a
-    score without a data set (``erank``), or a WALES headline (:data:`_WALES_LABELS`).
+    ``<dataset>/<metric>`` (a benchmark's ``men/spearman``), ``<metric>_p<p>`` for a metric
+    of parameter ``p`` (``perank_p2.5``), the bare metric of a score without a data set
+    (``erank``), or a WALES headline (:data:`_WALES_LABELS`).
+
+    >>> from wordgames.measure import Score
+    >>> score_label(Score("e", "global-metrics", "", "p=2.5", "perank", 3.0), "global-metrics")
+    'perank_p2.5'
     """
-    out = {}
-    aliases = {v: k for k, v in _WALES_LABELS.items()} if result.measure == "wales" else {}
-    for s in result.scores:
-        if not s.thin:
-            continue
-        label = f"{s.dataset}/{s.metric}" if s.dataset else s.metric
-        out[aliases.get((s.dataset, s.subject, s.metric), label)] = s.thin_reason
+    if measure == "wales":
+        aliases = {v: k for k, v in _WALES_LABELS.items()}
+        alias = aliases.get((score.dataset, score.subject, score.metric))
+        if alias is not None:
+            return alias
+    if score.dataset:
+        return f"{score.dataset}/{score.metric}"
+    if score.subject.startswith("p="):
+        return f"{score.metric}_p{score.subject[2:]}"
+    return score.metric
+
+
+def score_labels(result) -> dict:
+    """``{label: Score}`` of every Score row of ``result`` (the first row of a label wins).
+
+    A plug-in result without Score rows gives one per flat metric, as the report reads it
+    (:func:`wordgames.results.rows.result_scores`).
+    """
+    from wordgames.results.rows import result_scores
+
+    out: dict = {}
+    for s in result.scores or result_scores(result.as_dict(), result.measure):
+        out.setdefault(score_label(s, result.measure), s)
     return out
+
+
+def thin_labels(result) -> dict[str, str]:
+    """The table labels of ``result``'s thin scores, with the reason: ``{label: reason}``."""
+    return {label: s.thin_reason for label, s in score_labels(result).items() if s.thin}
 
 
 def _require_reference(table, reference: str | None, skipped: list[dict]) -> None:
