@@ -146,3 +146,15 @@ def test_lower_layers_import_no_family():
     # the registry reads each family's light declaration module, nothing else of it
     bad = {m: [d for d in ds if not d.endswith(".spec")] for m, ds in bad.items()}
     assert {m: ds for m, ds in bad.items() if ds} == {}
+
+
+def test_no_family_calls_evaluate():
+    """Studies over many units live in the experiments layer, above every family."""
+    above = {"wordgames", "wordgames.evaluation", "wordgames.experiments", "wordgames.executors"}
+    graph = _graph()
+    bad = {
+        m: sorted(deps & above)
+        for m, deps in graph.items()
+        if m.count(".") and m.split(".")[1] in FAMILIES and deps & above
+    }
+    assert bad == {}
