@@ -9,7 +9,16 @@ import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-FAMILIES = ("codenames", "wales", "oddmanout", "similarity", "emergent")
+
+
+def _families() -> tuple[str, ...]:
+    """The family packages: those of the built-in measures' compute entries (no list to keep)."""
+    from wordgames.registry import builtin_measures
+
+    return tuple(sorted({m.compute.split(".")[1] for m in builtin_measures()}))
+
+
+FAMILIES = _families()
 
 
 def _modules() -> dict[str, Path]:
@@ -124,6 +133,10 @@ def test_no_family_imports_another():
 
 def test_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_families_are_the_five():
+    assert FAMILIES == ("codenames", "emergent", "oddmanout", "similarity", "wales")
 
 
 def test_lower_layers_import_no_family():
