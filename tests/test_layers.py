@@ -135,8 +135,8 @@ def test_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_the_families_are_the_five():
-    assert FAMILIES == ("codenames", "emergent", "oddmanout", "similarity", "wales")
+def test_the_families_are_found():
+    assert {"codenames", "emergent", "oddmanout", "similarity", "wales"} <= set(FAMILIES)
 
 
 def test_lower_layers_import_no_family():
