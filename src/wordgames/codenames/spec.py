@@ -86,6 +86,10 @@ class CodenamesOptions:
     target_score, blue_score, red_score : float
         Algorithm 7's reward of a guessed target, other blue word and non-blue word (the
         paper: 1, 0, -1), inside the guess score's range [-1, 1].
+    senders, receivers : tuple of str or None
+        Agents by name (``wordgames agents``; plug-ins' too) instead of the subject's default
+        line-up (the paper's agents for vectors, the player's for a player). An agent the
+        subject cannot drive is left out and named in the notes with the reason.
     """
 
     datasets: tuple[str, ...] | None = None
@@ -98,6 +102,8 @@ class CodenamesOptions:
     target_score: float = 1.0
     blue_score: float = 0.0
     red_score: float = -1.0
+    senders: tuple[str, ...] | None = None
+    receivers: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if not -1.0 <= self.red_score <= self.blue_score <= self.target_score <= 1.0:
@@ -117,10 +123,26 @@ class CodenamesOptions:
                 "codenames.clue_vocabulary and codenames.vocab_size exclude each other"
             )
         check_names("codenames.datasets", self.datasets, DATASETS, "a human Codenames data set")
+        for role in ("sender", "receiver"):
+            _check_agents(role, getattr(self, f"{role}s"))
         for name, least in (("max_records", 0), ("n_restarts", 1), ("vocab_size", 1)):
             value = getattr(self, name)
             if value is not None and value < least:
                 raise OptionError(f"codenames.{name} must be at least {least}, got {value}")
+
+
+def _check_agents(role: str, names) -> None:
+    """Every name an agent of that role (:mod:`wordgames.agents`), or an :class:`OptionError`."""
+    from wordgames.agents import get_agent
+    from wordgames.errors import WordgamesError
+
+    for name in names or ():
+        try:
+            spec = get_agent("codenames", name)
+        except WordgamesError as exc:
+            raise OptionError(f"codenames.{role}s: {exc}") from None
+        if spec.role != role:
+            raise OptionError(f"codenames.{role}s: {name!r} is a {spec.role}, not a {role}")
 
 
 _RANK = (1.0, None)

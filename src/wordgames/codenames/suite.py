@@ -629,9 +629,10 @@ def run(embedding, ctx) -> MeasureResult:
 
 
 def _line_up(subject, ctx, result: MeasureResult):
-    """``(senders, receivers, clue list)``: the paper's agents for vectors, a player's for a player.
+    """``(senders, receivers, clue list)``: the agents named by the options, else the defaults.
 
-    The agents the subject cannot drive are named in the result's notes with the reason.
+    The defaults: the paper's agents for vectors, the player's receiver for a player. The
+    agents the subject cannot drive are named in the result's notes with the reason.
     """
     from wordgames.agents import usable
     from wordgames.codenames.agents import default_receivers, default_senders
@@ -639,23 +640,57 @@ def _line_up(subject, ctx, result: MeasureResult):
 
     opts = ctx.options
     if is_player(subject):
-        from wordgames.codenames.players import PlayerReceiver
-
-        for role in ("sender", "receiver"):
-            for name, why in usable("codenames", role, subject)[1].items():
-                result.notes.append(f"{role} {name!r} not run: {why}")
-        return [], [PlayerReceiver(subject)], None
+        if opts.senders is None and opts.receivers is None:
+            for role in ("sender", "receiver"):
+                for name, why in usable("codenames", role, subject)[1].items():
+                    result.notes.append(f"{role} {name!r} not run: {why}")
+        senders = _by_name("sender", opts.senders or (), subject, ctx, result)
+        names = opts.receivers if opts.receivers is not None else ("player-receiver",)
+        return senders, _by_name("receiver", names, subject, ctx, result), None
     clue_embedding, vocab_size, clues = _clue_vocabulary(subject, opts, ctx.data_root)
-    senders = default_senders(
-        clue_embedding,
-        quick=ctx.quick,
-        random_state=ctx.seed,
-        distance=opts.distance,
-        vocab_size=vocab_size,
-        n_restarts=opts.n_restarts,
-    )
-    receivers = default_receivers(subject, random_state=ctx.seed, distance=opts.distance)
+    if opts.senders is not None:
+        senders = _by_name("sender", opts.senders, clue_embedding, ctx, result, vocab_size)
+    else:
+        senders = default_senders(
+            clue_embedding,
+            quick=ctx.quick,
+            random_state=ctx.seed,
+            distance=opts.distance,
+            vocab_size=vocab_size,
+            n_restarts=opts.n_restarts,
+        )
+    if opts.receivers is not None:
+        receivers = _by_name("receiver", opts.receivers, subject, ctx, result)
+    else:
+        receivers = default_receivers(subject, random_state=ctx.seed, distance=opts.distance)
     return senders, receivers, clues
+
+
+def _by_name(role: str, names, subject, ctx, result: MeasureResult, vocab_size=None) -> list:
+    """The agents ``names`` for ``subject`` (:mod:`wordgames.agents`).
+
+    Each is built by its registered factory with the run's seed and the measure's options
+    where its signature takes them; one the subject cannot drive is named in the notes.
+    """
+    import inspect
+
+    from wordgames.agents import get_agent
+
+    opts, out = ctx.options, []
+    for name in names:
+        spec = get_agent("codenames", name)
+        why = spec.reason_unusable(subject)
+        if why is not None:
+            result.notes.append(f"{role} {name!r} not run: {why}")
+            continue
+        factory = spec.load()
+        accepted = inspect.signature(factory).parameters
+        kw = {"random_state": ctx.seed, "distance": opts.distance, "vocab_size": vocab_size}
+        if opts.n_restarts is not None or ctx.quick:
+            kw["n_restarts"] = opts.n_restarts if opts.n_restarts is not None else 3
+        kw = {k: v for k, v in kw.items() if k in accepted}
+        out.append(factory(subject, **kw) if spec.needs else factory(**kw))
+    return out
 
 
 def _clue_vocabulary(embedding, opts, data_root):
