@@ -122,7 +122,8 @@ def oddmanout_k_sweep(
     corpus : text file, one sentence a line (default: WordNet's glosses,
         :func:`wordgames.oddmanout.wordnet.gloss_corpus`)
     baseline : embedding scored beside the senses (``K`` is ``None`` in its row)
-    out_dir : where the ``.npz`` files, ``figure3.tsv`` and ``figure3.png`` go
+    out_dir : where the ``.npz`` files, ``figure3.tsv`` and ``figure3.png`` go, and the results
+        store of the measure's run (``results.json`` and its records)
     seed : seeds the occurrence sample, k-means and the measure's word order
     """
     from wordgames.evaluation import evaluate
@@ -155,7 +156,9 @@ def oddmanout_k_sweep(
         },
         seed=seed,
         data_root=data_root,
+        store=out,  # stored beside the figure: resumable, and `wordgames report OUT` shows it
     )
+    res.write(out)
     rows = _k_sweep_rows(res.scores, dataset, paths)
     rows.sort(key=lambda r: (r["K"] is None, r["K"] or 0))
     write_tsv(rows, out / "figure3.tsv")

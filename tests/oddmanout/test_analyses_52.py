@@ -144,6 +144,15 @@ def test_k_sweep_rows_are_the_measures(glove, data_root, tmp_path, monkeypatch):
     tsv = (tmp_path / "figure3.tsv").read_text().splitlines()
     assert tsv[0].split("\t")[:3] == ["K", "solver", "pct_correct"] and len(tsv) == 4
     assert (tmp_path / "figure3.png").stat().st_size > 0
+    # the figure's rows are the stored Score rows of the measure's run
+    import json
+
+    from wordgames.measure import Score
+
+    record = json.loads((tmp_path / "results.json").read_text())
+    stored = [Score.from_dict(x) for r in record["results"] for x in r["scores"]]
+    (mine,) = [s for s in stored if s.subject == "embedding" and s.metric == "pct_correct"]
+    assert mine.value == base["pct_correct"] and mine.dataset == "anomia-common-dev"
 
 
 def test_contextual_sense_sweep_equals_one_run_per_k():
