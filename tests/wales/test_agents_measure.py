@@ -109,3 +109,27 @@ def test_baselines_are_stored_score_rows(tmp_path, data_root):
                 hb[key], hb[f"{key}_ci_low"], hb[f"{key}_ci_high"], hb["n_tasks"]
             )  # fmt: skip
             assert f"{key} {hb[key]:.4f}" in r.output
+
+
+def test_agents_keep_their_per_task_scores_for_paired_comparisons(data_root):
+    """Each score's items are its tasks' scores: their mean is the score (best needs them)."""
+    import numpy as np
+
+    import wordgames
+    from wordgames.paired import unpack
+    from wordgames.results import item_key
+
+    res = wordgames.evaluate(
+        "glove-6b-50d",
+        measures=["wales-agents"],
+        options={"wales-agents": {"k": 30, "exponents": [32.0]}},
+        data_root=data_root,
+        ci_resamples=0,
+    )
+    r = res.result("wales-agents")
+    scores = [s for s in r.scores if s.metric == "score"]
+    assert len(scores) == 4
+    for s in scores:
+        items = unpack(r.items[item_key(s.dataset, s.subject, s.metric)])
+        assert items["values"].size == s.n
+        assert np.mean(items["values"]) == pytest.approx(s.value)

@@ -171,8 +171,8 @@ def run_player(player, ctx) -> MeasureResult:
 def run_agents(embedding, ctx) -> MeasureResult:
     """``wales-agents``: greedy and stochastic agents on the human pairs and power-law tasks."""
     from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.experiments import compare_agents
-    from wordgames.wales.report import wikispeedia_setup
+    from wordgames.wales.evaluate import evaluate_tasks
+    from wordgames.wales.report import task_items, wikispeedia_setup
     from wordgames.wales.spec import AGENTS
     from wordgames.wales.stochastic import StochasticAgent
     from wordgames.wales.tasks import power_law_tasks
@@ -191,13 +191,15 @@ def run_agents(embedding, ctx) -> MeasureResult:
         "greedy": GreedyAgent(gamma=1.0, max_steps=opts.max_steps),
         "stochastic": StochasticAgent(max_steps=opts.max_steps, seed=ctx.seed),
     }
+    vectors = title_vectors(g.names, embedding)
     with Timer(result.timings, "navigate"):
-        rows = compare_agents(
-            g, title_vectors(g.names, embedding), embedding.name, agents, sets,
-            n_resamples=ctx.ci_resamples, seed=ctx.seed,
-        )  # fmt: skip
-    for row in rows:
-        _task_rows(result, row, row["agent"], with_failures=True)
+        for ts in sets:
+            for name, agent in agents.items():
+                res = evaluate_tasks(g, vectors, ts, agent)
+                row = res.summary("edges", n_resamples=ctx.ci_resamples, seed=ctx.seed)
+                head = _task_rows(result, row, name, with_failures=True)
+                # the per-task scores: what the report's paired comparisons resample
+                result.keep_items(head, task_items(res))
     result.notes += list(setup.notes)
     result.datasets = dict(setup.datasets)
     result.parameters = {
@@ -263,7 +265,8 @@ def _power_law_rows(result: MeasureResult, row: dict, a: float) -> None:
 def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
     """The greedy agent on each sample and on 1000 tasks of each fitted exponent and of ``a``."""
     from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.experiments import compare_agents
+    from wordgames.wales.evaluate import evaluate_tasks
+    from wordgames.wales.report import task_items
     from wordgames.wales.tasks import TaskSet, power_law_tasks
     from wordgames.wales.titles import title_vectors
 
@@ -271,12 +274,10 @@ def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
     exps = sorted({round(r["a"], 1) for r in rows if r["ends"] == "both"} | {a})
     sets += [power_law_tasks(graph, x, 1000, 4242 + i) for i, x in enumerate(exps)]
     vectors = title_vectors(graph.names, embedding)
-    scored = compare_agents(
-        graph, vectors, embedding.name, {"greedy": GreedyAgent()}, sets,
-        n_resamples=ctx.ci_resamples, seed=ctx.seed,
-    )  # fmt: skip
-    for row in scored:
-        _task_rows(result, row, "greedy", with_failures=True)
+    for ts in sets:
+        res = evaluate_tasks(graph, vectors, ts, GreedyAgent())
+        row = res.summary("edges", n_resamples=ctx.ci_resamples, seed=ctx.seed)
+        result.keep_items(_task_rows(result, row, "greedy", with_failures=True), task_items(res))
 
 
 def run_baselines(embedding, ctx) -> MeasureResult:
