@@ -55,6 +55,10 @@ class OddManOutOptions:
         One of :data:`WORDNET_MODES`: ``"ours"`` (default) or ``"published"``, the authors'
         solver reproduced puzzle for puzzle (``instances`` and ``missing`` must keep their
         defaults then).
+    solver : str or None
+        The agent that solves for the subject, by name (``wordgames agents``; plug-ins' too):
+        default ``"embedding"`` for vectors, ``"player"`` for a player. Its rows' subject is
+        its name. The WordNet baseline is the ``wordnet`` option, not a solver name here.
     """
 
     sets: tuple[str, ...] | None = None
@@ -68,11 +72,28 @@ class OddManOutOptions:
     instances: bool = False
     missing: Literal["least-specific", "abstain"] = "least-specific"
     wordnet_mode: WordnetMode = "ours"
+    solver: str | None = None
 
     def __post_init__(self):
         from wordgames.oddmanout.data import FILES
 
         check_names("oddmanout.sets", self.sets, FILES, "a published puzzle set")
+        if self.solver is not None:
+            _check_solver(self.solver)
+
+
+def _check_solver(name: str) -> None:
+    """A registered Odd-Man-Out solver other than the WordNet baseline, or :class:`OptionError`."""
+    from wordgames.agents import get_agent
+    from wordgames.errors import WordgamesError
+    from wordgames.measure import OptionError
+
+    if name == "wordnet":
+        raise OptionError("oddmanout.solver: the WordNet baseline is the 'wordnet' option")
+    try:
+        get_agent("oddmanout", name)
+    except WordgamesError as exc:
+        raise OptionError(f"oddmanout.solver: {exc}") from None
 
 
 _PCT = (0.0, 100.0)

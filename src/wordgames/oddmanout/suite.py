@@ -394,8 +394,10 @@ def run(embedding, ctx) -> MeasureResult:
     result = MeasureResult(measure="oddmanout", version=VERSION)
     with Timer(result.timings, "load"):
         inputs = load_inputs(opts, root, ctx.seed, ctx.quick)
-    if is_player(embedding):
-        return run_player(result, embedding, inputs, ctx)
+    name = opts.solver or ("player" if is_player(embedding) else "embedding")
+    if name != "embedding":
+        solver = _solver_by_name(name, embedding, opts)
+        return run_agent(result, solver, name, inputs, ctx, label=embedding.name)
     solver = EmbeddingSolver(embedding, mwe=opts.mwe, case=opts.case)
     result.oov.update({"mwe_policy": solver.mwe, "case_policy": solver.case})
     rows: list[dict] = []
@@ -427,25 +429,43 @@ def run(embedding, ctx) -> MeasureResult:
     return result
 
 
-def run_player(result: MeasureResult, player, inputs: Inputs, ctx) -> MeasureResult:
-    """A player subject's solver on every puzzle set, and the WordNet baseline beside it.
+def _solver_by_name(name: str, subject, opts):
+    """The registered solver ``name`` built for ``subject`` (its factory's own options)."""
+    import inspect
 
-    The sense-embedding solvers and the error analysis need vectors: the notes say so.
+    from wordgames.agents import get_agent
+    from wordgames.errors import SkipMeasure
+
+    spec = get_agent("oddmanout", name)
+    why = spec.reason_unusable(subject)
+    if why is not None:
+        raise SkipMeasure(f"oddmanout solver {name!r} {why}")
+    factory = spec.load()
+    accepted = inspect.signature(factory).parameters
+    kw = {k: v for k, v in {"mwe": opts.mwe, "case": opts.case}.items() if k in accepted}
+    return factory(subject, **kw) if spec.needs else factory(**kw)
+
+
+def run_agent(
+    result: MeasureResult, solver, name: str, inputs: Inputs, ctx, *, label: str
+) -> MeasureResult:
+    """A solver chosen by name (a player's by default) on every puzzle set, WordNet beside it.
+
+    Its rows' subject is ``name``; the sense-embedding solvers and the error analysis are the
+    embedding solver's companions and are not run (the notes say so).
     """
     from wordgames.errors import SkipMeasure
-    from wordgames.oddmanout.players import PlayerSolver
 
     opts = ctx.options
     root = None if ctx.data_root is None else str(ctx.data_root)
     boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
-    solver = PlayerSolver(player)
     with Timer(result.timings, "solve"):
-        rows = embedding_part(result, solver, player.name, inputs, boot, subject="player")
+        rows = embedding_part(result, solver, label, inputs, boot, subject=name)
     load_rows, result.notes = load_reports(inputs)
     result.tables.update({"table3": rows, "load_reports": load_rows})
     result.notes.append(
-        "a player subject: the sense-embedding solvers and the error analysis need vectors "
-        "and were not run"
+        f"solver {name!r}: the sense-embedding solvers and the error analysis go with the "
+        "embedding solver and were not run"
     )
     use_wordnet = bool(opts.wordnet if opts.wordnet is not None else not ctx.quick)
     if use_wordnet:
@@ -485,10 +505,12 @@ def _finish(result: MeasureResult, solver, opts, inputs: Inputs, ctx, use_wordne
         "words are shown to solvers in a seeded random order (the files put the "
         f"answer second); seed={ctx.seed}"
     )
-    result.notes.append(f"multi-word expressions: policy {solver.mwe!r}; case: {solver.case!r}")
+    mwe, case = getattr(solver, "mwe", "as given"), getattr(solver, "case", "as given")
+    result.notes.append(f"multi-word expressions: policy {mwe!r}; case: {case!r}")
     result.datasets = inputs.datasets
+    describe = getattr(solver, "describe", None)
     result.parameters = {
-        "solver": solver.describe(),
+        "solver": describe() if callable(describe) else {"solver": type(solver).__name__},
         "sets": list(inputs.sets),
         "seed": ctx.seed,
         "quick": ctx.quick,
