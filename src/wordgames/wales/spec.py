@@ -51,6 +51,11 @@ class WalesOptions:
         Human-played pairs ``start<TAB>target`` on a custom graph (the ``human`` task set).
     require_scc : bool
         Fail when a custom graph is not strongly connected (default: use its largest SCC).
+    navigator : str or None
+        The agent that navigates for the subject, by name (``wordgames agents``; plug-ins'
+        too): default ``"greedy"`` (the paper's agent, with the gamma sweep, Table 1 and
+        w-path) for vectors, ``"player"`` for a player. Another navigator plays the same task
+        sets, scored the same way, under its own name.
 
     Under ``quick``, the options left at their defaults take smaller values
     (:data:`QUICK`). Options that do not apply are errors (:func:`check_graph_options`).
@@ -70,8 +75,11 @@ class WalesOptions:
     names: str | None = None
     challenges: str | None = None
     require_scc: bool = False
+    navigator: str | None = None
 
     def __post_init__(self):
+        if self.navigator is not None:
+            _check_navigator(self.navigator)
         if self.table1_method not in TABLE1_METHODS:
             from wordgames.measure import OptionError
 
@@ -92,6 +100,18 @@ class WalesOptions:
             require_scc=self.require_scc,
             human_k=self.human_k,
         )
+
+
+def _check_navigator(name: str) -> None:
+    """A registered WALES navigator, or :class:`~wordgames.measure.OptionError`."""
+    from wordgames.agents import get_agent
+    from wordgames.errors import WordgamesError
+    from wordgames.measure import OptionError
+
+    try:
+        get_agent("wales", name)
+    except WordgamesError as exc:
+        raise OptionError(f"wales.navigator: {exc}") from None
 
 
 def check_graph_options(

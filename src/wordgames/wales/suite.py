@@ -66,8 +66,9 @@ def run(embedding, ctx) -> MeasureResult:
     from wordgames.subjects import is_player
     from wordgames.wales.report import evaluate_embedding, load_setup
 
-    if is_player(embedding):
-        return run_player(embedding, ctx)
+    name = ctx.options.navigator or ("player" if is_player(embedding) else "greedy")
+    if name != "greedy":
+        return run_navigator(embedding, name, ctx)
     opts = effective_options(ctx.options, ctx.quick)
     timings: dict[str, float] = {}
     with Timer(timings, "load"):
@@ -111,61 +112,85 @@ def run(embedding, ctx) -> MeasureResult:
     return result
 
 
-def run_player(player, ctx) -> MeasureResult:
-    """A player subject navigates every task set (:class:`~wordgames.wales.players.PlayerNavigator`).
+def run_navigator(subject, name: str, ctx) -> MeasureResult:
+    """A navigator chosen by name (a player's by default) on every task set.
 
-    The same tasks and score as the greedy agents (shortest path / the player's path, 0 for a
-    failure); the gamma sweep, Table 1 and w-path need vectors and are not run.
+    The agent is built by its registered factory (the subject, ``max_steps``) and runs
+    ``run(graph, sources, targets)``; the tasks and the score are the greedy agent's (shortest
+    path / its path, 0 for a failure) and the rows' subject is ``name``. The gamma sweep,
+    Table 1 and w-path belong to the greedy agent and are not run.
     """
-    from wordgames.wales.evaluate import TaskResults
-    from wordgames.wales.players import PlayerNavigator
+    import inspect
+
+    from wordgames.agents import get_agent
+    from wordgames.errors import SkipMeasure
     from wordgames.wales.report import _task_sets, load_setup
 
     opts = effective_options(ctx.options, ctx.quick)
+    spec = get_agent("wales", name)
+    why = spec.reason_unusable(subject)
+    if why is not None:
+        raise SkipMeasure(f"wales navigator {name!r} {why}")
+    factory = spec.load()
+    kw = (
+        {"max_steps": opts.max_steps}
+        if "max_steps" in inspect.signature(factory).parameters
+        else {}
+    )
+    nav = factory(subject, **kw) if spec.needs else factory(**kw)
     result = MeasureResult("wales", VERSION)
     with Timer(result.timings, "load"):
         setup = load_setup(
             opts.graph, names=opts.names, challenges=opts.challenges,
             data_root=ctx.data_root, require_scc=opts.require_scc,
         )  # fmt: skip
-    nav = PlayerNavigator(player, max_steps=opts.max_steps)
     asked = 0
     for tasks in _task_sets(setup, opts.k, ctx.seed, opts.exponents, opts.percents, opts.human_k):
         with Timer(result.timings, tasks.name):
-            s, t = tasks.sources, tasks.targets
-            shortest = setup.graph.shortest_path_lengths(s, t)
-            included = (s != t) & (shortest > 0)
-            run = nav.run(setup.graph, s[included], t[included])
-        asked += run["questions"]
-        n_steps, success = np.zeros(s.size, np.int64), np.zeros(s.size, bool)
-        n_steps[included], success[included] = run["n_steps"], run["success"]
-        res = TaskResults(
-            tasks.name, s, t, shortest, n_steps, success, included, nav.get_params(),
-            n_unreachable=int(((s != t) & (shortest < 0)).sum()), n_trivial=int((s == t).sum()),
-        )  # fmt: skip
-        row = res.summary(n_resamples=ctx.ci_resamples, seed=ctx.seed)
-        _task_rows(result, row, "player", with_failures=True)
-        reasons = run["reason"][~run["success"]].astype(str)
-        result.tables.setdefault("distributions", []).append(
-            {
-                **row,
-                "failures_by_reason": dict(
-                    zip(*np.unique(reasons, return_counts=True), strict=True)
-                ),
-            }
-        )
+            run, row = _navigate(nav, setup.graph, tasks, ctx)
+        asked += int(run.get("questions", 0))
+        _task_rows(result, row, name, with_failures=True)
+        reasons = np.asarray(run["reason"])[~run["success"]].astype(str)
+        counts = dict(zip(*np.unique(reasons, return_counts=True), strict=True))
+        result.tables.setdefault("distributions", []).append({**row, "failures_by_reason": counts})
     result.notes += list(setup.notes) + [
-        "a player subject: every link of a page is shown; the gamma sweep, Table 1 and w-path "
-        "need vectors and were not run"
+        f"navigator {name!r}: every link of a page is shown; the gamma sweep, Table 1 and "
+        "w-path belong to the greedy agent and were not run"
     ]
     result.datasets = dict(setup.datasets)
     result.parameters = {
-        "navigator": {"player": player.identity(), "max_steps": opts.max_steps},
+        "navigator": {"name": name, **_plain_params(nav)},
         "questions": asked,
         "seed": ctx.seed,
         "quick": ctx.quick,
     }
     return result
+
+
+def _navigate(nav, graph, tasks, ctx) -> tuple[dict, dict]:
+    """``nav`` on the tasks that have a path: its run and the task set's summary row."""
+    from wordgames.wales.evaluate import TaskResults
+
+    s, t = tasks.sources, tasks.targets
+    shortest = graph.shortest_path_lengths(s, t)
+    included = (s != t) & (shortest > 0)
+    run = nav.run(graph, s[included], t[included])
+    n_steps, success = np.zeros(s.size, np.int64), np.zeros(s.size, bool)
+    n_steps[included], success[included] = run["n_steps"], run["success"]
+    res = TaskResults(
+        tasks.name, s, t, shortest, n_steps, success, included, _plain_params(nav),
+        n_unreachable=int(((s != t) & (shortest < 0)).sum()), n_trivial=int((s == t).sum()),
+    )  # fmt: skip
+    return run, res.summary(n_resamples=ctx.ci_resamples, seed=ctx.seed)
+
+
+def _plain_params(agent) -> dict:
+    """The agent's parameters for the record: a subject among them by its identity or name."""
+    out = {}
+    for k, v in (agent.get_params() if hasattr(agent, "get_params") else {}).items():
+        ident = getattr(v, "identity", None)
+        out[k] = ident() if callable(ident) else (v if isinstance(v, int | float | str) else str(v))
+    return out
 
 
 def run_agents(embedding, ctx) -> MeasureResult:
