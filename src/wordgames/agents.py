@@ -15,12 +15,12 @@ Plug-ins add agents through the Python entry-point group ``wordgames.agents`` (e
 from __future__ import annotations
 
 import difflib
-import importlib
 import os
 from dataclasses import dataclass
 from functools import cache
 
 from wordgames.errors import WordgamesError
+from wordgames.measure import load_entry
 from wordgames.subjects import CAPABILITIES, lacks
 
 EXTRA_AGENTS_ENV = "WORDGAMES_EXTRA_AGENTS"
@@ -74,8 +74,20 @@ class AgentSpec:
 
     def load(self):
         """The class (or function) that builds the agent."""
-        module, _, attr = self.factory.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return load_entry(self.factory)
+
+    def build(self, subject, **options):
+        """The agent for ``subject``, built by its factory.
+
+        The factory gets the subject when the agent needs one, and those of ``options`` (a
+        run's seed, a measure's settings) that its signature names.
+        """
+        import inspect
+
+        factory = self.load()
+        accepted = inspect.signature(factory).parameters
+        kw = {k: v for k, v in options.items() if k in accepted}
+        return factory(subject, **kw) if self.needs else factory(**kw)
 
     def reason_unusable(self, subject) -> str | None:
         return lacks(subject, (self.needs,)) if self.needs else None
@@ -121,10 +133,9 @@ def _entry_point_agents() -> tuple[AgentSpec, ...]:
 def _env_agents() -> tuple[AgentSpec, ...]:
     out = []
     for item in filter(None, (p.strip() for p in os.environ.get(EXTRA_AGENTS_ENV, "").split(","))):
-        module, sep, attr = item.partition(":")
-        if not sep:
+        if ":" not in item:
             raise WordgamesError(f"${EXTRA_AGENTS_ENV}: expected 'module:attribute', got {item!r}")
-        spec = getattr(importlib.import_module(module), attr)
+        spec = load_entry(item)
         if not isinstance(spec, AgentSpec):
             raise WordgamesError(f"${EXTRA_AGENTS_ENV}: {item} is not an AgentSpec")
         out.append(spec)
@@ -194,3 +205,25 @@ def usable(game: str, role: str, subject) -> tuple[list[AgentSpec], dict[str, st
         else:
             why[a.name] = reason
     return ok, why
+
+
+def check_agent_option(where: str, game: str, names, role: str | None = None) -> None:
+    """Every name in ``names`` a registered agent of ``game`` (and ``role``), or an OptionError.
+
+    What a measure's options record checks when it is made: an unknown name says "did you
+    mean", an agent of another role says which role it plays.
+
+    >>> check_agent_option("codenames.receivers", "codenames", ["cluster"], "receiver")
+    Traceback (most recent call last):
+    ...
+    wordgames.measure.OptionError: codenames.receivers: 'cluster' is a sender, not a receiver
+    """
+    from wordgames.measure import OptionError
+
+    for name in names or ():
+        try:
+            spec = get_agent(game, name)
+        except WordgamesError as exc:
+            raise OptionError(f"{where}: {exc}") from None
+        if role is not None and spec.role != role:
+            raise OptionError(f"{where}: {name!r} is a {spec.role}, not a {role}")

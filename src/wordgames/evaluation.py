@@ -536,15 +536,12 @@ def load_subjects(specs, policy, **kwargs) -> list:
 
     A player (:mod:`wordgames.subjects`) keeps its own vocabulary: the policy does not apply.
     """
-    from wordgames.embeddings.sets import load_embeddings
+    from wordgames.embeddings.sets import load_embeddings, spec_list
     from wordgames.subjects import from_spec, is_player
 
-    given = specs if isinstance(specs, list | tuple) else [specs]
-    given = [from_spec(s) or s for s in given]  # "prefix:rest" of a plug-in's subject kind
-    if specs is None or not any(is_player(s) for s in given):
-        return load_embeddings(
-            given if isinstance(specs, list | tuple) else given[0], policy, **kwargs
-        )
+    given = [
+        from_spec(s) or s for s in spec_list(specs)
+    ]  # "prefix:rest" of a plug-in's subject kind
     embs = iter(load_embeddings([s for s in given if not is_player(s)], policy, **kwargs))
     out = [s if is_player(s) else next(embs) for s in given]
     names = [s.name for s in out]
@@ -557,12 +554,13 @@ def load_subjects(specs, policy, **kwargs) -> list:
 def _precheck(embs, plan: Plan, typed: dict, settings: RunSettings) -> list:
     """The coverage pre-check of every unit to compute (:mod:`wordgames.precheck`)."""
     from wordgames.precheck import coverage_of
+    from wordgames.subjects import is_player
 
     by_sha = {e.fingerprint(): e for e in embs}
     out = []
     for u in plan.missing:
         emb = by_sha.get(u.embedding.sha256)
-        if emb is not None and hasattr(emb, "vectors"):  # a player's vocabulary is open
+        if emb is not None and not is_player(emb):  # a player's vocabulary is open
             out += coverage_of(emb, u.measure, typed[u.measure.name], settings.data_root)
     return out
 
@@ -646,10 +644,11 @@ def _executor(executor):
 def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dict) -> dict:
     """Compute the missing units; returns ``{key: outcome}`` (results in memory when serial)."""
     from wordgames.executors import materialize_embedding
+    from wordgames.subjects import is_player
 
     by_sha = {e.fingerprint(): e for e in embs}
     missing = plan.missing
-    players = [e.name for e in embs if not hasattr(e, "vectors")]
+    players = [e.name for e in embs if is_player(e)]
     if runner.needs_files and players:
         raise WordgamesError(
             f"the {runner.name} executor runs units in other processes, which cannot reach "

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wordgames.measure import load_entry
+
 
 @dataclass(frozen=True)
 class Coverage:
@@ -65,7 +67,7 @@ def coverage_of(embedding, measure, options, data_root=None) -> list[Coverage]:
 
     if not measure.coverage or not measure.uses_embedding:
         return []
-    check = _load(measure.coverage)
+    check = load_entry(measure.coverage)
     try:
         rows = check(embedding, options, data_root)
     except (DatasetMissingError, WordgamesError, OSError):
@@ -90,15 +92,7 @@ def game_words(data_root=None) -> list[str]:
     entries = dict.fromkeys(m.game_words for m in builtin_measures() if m.game_words)
     for entry in entries:
         try:
-            words.update(_load(entry)(data_root))
+            words.update(load_entry(entry)(data_root))
         except (WordgamesError, OSError, KeyError):  # missing or damaged data adds no word
             continue
     return sorted(w for w in words if w and not bad_word_reason(w))
-
-
-def _load(entry: str):
-    """The function ``"module:function"`` a measure's record names (imported when used)."""
-    import importlib
-
-    module, _, attr = entry.partition(":")
-    return getattr(importlib.import_module(module), attr)

@@ -11,12 +11,11 @@ wrapped in a measure without options or declared metrics (``@version`` may follo
 from __future__ import annotations
 
 import difflib
-import importlib
 import os
 from functools import cache
 
 from wordgames.errors import WordgamesError
-from wordgames.measure import Measure
+from wordgames.measure import Measure, load_entry
 
 #: The built-in measures' declarations, in display order.
 BUILTIN_SPECS: tuple[str, ...] = (
@@ -41,15 +40,10 @@ class UnknownMeasureError(WordgamesError, KeyError):
         return str(self.args[0]) if self.args else "unknown measure"
 
 
-def _load_attr(entry: str):
-    module, _, attr = entry.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
 @cache
 def builtin_measures() -> tuple[Measure, ...]:
     """The built-in measures (each family's declaration)."""
-    return _check_unique(tuple(_load_attr(e) for e in BUILTIN_SPECS))
+    return _check_unique(tuple(load_entry(e) for e in BUILTIN_SPECS))
 
 
 def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
@@ -77,9 +71,8 @@ def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
 
 
 def _extra(name: str, entry: str, version: str) -> Measure:
-    module, _, attr = entry.partition(":")
     try:
-        obj = getattr(importlib.import_module(module), attr)
+        obj = load_entry(entry)
     except (ImportError, AttributeError):
         obj = None  # a function that is not importable yet: resolved when the measure runs
     if isinstance(obj, Measure):

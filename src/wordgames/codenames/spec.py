@@ -17,7 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, OptionError, check_names
+from wordgames.measure import (
+    HIGHER,
+    LOWER,
+    Headline,
+    Measure,
+    Metric,
+    OptionError,
+    check_names,
+    check_range,
+)
 
 #: the default sample size of ``wordgames run`` and ``wordgames codenames evaluate``: every
 #: record (all seven data sets take about 40 s with glove-6b-50d on two cores)
@@ -123,26 +132,14 @@ class CodenamesOptions:
                 "codenames.clue_vocabulary and codenames.vocab_size exclude each other"
             )
         check_names("codenames.datasets", self.datasets, DATASETS, "a human Codenames data set")
+        from wordgames.agents import check_agent_option
+
         for role in ("sender", "receiver"):
-            _check_agents(role, getattr(self, f"{role}s"))
+            check_agent_option(f"codenames.{role}s", "codenames", getattr(self, f"{role}s"), role)
         for name, least in (("max_records", 0), ("n_restarts", 1), ("vocab_size", 1)):
             value = getattr(self, name)
             if value is not None and value < least:
                 raise OptionError(f"codenames.{name} must be at least {least}, got {value}")
-
-
-def _check_agents(role: str, names) -> None:
-    """Every name an agent of that role (:mod:`wordgames.agents`), or an :class:`OptionError`."""
-    from wordgames.agents import get_agent
-    from wordgames.errors import WordgamesError
-
-    for name in names or ():
-        try:
-            spec = get_agent("codenames", name)
-        except WordgamesError as exc:
-            raise OptionError(f"codenames.{role}s: {exc}") from None
-        if spec.role != role:
-            raise OptionError(f"codenames.{role}s: {name!r} is a {spec.role}, not a {role}")
 
 
 _RANK = (1.0, None)
@@ -277,11 +274,7 @@ class SelfplayOptions:
 
     def __post_init__(self):
         for name, least in (("games", 1), ("n_blue", 1), ("n_red", 0), ("max_turns", 1)):
-            value = getattr(self, name)
-            if value is not None and value < least:
-                raise OptionError(
-                    f"codenames-selfplay.{name} must be at least {least}, got {value}"
-                )
+            check_range(f"codenames-selfplay.{name}", getattr(self, name), least)
         if self.tie_break not in TIE_BREAKS:
             raise OptionError(
                 f"codenames-selfplay.tie_break: expected one of {', '.join(TIE_BREAKS)}, got "

@@ -672,8 +672,6 @@ def _by_name(role: str, names, subject, ctx, result: MeasureResult, vocab_size=N
     Each is built by its registered factory with the run's seed and the measure's options
     where its signature takes them; one the subject cannot drive is named in the notes.
     """
-    import inspect
-
     from wordgames.agents import get_agent
 
     opts, out = ctx.options, []
@@ -683,13 +681,10 @@ def _by_name(role: str, names, subject, ctx, result: MeasureResult, vocab_size=N
         if why is not None:
             result.notes.append(f"{role} {name!r} not run: {why}")
             continue
-        factory = spec.load()
-        accepted = inspect.signature(factory).parameters
         kw = {"random_state": ctx.seed, "distance": opts.distance, "vocab_size": vocab_size}
         if opts.n_restarts is not None or ctx.quick:
             kw["n_restarts"] = opts.n_restarts if opts.n_restarts is not None else 3
-        kw = {k: v for k, v in kw.items() if k in accepted}
-        out.append(factory(subject, **kw) if spec.needs else factory(**kw))
+        out.append(spec.build(subject, **kw))
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -203,13 +203,23 @@ def keyed_vectors(obj) -> Embedding | None:
     return Embedding(list(keys), mat, name=str(name), source=f"{type(kv).__name__} object")
 
 
-def _as_list(specs) -> list:
+def spec_list(specs) -> list:
+    """The specs of a run as a list: ``None`` is the built-in default, one spec a list of one.
+
+    One spec is a name, a path, an embedding, an object with words and vectors, a gensim
+    model, or anything that is not a collection (a player subject).
+    """
     if specs is None:
         return ["glove-6b-50d"]
-    if isinstance(specs, str | Path | Embedding) or (
-        not isinstance(specs, list | tuple)
-        and (
-            isinstance(specs, EmbeddingLike) or hasattr(getattr(specs, "wv", specs), "index_to_key")
+    if (
+        isinstance(specs, str | Path | Embedding)
+        or not isinstance(specs, Iterable)
+        or (
+            not isinstance(specs, list | tuple)
+            and (
+                isinstance(specs, EmbeddingLike)
+                or hasattr(getattr(specs, "wv", specs), "index_to_key")
+            )
         )
     ):
         return [specs]
@@ -264,7 +274,7 @@ def load_embeddings(
 
     policy = policy or VocabularyPolicy()
     embs = []
-    for spec in _as_list(specs):
+    for spec in spec_list(specs):
         t = time.perf_counter()
         emb = load_one(spec, transformer_vocab=transformer_vocab, trust_pickle=trust_pickle)
         if policy.top_n or policy.lower_alpha:

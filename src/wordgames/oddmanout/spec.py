@@ -84,16 +84,12 @@ class OddManOutOptions:
 
 def _check_solver(name: str) -> None:
     """A registered Odd-Man-Out solver other than the WordNet baseline, or :class:`OptionError`."""
-    from wordgames.agents import get_agent
-    from wordgames.errors import WordgamesError
+    from wordgames.agents import check_agent_option
     from wordgames.measure import OptionError
 
     if name == "wordnet":
         raise OptionError("oddmanout.solver: the WordNet baseline is the 'wordnet' option")
-    try:
-        get_agent("oddmanout", name)
-    except WordgamesError as exc:
-        raise OptionError(f"oddmanout.solver: {exc}") from None
+    check_agent_option("oddmanout.solver", "oddmanout", [name])
 
 
 _PCT = (0.0, 100.0)

@@ -431,8 +431,6 @@ def run(embedding, ctx) -> MeasureResult:
 
 def _solver_by_name(name: str, subject, opts):
     """The registered solver ``name`` built for ``subject`` (its factory's own options)."""
-    import inspect
-
     from wordgames.agents import get_agent
     from wordgames.errors import SkipMeasure
 
@@ -440,10 +438,7 @@ def _solver_by_name(name: str, subject, opts):
     why = spec.reason_unusable(subject)
     if why is not None:
         raise SkipMeasure(f"oddmanout solver {name!r} {why}")
-    factory = spec.load()
-    accepted = inspect.signature(factory).parameters
-    kw = {k: v for k, v in {"mwe": opts.mwe, "case": opts.case}.items() if k in accepted}
-    return factory(subject, **kw) if spec.needs else factory(**kw)
+    return spec.build(subject, mwe=opts.mwe, case=opts.case)
 
 
 def run_agent(

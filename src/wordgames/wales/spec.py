@@ -79,7 +79,9 @@ class WalesOptions:
 
     def __post_init__(self):
         if self.navigator is not None:
-            _check_navigator(self.navigator)
+            from wordgames.agents import check_agent_option
+
+            check_agent_option("wales.navigator", "wales", [self.navigator])
         if self.table1_method not in TABLE1_METHODS:
             from wordgames.measure import OptionError
 
@@ -100,18 +102,6 @@ class WalesOptions:
             require_scc=self.require_scc,
             human_k=self.human_k,
         )
-
-
-def _check_navigator(name: str) -> None:
-    """A registered WALES navigator, or :class:`~wordgames.measure.OptionError`."""
-    from wordgames.agents import get_agent
-    from wordgames.errors import WordgamesError
-    from wordgames.measure import OptionError
-
-    try:
-        get_agent("wales", name)
-    except WordgamesError as exc:
-        raise OptionError(f"wales.navigator: {exc}") from None
 
 
 def check_graph_options(
@@ -249,12 +239,10 @@ class AgentsOptions:
     max_steps: int = 100
 
     def __post_init__(self):
-        if self.k < 1 or self.max_steps < 1:
-            from wordgames.measure import OptionError
+        from wordgames.measure import check_range
 
-            raise OptionError(
-                f"wales-agents: k and max_steps must be >= 1 ({self.k}, {self.max_steps})"
-            )
+        for name in ("k", "max_steps"):
+            check_range(f"wales-agents.{name}", getattr(self, name), 1)
 
 
 AGENTS = Measure(

@@ -120,8 +120,6 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
     path / its path, 0 for a failure) and the rows' subject is ``name``. The gamma sweep,
     Table 1 and w-path belong to the greedy agent and are not run.
     """
-    import inspect
-
     from wordgames.agents import get_agent
     from wordgames.errors import SkipMeasure
     from wordgames.wales.report import _task_sets, load_setup
@@ -131,13 +129,7 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
     why = spec.reason_unusable(subject)
     if why is not None:
         raise SkipMeasure(f"wales navigator {name!r} {why}")
-    factory = spec.load()
-    kw = (
-        {"max_steps": opts.max_steps}
-        if "max_steps" in inspect.signature(factory).parameters
-        else {}
-    )
-    nav = factory(subject, **kw) if spec.needs else factory(**kw)
+    nav = spec.build(subject, max_steps=opts.max_steps)
     result = MeasureResult("wales", VERSION)
     with Timer(result.timings, "load"):
         setup = load_setup(
@@ -196,8 +188,7 @@ def _plain_params(agent) -> dict:
 def run_agents(embedding, ctx) -> MeasureResult:
     """``wales-agents``: greedy and stochastic agents on the human pairs and power-law tasks."""
     from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.evaluate import evaluate_tasks
-    from wordgames.wales.report import task_items, wikispeedia_setup
+    from wordgames.wales.report import wikispeedia_setup
     from wordgames.wales.spec import AGENTS
     from wordgames.wales.stochastic import StochasticAgent
     from wordgames.wales.tasks import power_law_tasks
@@ -220,11 +211,7 @@ def run_agents(embedding, ctx) -> MeasureResult:
     with Timer(result.timings, "navigate"):
         for ts in sets:
             for name, agent in agents.items():
-                res = evaluate_tasks(g, vectors, ts, agent)
-                row = res.summary("edges", n_resamples=ctx.ci_resamples, seed=ctx.seed)
-                head = _task_rows(result, row, name, with_failures=True)
-                # the per-task scores: what the report's paired comparisons resample
-                result.keep_items(head, task_items(res))
+                _agent_rows(result, g, vectors, ts, agent, name, ctx)
     result.notes += list(setup.notes)
     result.datasets = dict(setup.datasets)
     result.parameters = {
@@ -290,8 +277,6 @@ def _power_law_rows(result: MeasureResult, row: dict, a: float) -> None:
 def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
     """The greedy agent on each sample and on 1000 tasks of each fitted exponent and of ``a``."""
     from wordgames.wales.agent import GreedyAgent
-    from wordgames.wales.evaluate import evaluate_tasks
-    from wordgames.wales.report import task_items
     from wordgames.wales.tasks import TaskSet, power_law_tasks
     from wordgames.wales.titles import title_vectors
 
@@ -300,9 +285,7 @@ def _power_law_greedy(result, graph, embedding, samples, rows, a, ctx) -> None:
     sets += [power_law_tasks(graph, x, 1000, 4242 + i) for i, x in enumerate(exps)]
     vectors = title_vectors(graph.names, embedding)
     for ts in sets:
-        res = evaluate_tasks(graph, vectors, ts, GreedyAgent())
-        row = res.summary("edges", n_resamples=ctx.ci_resamples, seed=ctx.seed)
-        result.keep_items(_task_rows(result, row, "greedy", with_failures=True), task_items(res))
+        _agent_rows(result, graph, vectors, ts, GreedyAgent(), "greedy", ctx)
 
 
 def run_baselines(embedding, ctx) -> MeasureResult:
@@ -358,6 +341,19 @@ def run_baselines(embedding, ctx) -> MeasureResult:
         )  # fmt: skip
     result.parameters = {"w_path": opts.w_path, "pairs": opts.pairs, "seed": ctx.seed}
     return result
+
+
+def _agent_rows(result: MeasureResult, graph, vectors, tasks, agent, subject: str, ctx) -> None:
+    """One agent's score and failure rate on one task set, with its per-task scores kept.
+
+    The per-task scores are what the report's paired comparisons resample ("best").
+    """
+    from wordgames.wales.evaluate import evaluate_tasks
+    from wordgames.wales.report import task_items
+
+    res = evaluate_tasks(graph, vectors, tasks, agent)
+    row = res.summary("edges", n_resamples=ctx.ci_resamples, seed=ctx.seed)
+    result.keep_items(_task_rows(result, row, subject, with_failures=True), task_items(res))
 
 
 def _measure_kwargs(opts) -> dict:
