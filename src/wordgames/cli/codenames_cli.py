@@ -621,21 +621,14 @@ def _print_matrix(console, scores, title: str) -> None:
     from rich.markup import escape
 
     from wordgames.cli.tables import Col, print_table
-    from wordgames.report.text import format_number, thin_text
+    from wordgames.report.text import ci_text, format_number, pair_matrix, thin_text
 
     def score_text(s) -> str:
-        ci = (
-            f" [{format_number(s.ci_low)}, {format_number(s.ci_high)}]"
-            if s.ci_low == s.ci_low
-            else ""
-        )
-        return f"{format_number(s.value)}{ci}" + (
-            f" ({thin_text(s.thin_reason)})" if s.thin else ""
-        )
+        ci = f" {ci_text(s.ci_low, s.ci_high)}" if ci_text(s.ci_low, s.ci_high) else ""
+        thin = f" ({thin_text(s.thin_reason)})" if s.thin else ""
+        return f"{format_number(s.value)}{ci}{thin}"
 
-    cell = {(s.embedding, s.subject, s.metric): s for s in scores}
-    senders = list(dict.fromkeys(s.embedding for s in scores))
-    receivers = list(dict.fromkeys(s.subject for s in scores))
+    senders, receivers, cell = pair_matrix(scores)
     rows = []
     for snd in senders:
         rows.append([escape(snd)])

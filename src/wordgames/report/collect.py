@@ -109,12 +109,10 @@ class Entry:
         """The variant less the partner: entries of one pair measure run alike share it."""
         if not self.partner:
             return self.variant
-        import hashlib
-        import json
+        from wordgames.results.store import params_hash
 
         rest = {k: v for k, v in self.params.items() if k != "partner"}
-        text = json.dumps(rest, sort_keys=True, default=str)
-        return f"{self.version}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+        return f"{self.version}-{params_hash(rest)[:8]}"
 
     @property
     def quick(self) -> bool:

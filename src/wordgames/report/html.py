@@ -48,11 +48,13 @@ from wordgames.report.leaderboard import (
     score_label,
 )
 from wordgames.report.text import (
+    ci_text,
     finite,
     format_number,
     key_words,
     note_text,
     oov_rows,
+    pair_matrix,
     score_skipped_text,
     skipped_text,
     thin_text,
@@ -255,10 +257,6 @@ def _bounds_label(bounds: tuple[float | None, float | None]) -> str:
     )
 
 
-def _ci_text(lo, hi) -> str:
-    return f"[{format_number(lo)}, {format_number(hi)}]" if finite(lo) and finite(hi) else ""
-
-
 def score_cell(
     value,
     lo,
@@ -280,9 +278,9 @@ def score_cell(
     comparison separates from every other, ``tied`` one of a top group that none separates.
     """
     parts = [f'<span class="v">{esc(format_number(value))}</span>']
-    if _ci_text(lo, hi):
+    if ci_text(lo, hi):
         mark = ' <span class="clipped">clipped</span>' if clipped else ""
-        parts.append(f'<span class="ci">{esc(_ci_text(lo, hi))}{mark}</span>')
+        parts.append(f'<span class="ci">{esc(ci_text(lo, hi))}{mark}</span>')
     ranked = rank is not None and math.isfinite(rank) and (n_ranked or 0) >= 2
     if ranked and thin is None:
         parts.append(f'<span class="rank">rank {int(rank)}/{n_ranked}</span>')
@@ -896,7 +894,7 @@ def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
                 "subject": s.subject,
                 "metric": s.metric,
                 "value": s.value,
-                "95 % CI": _ci_text(lo, hi),
+                "95 % CI": ci_text(lo, hi),
                 "n": s.n,
                 "skipped": score_skipped_text(s),
                 "coverage": f"{s.coverage:.0%}" if finite(s.coverage) else "",
@@ -1013,15 +1011,12 @@ def _pair_matrices(spec, entries: list[Entry]) -> list[str]:
         rows = [s for e in entries for s in e.scores if h.matches(s)]
         if not rows:
             continue
-        senders = list(dict.fromkeys(s.embedding for s in rows))
-        partners = list(dict.fromkeys(s.subject for s in rows))
-        partners.sort(key=lambda p: senders.index(p) if p in senders else len(senders))
-        cell = {(s.embedding, s.subject): s for s in rows}
+        senders, partners, cell = pair_matrix(rows)
         body = []
         for snd in senders:
             line = [snd]
             for p in partners:
-                s = cell.get((snd, p))
+                s = cell.get((snd, p, h.metric))
                 line.append(
                     score_cell(s.value, s.ci_low, s.ci_high, thin=s.thin_reason if s.thin else None)
                     if s is not None

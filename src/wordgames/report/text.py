@@ -182,3 +182,29 @@ def oov_rows(oov: Mapping, _path: tuple[str, ...] = ()) -> list[tuple[str, str]]
         else:
             rows.append((" / ".join(path), value_words(v)))
     return rows
+
+
+def ci_text(lo, hi) -> str:
+    """``[lo, hi]`` in the scores' format, ``""`` when there is no interval.
+
+    >>> ci_text(0.25, 0.5), ci_text(float("nan"), 1.0)
+    ('[0.25, 0.5]', '')
+    """
+    return f"[{format_number(lo)}, {format_number(hi)}]" if finite(lo) and finite(hi) else ""
+
+
+def pair_matrix(scores) -> tuple[list[str], list[str], dict]:
+    """A measure of pairs' rows as a matrix: subjects (rows), partners (columns) and the cells.
+
+    The cells are ``{(subject, partner, metric): Score}``; the partners that are also subjects
+    come first, in the subjects' order.
+
+    >>> from wordgames.measure import Score
+    >>> rows = [Score("b", "m", "", "a", "t", 1.0), Score("a", "m", "", "b", "t", 2.0)]
+    >>> pair_matrix(rows)[:2]
+    (['b', 'a'], ['b', 'a'])
+    """
+    subjects = list(dict.fromkeys(s.embedding for s in scores))
+    partners = list(dict.fromkeys(s.subject for s in scores))
+    partners.sort(key=lambda p: subjects.index(p) if p in subjects else len(subjects))
+    return subjects, partners, {(s.embedding, s.subject, s.metric): s for s in scores}
