@@ -434,7 +434,6 @@ def navigate(
         typer.echo(f"{sim:+.3f}  {g.names[node]}{vec}")
     m = g.distance(s, t)
     status = "reached" if nav.success else f"failed ({nav.reason})"
-    # an inspection of one walk: the measure's task scores are those of `wales evaluate`
     typer.echo(f"{status} in {nav.n_steps} links; shortest path {m} links")
 
 

@@ -206,8 +206,6 @@ class ReceiverScores:
     weights: list[int] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     oov_words: Counter = field(default_factory=Counter)
-    #: why each unreadable answer of a player could not be read (for error analysis)
-    answers_unread: list[str] = field(default_factory=list)
     #: the range a record's score can take (intervals are kept inside it)
     bounds: tuple[float | None, float | None] = (None, None)
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
@@ -1091,9 +1089,8 @@ def receiver_map(
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
                 continue
-            except AnswerError as exc:  # a player's answer that is no ranking: said, not scored
+            except AnswerError:  # a player's answer that is no ranking: counted, not scored
                 res.skipped["unreadable_answer"] += _weight(r)
-                res.answers_unread.append(str(exc))
                 continue
             res.record_ids.append(r.record_id)
             res.groups.append(r.clue_source or "unknown")
@@ -1161,9 +1158,8 @@ def receiver_guess_score(
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
                 continue
-            except AnswerError as exc:
+            except AnswerError:
                 res.skipped["unreadable_answer"] += _weight(r)
-                res.answers_unread.append(str(exc))
                 continue
             tset = set(targets)
             row = 0.0

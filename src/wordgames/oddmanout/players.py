@@ -3,7 +3,7 @@
 :class:`PlayerSolver` shows the player each puzzle's words (in the order every solver sees
 them) and asks which one does not belong, or ``none``. ``none`` is an abstention (reason
 ``"abstained"``); an answer that names no word of the puzzle is an abstention with reason
-``"unreadable-answer"``, counted in the solution's ``extra`` with the answer, never a guess.
+``"unreadable-answer"``, counted among the abstentions by reason, never a guess.
 """
 
 from __future__ import annotations
@@ -59,16 +59,14 @@ class PlayerSolver(Params):
         P, n = puzzles.words.shape
         choice = np.full(P, -1, dtype=np.int64)
         reason = np.full(P, "", dtype=object)
-        unread = []
         for p in range(P):
             words = [str(w) for w in puzzles.words[p]]
             try:
                 picked = parse_choice(
                     self.player.answer(self.question(words)), words, allow_none=True
                 )
-            except AnswerError as exc:
+            except AnswerError:
                 reason[p] = "unreadable-answer"
-                unread.append(str(exc))
                 continue
             if picked is None:
                 reason[p] = "abstained"
@@ -81,7 +79,6 @@ class PlayerSolver(Params):
             np.zeros((P, n)),
             parameters={"player": self.player.identity(), "prompt_version": PROMPT_VERSION},
             oov={"puzzles_with_oov": 0, "oov_words": 0},
-            extra={"unreadable_answers": unread},
         )
 
     def describe(self) -> dict:
