@@ -1030,12 +1030,21 @@ def default_senders(
     ``quick``: 3 k-means restarts instead of 10.
     """
     kw = {"distance": distance, "vocab_size": vocab_size}
-    restarts = n_restarts if n_restarts is not None else (3 if quick else 10)
+    restarts = kmeans_restarts(n_restarts, quick)
     return [
         ClusterSender(embedding, n_restarts=restarts, random_state=random_state, **kw),
         *[ExhaustiveSearchSender(embedding, tb, **kw) for tb in TIE_BREAKS[:4]],
         RandomSender(embedding, random_state=random_state, vocab_size=vocab_size),
     ]
+
+
+def kmeans_restarts(n_restarts: int | None, quick: bool) -> int:
+    """ClusterSender's k-means restarts: the ones asked for, else 10 (3 in a quick run).
+
+    >>> kmeans_restarts(None, False), kmeans_restarts(None, True), kmeans_restarts(5, True)
+    (10, 3, 5)
+    """
+    return n_restarts if n_restarts is not None else (3 if quick else 10)
 
 
 def default_receivers(embedding, *, random_state: int = 0, distance: str = "cosine") -> list:

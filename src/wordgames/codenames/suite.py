@@ -673,6 +673,7 @@ def _by_name(role: str, names, subject, ctx, result: MeasureResult, vocab_size=N
     where its signature takes them; one the subject cannot drive is named in the notes.
     """
     from wordgames.agents import get_agent
+    from wordgames.codenames.agents import kmeans_restarts
 
     opts, out = ctx.options, []
     for name in names:
@@ -681,10 +682,15 @@ def _by_name(role: str, names, subject, ctx, result: MeasureResult, vocab_size=N
         if why is not None:
             result.notes.append(f"{role} {name!r} not run: {why}")
             continue
-        kw = {"random_state": ctx.seed, "distance": opts.distance, "vocab_size": vocab_size}
-        if opts.n_restarts is not None or ctx.quick:
-            kw["n_restarts"] = opts.n_restarts if opts.n_restarts is not None else 3
-        out.append(spec.build(subject, **kw))
+        out.append(
+            spec.build(
+                subject,
+                random_state=ctx.seed,
+                distance=opts.distance,
+                vocab_size=vocab_size,
+                n_restarts=kmeans_restarts(opts.n_restarts, ctx.quick),
+            )  # fmt: skip
+        )
     return out
 
 
@@ -807,7 +813,6 @@ def _plots(result: MeasureResult, srows, rrows, folder) -> None:
 # --------------------------------------------------------------------------- pre-check
 def coverage(embedding, opts, root):
     """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit."""
-    from wordgames.codenames.suite import load_chosen
     from wordgames.precheck import known_rows
 
     out = []
@@ -831,7 +836,6 @@ def game_words(root) -> set[str]:
     """Every word this game asks an embedding about on the available data."""
     from wordgames.codenames.board import codenames_word_list
     from wordgames.codenames.spec import CodenamesOptions
-    from wordgames.codenames.suite import load_chosen
 
     out = set(codenames_word_list(root))
     for data in load_chosen(CodenamesOptions(), root).values():
