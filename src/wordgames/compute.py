@@ -89,9 +89,9 @@ def finish_result(
     result.embedding = embedding_name
     result.measure = measure.name
     result.version = measure.version
+    if partner is not None:
+        result.set_subject(partner.name)
     for s in result.scores:
-        if partner is not None:
-            s.subject = partner.name
         s.embedding = embedding_name
         s.measure = measure.name
         s.direction = measure.direction(s.metric)

@@ -727,8 +727,7 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) 
         if r.embedding != u.embedding.name:  # a stored twin computed under another name
             r = r.renamed(u.embedding.name)
         if u.partner is not None:  # a pair's partner is named as this run names it
-            for sc in r.scores:
-                sc.subject = u.partner.name
+            r.set_subject(u.partner.name)
         for sc in r.scores:  # this run's policy, also for results stored under another one
             sc.thin, sc.thin_reason = is_thin(sc, thin)
         res.results.append(r)

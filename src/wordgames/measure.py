@@ -722,6 +722,27 @@ class MeasureResult:
             self, embedding=embedding, scores=[replace(s, embedding=embedding) for s in self.scores]
         )
 
+    def set_subject(self, subject: str) -> None:
+        """Make ``subject`` every row's subject (a measure of pairs: the partner's name).
+
+        The item records behind the rows move with them, so that the paired comparisons find
+        them under the rows' keys.
+
+        >>> r = MeasureResult("m", "1")
+        >>> row = r.score("d", "", "t", 1.0)
+        >>> r.items[item_key("d", "", "t")] = {"x": 1}
+        >>> r.set_subject("b")
+        >>> row.subject, list(r.items)
+        ('b', ['d|b|t'])
+        """
+        moved = {}
+        for s in self.scores:
+            record = self.items.pop(item_key(s.dataset, s.subject, s.metric), None)
+            s.subject = subject
+            if record is not None:
+                moved[item_key(s.dataset, s.subject, s.metric)] = record
+        self.items.update(moved)
+
 
 def item_key(dataset: str, subject: str, metric: str) -> str:
     """The key of a score's item record in :attr:`MeasureResult.items`.

@@ -110,3 +110,39 @@ def test_pairs_on_the_process_pool_equal_serial(tmp_path):
     pool = _evaluate(ci_resamples=50, store=tmp_path, executor=make_executor("process", workers=2))
     assert pool.parameters["computed"] == 4
     pd.testing.assert_frame_equal(pool.to_frame(), serial.to_frame())
+
+
+@pytest.mark.slow
+def test_the_leaderboard_fills_every_receiver_column_and_keeps_the_items(cli_run):
+    """One entry per partner: each receiver's column reads its own entry, and the per-board
+    turns the paired comparisons resample are found under the receiver's name."""
+    import numpy as np
+
+    from wordgames.paired import unpack
+    from wordgames.report import leaderboard, load_results
+    from wordgames.results import item_key
+
+    _, out = cli_run
+    coll = load_results(out)
+    frame = leaderboard(coll).to_frame()
+    turns = frame[frame.metric == "mean_turns"]
+    assert len(turns) == 4 and turns.value.notna().all()
+    for row in turns.itertuples():
+        e = coll.entry(row.embedding, row.measure, (row.dataset, row.subject, row.metric))
+        items = unpack(e.result["items"][item_key(row.dataset, row.subject, row.metric)])
+        assert np.mean(items["values"]) == pytest.approx(row.value)
+
+
+def test_the_paired_comparison_separates_the_senders_of_one_receiver():
+    """Thirty boards: the receiver's own embedding as sender is "best" by the paired rule."""
+    from wordgames.report import leaderboard
+    from wordgames.report.collect import collection_of
+
+    opts = {**OPTS, "games": 30}
+    res = wordgames.evaluate(
+        [A, B], measures=["codenames-selfplay"], options={"codenames-selfplay": opts}
+    )
+    frame = leaderboard(collection_of(res)).to_frame()
+    turns = frame[frame.metric == "mean_turns"]
+    for receiver, column in turns.groupby("subject"):
+        assert column.loc[column.best, "embedding"].tolist() == [receiver]

@@ -171,11 +171,23 @@ class Collection:
         order = [m.name for m in builtin_measures() if m.name in have]
         return order + sorted(have - set(order))
 
-    def entry(self, label: str, measure: str) -> Entry | None:
-        for e in self.entries:
-            if e.selected and e.label == label and e.measure == measure:
-                return e
-        return None
+    def entries_of(self, label: str, measure: str) -> list[Entry]:
+        """The selected entries of one embedding and measure.
+
+        One, or, for a measure of pairs, one per partner.
+        """
+        return [e for e in self.entries if e.selected and e.label == label and e.measure == measure]
+
+    def entry(self, label: str, measure: str, key=None) -> Entry | None:
+        """The selected entry of one embedding and measure.
+
+        With ``key`` (dataset, subject, metric): the one holding that score, since a measure of
+        pairs has one entry per partner.
+        """
+        found = self.entries_of(label, measure)
+        if key is not None:
+            return next((e for e in found if e.value(*key) is not None), None)
+        return found[0] if found else None
 
 
 def _label_for(desc: dict, entries: list[Entry]) -> str | None:

@@ -765,7 +765,7 @@ def _comparison_figures(coll: Collection, lb, images: _Images) -> list[str]:
     for col in cols:
         scores = []
         for lab in labels:
-            e = coll.entry(lab, col[0])
+            e = coll.entry(lab, col[0], col[1:])
             scores.append(e.value(*col[1:]) if e is not None else None)
         fig = comparison_figure(
             labels,

@@ -449,8 +449,7 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
     filled = np.zeros(shape, dtype=bool)
     for i, lab in enumerate(labels):
         for m in dict.fromkeys(c[0] for c in cols):
-            e = coll.entry(lab, m)
-            for s in e.scores if e is not None else ():
+            for s in (s for e in coll.entries_of(lab, m) for s in e.scores):
                 j = where.get((m, *score_key(s)))
                 if j is None or filled[i, j]:
                     continue  # not a column, or a second row with the same key
@@ -571,7 +570,7 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
         key = item_key(*col[1:])
         records = {}
         for i in ranked:
-            e = coll.entry(labels[i], col[0])
+            e = coll.entry(labels[i], col[0], col[1:])
             records[labels[i]] = ((e.result.get("items") or {}).get(key)) if e else None
         leader, others = labels[ranked[0]], [labels[i] for i in ranked[1:]]
         memo = (col, leader, tuple(others), seed)
@@ -629,7 +628,7 @@ def _primary_series(coll: Collection) -> tuple[dict, dict, dict, dict]:
         sign = -1.0 if d == LOWER else 1.0
         vals = []
         for lab in labels:
-            e = coll.entry(lab, m)
+            e = coll.entry(lab, m, k)
             s = e.value(*k) if e is not None else None
             vals.append(sign * s.value if s is not None and not s.thin else math.nan)
         primary[m], negated[m], direction[m] = k, d == LOWER, d
