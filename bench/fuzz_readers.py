@@ -1037,7 +1037,7 @@ def _results_seed(target: str) -> Callable[[Path], Path]:
         from wordgames.results import MeasureResult, RunRecord, write_json_atomic
         from wordgames.results.store import ResultKey, ResultStore
 
-        r = MeasureResult("similarity", "3", embedding="tiny", metrics={"men/spearman": 0.5})
+        r = MeasureResult("similarity", "3", embedding="tiny")
         r.scores.append(Score("tiny", "similarity", "men", "", "spearman", 0.5, 0.4, 0.6, 90, 10,
                               "10 pairs out of vocabulary", "higher", 0.9))  # fmt: skip
         root = folder / "out"

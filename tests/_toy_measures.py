@@ -40,12 +40,14 @@ def _measure(name: str):
             "gram_trace": float(np.trace(v.T @ v)),
             "mean_pair_cosine": float((u[pairs[:, 0]] * u[pairs[:, 1]]).sum(1).mean()),
         }
-        return MeasureResult(
+        result = MeasureResult(
             measure=name,
             version="1",
-            metrics=metrics,
             parameters={"seed": ctx.seed, "blas_threads": _blas_threads(), "pid": os.getpid()},
         )
+        for metric, value in metrics.items():
+            result.score("", "", metric, value, n=len(embedding))
+        return result
 
     run.__name__ = name
     return run

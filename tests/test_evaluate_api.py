@@ -56,7 +56,7 @@ def test_evaluate_accepts_the_embedding_protocol():
 
     res = wordgames.evaluate(Mine(), measures="global-metrics")
     assert res.result("global-metrics").embedding == "mine"
-    assert res.result("global-metrics").metrics["rank"] == 3
+    assert res.result("global-metrics").value("rank") == 3
 
 
 def test_similarity_scores_carry_n_and_oov(tmp_path):
@@ -150,11 +150,11 @@ def test_store_reuses_and_old_schema_is_recomputed(tmp_path):
     (path,) = (tmp_path / "records").rglob("*.json")
     entry = json.loads(path.read_text())
     entry.pop("schema_version")
-    entry["result"]["metrics"]["erank"] = 999.0
+    entry["result"]["scores"][0]["value"] = 999.0
     path.write_text(json.dumps(entry))
     third = wordgames.evaluate(emb, measures=["global-metrics"], store=tmp_path)
     assert third.parameters["computed"] == 1
-    assert third.result("global-metrics").metrics["erank"] != 999.0
+    assert third.result("global-metrics").value("erank") != 999.0
 
 
 def test_score_round_trips_through_json():

@@ -16,8 +16,7 @@ def test_measure_result_is_json_safe(tmp_path):
     res = MeasureResult(
         "m",
         "1",
-        metrics={"a": np.float32(0.5), "b": float("nan")},
-        tables={"t": [{"x": np.int64(3)}]},
+        tables={"t": [{"x": np.int64(3), "a": np.float32(0.5), "b": float("nan")}]},
         datasets={"d": {"f": "abc"}},
     )
     rec = RunRecord(
@@ -25,8 +24,7 @@ def test_measure_result_is_json_safe(tmp_path):
     )
     path = write_json_atomic(tmp_path / "r.json", rec.as_dict())
     data = json.loads(path.read_text())
-    assert data["results"][0]["metrics"] == {"a": 0.5, "b": None}
-    assert data["results"][0]["tables"]["t"][0]["x"] == 3
+    assert data["results"][0]["tables"]["t"][0] == {"x": 3, "a": 0.5, "b": None}
     assert data["schema_version"] == 2 and data["tool_version"]  # 2: typed Score rows
     assert not list(tmp_path.glob(".*tmp"))  # no temp file left behind
 

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from tests._toy_measures import ENTRIES
 from wordgames.cli import app
+from wordgames.measure import MeasureResult
 from wordgames.results.store import ResultStore
 
 cli = CliRunner()
@@ -47,11 +48,10 @@ def test_run_writes_json_and_store(tmp_path, toys):
     by_measure = {r["measure"]: r for r in record["results"]}
     assert set(by_measure) == {"toy1", "global-metrics"}
     # the numbers are those of the file's vectors
-    assert by_measure["toy1"]["metrics"]["mean_norm"] == pytest.approx(
-        np.linalg.norm(vecs, axis=1).mean(), rel=1e-5
-    )
-    assert by_measure["toy1"]["metrics"]["n_words"] == 40
-    assert by_measure["global-metrics"]["metrics"]["rank"] == 6
+    toy1 = MeasureResult.from_dict(by_measure["toy1"])
+    assert toy1.value("mean_norm") == pytest.approx(np.linalg.norm(vecs, axis=1).mean(), rel=1e-5)
+    assert toy1.value("n_words") == 40
+    assert MeasureResult.from_dict(by_measure["global-metrics"]).value("rank") == 6
     assert record["embeddings"][0]["n_words"] == 40 and record["embeddings"][0]["dim"] == 6
     assert record["parameters"]["vocabulary"] == {
         "top_n": None,
@@ -95,8 +95,8 @@ def test_only_missing_and_overwrite(tmp_path, toys, monkeypatch):
     assert len(ResultStore(out)) == 2
     toy1_path = next(p for p in (out / "records").rglob("*.json") if p.parent.name == "toy1")
     assert (
-        json.loads(toy1_path.read_text())["result"]["metrics"]
-        == json.loads(first)["result"]["metrics"]
+        json.loads(toy1_path.read_text())["result"]["scores"]
+        == json.loads(first)["result"]["scores"]
     )
     res = cli.invoke(app, ["run", "-e", str(emb), "-o", str(out), "--overwrite", "--only-missing"])
     assert res.exit_code == 2 and "contradict" in res.output
@@ -108,7 +108,7 @@ def test_vocabulary_policy_changes_key_and_is_recorded(tmp_path, toys):
     out = tmp_path / "out"
     run_cli("-e", a, "-e", b, "-m", "toy1", "-o", out, "--intersect", "--top-n", "35")
     record = json.loads((out / "results.json").read_text())
-    assert [r["metrics"]["n_words"] for r in record["results"]] == [30, 30]
+    assert [MeasureResult.from_dict(r).value("n_words") for r in record["results"]] == [30, 30]
     assert record["parameters"]["vocabulary"] == {
         "top_n": 35,
         "lower_alpha": False,
@@ -199,7 +199,7 @@ def test_run_accepts_a_family_member_by_name(tmp_path, toys):
     assert res["embedding"] == "glove-6b-50d-top10k[alpha]"  # restrict() names the policy
     assert record["embeddings"][0]["source"] == "family:glove-6b-50d-top10k"
     # lower-alpha drops the punctuation and numbers among GloVe's 10,000 most frequent words
-    assert 8_000 < res["metrics"]["n_words"] < 10_000
+    assert 8_000 < MeasureResult.from_dict(res).value("n_words") < 10_000
     assert record["parameters"]["vocabulary"]["lower_alpha"] is True
 
 
@@ -215,7 +215,8 @@ def test_same_content_twice_is_computed_once(tmp_path, toys, monkeypatch):
     assert len(log.read_text().splitlines()) == 1 and len(ResultStore(out)) == 1
     record = json.loads((out / "results.json").read_text())
     assert sorted(r["embedding"] for r in record["results"]) == ["a", "b"]
-    assert record["results"][0]["metrics"] == record["results"][1]["metrics"]
+    a, b = (MeasureResult.from_dict(r) for r in record["results"])
+    assert [s.value for s in a.scores] == [s.value for s in b.scores] and len(a.scores) == 4
 
 
 def test_extra_measures_variable(monkeypatch):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wordgames.measure import Score
 from wordgames.results.store import ResultKey, ResultStore, params_hash
 
 
@@ -10,8 +11,13 @@ def _key(measure="m", seed=0, emb="a"):
 
 
 def _res(x: float) -> dict:
-    """A stored result (a MeasureResult record) with one flat metric."""
-    return {"measure": "m", "version": "1", "metrics": {"x": x}}
+    """A stored result (a MeasureResult record) with one Score row."""
+    return {"measure": "m", "version": "1", "scores": [Score("e", "m", "", "", "x", x).as_dict()]}
+
+
+def _x(entry: dict) -> float:
+    (row,) = entry["result"]["scores"]
+    return row["value"]
 
 
 def test_params_hash_ignores_key_order():
@@ -35,9 +41,9 @@ def test_merge(tmp_path):
     b.put(_key(emb="b"), _res(2.0), embedding={"name": "B"}, params={})
     b.put(_key(emb="a"), _res(9.0), embedding={"name": "A"}, params={})
     assert a.merge_from(b) == 1  # the shared key is kept as it was
-    assert len(a) == 2 and a.get(_key(emb="a"))["result"]["metrics"]["x"] == 1.0
+    assert len(a) == 2 and _x(a.get(_key(emb="a"))) == 1.0
     assert a.merge_from(b, overwrite=True) == 2
-    assert a.get(_key(emb="a"))["result"]["metrics"]["x"] == 9.0
+    assert _x(a.get(_key(emb="a"))) == 9.0
 
 
 def test_table_shows_score_rows(tmp_path):
@@ -58,7 +64,7 @@ def test_table_shows_score_rows(tmp_path):
     }
     store.put(
         _key(),
-        {"measure": "m", "version": "1", "scores": [score], "metrics": {"men/spearman": 0.7}},
+        {"measure": "m", "version": "1", "scores": [score]},
         embedding={"name": "A"},
         params={"seed": 0},
     )
@@ -103,7 +109,7 @@ def test_old_schema_entries_are_not_read(tmp_path):
             },
             "embedding": {"name": "A"},
             "params": {"seed": 1},
-            "result": {"metrics": {"x": 0.9}},
+            "result": _res(0.9),
         },
     )
     assert store.get(old) is None and not store.has(old)  # recomputed, never misread

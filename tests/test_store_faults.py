@@ -38,7 +38,10 @@ def test_corrupt_record_is_quarantined_and_recomputed(tmp_path, toys, caplog):
     with caplog.at_level("WARNING", logger="wordgames.store"):
         again = wordgames.evaluate(_emb(), ["toy1"], store=tmp_path)
     assert again.parameters["computed"] == 1
-    assert again.result("toy1").metrics == first.result("toy1").metrics
+    assert [s.value for s in again.result("toy1").scores] == [
+        s.value for s in first.result("toy1").scores
+    ]
+    assert len(first.result("toy1").scores) == 4
     (moved,) = (tmp_path / "quarantine").rglob("*.json.*")
     assert len(moved.read_text()) == 40  # the damaged file is kept, aside, as it was
     assert any(

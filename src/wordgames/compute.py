@@ -86,6 +86,9 @@ def finish_result(
 
     A unit of a measure of pairs stamps the partner's name as every row's ``subject``.
     """
+    from wordgames.tables import check_tables
+
+    check_tables(measure.name, measure.tables, result.tables)
     result.embedding = embedding_name
     result.measure = measure.name
     result.version = measure.version

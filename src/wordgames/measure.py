@@ -345,6 +345,9 @@ class Measure:
     game_words : str
         ``"module:function"`` of ``game_words(data_root)``: every word the measure asks an
         embedding about (an encoder encodes them beside its frequency list); ``""``: none.
+    tables : tuple of Table
+        Every table its results hold (:mod:`wordgames.tables`), with typed columns; a result
+        with a table that is not declared, or does not match, is not stored.
     """
 
     name: str
@@ -365,6 +368,7 @@ class Measure:
     in_default_run: bool = True
     coverage: str = ""
     game_words: str = ""
+    tables: tuple = ()
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]
@@ -381,6 +385,9 @@ class Measure:
             raise TypeError(f"measure {self.name!r}: options must be a dataclass type")
         if self.part_option and self.part_option not in self.option_names():
             raise ValueError(f"measure {self.name!r}: part_option is not one of its options")
+        tables = [t.name for t in self.tables]
+        if len(set(tables)) != len(tables):
+            raise ValueError(f"measure {self.name!r}: a table is declared twice: {tables}")
 
     # ------------------------------------------------------------------ metrics
     def metric(self, name: str) -> Metric | None:
@@ -621,8 +628,8 @@ class MeasureResult:
     ----------
     measure : unique measure name, e.g. ``"codenames"``
     version : version of the measure's definition (bump when numbers would change)
-    metrics : flat mapping of headline numbers (``"pilot/receiver/map": 0.41``)
-    tables : named tables, each a list of row dicts, for reports
+    tables : named tables of typed rows, each declared in the measure's record
+        (:mod:`wordgames.tables`)
     oov : counts of out-of-vocabulary words or records, next to what they affect
     parameters : every parameter of the agents and the measure (constructor = configuration)
     datasets : data set name -> {file: sha256}
@@ -638,7 +645,6 @@ class MeasureResult:
 
     measure: str
     version: str
-    metrics: dict[str, float] = field(default_factory=dict)
     tables: dict[str, list[dict]] = field(default_factory=dict)
     oov: dict[str, Any] = field(default_factory=dict)
     parameters: dict[str, Any] = field(default_factory=dict)
@@ -697,6 +703,37 @@ class MeasureResult:
         )
         self.scores.append(row)
         return row
+
+    def find(self, metric: str, dataset: str | None = None, subject: str | None = None):
+        """The one Score row of ``metric`` (and ``dataset`` / ``subject`` where given).
+
+        Raises KeyError naming the rows there are when none or several match.
+
+        >>> r = MeasureResult("m", "1")
+        >>> _ = r.score("men", "", "spearman", 0.7, n=3)
+        >>> r.find("spearman").value, r.value("spearman", "men")
+        (0.7, 0.7)
+        """
+        rows = [
+            s
+            for s in self.scores
+            if s.metric == metric
+            and (dataset is None or s.dataset == dataset)
+            and (subject is None or s.subject == subject)
+        ]
+        if len(rows) != 1:
+            have = sorted({f"{s.dataset}|{s.subject}|{s.metric}" for s in self.scores})
+            what = "no" if not rows else f"{len(rows)}"
+            raise KeyError(
+                f"{what} score row(s) of {self.measure} for dataset={dataset!r} "
+                f"subject={subject!r} metric={metric!r}; rows: {', '.join(have[:20])}"
+                + (" ..." if len(have) > 20 else "")
+            )
+        return rows[0]
+
+    def value(self, metric: str, dataset: str | None = None, subject: str | None = None) -> float:
+        """The value of :meth:`find`'s row."""
+        return self.find(metric, dataset, subject).value
 
     def as_dict(self) -> dict:
         d = asdict(self)

@@ -94,9 +94,13 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     for s in res.scores:
         assert s.n + s.n_skipped == 40, s
         assert bool(s.skip_reason) == (s.n_skipped > 0)
-    # the legacy flat metrics are the same numbers
-    flat = res.result("codenames").metrics
-    assert flat["codenames-pilot/nearest/human_receiver.map"] == nearest.value
+    # the receivers table holds the same numbers as the Score rows
+    (row,) = [
+        r
+        for r in res.result("codenames").tables["receivers"]
+        if (r["agent"], r["data"], r["clue_source"]) == ("nearest", "human_receiver", "all")
+    ]
+    assert row["score"] == nearest.value
     assert (out / "results.json").is_file()
 
 

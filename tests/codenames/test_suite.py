@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.conftest import require_dataset
+from wordgames.measure import MeasureResult
 
 
 def _run(glove, tmp_path, data_root, quick=False, **options):
@@ -32,19 +33,21 @@ def test_suite_run_on_the_pilot(tmp_path, glove, data_root):
     res = _run(
         glove, tmp_path, data_root, datasets=["codenames-pilot"], max_records=60, n_restarts=3
     )
-    m = res.metrics
-    key = "codenames-pilot/{}/human_receiver.{}"
+
+    def v(agent, stat):
+        return res.value(f"human_receiver.{stat}", "codenames-pilot", agent)
+
     # the sanity checks of the paper: random agents score as random, embedding agents better
-    assert 0.4 < m[key.format("random-sender", "mean_rank_fraction")] < 0.6
-    assert m[key.format("cluster", "mean_rank")] < m[key.format("random-sender", "mean_rank")] / 3
-    assert m[key.format("nearest", "map")] > m[key.format("random-receiver", "map")] + 0.1
+    assert 0.4 < v("random-sender", "mean_rank_fraction") < 0.6
+    assert v("cluster", "mean_rank") < v("random-sender", "mean_rank") / 3
+    assert v("nearest", "map") > v("random-receiver", "map") + 0.1
     for agent in ("cluster", "exhaustive:avg_blue_dist", "random-sender"):
-        n = m[key.format(agent, "n")]
+        n = res.find("human_receiver.mean_rank", "codenames-pilot", agent).n
         skipped = res.oov[f"codenames-pilot/{agent}/human_receiver"]["skipped"]
         assert n + sum(skipped.values()) == 60  # every record is scored or counted as skipped
-        assert m[key.format(agent, "n_skipped_oov")] == sum(
-            v for k, v in skipped.items() if k.startswith("oov")
-        )
+        row = _row(res.tables["senders"], agent=agent, data="human_receiver", clue_source="all")
+        assert row["n"] == n
+        assert row["n_skipped_oov"] == sum(v for k, v in skipped.items() if k.startswith("oov"))
     assert res.datasets["codenames-pilot"]  # checksums recorded
     assert res.plots and all(p.endswith(".png") for p in res.plots)
     srcs = {r["clue_source"] for r in res.tables["senders"]}
@@ -98,13 +101,10 @@ def test_cli_evaluate_writes_json(tmp_path, data_root):
     assert r.exit_code == 0, r.output
     rec = json.loads((out / "results.json").read_text())
     (res,) = rec["results"]
-    metrics = res["metrics"]
-    assert (
-        metrics["codenames-human-stanfordhci/nearest/human_sender.n"]
-        + metrics["codenames-human-stanfordhci/nearest/human_sender.n_skipped_oov"]
-        == 33
-    )
-    assert "codenames-human-stanfordhci/cluster/human_sender.mean_rank" in metrics
+    result = MeasureResult.from_dict(res)
+    row = _row(result.tables["receivers"], agent="nearest", data="human_sender", clue_source="all")
+    assert row["n"] + row["n_skipped_oov"] == 33
+    assert result.find("human_sender.mean_rank", "codenames-human-stanfordhci", "cluster")
     assert list((out / "plots").rglob("*.png"))
 
 
@@ -219,16 +219,25 @@ def test_cli_evaluate_users_own_file_on_a_toy_embedding(tmp_path):
     )
     assert r.exit_code == 0, r.output
     (res,) = json.loads((out / "results.json").read_text())["results"]
-    m = res["metrics"]
-    (ds,) = {k.split("/")[0] for k in m} - {"all"}
+    result = MeasureResult.from_dict(res)
+    (ds,) = {s.dataset for s in result.scores} - {"all"}
     # one data set: the aggregate over data sets is that data set's number
-    assert m["all/nearest/human_receiver.map"] == m[f"{ds}/nearest/human_receiver.map"]
+    assert result.value("human_receiver.map", "all", "nearest") == result.value(
+        "human_receiver.map", ds, "nearest"
+    )
     # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
     # record 2: clue OOV -> skipped and counted, not scored
-    assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.mean_rank"] == 1
-    assert m[f"{ds}/exhaustive:avg_blue_dist/human_receiver.n_skipped_oov"] == 1
-    assert m[f"{ds}/nearest/human_receiver.map"] == 1.0
-    assert m[f"{ds}/nearest/human_sender.guess_score"] == 1.0
+    assert result.value("human_receiver.mean_rank", ds, "exhaustive:avg_blue_dist") == 1
+    row = _row(
+        result.tables["senders"],
+        dataset=ds,
+        agent="exhaustive:avg_blue_dist",
+        data="human_receiver",
+        clue_source="all",
+    )
+    assert row["n_skipped_oov"] == 1
+    assert result.value("human_receiver.map", ds, "nearest") == 1.0
+    assert result.value("human_sender.guess_score", ds, "nearest") == 1.0
 
 
 @pytest.mark.slow
@@ -343,9 +352,12 @@ def test_algorithm_7_weights_are_options_and_flags(tmp_path):
     )
     assert r.exit_code == 0, r.output
     (res,) = json.loads((out / "results.json").read_text())["results"]
-    assert [v for k, v in res["metrics"].items() if k.endswith("nearest/human_sender.guess_score")][
-        0
-    ] == 0.25
+    (guess,) = [
+        s.value
+        for s in MeasureResult.from_dict(res).scores
+        if s.subject == "nearest" and s.metric == "human_sender.guess_score" and s.dataset != "all"
+    ]
+    assert guess == 0.25
 
 
 def test_cli_selfplay_says_its_vocabulary_and_takes_the_shared_options(tmp_path):
@@ -377,3 +389,9 @@ def test_cli_selfplay_says_its_vocabulary_and_takes_the_shared_options(tmp_path)
     r = CliRunner().invoke(app, [*base, "--no-intersect", "--top-n", "40"], terminal_width=200)
     assert r.exit_code == 0, r.output
     assert "vocabulary: top 40" in r.output and "a[top40]: 40 words" in r.output
+
+
+def _row(rows, **where):
+    """The one table row whose columns have the values ``where`` gives."""
+    (row,) = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+    return row

@@ -14,7 +14,7 @@ from wordgames.emergent.measures import evaluate_language, report_to_result
 from wordgames.emergent.plots import plot_best_match_graph
 from wordgames.emergent.spec import CBMOptions
 from wordgames.errors import SkipMeasure
-from wordgames.measure import MeasureContext
+from wordgames.measure import MeasureContext, MeasureResult
 
 
 def _log(path: Path, n=60) -> Path:
@@ -40,10 +40,11 @@ def test_cli_evaluate_writes_record_and_graph(tmp_path):
     assert res.exit_code == 0, res.output
     record = json.loads((out / "cbm_run1.json").read_text())
     assert record["measure"] == "cbm"
-    m = record["metrics"]
+    m = MeasureResult.from_dict(record)
     # "5" after EOS is never a word: 3 words; the paraphrase word is the lighter of 1 and 2
-    assert m["n_unique_words"] == 3 and m["n_matched"] == 2
-    assert m["cbm"] + m["paraphrase_rate"] == pytest.approx(1.0)
+    assert m.value("n_unique_words") == 3 and m.value("n_matched") == 2
+    assert m.value("cbm") + m.value("paraphrase_rate") == pytest.approx(1.0)
+    assert {s.dataset for s in m.scores} == {"run1"}
     assert {r["concept"] for r in record["tables"]["translation"]} == {"color=red", "color=blue"}
     # -o is a results store: plots go under plots/<embedding>/<measure>/ (CBM is keyed under the
     # default embedding, whose vectors it never reads); the record, in OUT, names them relative
@@ -78,11 +79,12 @@ def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path):
         run(emb, ctx())
     a, b = _log(tmp_path / "a.jsonl", 40), _log(tmp_path / "b.jsonl", 50)
     res = run(emb, ctx(logs=(str(a), str(b)), eos_id=0))
-    assert res.measure == "cbm" and res.metrics["a/n_samples"] == 40
-    assert res.metrics["b/n_samples"] == 50 and 0 < res.metrics["b/cbm"] <= 1
+    assert res.measure == "cbm" and res.value("n_samples", "a") == 40
+    assert res.value("n_samples", "b") == 50 and 0 < res.value("cbm", "b") <= 1
+    assert {r["log"] for r in res.tables["translation"]} == {"a", "b"}
     assert len(res.plots) == 2 and all(Path(p).is_file() for p in res.plots)
     single = run(emb, ctx(logs=(str(a),), eos_id=0))
-    assert single.metrics["cbm"] == res.metrics["a/cbm"]
+    assert single.value("cbm", "a") == res.value("cbm", "a")
     json.dumps(single.as_dict())  # JSON-safe
 
 
@@ -93,10 +95,11 @@ def test_result_record_and_report_dict():
     assert d["topsim_input"] == "concepts"
     json.dumps(d)
     res = report_to_result(r)
-    assert res.metrics["cbm"] == 0.75 and res.metrics["paraphrase_rate"] == 0.25
+    assert res.value("cbm") == 0.75 and res.value("paraphrase_rate") == 0.25
     row = res.tables["translation"][0]
     # "a" is in 2 messages, both for red: share 1; red is in 3 messages, 2 with "a"
     assert row == {
+        "log": "",
         "word": "a",
         "concept": "red",
         "weight": 2.0,
@@ -105,7 +108,9 @@ def test_result_record_and_report_dict():
         "concept_uses": 3,
         "concept_share": pytest.approx(2 / 3),
     }
-    assert res.tables["sensitivity"] == [{"n_samples": 4, "accumulated": 0.75, "segment": 0.75}]
+    assert res.tables["sensitivity"] == [
+        {"log": "", "n_samples": 4, "accumulated": 0.75, "segment": 0.75}
+    ]
 
 
 def test_graph_picture_is_written(tmp_path):
@@ -128,7 +133,7 @@ def test_sensitivity_curve_and_table1_row(tmp_path):
     ]
     assert [r["n_samples"] for r in result.tables["sensitivity"]] == [100, 200, 300, 350]
     acc = [r["accumulated"] for r in report.sensitivity]
-    assert result.metrics["sensitivity_accumulated_std"] == pytest.approx(np.std(acc))
+    assert result.value("sensitivity_accumulated_std", "long") == pytest.approx(np.std(acc))
     row = report.table1_row()
     assert row["CBM"] == report.cbm and row["Para"] == report.paraphrase_rate
     assert (row["Cons"], row["Phrs"], row["#w"], row["#m"]) == (2, 2, 3, 3)

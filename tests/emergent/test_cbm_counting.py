@@ -23,7 +23,7 @@ from wordgames.emergent.cbm import (
 )
 from wordgames.emergent.inputs import encode_concepts, encode_messages
 from wordgames.emergent.measures import evaluate_language
-from wordgames.measure import OptionError
+from wordgames.measure import MeasureResult, OptionError
 from wordgames.registry import get_measure
 
 # A log with repeated symbols:
@@ -255,7 +255,7 @@ def test_counting_reaches_the_measure_from_the_api_and_the_cli(tmp_path):
     for counting, value in expected.items():
         opts = {"logs": [str(log)], "eos_id": "<eos>", "counting": counting}
         res = wordgames.evaluate(measures=["cbm"], options={"cbm": opts})
-        assert res.result("cbm").metrics["cbm"] == pytest.approx(value, abs=1e-15)
+        assert res.result("cbm").value("cbm") == pytest.approx(value, abs=1e-15)
     # the CLI, twice into one store: the second convention is computed, not reused
     out = tmp_path / "store"
     for counting in ("types", "occurrences"):
@@ -263,7 +263,9 @@ def test_counting_reaches_the_measure_from_the_api_and_the_cli(tmp_path):
         res = CliRunner().invoke(app, [*args, "--counting", counting])
         assert res.exit_code == 0, res.output
         rec = json.loads((out / "cbm_rep.json").read_text())
-        assert rec["metrics"]["cbm"] == pytest.approx(expected[counting], abs=1e-15)
+        assert MeasureResult.from_dict(rec).value("cbm") == pytest.approx(
+            expected[counting], abs=1e-15
+        )
         assert rec["parameters"][str(log)]["counting"] == counting
     bad = CliRunner().invoke(
         app, ["cbm", "evaluate", str(log), "-o", str(tmp_path / "bad"), "--counting", "set"]

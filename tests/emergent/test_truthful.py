@@ -13,6 +13,7 @@ import wordgames
 from tests.emergent.test_cbm_cli_suite import _log
 from tests.wales.test_truthful import assert_inside_bounds
 from wordgames.cli import app
+from wordgames.measure import MeasureResult
 
 runner = CliRunner()
 
@@ -49,7 +50,8 @@ def test_eos_symbol_is_the_same_for_cbm_evaluate_and_run(tmp_path):
     assert a.exit_code == 0, a.output
     rec = json.loads((tmp_path / "a" / "cbm_tok.json").read_text())
     # "x" and "y" after the EOS are never words: two words, a perfect match
-    assert rec["metrics"]["n_unique_words"] == 2 and rec["metrics"]["cbm"] == 1.0
+    m = MeasureResult.from_dict(rec)
+    assert m.value("n_unique_words") == 2 and m.value("cbm") == 1.0
     b = runner.invoke(
         app,
         [

@@ -20,18 +20,21 @@ def test_suite_quick_run(glove, tmp_path):
     res = compute_unit(get_measure("oddmanout"), glove, out_dir=tmp_path, quick=True)
     d = res.as_dict()
     assert d["measure"] == "oddmanout"
+    table3 = {(r["solver"], r["dataset"]): r for r in d["tables"]["table3"]}
     for name in ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered"):
-        m = d["metrics"]
-        total = m[f"{name}/pct_correct"] + m[f"{name}/pct_wrong"] + m[f"{name}/pct_abstained"]
-        assert total == pytest.approx(100)
-        assert f"{name}/oov_words" in m and name in d["oov"]
-    assert d["metrics"]["crowdsourced-filtered/n"] == 585
+        pct = {
+            m: res.value(m, name, "embedding")
+            for m in ("pct_correct", "pct_wrong", "pct_abstained")
+        }
+        assert sum(pct.values()) == pytest.approx(100)
+        assert isinstance(table3[(glove.name, name)]["oov_words"], int) and name in d["oov"]
+    assert res.find("pct_correct", "crowdsourced-filtered", "embedding").n == 585
     assert d["oov"]["mwe_policy"] == "phrase-or-mean"
     assert set(d["datasets"]) == {"oddmanout-anomia", "oddmanout-crowdsourced"}
     assert any("glued_lines_repaired=1" in n for n in d["notes"])
     assert all(p.endswith(".png") for p in d["plots"])
     # GloVe is well above chance (20 %) on the common-word test set
-    assert d["metrics"]["anomia-common-test/pct_correct"] > 40
+    assert res.value("pct_correct", "anomia-common-test", "embedding") > 40
 
 
 def test_suite_wordnet_row_is_cached(glove, tmp_path):

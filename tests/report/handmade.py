@@ -117,7 +117,6 @@ def _wales(lab: str) -> dict:
         "measure": "wales",
         "version": "1",
         "scores": rows,
-        "metrics": {"wales/score": WALES[lab]},
         "oov": {"n_nodes_without_vector": 17},
         "timings": {"total": 2.0},
     }
@@ -146,7 +145,6 @@ def results(root: Path, lab: str) -> dict[str, dict]:
                     skip_reason=oov_why,
                 )
             ],
-            "metrics": {"men/spearman": SIM[lab]},
             "tables": {
                 "benchmarks": [
                     {"benchmark": "men", "spearman": SIM[lab], "oov_pairs": SIM_OOV[lab]}
@@ -271,12 +269,16 @@ def results(root: Path, lab: str) -> dict[str, dict]:
     }
 
 
-def legacy_result(lab: str) -> dict:
-    """A plug-in measure's result with only the flat ``metrics`` dict (no Score rows)."""
+def plugin_result(lab: str) -> dict:
+    """A plug-in measure's result: Score rows with their directions, no declared record."""
     return {
         "measure": "plugin",
         "version": "1",
-        "metrics": {"game/accuracy": SIM[lab], "game/turns": TURNS[lab], "n_words": 30.0},
+        "scores": [
+            _score(lab, "plugin", "game", "", "accuracy", SIM[lab], HIGHER, n=100),
+            _score(lab, "plugin", "game", "", "turns", TURNS[lab], LOWER, n=100),
+            _score(lab, "plugin", "", "", "n_words", 30.0, None, n=30),
+        ],
     }
 
 
@@ -295,12 +297,12 @@ def make_store(
     root: Path, labels=LABELS, measures=None, *, params=None, run_json=True, legacy=False
 ) -> Path:
     """Write the store (and a results.json) for ``labels`` into ``root``; ``legacy`` adds the
-    flat-metrics-only ``plugin`` measure."""
+    ``plugin`` measure, which the registry does not know."""
     store = ResultStore(root)
     params = params or {"seed": 0, "quick": False, "options": {}}
     all_results = []
     for lab in labels:
-        per = results(root, lab) | ({"plugin": legacy_result(lab)} if legacy else {})
+        per = results(root, lab) | ({"plugin": plugin_result(lab)} if legacy else {})
         for name, res in per.items():
             if measures and name not in measures:
                 continue

@@ -21,7 +21,6 @@ from tests.report.handmade import (
     write_schema1_entry,
 )
 from wordgames.report import correlation_table, leaderboard, load_results, long_table
-from wordgames.report.collect import guess_direction
 from wordgames.report.leaderboard import headline_keys, primary_key, rank_values
 from wordgames.results.store import ResultStore
 
@@ -112,13 +111,6 @@ def test_rank_values_ties_and_nan():
     assert math.isnan(rank_values([0.5, float("nan")], "higher")[1])
     assert rank_values([5.0, 1.0, 3.0], "lower").tolist() == [3, 1, 2]
     assert all(math.isnan(r) for r in rank_values([1.0, 2.0], None))
-
-
-def test_guess_direction():
-    assert guess_direction("x/hits@10") == "higher"
-    assert guess_direction("a.median_rank") == "lower"
-    assert guess_direction("failure_rate") == "lower"
-    assert guess_direction("edim_p1.0") is None
 
 
 def test_correlation_by_hand(coll):
@@ -218,19 +210,20 @@ def test_headline_registry_order(coll):
     assert primary_key(coll, "global-metrics") is None  # not stored here
 
 
-def test_plugin_measure_without_scores_is_shown(tmp_path):
-    # a $WORDGAMES_EXTRA_MEASURES measure that returns only flat metrics
+def test_plugin_measure_unknown_to_the_registry_is_shown(tmp_path):
+    # a $WORDGAMES_EXTRA_MEASURES measure not installed where the report is read: its Score
+    # rows carry their directions
     coll = load_results(make_store(tmp_path / "r", legacy=True))
     assert "plugin" in coll.measures()
     lb = leaderboard(coll)
-    acc, turns = ("plugin", "", "", "game/accuracy"), ("plugin", "", "", "game/turns")
+    acc, turns = ("plugin", "game", "", "accuracy"), ("plugin", "game", "", "turns")
     assert lb.values[acc].tolist() == [SIM[x] for x in LABELS]
     assert lb.directions[acc] == "higher" and lb.directions[turns] == "lower"
     assert lb.ranks[turns].tolist() == [1, 2, 3, 4]
     assert ("plugin", "", "", "n_words") not in lb.columns  # a count, no direction: not ranked
     lt = long_table(coll)
     assert len(lt[lt.measure == "plugin"]) == 3 * len(LABELS)  # every metric is in the long table
-    assert correlation_table(coll).primary["plugin"] == ("", "", "game/accuracy")
+    assert correlation_table(coll).primary["plugin"] == ("game", "", "accuracy")
     assert [lb.values.at[x, turns] for x in LABELS] == [TURNS[x] for x in LABELS]
 
 

@@ -115,7 +115,10 @@ def fake_wales(emb, ctx):
     from wordgames.similarity.benchmarks import evaluate_benchmark, load_benchmark
 
     men = evaluate_benchmark(emb, load_benchmark("men", ctx.data_root)).spearman
-    return MeasureResult("wales", "test", metrics={"wales/score": men, "wales/failures": 3.0})
+    result = MeasureResult("wales", "test")
+    result.score("human", "greedy", "score", men, n=100)  # the study's "wales/score"
+    result.score("human", "greedy", "failures", 3.0, n=100)
+    return result
 
 
 def skip_wales(emb, ctx):
@@ -142,7 +145,7 @@ def test_driver_with_a_stand_in_wales(tmp_path, three, data_root):
     t = study.table
     assert list(t.index) == ["g30k", "g30k-noisy", "random"]
     assert {"wales/score", "erank", "perank_p2.5", "edim_p1.0", "men/spearman"} <= set(t.columns)
-    assert "wales/failures" not in t.columns and "men/pearson" not in t.columns
+    assert "human/failures" not in t.columns and "men/pearson" not in t.columns
     assert sum(c.endswith("/spearman") for c in t.columns) == 13
     rows = _by_metric(study.correlation)
     assert rows["men/spearman"]["spearman"] == pytest.approx(1.0)

@@ -137,10 +137,10 @@ def test_run_records_reconstructed_definitions_and_plot(tmp_path):
     emb = Embedding(["a", "b", "c", "d"], A, name="diag")
     res = _compute(emb, out_dir=tmp_path, options={"center": False})
     assert res.measure == "global-metrics"
-    assert res.metrics["erank"] == pytest.approx(2.749459, abs=1e-6)
-    assert res.metrics["perank_p2.5"] == pytest.approx(2.089312, abs=1e-6)
-    assert res.metrics["edim_p1.0"] == pytest.approx(2.571429, abs=1e-6)
-    assert res.metrics["rank"] == 3 and res.metrics["n_rows"] == 4
+    assert res.value("erank") == pytest.approx(2.749459, abs=1e-6)
+    assert res.value("perank", subject="p=2.5") == pytest.approx(2.089312, abs=1e-6)
+    assert res.value("edim", subject="p=1.0") == pytest.approx(2.571429, abs=1e-6)
+    assert res.value("rank") == 3 and res.find("erank").n == 4
     assert res.parameters["definitions"]["perank"] == "reconstructed"
     assert any("RECONSTRUCTED" in n for n in res.notes)
     assert (

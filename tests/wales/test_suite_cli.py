@@ -30,24 +30,28 @@ def test_suite_run_quick(glove, tmp_path, data_root):
             "w_path_pairs": 200,
         },
     )
-    m = res.metrics
-    assert 0 < m["wales/score"] < 1
-    assert m["wales/score"] == m["wales/human/score"]
+    head = res.find("score", "human", "greedy")
+    assert 0 < head.value < 1
     # node convention (m+1)/(n+1) is never below m/n
-    assert m["wales/score_nodes"] >= m["wales/score"]
+    assert res.value("score_nodes", "human", "greedy") >= head.value
+    keys = {(s.dataset, s.subject, s.metric) for s in res.scores}
     assert {
-        "wales/powerlaw-a32/score",
-        "wales/top-b10/score",
-        "wales/gamma=0/score",
-        "wales/gamma=1/score",
-        "wales/w-path",
-    } <= m.keys()
+        ("powerlaw-a32", "greedy", "score"),
+        ("top-b10", "greedy", "score"),
+        ("powerlaw-a16", "greedy(gamma=0)", "score"),
+        ("powerlaw-a16", "greedy(gamma=1)", "score"),
+        ("wikispeedia-lscc", "w-path", "w_path"),
+    } <= keys
     # targets without a vector are counted next to the score they affect
     assert res.oov["n_nodes_without_vector"] == 41
-    assert (
-        m["wales/n_excluded_target_no_vector"]
-        == res.oov["tasks_excluded_target_without_vector"]["human"]
-    )
+    (row,) = [
+        r
+        for r in res.tables["distributions"]
+        if (r["task_set"], r["convention"]) == ("human", "edges")
+    ]
+    excluded = res.oov["tasks_excluded_target_without_vector"]["human"]
+    assert row["n_excluded_target_no_vector"] == excluded
+    assert row["score"] == head.value and head.n_skipped >= excluded
     assert res.parameters["agent"]["gamma"] == 1.0
     assert "wikispeedia" in res.datasets
     assert len(res.plots) == 2 and all(p.endswith(".png") for p in res.plots)

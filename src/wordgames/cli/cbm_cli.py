@@ -30,24 +30,28 @@ def symbol(value: str | None) -> int | str | None:
     return int(value) if value.lstrip("-").isdigit() else value
 
 
-def _print_result(con, result, logfile: Path) -> None:
-    """The scores, the counts, the first translation rows and the notes of one log's result.
+def _is_count(metric: str) -> bool:
+    """Counts (``n_samples``, ``topsim_pairs``) go in their own table: one number format a column.
 
-    Scores (rates, correlations) and counts are separate tables: one number format a column.
+    >>> _is_count("n_matched"), _is_count("topsim_pairs"), _is_count("cbm")
+    (True, True, False)
     """
+    return metric.startswith("n_") or metric.endswith("_pairs")
+
+
+def _print_result(con, result, logfile: Path) -> None:
+    """The Score rows, the first translation rows and the notes of one log's result."""
     from rich.markup import escape
 
     from wordgames.cli.tables import Col, print_table
 
     right = "right"
     rates, counts = [], []
-    for key, value in result.metrics.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        if isinstance(value, int) or (key.startswith("n_") or key.endswith("_pairs")):
-            counts.append([escape(key), f"{value:,.0f}"])
+    for s in result.scores:
+        if _is_count(s.metric):
+            counts.append([escape(s.metric), f"{s.value:,.0f}"])
         else:
-            rates.append([escape(key), f"{value:.4f}"])
+            rates.append([escape(s.metric), "nan" if s.value != s.value else f"{s.value:.4f}"])
     name = escape(logfile.name)
     print_table(con, ["metric", Col("value", right)], rates, title=f"CBM evaluation of {name}")
     print_table(con, ["count", Col("value", right)], counts)

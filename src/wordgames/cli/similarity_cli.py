@@ -264,9 +264,9 @@ def global_metrics(
     rows = [
         [
             escape(r.embedding),
-            f"{int(r.metrics['n_rows']):,}",
+            f"{r.find('erank').n:,}",
             str(r.parameters["dim"]),
-            *(_fmt(r.metrics[n]) for n in names),
+            *(_fmt(v) for v in _global_values(r).values()),
             _fmt(r.timings.get("total", float("nan")), ".3f"),
         ]
         for r in res.results
@@ -289,13 +289,18 @@ def global_metrics(
             json_out,
             res,
             metrics={
-                r.embedding: {
-                    **{n: r.metrics[n] for n in names},
-                    "n_rows": int(r.metrics["n_rows"]),
-                }
-                for r in res.results
+                r.embedding: {**_global_values(r), "n_rows": r.find("erank").n} for r in res.results
             },
         )
+
+
+def _global_values(result) -> dict[str, float]:
+    """``{"erank": ..., "perank_p2.5": ..., "edim_p1.0": ...}`` from the result's Score rows."""
+    out = {"erank": result.value("erank")}
+    for metric in ("perank", "edim"):
+        row = result.find(metric)
+        out[f"{metric}_{row.subject.replace('=', '')}"] = row.value
+    return out
 
 
 def _correlate_table(table: Path, reference: str, out: Path | None):

@@ -91,7 +91,7 @@ def fmt_counts(counts) -> str:
 def headline_rows(res) -> list[Row]:
     """A :class:`Row` for every headline score of ``res``, best non-thin values marked.
 
-    For a measure without declared headlines: its numeric metrics.
+    For a measure without declared headlines: every Score row.
     """
     from wordgames.registry import get_measure
 
@@ -101,32 +101,29 @@ def headline_rows(res) -> list[Row]:
             spec = get_measure(r.measure)
         except KeyError:
             spec = None
-        if spec is not None and spec.headlines and r.scores:
-            for s in r.scores:
-                if spec.headline_of(s) is None:
-                    continue
-                rows.append(
-                    Row(
-                        r.measure,
-                        s.dataset,
-                        " ".join(p for p in (s.subject, s.metric) if p),
-                        r.embedding,
-                        s.value,
-                        coverage_counts(s),
-                        bool(s.thin),
-                        s.thin_reason,
-                        s.skip_reason if s.n_skipped or s.n_oov else "",
-                        s.direction,
-                        column=(r.measure, s.dataset, s.subject, s.metric),
-                        oov_only=bool(s.n_oov) and not s.n_skipped,
-                    )
-                )
-            continue
-        for key, value in r.metrics.items():
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                rows.append(Row(r.measure, "", key, r.embedding, value, None))
+        headlines = spec is not None and bool(spec.headlines)
+        rows += [
+            _score_row(r, s) for s in r.scores if not headlines or spec.headline_of(s) is not None
+        ]
     _mark_best(rows, res)
     return _grouped(rows)
+
+
+def _score_row(r, s) -> Row:
+    return Row(
+        r.measure,
+        s.dataset,
+        " ".join(p for p in (s.subject, s.metric) if p),
+        r.embedding,
+        s.value,
+        coverage_counts(s),
+        bool(s.thin),
+        s.thin_reason,
+        s.skip_reason if s.n_skipped or s.n_oov else "",
+        s.direction,
+        column=(r.measure, s.dataset, s.subject, s.metric),
+        oov_only=bool(s.n_oov) and not s.n_skipped,
+    )
 
 
 def _grouped(rows: list[Row]) -> list[Row]:
@@ -279,7 +276,7 @@ def print_summary(con, res, *, out, vocabulary: str) -> None:
 
 
 def _print_footer(con, res, rows, out) -> None:
-    total = sum(len(r.scores) or len(r.metrics) for r in res.results)
+    total = sum(len(r.scores) for r in res.results)
     lines = []
     if total > len(rows):
         lines.append(

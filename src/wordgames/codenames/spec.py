@@ -27,6 +27,42 @@ from wordgames.measure import (
     check_names,
     check_range,
 )
+from wordgames.tables import Table, columns
+
+_STATS = (
+    "mean_rank:float? median_rank:float? mrr:float? hits@10:float? hits@100:float? "
+    "mean_rank_best:float? mean_rank_worst:float? mean_rank_fraction:float? n:int "
+    "n_skipped_oov:int ci_low:float? ci_high:float?"
+)
+#: the tables of the Codenames measure (:func:`wordgames.codenames.suite.tables`)
+TABLES = (
+    Table(
+        "senders",
+        columns(
+            "embedding:str dataset:str data:str ranked_among:str agent:str clue_source:str "
+            + _STATS
+            + " skipped:dict"
+        ),
+        "one sender on one data set: the rank of the person's clue in its ranking (Algorithm 4)",
+    ),
+    Table(
+        "receivers",
+        columns(
+            "embedding:str dataset:str data:str agent:str clue_source:str measure:str "
+            "score:float? ci_low:float? ci_high:float? n:int n_skipped_oov:int skipped:dict"
+        ),
+        "one receiver on one data set: MAP or guess score against people (Algorithms 5-7)",
+    ),
+    Table(
+        "aggregates",
+        columns(
+            "metric:str agent:str value:float? ci_low:float? ci_high:float? n:int "
+            "n_skipped:int coverage:float? datasets:list n_datasets:int "
+            "datasets_without_scores:list"
+        ),
+        "a headline pooled over every data set that scored it",
+    ),
+)
 
 #: the default sample size of ``wordgames run`` and ``wordgames codenames evaluate``: every
 #: record (all seven data sets take about 40 s with glove-6b-50d on two cores)
@@ -234,6 +270,7 @@ MEASURE = Measure(
     subjects=("vectors", "player"),
     coverage="wordgames.codenames.suite:coverage",
     game_words="wordgames.codenames.suite:game_words",
+    tables=TABLES,
 )
 
 

@@ -11,9 +11,9 @@ Options: :class:`~wordgames.codenames.spec.CodenamesOptions`. Scores: one row pe
 ``nearest`` or ``human_receiver.mean_rank`` of ``cluster``; ``n`` is the number of decisions
 scored, ``n_skipped`` the records skipped, ``skip_reason`` why.
 
-The flat ``metrics`` of earlier versions are kept beside them:
-``"<dataset>/<agent>/<data>.<statistic>"`` (e.g. ``codenames-pilot/cluster/human_receiver.mean_rank``),
-each with ``...n`` and ``...n_skipped_oov``.
+Tables (declared in :mod:`wordgames.codenames.spec`): ``senders`` and ``receivers`` (one row
+per data set, agent and kind of data, with every statistic) and ``aggregates`` (the pooled
+scores over every data set).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ __all__ = [
     "load_available",
     "load_chosen",
     "max_records_of",
-    "metrics_and_oov",
+    "oov_records",
     "run",
     "scores_of",
     "skip_reason",
@@ -299,38 +299,19 @@ def _oov_record(res) -> dict:
     }
 
 
-def metrics_and_oov(
-    evaluations: Sequence[DatasetEvaluation], intervals: Intervals | None = None
-) -> tuple[dict, dict]:
-    """The flat metrics and the OOV record of each (data set, agent, kind of data).
-
-    Metric names are ``"<dataset>/<agent>/<data>.<statistic>"``; ranks among the candidates
-    the person chose from are ``"<dataset>/<agent>/human_sender.mean_rank_candidates"``.
-    """
-    from wordgames.codenames.measures import RANK_STATS
-
-    ci = intervals or Intervals()
-    metrics, oov = {}, {}
+def oov_records(evaluations: Sequence[DatasetEvaluation]) -> dict:
+    """The OOV record of each (data set, agent, kind of data): what was skipped and the words."""
+    oov = {}
     for ev in evaluations:
         for data, results in ev.sender_results():
             for agent, res in results.items():
-                s = res.summary(intervals=RANK_STATS, **ci.kw())
-                for k in SENDER_STATS:
-                    metrics[f"{ev.dataset}/{agent}/{data}.{k}"] = s[k]
                 oov[f"{ev.dataset}/{agent}/{data}"] = _oov_record(res)
         for agent, res in (ev.senders_on_sender_candidates or {}).items():
-            s = res.summary(intervals=RANK_STATS, **ci.kw())
-            metrics[f"{ev.dataset}/{agent}/{CANDIDATES_METRIC}"] = s["mean_rank"]
-            metrics[f"{ev.dataset}/{agent}/{CANDIDATES_METRIC}.n"] = s["n"]
             oov[f"{ev.dataset}/{agent}/human_sender.candidates"] = _oov_record(res)
         for data, results in ev.receiver_results():
             for agent, res in results.items():
-                s = res.summary(**ci.kw())
-                metrics[f"{ev.dataset}/{agent}/{data}.{res.measure}"] = s[res.measure]
-                metrics[f"{ev.dataset}/{agent}/{data}.n"] = s["n"]
-                metrics[f"{ev.dataset}/{agent}/{data}.n_skipped_oov"] = s["n_skipped_oov"]
                 oov[f"{ev.dataset}/{agent}/{data}"] = _oov_record(res)
-    return metrics, oov
+    return oov
 
 
 def skip_reason(skipped) -> str:
@@ -480,7 +461,6 @@ def aggregate_scores(
         )
         row.coverage = float(np.mean(covs))
         result.keep_items(row, _items([(nm, r) for nm, r in parts if nm in used], strata=True))
-        result.metrics[f"{ALL_DATASETS}/{agent}/{metric}"] = value
         rows.append(
             {
                 "metric": metric,
@@ -606,7 +586,7 @@ def run(embedding, ctx) -> MeasureResult:
     evaluations = _evaluate_all(datasets, senders, receivers, max_records, ctx, result)
     intervals = Intervals(int(ctx.ci_resamples), int(ctx.seed))
     t = time.perf_counter()
-    result.metrics, result.oov = metrics_and_oov(evaluations, intervals)
+    result.oov = oov_records(evaluations)
     scores_of(result, evaluations, intervals)
     srows, rrows = tables(evaluations, embedding.name, intervals)
     result.timings["intervals"] = round(time.perf_counter() - t, 4)

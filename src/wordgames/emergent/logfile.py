@@ -54,7 +54,7 @@ def evaluate_log_file(
                 title=f"{path.name}: CBM against evaluation-set size",
             )
         )
-    result = report_to_result(report, name=name, plot_paths=plots)
+    result = report_to_result(report, name=name, plot_paths=plots, log=path.stem)
     if out_dir is not None and write_json:
         write_json_atomic(Path(out_dir) / f"cbm_{stem}.json", result.as_dict())
     return report, result

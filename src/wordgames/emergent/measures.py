@@ -8,6 +8,7 @@ CBM and its by-products (:mod:`wordgames.emergent.cbm`), TopSim
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -376,25 +377,25 @@ def evaluate_interaction(interaction, *, concept_names=None, **kwargs) -> Langua
 
 
 def report_to_result(
-    report: LanguageReport, *, name: str = "cbm", plot_paths=(), datasets=None
+    report: LanguageReport, *, name: str = "cbm", plot_paths=(), datasets=None, log: str = ""
 ) -> Any:
-    """The report as a :class:`wordgames.results.MeasureResult` (tables: translation, sensitivity)."""
+    """The report as a :class:`wordgames.measure.MeasureResult`.
+
+    One Score row per number of :meth:`LanguageReport.metrics` (``dataset``: ``log``, the log's
+    name) and the declared tables ``translation``, ``sensitivity`` and ``counts``, each row
+    naming its ``log``.
+    """
     from wordgames.measure import MeasureResult
 
-    metrics = {
-        k: (float(v) if isinstance(v, float | np.floating) else int(v))
-        for k, v in report.metrics().items()
-    }
-    tables = {
-        "translation": report.cbm_result.translation_table() if report.cbm_result else [],
-        "sensitivity": list(report.sensitivity),
-        "counts": [{"count": k, "value": v} for k, v in report.counts.items()],
-    }
-    return MeasureResult(
+    translation = report.cbm_result.translation_table() if report.cbm_result else []
+    result = MeasureResult(
         measure=name,
         version=MEASURE_VERSION,
-        metrics=metrics,
-        tables=tables,
+        tables={
+            "translation": [{"log": log, **r} for r in translation],
+            "sensitivity": [{"log": log, **r} for r in report.sensitivity],
+            "counts": [{"log": log, "count": k, "value": v} for k, v in report.counts.items()],
+        },
         oov={},
         parameters=dict(report.parameters),
         datasets=datasets or {},
@@ -402,6 +403,35 @@ def report_to_result(
         timings=dict(report.timings),
         notes=list(report.notes),
     )
+    add_scores(result, log, report)
+    return result
+
+
+def add_scores(result, dataset: str, report: LanguageReport) -> None:
+    """Score rows of one log's report: every number of ``report.metrics()``.
+
+    ``precision`` leaves out the messages without words; TopSim above ``topsim_max_pairs`` is
+    computed on a seeded uniform subsample of messages, which estimates the whole log's TopSim
+    rather than losing part of it, so its ``coverage`` is 1 (see :mod:`wordgames.emergent.suite`).
+    """
+    n = report.n_samples
+    no_words = int(report.counts.get("messages_without_words", 0))
+    all_pairs = n * (n - 1) // 2
+    for metric, value in report.metrics().items():
+        kw = {"n": n}
+        if metric == "precision" and no_words:
+            kw = {"n": n - no_words, "n_skipped": no_words, "skip_reason": "messages without words"}
+        elif metric == "topsim" and not math.isnan(report.topsim):
+            kw = {
+                "n": report.topsim_pairs,
+                "n_skipped": all_pairs - report.topsim_pairs,
+                "skip_reason": "message pairs outside the seeded subsample (topsim_max_pairs)"
+                if all_pairs > report.topsim_pairs
+                else "",
+            }
+        row = result.score(dataset, "", metric, value, **kw)
+        if metric == "topsim" and kw.get("n_skipped"):
+            row.coverage = 1.0
 
 
 # read_log and from_interaction (from :mod:`.inputs`) are re-exported: evaluate_log(read_log(path))
@@ -411,6 +441,7 @@ __all__ = [
     "evaluate_log",
     "evaluate_interaction",
     "report_to_result",
+    "add_scores",
     "read_log",
     "from_interaction",
     "EncodedMessages",

@@ -11,6 +11,29 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+from wordgames.tables import Table, columns
+
+#: the tables of the CBM measure (:func:`wordgames.emergent.measures.report_to_result`)
+TABLES = (
+    Table(
+        "translation",
+        columns(
+            "log:str word:str concept:str weight:float word_uses:int share:float "
+            "concept_uses:int concept_share:float"
+        ),
+        "one word of the best match and the concept it translates to, heaviest first",
+    ),
+    Table(
+        "sensitivity",
+        columns("log:str n_samples:int accumulated:float segment:float"),
+        "CBM on the first n messages (accumulated) and on the last segment of them",
+    ),
+    Table(
+        "counts",
+        columns("log:str count:str value:int"),
+        "what the reader and the measures counted in the log (e.g. messages without words)",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -101,4 +124,5 @@ MEASURE = Measure(
     "Compositionality in Emergent Communication. 2024.",
     options=CBMOptions,
     uses_embedding=False,
+    tables=TABLES,
 )

@@ -15,7 +15,6 @@ confidence interval (the log is the population, not a sample of it).
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from wordgames.errors import SkipMeasure
@@ -44,37 +43,10 @@ def measure_kwargs(opts, seed: int, quick: bool) -> dict:
     return kwargs
 
 
-def add_scores(result, dataset: str, report) -> None:
-    """Score rows of one log's :class:`~wordgames.emergent.measures.LanguageReport`.
-
-    Every number of ``report.metrics()``, with what each was computed on.
-    """
-    n = report.n_samples
-    no_words = int(report.counts.get("messages_without_words", 0))
-    all_pairs = n * (n - 1) // 2
-    for metric, value in report.metrics().items():
-        kw = {"n": n}
-        if metric == "precision" and no_words:
-            kw = {"n": n - no_words, "n_skipped": no_words, "skip_reason": "messages without words"}
-        elif metric == "topsim" and not math.isnan(report.topsim):
-            kw = {
-                "n": report.topsim_pairs,
-                "n_skipped": all_pairs - report.topsim_pairs,
-                "skip_reason": "message pairs outside the seeded subsample (topsim_max_pairs)"
-                if all_pairs > report.topsim_pairs
-                else "",
-            }
-        row = result.score(dataset, "", metric, value, **kw)
-        if metric == "topsim" and kw.get("n_skipped"):
-            row.coverage = 1.0  # a uniform subsample: see the module docstring
-
-
 def run(embedding, ctx):
-    """Evaluate every log given; one :class:`~wordgames.results.MeasureResult` for all of them.
+    """Evaluate every log given; one :class:`~wordgames.measure.MeasureResult` for all of them.
 
-    With one log the flat metrics keep their names (``cbm``, ``ami``, ...); with several they
-    are prefixed by the log's file stem (``run1/cbm``). The Score rows name the log in
-    ``dataset`` either way.
+    The Score rows name the log (its file stem) in ``dataset``; every table row in ``log``.
     """
     from wordgames.emergent.logfile import evaluate_log_file
     from wordgames.emergent.spec import MEASURE
@@ -88,17 +60,17 @@ def run(embedding, ctx):
     combined = MeasureResult(measure="cbm", version=MEASURE.version)
     for path in map(Path, opts.logs):
         ctx.log(f"evaluating {path}")
-        report, res = evaluate_log_file(
+        _, res = evaluate_log_file(
             path, plot_dir=plot_dir, fmt=opts.format, write_json=False, **kwargs
         )
-        prefix = "" if len(opts.logs) == 1 else f"{path.stem}/"
-        combined.metrics.update({prefix + k: v for k, v in res.metrics.items()})
-        combined.tables.update({prefix + k: v for k, v in res.tables.items()})
+        for table, rows in res.tables.items():
+            combined.tables.setdefault(table, []).extend(rows)
+        combined.scores.extend(res.scores)
         combined.plots.extend(res.plots)
+        prefix = "" if len(opts.logs) == 1 else f"{path.stem}/"
         combined.timings.update({prefix + k: v for k, v in res.timings.items()})
         combined.notes.extend(f"{path.name}: {n}" for n in res.notes)
         combined.parameters[str(path)] = res.parameters
-        add_scores(combined, path.stem, report)
     combined.notes.append(
         "CBM does not use the word embedding: the same logs give the same "
         "numbers for every embedding"

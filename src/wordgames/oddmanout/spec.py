@@ -15,6 +15,60 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, check_names
+from wordgames.tables import Table, columns
+
+#: the tables of the Odd-Man-Out measure (:mod:`wordgames.oddmanout.suite`)
+TABLES = (
+    Table(
+        "table3",
+        columns(
+            "solver:str dataset:str n:int pct_correct:float pct_wrong:float pct_abstained:float "
+            "accuracy_answered:float? oov_words:int puzzles_with_oov:int pct_correct_ci:list?"
+        ),
+        "the paper's Table 3: one solver on one puzzle set, percentages rounded to 0.1",
+    ),
+    Table(
+        "load_reports",
+        columns(
+            "dataset:str file:str? format:str? line_ends:str? physical_lines:int? "
+            "blank_lines:int? stripped_fields:int? glued_lines_repaired:int? "
+            "records_after_repair:int? malformed_records:int? duplicates_dropped:int? "
+            "repeated_word_puzzles:int? repeated_word_dropped:int? multiword_words:int? "
+            "puzzles:int bom_removed:int? order:str?"
+        ),
+        "what the reader of one puzzle file found and repaired",
+    ),
+    Table(
+        "error_concentration",
+        columns(
+            "solver:str dataset:str n_wrong:int wrong_words:int possible:int top_words:str "
+            "top_share:float? even_share:float?"
+        ),
+        "how concentrated one solver's wrong answers are on few words",
+    ),
+    Table(
+        "substitution_*",
+        columns(
+            "kind:str replacement:str chosen:str? correct:bool chose_replacement:bool "
+            "abstained:bool"
+        ),
+        "one puzzle of a substitution experiment (section 5.2)",
+    ),
+    Table(
+        "polysemy_of_errors",
+        columns(
+            "dataset:str n_wrong:int chosen_mean_senses:float? others_mean_senses:float? "
+            "chosen_polysemous:int chosen_not_in_inventory:int "
+            "chosen_most_polysemous_of_puzzle:int base_rate_polysemous:float?"
+        ),
+        "WordNet senses of the words the embedding solver wrongly chose (section 5.1)",
+    ),
+    Table(
+        "error_examples",
+        columns("words:str answer:str chosen:str? chosen_senses:int? answer_senses:int?"),
+        "puzzles the embedding solver got wrong, with WordNet sense counts",
+    ),
+)
 
 #: The WordNet solver's modes: ``"ours"`` (default: the paper's definitions over the full noun
 #: and verb hypernym DAG) and ``"published"`` (the authors' code, puzzle for puzzle:
@@ -132,4 +186,5 @@ MEASURE = Measure(
     subjects=("vectors", "player"),
     coverage="wordgames.oddmanout.suite:coverage",
     game_words="wordgames.oddmanout.suite:game_words",
+    tables=TABLES,
 )

@@ -39,7 +39,6 @@ from wordgames.safeio import save_figure
 VERSION = "3"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
 SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
-_FLAT_KEYS = SCORE_METRICS + ("puzzles_with_oov", "oov_words")
 _FIXES = (
     "stripped_fields",
     "glued_lines_repaired",
@@ -279,7 +278,7 @@ def embedding_part(
     boot: dict | None = None,
     subject: str = "embedding",
 ) -> list[dict]:
-    """The subject's solver on every set: flat metrics, Score rows, OOV; returns Table-3 rows."""
+    """The subject's solver on every set: Score rows and OOV; returns Table-3 rows."""
     from wordgames.oddmanout.metrics import table3_row
 
     rows = []
@@ -288,8 +287,6 @@ def embedding_part(
     for solved in solved_sets:
         s, name = solved.score, solved.dataset
         rows.append(table3_row(label, name, s, solved.ci))
-        result.metrics.update({f"{name}/{k}": float(s[k]) for k in _FLAT_KEYS})
-        result.metrics[f"{name}/n"] = float(s["n"])
         result.oov[name] = solved.oov
         add_scores(result, subject, solved, f"the {subject}")
     return rows
@@ -344,9 +341,6 @@ def wordnet_part(
     result.oov["wordnet"] = {x.dataset: x.oov for x in solved}
     _add_concentration(result, rows[0]["solver"] if rows else "wordnet", solved)
     result.timings.update(wn.timings)
-    for r in wn.rows:  # the flat view of earlier versions: the published sets, rounded
-        for k in ("pct_correct", "pct_wrong", "pct_abstained"):
-            result.metrics[f"wordnet/{r['dataset']}/{k}"] = r[k]
     for x in solved:
         add_scores(result, "wordnet", x, "WordNet")
     return rows

@@ -9,9 +9,8 @@ of ``results.json``.
 
 Every result is read as typed :class:`~wordgames.measure.Score` rows (``result["scores"]``).
 Store entries and run records of an older schema (before typed scores) are ignored with a
-note: their flat metric names are never guessed apart. A measure that returns only the flat
-``metrics`` dict (a plug-in of ``$WORDGAMES_EXTRA_MEASURES``) is shown through
-:func:`result_scores`, the one fallback.
+note: their flat metric names are never guessed apart. Every measure, a plug-in's too, gives
+its numbers as Score rows (:func:`result_scores`).
 
 When the store holds several results for one (embedding, measure) -- another version of the
 measure or other parameters, e.g. a ``--quick`` run and a full run -- all of them are kept in
@@ -40,7 +39,6 @@ from wordgames.measure import Measure, Score, ThinPolicy
 from wordgames.results import SCHEMA_VERSION
 from wordgames.results.rows import (  # noqa: F401 - re-exported: the report's names
     embedding_labels,
-    guess_direction,
     result_scores,
     stamp_thin,
 )

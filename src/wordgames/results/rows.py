@@ -10,81 +10,25 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping
 
-from wordgames.measure import HIGHER, LOWER, Score, ThinPolicy, is_thin
+from wordgames.measure import Score, ThinPolicy, is_thin
 
 
 def _finite(value) -> bool:
     return isinstance(value, int | float) and math.isfinite(value)
 
 
-# Used only for plug-in measures without Score rows (see result_scores): words in the last part
-# of a flat metric name that say which way is better.
-_LOWER_HINTS = (
-    "mean_rank",
-    "median_rank",
-    "turns",
-    "failure_rate",
-    "pct_wrong",
-    "loss",
-    "error",
-    "distance",
-)
-_HIGHER_HINTS = (
-    "spearman",
-    "pearson",
-    "mrr",
-    "hits@",
-    "accuracy",
-    "pct_correct",
-    "score",
-    "coverage",
-    "topsim",
-    "precision",
-    "recall",
-)
-_HIGHER_NAMES = ("map", "cbm", "f1")
-
-
-def guess_direction(metric: str) -> str | None:
-    """Which way is better for a flat metric name of a measure that declares none.
-
-    Only :func:`result_scores` uses it (plug-in measures without Score rows); declared metrics
-    take their direction from the measure's :class:`~wordgames.measure.Metric`.
-
-    Examples
-    --------
-    >>> guess_direction("game/accuracy"), guess_direction("a.median_rank"), guess_direction("n_words")
-    ('higher', 'lower', None)
-    """
-    last = metric.replace(".", "/").rsplit("/", 1)[-1].lower()
-    if any(w in last for w in _LOWER_HINTS):
-        return LOWER
-    if last in _HIGHER_NAMES or any(w in last for w in _HIGHER_HINTS):
-        return HIGHER
-    return None
-
-
 def result_scores(result: Mapping, measure: str) -> list[Score]:
     """The :class:`~wordgames.measure.Score` rows of a stored result (``MeasureResult.as_dict()``).
 
-    A result without Score rows (a plug-in measure returning only the flat ``metrics`` dict)
-    gives one row per numeric metric: data set and subject empty, the key as the metric, the
-    direction guessed from the name (:func:`guess_direction`, ``None`` when it cannot tell).
+    Every number of a result is one of its Score rows; the result's measure names them all.
 
     Examples
     --------
-    >>> [(s.metric, s.value, s.direction) for s in result_scores({"metrics": {"turns": 3}}, "toy")]
-    [('turns', 3.0, 'lower')]
+    >>> row = Score("e", "x", "men", "", "spearman", 0.5).as_dict()
+    >>> [(s.measure, s.metric, s.value) for s in result_scores({"scores": [row]}, "toy")]
+    [('toy', 'spearman', 0.5)]
     """
-    rows = result.get("scores") or ()
-    if rows:
-        return [Score.from_dict({**r, "measure": measure}) for r in rows]
-    emb = str(result.get("embedding", ""))
-    return [
-        Score(emb, measure, "", "", str(k), float(v), direction=guess_direction(str(k)))
-        for k, v in (result.get("metrics") or {}).items()
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    ]
+    return [Score.from_dict({**r, "measure": measure}) for r in result.get("scores") or ()]
 
 
 def stamp_thin(rows, scores: list[Score], policy: ThinPolicy) -> int:

@@ -86,10 +86,10 @@ class ResultStore:
     >>> key = ResultKey("e" * 64, "toy", "1", params_hash({"seed": 0}))
     >>> store.has(key)
     False
-    >>> result = {"measure": "toy", "version": "1", "metrics": {"a": 1.0}}
+    >>> result = {"measure": "toy", "version": "1", "notes": ["a"]}
     >>> _ = store.put(key, result, embedding={"name": "e"}, params={"seed": 0})
-    >>> store.get(key)["result"]["metrics"]
-    {'a': 1.0}
+    >>> store.get(key)["result"]["notes"]
+    ['a']
     """
 
     def __init__(self, root: str | Path):
@@ -286,16 +286,16 @@ class ResultStore:
             embedding is its name, with the first 8 hex digits of its sha256 appended when
             different embeddings share the name (after a merge): no embedding hides another
             (:func:`wordgames.results.rows.embedding_labels`). Entries of an older schema are
-            left out (see :meth:`get`); a result without Score rows (a plug-in measure that
-            returns only flat ``metrics``) shows each metric with an empty data set and
-            subject (:func:`wordgames.results.rows.result_scores`).
+            left out (see :meth:`get`).
 
         Examples
         --------
         >>> import tempfile
         >>> store = ResultStore(tempfile.mkdtemp())
+        >>> from wordgames.measure import Score
+        >>> row = Score("e", "toy", "", "", "a", 1.0).as_dict()
         >>> _ = store.put(ResultKey("e" * 64, "toy", "1", "p" * 64),
-        ...               {"measure": "toy", "version": "1", "metrics": {"a": 1.0}},
+        ...               {"measure": "toy", "version": "1", "scores": [row]},
         ...               embedding={"name": "e"}, params={})
         >>> store.table()[["embedding", "measure", "metric", "value"]].values.tolist()
         [['e', 'toy', 'a', 1.0]]

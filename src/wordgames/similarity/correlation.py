@@ -320,15 +320,9 @@ def score_label(score, measure: str) -> str:
 
 
 def score_labels(result) -> dict:
-    """``{label: Score}`` of every Score row of ``result`` (the first row of a label wins).
-
-    A plug-in result without Score rows gives one per flat metric, as the report reads it
-    (:func:`wordgames.results.rows.result_scores`).
-    """
-    from wordgames.results.rows import result_scores
-
+    """``{label: Score}`` of every Score row of ``result`` (the first row of a label wins)."""
     out: dict = {}
-    for s in result.scores or result_scores(result.as_dict(), result.measure):
+    for s in result.scores:
         out.setdefault(score_label(s, result.measure), s)
     return out
 

@@ -310,7 +310,7 @@ def run(embedding, ctx) -> MeasureResult:
     if s.size and np.isfinite(s).all() and folder is not None:
         with Timer(timings, "plot"):
             plots.append(str(_plot_spectrum(s, metrics, embedding.name, folder)))
-    metrics = {**metrics, "n_rows": float(n_rows), "rank": float(s.size)}
+    metrics = {**metrics, "rank": float(s.size)}
     table = (
         [
             {"index": i + 1, "singular_value": float(v), "share": float(v / s.sum())}
@@ -322,7 +322,6 @@ def run(embedding, ctx) -> MeasureResult:
     result = MeasureResult(
         measure="global-metrics",
         version=VERSION,
-        metrics=metrics,
         tables={"spectrum": table},
         oov={"note": "global metrics use no word list: nothing can be out of vocabulary"},
         parameters={

@@ -6,6 +6,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wordgames.measure import HIGHER, Headline, Measure, Metric, check_names, check_range
+from wordgames.tables import Table, columns
+
+#: the repairs the benchmark reader counts (:func:`wordgames.similarity.benchmarks.read_pairs_tsv`)
+_REPAIRS = (
+    "crlf_lines missing_final_newline blank_lines lowercased_rows header_skipped "
+    "whitespace_separated_rows bom_removed"
+)
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,23 @@ SIMILARITY = Measure(
     options=SimilarityOptions,
     coverage="wordgames.similarity.suite:coverage",
     game_words="wordgames.similarity.suite:game_words",
+    tables=(
+        Table(
+            "benchmarks",
+            columns(
+                "benchmark:str spearman:float spearman_ci_low:float spearman_ci_high:float "
+                "pearson:float pearson_ci_low:float pearson_ci_high:float spearman_p:float "
+                "pearson_p:float n_pairs:int n_scored:int n_oov_pairs:int n_oov_words:int "
+                "coverage:float oov_policy:str oov_similarity:float? cased_fallback:int"
+            ),
+            "one benchmark: both correlations with their bootstrap intervals and the OOV counts",
+        ),
+        Table(
+            "repairs",
+            columns("benchmark:str notes:str " + " ".join(f"{r}:int?" for r in _REPAIRS.split())),
+            "what the reader repaired in one benchmark file (only the repairs it made)",
+        ),
+    ),
 )
 
 
@@ -106,4 +130,11 @@ GLOBAL_METRICS = Measure(
     ),
     citation="Roy & Vetterli 2007 (erank); Torregrossa et al. 2020 (perank, edim)",
     options=GlobalMetricsOptions,
+    tables=(
+        Table(
+            "spectrum",
+            columns("index:int singular_value:float share:float"),
+            "one singular value of the matrix and its share of their sum",
+        ),
+    ),
 )

@@ -84,8 +84,7 @@ def scores_to_result(
     oov: str,
     oov_similarity: float,
 ) -> MeasureResult:
-    """Flat metrics (``"<benchmark>/spearman"`` beside ``"<benchmark>/oov_pairs"``), table, notes."""
-    metrics: dict[str, float] = {}
+    """Score rows per benchmark (Spearman, Pearson, coverage), the tables, OOV record and notes."""
     oov_rec: dict = {"policy": oov, "oov_similarity": oov_similarity if oov == "fixed" else None}
     result = MeasureResult(measure="similarity", version=VERSION)
     why = "pairs with an out-of-vocabulary word" + (" (scored as fixed)" if oov == "fixed" else "")
@@ -110,11 +109,6 @@ def scores_to_result(
             if metric == "spearman" and s.pairs:
                 ids, model, gold = s.pairs
                 result.keep_items(row, item_record(ids, model, statistic="spearman", gold=gold))
-        metrics[f"{s.benchmark}/spearman"] = s.spearman
-        metrics[f"{s.benchmark}/pearson"] = s.pearson
-        metrics[f"{s.benchmark}/n_pairs"] = float(s.n_pairs)
-        metrics[f"{s.benchmark}/oov_pairs"] = float(s.n_oov_pairs)
-        metrics[f"{s.benchmark}/coverage"] = s.coverage
         oov_rec[s.benchmark] = {
             "pairs": s.n_pairs,
             "oov_pairs": s.n_oov_pairs,
@@ -135,7 +129,6 @@ def scores_to_result(
         if b.repairs:
             notes.append(f"{name}: repaired " + ", ".join(f"{k}={v}" for k, v in b.repairs.items()))
         notes.extend(f"{name}: {n}" for n in b.notes)
-    result.metrics = metrics
     result.tables = {
         "benchmarks": [s.as_row() for s in scores],
         "repairs": [

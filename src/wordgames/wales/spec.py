@@ -12,6 +12,55 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
+from wordgames.tables import Table, columns
+
+_SCORE_COLUMNS = (
+    "embedding:str task_set:str convention:str score:float ci_low:float? ci_high:float? "
+    "n_tasks:int n_scored:int n_failed:int failure_rate:float failure_ci_low:float? "
+    "failure_ci_high:float? n_excluded_target_no_vector:int n_excluded_unreachable:int "
+    "n_excluded_start_is_target:int mean_steps_success:float? gamma:float? "
+)
+#: the tables of the WALES measure (:mod:`wordgames.wales.suite`)
+TABLES = (
+    Table(
+        "distributions",
+        columns(
+            _SCORE_COLUMNS + "param_distribution:str? param_a:float? param_b:float? "
+            "param_pool_size:int? failures_by_reason:dict?"
+        ),
+        "one task distribution in one length convention: the agent's score and its failures",
+    ),
+    Table(
+        "gamma_sweep",
+        columns(_SCORE_COLUMNS),
+        "the greedy agent with gamma-damped similarity on the power-law tasks (Figure 5)",
+    ),
+    Table(
+        "table1",
+        columns(
+            "embedding:str k:int mean:float ci:float? sd_of_means:float? trials:int method:str "
+            "pool_size:int? n_tasks_run:int convention:str"
+        ),
+        "the paper's Table 1: mean score over repeated draws of k tasks",
+    ),
+    Table(
+        "w_path",
+        columns(
+            "embedding:str w_path:float ci_low:float? ci_high:float? p_value:float? n_pairs:int "
+            "n_no_path:int n_nodes_without_vector:int seed:int"
+        ),
+        "the w-path baseline: Spearman of -path length and cosine over node pairs",
+    ),
+    Table(
+        "human_reference_wikigame",
+        columns(
+            "convention:str n_tasks:int best:float best_ci_low:float? best_ci_high:float? "
+            "average:float average_ci_low:float? average_ci_high:float? median:float "
+            "median_ci_low:float? median_ci_high:float?"
+        ),
+        "people's own Wikispeedia games: best, average and median score per task",
+    ),
+)
 
 #: How Table 1 draws its task sets (see ``WalesOptions.table1_method``).
 TABLE1_METHODS = ("fresh", "bootstrap")
@@ -217,6 +266,7 @@ MEASURE = Measure(
     "IJCAI 2022.",
     options=WalesOptions,
     subjects=("vectors", "player"),
+    tables=TABLES,
 )
 
 

@@ -13,12 +13,9 @@ interval over its tasks (w-path: over its node pairs), ``ctx.ci_resamples`` resa
 by ``ctx.seed``, inside the metric's bounds. ``title_coverage`` is a count over every page,
 not a sample: no interval.
 
-The flat ``metrics`` of earlier versions are kept: headline ``wales/score`` (the human-played
-pairs), per distribution ``wales/<task set>/score`` (and ``.../failure_rate``,
-``.../n_excluded_target_no_vector``, ``.../score_nodes``), the gamma sweep
-``wales/gamma=<g>/score``, ``wales/score_nodes``, ``wales/w-path`` and
-``wales/title_coverage``. (The Student-t ``ci_half_width`` keys of version 1 are gone: the
-intervals are the Score rows' ``ci_low``/``ci_high``.)
+Tables (declared in :mod:`wordgames.wales.spec`): ``distributions`` (one row per task set and
+length convention), ``gamma_sweep``, ``table1`` (the paper's Table 1 layout), ``w_path`` and,
+on Wikispeedia, ``human_reference_wikigame``.
 """
 
 from __future__ import annotations
@@ -92,7 +89,6 @@ def run(embedding, ctx) -> MeasureResult:
     result = MeasureResult(
         "wales",
         VERSION,
-        metrics=legacy_metrics(rep),
         timings=timings,
         tables={k: rep[k] for k in ("distributions", "gamma_sweep", "table1", "w_path")},
         notes=list(setup.notes),
@@ -144,7 +140,9 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
         _task_rows(result, row, name, with_failures=True)
         reasons = np.asarray(run["reason"])[~run["success"]].astype(str)
         counts = dict(zip(*np.unique(reasons, return_counts=True), strict=True))
-        result.tables.setdefault("distributions", []).append({**row, "failures_by_reason": counts})
+        result.tables.setdefault("distributions", []).append(
+            {"embedding": getattr(subject, "name", ""), **row, "failures_by_reason": counts}
+        )
     result.notes += list(setup.notes) + [
         f"navigator {name!r}: every link of a page is shown; the gamma sweep, Table 1 and "
         "w-path belong to the greedy agent and were not run"
@@ -397,40 +395,6 @@ def _changed(opts, given) -> dict:
         for f in dataclasses.fields(opts)
         if getattr(opts, f.name) != getattr(given, f.name)
     }
-
-
-def legacy_metrics(rep: dict) -> dict[str, float]:
-    """The flat ``{"wales/...": value}`` view of earlier versions (see the module docstring)."""
-    metrics: dict[str, float] = {}
-    for row in rep["distributions"]:
-        key = f"wales/{row['task_set']}"
-        if row["convention"] == "nodes":
-            metrics[f"{key}/score_nodes"] = row["score"]
-            continue
-        metrics[f"{key}/score"] = row["score"]
-        metrics[f"{key}/failure_rate"] = row["failure_rate"]
-        metrics[f"{key}/n_excluded_target_no_vector"] = row["n_excluded_target_no_vector"]
-    head = _row(rep, DEFAULT_TASK_SET, "edges")
-    if head is not None:  # a custom graph may come without human-played pairs
-        metrics["wales/score"] = head["score"]
-        metrics["wales/score_nodes"] = _row(rep, DEFAULT_TASK_SET, "nodes")["score"]
-        metrics["wales/n_excluded_target_no_vector"] = head["n_excluded_target_no_vector"]
-    for row in rep["gamma_sweep"]:
-        metrics[f"wales/gamma={row['gamma']:g}/score"] = row["score"]
-    metrics["wales/w-path"] = rep["w_path"][0]["w_path"]
-    metrics["wales/title_coverage"] = rep["coverage"]["coverage"]
-    return metrics
-
-
-def _row(rep: dict, task_set: str, convention: str) -> dict | None:
-    return next(
-        (
-            r
-            for r in rep["distributions"]
-            if r["task_set"] == task_set and r["convention"] == convention
-        ),
-        None,
-    )
 
 
 def _excluded(row: dict) -> tuple[int, str]:
