@@ -7,6 +7,8 @@ stored, resumable and in the report like every other.
 * :func:`correlation_study` -- WALES Figure 1: each measure on each embedding, then the rank
   correlation of every metric with the reference (:mod:`wordgames.similarity.correlation`).
 * :func:`oddmanout_k_sweep` -- Odd-Man-Out Figure 3: the sense solver as K varies.
+* :func:`cbm_run_row` -- a trained referential game's Table 1 row: its message log measured by
+  the ``cbm`` measure.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from wordgames.similarity.correlation import (
     study_from_results,
 )
 
-__all__ = ["correlation_study", "oddmanout_k_sweep"]
+__all__ = ["cbm_run_row", "correlation_study", "oddmanout_k_sweep"]
 
 
 def correlation_study(
@@ -182,3 +184,37 @@ def _k_sweep_rows(scores, dataset: str, paths: dict[str, int]) -> list[dict]:
             row[field] = by[(subject, field)].value
         rows.append({**row, "n": s.n})
     return rows
+
+
+def cbm_run_row(run, config: dict, *, seed: int = 0, evaluate=None) -> tuple[dict, object]:
+    """The Table 1 row of a ``cbm train`` run folder, measured through :func:`wordgames.evaluate`.
+
+    The run's ``messages.jsonl`` (each held-out turn's message, concepts, the sender's object
+    and the receiver's accuracy) is measured by the ``cbm`` measure into the run folder's store,
+    and the row's numbers are its Score rows (:func:`~wordgames.emergent.games.runs.
+    table1_row_from_scores`); ``config`` gives ``Game``, ``Com``, ``l`` and ``d``.
+
+    Parameters
+    ----------
+    run : the run folder
+    config : the run's configuration columns
+    seed : the measure's seed (the trainer's, so that TopSim's sample is the evaluation's)
+    evaluate : the evaluation function (default :func:`wordgames.evaluate`; the CLI passes
+        its own, with a progress bar)
+
+    Returns
+    -------
+    (row, Results)
+    """
+    from wordgames.emergent.games.runs import table1_row_from_scores
+    from wordgames.emergent.spec import KEY_EMBEDDING
+    from wordgames.errors import WordgamesError
+
+    if evaluate is None:
+        from wordgames.evaluation import evaluate
+    log = Path(run) / "messages.jsonl"
+    res = evaluate([KEY_EMBEDDING], ["cbm"], store=Path(run), seed=seed,
+                   options={"cbm": {"logs": [str(log)]}})  # fmt: skip
+    if res.skipped:
+        raise WordgamesError(f"{log}: {res.skipped[0].reason}")
+    return table1_row_from_scores(res.result("cbm"), log.stem, config), res

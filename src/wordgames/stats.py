@@ -195,3 +195,56 @@ def rowwise_spearman(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     den = np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
     with np.errstate(invalid="ignore", divide="ignore"):
         return (rx * ry).sum(axis=1) / den
+
+
+def spearman_pairwise(x, y, min_n: int = 3) -> tuple[float, float, int, str]:
+    """Spearman's rho of two series on the points where both are finite.
+
+    Returns ``(rho, p_value, n, why)``: ``n`` the points used, ``why`` empty, ``"few"`` (under
+    ``min_n`` points: NaN) or ``"constant"`` (a series without spread: NaN). The one rank
+    correlation across embeddings: the correlation study and the report's table both use it.
+
+    >>> spearman_pairwise([1.0, 2.0, 3.0, np.nan], [1.0, 3.0, 2.0, 4.0])[2:]
+    (3, '')
+    >>> spearman_pairwise([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])[3]
+    'constant'
+    """
+    import math
+
+    from scipy.stats import spearmanr
+
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    n = int(ok.sum())
+    if n < min_n:
+        return math.nan, math.nan, n, "few"
+    if np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:
+        return math.nan, math.nan, n, "constant"
+    res = spearmanr(x[ok], y[ok])
+    return float(res.statistic), float(res.pvalue), n, ""
+
+
+def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """The Fisher-z interval of a Spearman coefficient over ``n`` points (Bonett & Wright 2000).
+
+    ``atanh(rho) +/- z * sqrt((1 + rho**2 / 2) / (n - 3))``, mapped back with ``tanh``: always
+    inside [-1, 1]. NaN under 4 points or for an undefined coefficient; a coefficient of +-1
+    gives the degenerate interval at that bound.
+
+    >>> [round(x, 3) for x in spearman_interval(0.5, 30)]
+    [0.148, 0.74]
+    >>> spearman_interval(0.5, 3)
+    (nan, nan)
+    """
+    import math
+
+    from scipy import stats
+
+    nan = float("nan")
+    if n < 4 or not math.isfinite(rho):
+        return nan, nan
+    if abs(rho) >= 1.0:
+        return float(rho), float(rho)
+    z = math.atanh(rho)
+    half = stats.norm.ppf(0.5 + level / 2) * math.sqrt((1 + rho * rho / 2) / (n - 3))
+    return math.tanh(z - half), math.tanh(z + half)

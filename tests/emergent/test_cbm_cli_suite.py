@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from wordgames.emergent.inputs import read_log
 from wordgames.emergent.measures import evaluate_language, report_to_result
 from wordgames.emergent.plots import plot_best_match_graph
 from wordgames.emergent.spec import CBMOptions
-from wordgames.errors import SkipMeasure
+from wordgames.errors import DataFormatError, SkipMeasure
 from wordgames.measure import MeasureContext, MeasureResult
 
 
@@ -137,3 +138,30 @@ def test_sensitivity_curve_and_table1_row(tmp_path):
     row = report.table1_row()
     assert row["CBM"] == report.cbm and row["Para"] == report.paraphrase_rate
     assert (row["Cons"], row["Phrs"], row["#w"], row["#m"]) == (2, 2, 3, 3)
+
+
+def test_a_games_log_gives_its_accuracy_with_an_interval(tmp_path):
+    import wordgames
+
+    log = tmp_path / "game.jsonl"
+    acc = [1.0, 0.5, 0.75, 1.0] * 10
+    log.write_text(
+        "".join(
+            json.dumps({"message": [i % 3], "concepts": [f"c{i % 3}"], "accuracy": a}) + "\n"
+            for i, a in enumerate(acc)
+        )
+    )
+    res = wordgames.evaluate(measures=["cbm"], options={"cbm": {"logs": [str(log)]}})
+    row = res.result("cbm").find("accuracy", "game")
+    assert row.value == pytest.approx(0.8125) and row.n == 40  # (1 + .5 + .75 + 1) / 4
+    assert 0.5 <= row.ci_low < row.value < row.ci_high <= 1.0
+    assert row.direction == "higher"
+    lines = log.read_text().splitlines()
+    lines[2] = json.dumps({"message": [2], "concepts": ["c2"], "accuracy": 1.5})
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFormatError, match=r"line 3: 'accuracy' must be a number in \[0, 1\]"):
+        read_log(log)
+    lines[2] = json.dumps({"message": [2], "concepts": ["c2"]})
+    log.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataFormatError, match="line 3: 'accuracy' is given on some lines"):
+        read_log(log)

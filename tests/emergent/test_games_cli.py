@@ -75,6 +75,18 @@ def test_train_then_table(tmp_path):
     msgs = [json.loads(x) for x in (run / "messages.jsonl").read_text().splitlines()]
     assert len(msgs) == 60 and all(len(m["concepts"]) == 2 and len(m["message"]) == 2 for m in msgs)
     assert all(len(m["object"]) == len(msgs[0]["object"]) > 0 for m in msgs)
+    # the printed row is the cbm measure's Score rows, stored in the run folder; the accuracy
+    # of the logged turns is the evaluation's, turn by turn
+    from wordgames.measure import MeasureResult
+
+    (stored,) = json.loads((run / "results.json").read_text())["results"]
+    stored = MeasureResult.from_dict(stored)
+    assert stored.value("accuracy", "messages") == pytest.approx(rec["accuracy"], abs=1e-12)
+    assert stored.find("accuracy", "messages").n == 60
+    assert stored.value("cbm", "messages") == pytest.approx(row["CBM"], abs=1e-12)
+    assert sum(m["accuracy"] for m in msgs) / 60 == pytest.approx(rec["accuracy"], abs=1e-12)
+    printed = next(x for x in res.output.splitlines() if x.startswith("| Thing | QT | 2 | 6 |"))
+    assert f"| {stored.value('accuracy', 'messages'):.2f} |" in printed
 
     res = CliRunner().invoke(app, ["cbm", "table", str(run), "-o", str(tmp_path / "t1")])
     assert res.exit_code == 0, res.output

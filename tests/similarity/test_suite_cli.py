@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -107,6 +108,15 @@ def test_cli_correlate_table_and_refusal(tmp_path):
     # men ranks (1, 2, 4, 3) and erank ranks (3, 1, 2, 4) against (1, 2, 3, 4)
     assert rows["men/spearman"]["spearman"] == pytest.approx(0.8)
     assert rows["erank"]["spearman"] == pytest.approx(0.4)
+    # the printed coefficients are the typed Score rows stored in correlation.json, each with
+    # its Fisher-z interval: atanh(0.8) +- 1.96 * sqrt((1 + 0.8**2 / 2) / (4 - 3))
+    scores = {s["metric"]: s for s in got["scores"]}
+    men = scores["men/spearman"]
+    assert (men["value"], men["n"], men["subject"]) == (pytest.approx(0.8), 4, "wales/score")
+    half = 1.959964 * math.sqrt(1.32)
+    assert men["ci_low"] == pytest.approx(math.tanh(math.atanh(0.8) - half), abs=1e-6)
+    assert men["ci_high"] == pytest.approx(math.tanh(math.atanh(0.8) + half), abs=1e-6)
+    assert "95% CI" in r.output and f"[{men['ci_low']:.3f}, {men['ci_high']:.3f}]" in r.output
     assert (tmp_path / "o" / "plots" / "correlation" / "correlation_matrix.png").is_file()
     csv.write_text("embedding,wales/score,erank\ne1,0.1,3\ne2,0.2,1\n")
     r = runner.invoke(

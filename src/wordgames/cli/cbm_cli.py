@@ -9,14 +9,11 @@ import typer
 
 from wordgames.cli.common import JsonOut, StoreOut
 from wordgames.cli.games_cli import register
+from wordgames.emergent.spec import KEY_EMBEDDING
 
 app = typer.Typer(
     help="Concept-Best-Matching and emergent-communication games.", no_args_is_help=True
 )
-
-#: CBM reads no word vectors; its results are keyed under the default embedding, as in
-#: ``wordgames run --cbm-log`` (so both share stored results)
-KEY_EMBEDDING = "glove-6b-50d"
 
 
 def symbol(value: str | None) -> int | str | None:

@@ -121,12 +121,34 @@ def train(
         fail(str(exc))
     except (WordgamesError, ValueError) as exc:
         fail(str(exc))
-    _print_rows(console, [evaluation.table1_row()])
+    row = _measured_row(console, out, evaluation, trainer)
+    _print_rows(console, [row])
     console.print(
         f"stopped after {trainer.n_steps_} steps ({trainer.stopped_because_}), "
         f"{trainer.train_seconds_:.1f} s of training in all"
     )
     console.print(f"run folder: {out}", markup=False, highlight=False)
+
+
+def _measured_row(console, out: Path, evaluation, trainer) -> dict:
+    """The run's Table 1 row from the Score rows of its message log, stored in the run folder."""
+    from functools import partial
+
+    from wordgames.cli.common import fail, run_evaluation
+    from wordgames.errors import WordgamesError
+    from wordgames.experiments import cbm_run_row
+
+    config = evaluation.table1_row()
+    try:
+        row, _ = cbm_run_row(
+            out,
+            config,
+            seed=trainer.random_state,
+            evaluate=partial(run_evaluation, console),
+        )
+    except WordgamesError as exc:
+        fail(str(exc))
+    return row
 
 
 def _train_params(preset: str | None, given: dict) -> dict:

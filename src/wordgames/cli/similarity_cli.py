@@ -509,23 +509,23 @@ def check_correlate_flags(with_table: bool, given: dict[str, bool], measures: li
 
 
 def _print_correlations(con, result, reference: str) -> None:
-    """The correlation of every metric with the reference, one row each."""
+    """The correlation of every metric with the reference (its typed Score rows), one row each."""
     from rich.markup import escape
 
     from wordgames.cli.tables import Col, print_table
 
     rows = [
-        [
-            escape(row["metric"]),
-            _fmt(row["spearman"], ".3f"),
-            _fmt(row["p_value"], ".2g"),
-            str(row["n_embeddings"]),
-        ]
-        for row in result.with_reference.to_dict(orient="records")
+        [escape(s.metric), _fmt(s.value, ".3f"), _ci(s.ci_low, s.ci_high), str(s.n)]
+        for s in result.scores()
     ]
     print_table(
         con,
-        ["metric", Col("spearman rho", "right"), Col("p", "right"), Col("embeddings", "right")],
+        [
+            "metric",
+            Col("spearman rho", "right"),
+            Col("95% CI", "right"),
+            Col("embeddings", "right"),
+        ],
         rows,
         title=escape(
             f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings"

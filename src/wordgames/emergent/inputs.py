@@ -157,6 +157,8 @@ class LanguageLog:
     objects: np.ndarray | None = None
     concept_names: list[str] | None = None
     source: str | None = None
+    #: per turn, the receiver's share of candidates classified correctly (a game's log)
+    accuracy: np.ndarray | None = None
     notes: list[str] = field(default_factory=list)
     repairs: dict[str, int] = field(default_factory=dict)
 
@@ -520,6 +522,31 @@ def _parse_object(value, path, line):
     return vec
 
 
+def _parse_accuracy(value, path, line) -> float | None:
+    """A turn's ``accuracy``: a number in [0, 1] (None when the line has none)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        acc = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise DataFormatError(path, line, "'accuracy' must be a number in [0, 1]") from None
+    if isinstance(value, bool) or not 0.0 <= acc <= 1.0:
+        raise DataFormatError(path, line, f"'accuracy' must be a number in [0, 1], got {value!r}")
+    return acc
+
+
+def _accuracy_array(values: list, lines: list[int], path: Path) -> np.ndarray | None:
+    """The turns' accuracies as one array (``None`` when no line has one)."""
+    has = [v is not None for v in values]
+    if not any(has):
+        return None
+    if not all(has):
+        raise DataFormatError(
+            path, lines[has.index(False)], "'accuracy' is given on some lines but not this one"
+        )
+    return np.asarray(values, dtype=np.float64)
+
+
 def _log_format(path: Path, fmt: str) -> str:
     if fmt == "auto":
         suffixes = [x.lower() for x in path.suffixes[-2:]]
@@ -599,10 +626,12 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     """Read a message + concepts log file (JSONL or CSV).
 
     JSONL: one JSON object per line, ``{"message": [3, 7, 1] | "3 7 1", "concepts":
-    ["color=red", "shape=box"] | "color=red shape=box", "object": [0.0, 1.0, ...]}`` (``object``
-    optional, but either on every line or on none). CSV: a header with columns ``message`` and
-    ``concepts`` (tokens separated by spaces) and optionally ``object`` (numbers separated by
-    spaces). A gzip file (``.jsonl.gz``) is unpacked, to at most :data:`LOG_GZIP_MAX_RATIO`
+    ["color=red", "shape=box"] | "color=red shape=box", "object": [0.0, 1.0, ...], "accuracy":
+    0.95}`` (``object`` and ``accuracy`` optional, but each either on every line or on none;
+    ``accuracy`` is the receiver's share of candidates classified correctly on that turn, as
+    ``wordgames cbm train`` writes it). CSV: a header with columns ``message`` and ``concepts``
+    (tokens separated by spaces) and optionally ``object`` (numbers separated by spaces) and
+    ``accuracy``. A gzip file (``.jsonl.gz``) is unpacked, to at most :data:`LOG_GZIP_MAX_RATIO`
     times its size. Blank lines are skipped and counted, a leading byte-order mark is dropped and
     counted (``repairs``). Tokens are kept as strings; the EOS and padding ids are applied by
     :func:`encode_messages`. A malformed line raises :class:`~wordgames.errors.DataFormatError`
@@ -629,7 +658,7 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
     data = read_bytes(path, gzip_ratio=LOG_GZIP_MAX_RATIO)
     text, bom = strip_bom(decode_utf8(data, path))
     records, blank = (_jsonl_records if fmt == "jsonl" else _csv_records)(text, path)
-    messages, concepts, objects, object_lines = [], [], [], []
+    messages, concepts, objects, object_lines, accuracy = [], [], [], [], []
     for lineno, rec in records:
         for col in ("message", "concepts"):
             if col not in rec or rec[col] is None:
@@ -644,6 +673,7 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
             obj = None
         objects.append(_parse_object(obj, path, lineno))
         object_lines.append(lineno)
+        accuracy.append(_parse_accuracy(rec.get("accuracy"), path, lineno))
     if not messages:
         raise DataFormatError(path, None, "no records")
     repairs = {"blank_lines_skipped": blank} if blank else {}
@@ -655,4 +685,5 @@ def read_log(path, *, fmt: str = "auto") -> LanguageLog:
         objects=_object_array(objects, object_lines, path),
         source=str(path),
         repairs=repairs,
+        accuracy=_accuracy_array(accuracy, object_lines, path),
     )

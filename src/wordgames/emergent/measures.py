@@ -97,6 +97,8 @@ class LanguageReport:
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     cbm_result: CBMResult | None = field(default=None, repr=False)
+    #: the log's per-turn receiver accuracy, when the log is a game's (``accuracy`` field)
+    turn_accuracy: np.ndarray | None = field(default=None, repr=False)
 
     METRICS = (
         "cbm",
@@ -363,6 +365,7 @@ def evaluate_log(log: LanguageLog, **kwargs) -> LanguageReport:
     """:func:`evaluate_language` on a :class:`~wordgames.emergent.inputs.LanguageLog`."""
     kwargs.setdefault("concept_names", log.concept_names)
     report = evaluate_language(log.messages, log.concepts, objects=log.objects, **kwargs)
+    report.turn_accuracy = log.accuracy
     for what, n in log.repairs.items():
         report.notes.append(f"{n} {what.replace('_', ' ')}")
     report.counts.update({f"repaired/{k}": v for k, v in log.repairs.items()})
@@ -432,6 +435,18 @@ def add_scores(result, dataset: str, report: LanguageReport) -> None:
         row = result.score(dataset, "", metric, value, **kw)
         if metric == "topsim" and kw.get("n_skipped"):
             row.coverage = 1.0
+    if report.turn_accuracy is not None:
+        _accuracy_score(result, dataset, report)
+
+
+def _accuracy_score(result, dataset: str, report: LanguageReport) -> None:
+    """The game's accuracy on the logged turns, with a seeded bootstrap interval over them."""
+    from wordgames.stats import bootstrap_ci
+
+    acc = report.turn_accuracy
+    seed = int(report.parameters.get("random_state") or 0)
+    ci = bootstrap_ci(acc, n_resamples=1000, seed=seed, bounds=(0.0, 1.0))
+    result.score(dataset, "", "accuracy", float(acc.mean()), ci=ci, n=len(acc))
 
 
 # read_log and from_interaction (from :mod:`.inputs`) are re-exported: evaluate_log(read_log(path))

@@ -13,6 +13,10 @@ from typing import Literal
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
 from wordgames.tables import Table, columns
 
+#: CBM reads no word vectors; its results are keyed under the default embedding (so that
+#: ``wordgames run --cbm-log``, ``cbm evaluate`` and ``cbm train`` share stored results)
+KEY_EMBEDDING = "glove-6b-50d"
+
 #: the tables of the CBM measure (:func:`wordgames.emergent.measures.report_to_result`)
 TABLES = (
     Table(
@@ -79,6 +83,12 @@ MEASURE = Measure(
     compute="wordgames.emergent.suite:run",
     metrics=(
         Metric("cbm", HIGHER, _UNIT, "Concept-Best-Matching score"),
+        Metric(
+            "accuracy",
+            HIGHER,
+            _UNIT,
+            "the game's accuracy on the logged turns (a log with an 'accuracy' field)",
+        ),
         Metric(
             "cbm_literal",
             None,

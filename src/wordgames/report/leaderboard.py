@@ -638,22 +638,14 @@ def _primary_series(coll: Collection) -> tuple[dict, dict, dict, dict]:
 
 def _spearman(x, y, min_embeddings: int) -> tuple[float, float, int, str]:
     """rho, p-value, n and a note for two series (NaN where there is too little to say)."""
-    import numpy as np
-    from scipy.stats import spearmanr
+    from wordgames.stats import spearman_pairwise
 
-    ok = np.isfinite(x) & np.isfinite(y)
-    n = int(ok.sum())
-    if n < min_embeddings:
-        return (
-            math.nan,
-            math.nan,
-            n,
-            f"n={n} < {min_embeddings} embeddings with both results: not computed",
-        )
-    if np.ptp(x[ok]) == 0 or np.ptp(y[ok]) == 0:
-        return math.nan, math.nan, n, "a measure gives every embedding the same value: undefined"
-    res = spearmanr(x[ok], y[ok])
-    return float(res.statistic), float(res.pvalue), n, ""
+    r, p, n, why = spearman_pairwise(x, y, min_embeddings)
+    if why == "few":
+        return r, p, n, f"n={n} < {min_embeddings} embeddings with both results: not computed"
+    if why == "constant":
+        return r, p, n, "a measure gives every embedding the same value: undefined"
+    return r, p, n, ""
 
 
 def correlation_table(coll: Collection, min_embeddings: int = MIN_EMBEDDINGS) -> Correlation:

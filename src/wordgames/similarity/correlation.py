@@ -48,8 +48,9 @@ class CorrelationResult:
     Attributes
     ----------
     table : DataFrame, embeddings x metrics (the input scores)
-    with_reference : DataFrame with columns metric, spearman, p_value, n_embeddings (one row per
-        metric other than the reference; empty when no reference was asked for)
+    with_reference : DataFrame with columns metric, spearman, ci_low, ci_high, p_value,
+        n_embeddings (one row per metric other than the reference; empty when no reference was
+        asked for); the interval is :func:`wordgames.stats.spearman_interval`'s
     matrix : DataFrame, metric x metric Spearman rho (pairwise complete, NaN under 3 embeddings)
     counts : DataFrame, metric x metric number of embeddings each coefficient used
     n_embeddings : rows of the table
@@ -63,9 +64,40 @@ class CorrelationResult:
     n_embeddings: int
     notes: list[str] = field(default_factory=list)
 
+    def scores(self) -> list:
+        """Each metric's correlation with the reference as a typed :class:`~wordgames.measure.Score`.
+
+        ``measure`` is ``"correlation"``, ``subject`` the reference, ``metric`` the other
+        metric's label; ``n`` the embeddings that have both, ``n_skipped`` those without one.
+        Descriptive (no direction): a correlation is not ranked.
+        """
+        from wordgames.measure import Score
+
+        out = []
+        for row in self.with_reference.to_dict(orient="records"):
+            k = int(row["n_embeddings"])
+            out.append(
+                Score(
+                    "",
+                    "correlation",
+                    "",
+                    str(self.reference),
+                    str(row["metric"]),
+                    float(row["spearman"]),
+                    float(row["ci_low"]),
+                    float(row["ci_high"]),
+                    k,
+                    self.n_embeddings - k,
+                    "embeddings without a score of this metric" if k < self.n_embeddings else "",
+                    None,
+                )
+            )
+        return out
+
     def as_dict(self) -> dict:
         return {
             "reference": self.reference,
+            "scores": [s.as_dict() for s in self.scores()],
             "n_embeddings": self.n_embeddings,
             "embeddings": [str(i) for i in self.table.index],
             "with_reference": self.with_reference.to_dict(orient="records"),
@@ -121,7 +153,8 @@ def correlate(
     [['men/spearman', 1.0, 3], ['erank', -0.5, 3]]
     """
     import pandas as pd
-    from scipy import stats
+
+    from wordgames.stats import spearman_interval, spearman_pairwise
 
     if min_embeddings < 3:
         raise ValueError(
@@ -153,21 +186,26 @@ def correlate(
         for metric in table.columns:
             if metric == reference:
                 continue
-            both = ref.notna() & table[metric].notna()
-            k = int(both.sum())
-            x, y = ref[both].to_numpy(), table.loc[both, metric].to_numpy()
-            if k < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
-                rho, p = float("nan"), float("nan")
+            rho, p, k, why = spearman_pairwise(ref.to_numpy(), table[metric].to_numpy())
+            if why:
                 notes.append(
                     f"{metric}: undefined (n={k} embeddings"
-                    + (", constant values" if k >= 3 else "")
+                    + (", constant values" if why == "constant" else "")
                     + ")"
                 )
-            else:
-                res = stats.spearmanr(x, y)
-                rho, p = float(res.statistic), float(res.pvalue)
-            rows.append({"metric": metric, "spearman": rho, "p_value": p, "n_embeddings": k})
-    with_ref = pd.DataFrame(rows, columns=["metric", "spearman", "p_value", "n_embeddings"])
+            lo, hi = spearman_interval(rho, k)
+            rows.append(
+                {
+                    "metric": metric,
+                    "spearman": rho,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "p_value": p,
+                    "n_embeddings": k,
+                }
+            )
+    columns = ["metric", "spearman", "ci_low", "ci_high", "p_value", "n_embeddings"]
+    with_ref = pd.DataFrame(rows, columns=columns)
     if len(with_ref):
         with_ref = with_ref.sort_values(
             "spearman", ascending=False, na_position="last", kind="stable"

@@ -86,20 +86,54 @@ def train_and_evaluate(
     return evaluation
 
 
+#: the Table 1 column of each Score metric of the ``cbm`` measure
+TABLE1_METRICS = {
+    "Cons": "n_unique_concepts",
+    "Phrs": "n_unique_phrases",
+    "#w": "n_unique_words",
+    "#m": "n_unique_messages",
+    "Acc": "accuracy",
+    "TopSim": "topsim",
+    "AMI": "ami",
+    "CBM": "cbm",
+    "Amb": "ambiguity_rate",
+    "Para": "paraphrase_rate",
+    "Unm": "unmatched_concept_rate",
+}
+_COUNT_COLUMNS = frozenset({"Cons", "Phrs", "#w", "#m"})
+
+
+def table1_row_from_scores(result, dataset: str, config: dict) -> dict:
+    """A run's Table 1 row: its configuration and the ``cbm`` measure's Score rows.
+
+    ``config`` gives ``Game``, ``Com``, ``l`` and ``d``; the measures are the Score rows of the
+    message log named ``dataset``. A column whose Score row is missing (a log without per-turn accuracy) is None.
+    """
+    row = {k: config[k] for k in TABLE1_KEYS}
+    for column, metric in TABLE1_METRICS.items():
+        rows = [s for s in result.scores if s.dataset == dataset and s.metric == metric]
+        value = rows[0].value if rows else None
+        row[column] = int(value) if column in _COUNT_COLUMNS and value is not None else value
+    return row
+
+
 def _write_messages(path: Path, evaluation, eos: bool) -> None:
-    """Each test turn's message, concepts and the object vector the sender saw.
+    """Each test turn's message, concepts, the object vector the sender saw and the accuracy.
 
     The objects are what TopSim compares the messages with: with them, ``wordgames cbm
-    evaluate messages.jsonl`` re-measures a run to its own Table 1 row.
+    evaluate messages.jsonl`` re-measures a run to its own Table 1 row, accuracy included.
     """
-    objects = evaluation.play.sender_inputs.tolist()
+    play = evaluation.play
+    objects = play.sender_inputs.tolist()
+    accuracy = play.turn_accuracy.tolist()
     lines = []
-    for ids, concepts, obj in zip(
-        evaluation.play.word_ids.tolist(), evaluation.concepts, objects, strict=True
+    for ids, concepts, obj, acc in zip(
+        play.word_ids.tolist(), evaluation.concepts, objects, accuracy, strict=True
     ):
         if eos:  # the message ends at its first EOS, which is not a word
             ids = ids[: ids.index(EOS_ID)] if EOS_ID in ids else ids
-        lines.append(json.dumps({"message": ids, "concepts": concepts, "object": obj}) + "\n")
+        rec = {"message": ids, "concepts": concepts, "object": obj, "accuracy": acc}
+        lines.append(json.dumps(rec) + "\n")
     write_text_atomic(path, "".join(lines))
 
 

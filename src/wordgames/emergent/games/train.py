@@ -49,6 +49,8 @@ class PlayResult:
     scores : float32 ``(T, C)`` receiver logits (``> 0`` predicts a target)
     accuracy : fraction of candidates classified correctly
     sender_inputs : float32 ``(T, D)`` mean target features seen by the sender, flattened
+    turn_accuracy : float64 ``(T,)`` each turn's share of candidates classified correctly
+        (``accuracy`` is their mean: every turn has the same number of candidates)
     """
 
     word_ids: np.ndarray
@@ -56,6 +58,7 @@ class PlayResult:
     scores: np.ndarray
     accuracy: float
     sender_inputs: np.ndarray
+    turn_accuracy: np.ndarray | None = None
 
 
 @dataclass
@@ -483,13 +486,14 @@ class GameTrainer(Params):
                 mean = (feats.flatten(2) * lab[..., None]).sum(1) / lab.sum(1, keepdim=True)
                 inputs.append(mean.numpy())
         scores_np = np.concatenate(scores)
-        acc = float(((scores_np > 0) == turns.labels).mean())
+        per_turn = ((scores_np > 0) == turns.labels).mean(axis=1)
         return PlayResult(
             np.concatenate(ids).astype(np.int64),
             np.concatenate(words),
             scores_np,
-            acc,
+            float(((scores_np > 0) == turns.labels).mean()),
             np.concatenate(inputs),
+            per_turn.astype(np.float64),
         )
 
     def evaluate(
