@@ -505,7 +505,7 @@ def test_admin_measures_mark_thin_scores(app_for, db_url):
         "/admin/s/omo/measures", data={"csrf": hidden(page, "csrf")}, follow_redirects=True
     ).text
     table = _measure_table(page)
-    people = [cells for thin, cells in table if cells[2] == "people"]
+    people = [cells for thin, cells in table if cells[0] == "people"]
     assert len(people) == 4 and len(table) > 4 and 'id="thin-legend"' in page
     for thin, cells in table:  # columns: ... value, CI, n, coverage, note
         assert thin and cells[6] == "3" and cells[8] == "thin: n = 3 is below 30, not ranked"

@@ -225,7 +225,9 @@ def test_live_measures_of_each_game(played):
 
     url, db, _, _ = played
     people = evaluate_study(db, "omo")
-    got = {r["metric"]: r["value"] for r in people["rows"] if r["subject"] == "people"}
+    # the people are a player subject scored by the oddmanout measure, as the embedding is
+    got = {r["metric"]: r["value"] for r in people["rows"] if r["embedding"] == "people"}
+    assert {r["subject"] for r in people["rows"] if r["embedding"] == "people"} == {"player"}
     assert got["pct_correct"] == 100.0 and people["n_records"] == 6
     wiki = evaluate_study(db, "wiki")
     got = {r["metric"]: r["value"] for r in wiki["rows"]}
@@ -246,7 +248,8 @@ def test_collect_measures_cli_shows_what_the_admin_page_shows(played):
     assert "95% CI" in r.output and "coverage" in r.output
     (line,) = [x for x in r.output.splitlines() if "people" in x and "pct_correct" in x]
     cells = [c.strip() for c in line.strip("│ ").split("│")]
-    assert cells[3:] == ["100", "100 – 100", "6", "100%", "thin: n = 6 is below 30, not ranked"]
+    assert cells[0] == "people"
+    assert cells[4:] == ["100", "100 – 100", "6", "100%", "thin: n = 6 is below 30, not ranked"]
 
 
 def test_collect_export_cli(played, tmp_path):

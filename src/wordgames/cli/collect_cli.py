@@ -154,7 +154,10 @@ def measures_cmd(
     res = _fail_on_errors(run)
     rows = []
     for r in display_rows(res["rows"]):
-        cells = [r[k] for k in ("dataset", "subject", "metric", "value", "ci", "n", "coverage")]
+        cells = [
+            r[k]
+            for k in ("embedding", "dataset", "subject", "metric", "value", "ci", "n", "coverage")
+        ]
         # thin: shown for checking, never ranked (dimmed, and the note says why)
         rows.append([f"[dim]{escape(str(c))}[/]" if r["thin"] else escape(str(c)) for c in cells])
         rows[-1].append(escape(str(r["note"])))
@@ -163,10 +166,11 @@ def measures_cmd(
     # names (data sets, agents, metrics) are never cut: the table splits when narrow
     print_table(
         con,
-        ["dataset", "subject", "metric", Col("value", "right"), Col("95% CI", "right"),
-         Col("n", "right"), Col("coverage", "right"), Col("note", wrap=True)],
+        ["embedding", "dataset", "subject", "metric", Col("value", "right"),
+         Col("95% CI", "right"), Col("n", "right"), Col("coverage", "right"),
+         Col("note", wrap=True)],
         rows,
-        keys=3,
+        keys=4,
     )  # fmt: skip
     for note in res["notes"]:
         con.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)

@@ -6,11 +6,12 @@ documented user formats and read back by the families' own code.
 * Codenames: ``wordgames.evaluate(embedding, "codenames", options={"codenames": {"files":
   [codenames.jsonl], "datasets": None}})``: the agents' MAP against these people's picks and
   the ranks of the clues (Algorithms 4 to 7), exactly as for any human data set.
-* Odd-Man-Out: the people as a solver, scored by ``wordgames.oddmanout.metrics.score`` (the
-  %correct / %wrong / %abstained of Table 3), and the embedding solver on the same puzzles
-  through ``wordgames.evaluate(..., "oddmanout", options={"oddmanout": {"puzzles": [...]}})``.
-* Wiki: the WALES human baseline (``wikispeedia_human_table`` / ``wikispeedia_human_baseline``)
-  and success rate (``human_success_rate``) on the exported paths.
+* Odd-Man-Out: the people (a player subject, :class:`RecordedAnswers`, whose answers are the
+  participants') and the embedding on the same puzzles, both through ``wordgames.evaluate([people,
+  embedding], "oddmanout", options={"oddmanout": {"puzzles": [...]}})``: the %correct / %wrong /
+  %abstained of Table 3, with their intervals.
+* Wiki: the WALES human baseline and success rate of the people's own games, by the
+  ``wales-baselines`` measure on the exported paths (its ``finished`` / ``unfinished`` options).
 
 Every row carries ``n``, ``coverage`` and ``thin`` / ``thin_reason``
 (:func:`wordgames.measure.is_thin`, also for the people's own scores); :func:`display_rows`
@@ -25,6 +26,7 @@ import tempfile
 from pathlib import Path
 
 from wordgames.serve.db import Database
+from wordgames.subjects import PlayerSubject
 
 log = logging.getLogger("wordgames.serve")
 SCORE_COLUMNS = (
@@ -44,7 +46,6 @@ SCORE_COLUMNS = (
     "thin",
     "thin_reason",
 )
-NAN2 = (math.nan, math.nan)
 
 
 def _clean(v):
@@ -57,28 +58,6 @@ def _score_row(score) -> dict:
 
 def _score_rows(results) -> list[dict]:
     return [_score_row(s) for s in results.scores]
-
-
-def _people_row(
-    measure: str, metric: str, value, n: int, *, ci=NAN2, coverage: float = math.nan
-) -> dict:
-    """A row of the people's own scores, judged thin by the same rule as every Score."""
-    from wordgames.measure import Score, is_thin
-
-    score = Score(
-        "",
-        measure,
-        "collected",
-        "people",
-        metric,
-        math.nan if value is None else float(value),
-        ci_low=ci[0],
-        ci_high=ci[1],
-        n=n,
-        coverage=coverage,
-    )
-    score.thin, score.thin_reason = is_thin(score)
-    return _score_row(score)
 
 
 def evaluate_study(
@@ -115,7 +94,7 @@ def evaluate_study(
         if game == "oddmanout":
             return _oddmanout(folder, rep, emb, seed)
         if game == "wiki":
-            return _wiki(folder, rep, study)
+            return _wiki(folder, rep, study, emb, seed)
         n = rep.counts.get("oddmanout_seeds.jsonl", 0)
         return {
             "n_records": n,
@@ -150,80 +129,106 @@ def _codenames(folder: Path, rep, emb: str, seed: int) -> dict:
 
 
 def _oddmanout(folder: Path, rep, emb: str, seed: int) -> dict:
-    import json
+    """The people and the embedding on the collected puzzles, both through the measure.
 
-    import numpy as np
-
+    The people are a *player* subject (:class:`RecordedAnswers`) whose answers are what each
+    participant chose: the ``oddmanout`` measure scores them as it scores any player.
+    """
     import wordgames
-    from wordgames.oddmanout.embedding_solver import Solution
-    from wordgames.oddmanout.metrics import score, score_intervals
-    from wordgames.oddmanout.puzzles import read_puzzles
 
     path = folder / "oddmanout_answers.jsonl"
     n = rep.counts.get(path.name, 0)
     if not n:
         return {"n_records": 0, "rows": [], "notes": ["no answers yet"]}
-    ps = read_puzzles(path, name="people", seed=None)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    choice = np.full(len(ps), -1, dtype=np.int64)
-    for i, line in enumerate(lines):
-        c = json.loads(line)["choice"]
-        if c is not None:
-            choice[i] = ps.words[i].tolist().index(c)
-    reason = np.array(["" if c >= 0 else "none-fits" for c in choice], dtype=object)
-    people = Solution("people", choice, reason, np.zeros(ps.words.shape))
-    s = score(ps, people)
-    ci = score_intervals(ps, people, seed=seed)
-    rows = [  # every answer is used: coverage 1
-        _people_row("oddmanout", k, s[k], s["n"], ci=ci.get(k, NAN2), coverage=1.0)
-        for k in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
-    ]
+    people = RecordedAnswers.from_oddmanout(path)
     res = wordgames.evaluate(
-        emb,
+        [people, emb],
         measures=["oddmanout"],
         seed=seed,
         options={"oddmanout": {"puzzles": [str(path)], "sets": (), "wordnet": False}},
     )
-    return {"n_records": n, "rows": rows + _score_rows(res), "notes": []}
+    notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
+    return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
 
-def _wiki(folder: Path, rep, study) -> dict:
-    from wordgames.serve import resources
-    from wordgames.wales.baselines import (
-        human_success_rate,
-        wikispeedia_human_baseline,
-        wikispeedia_human_table,
-    )
-    from wordgames.wales.loaders import read_wikispeedia_paths
+class RecordedAnswers(PlayerSubject):
+    """People as a player subject: each question gets the answer a participant gave to it.
+
+    ``answers`` maps a question's key (game, role and its words, sorted) to the answers given,
+    in the order they were given; a question asked again gets the next answer (the same
+    puzzle may be played more than once). ``None`` is "none fits". A question nobody answered
+    is an error: the subject only plays what was played.
+
+    Examples
+    --------
+    >>> from wordgames.subjects import Question
+    >>> people = RecordedAnswers("people", {("oddmanout", "solver", ("a", "b", "c")): ["b", None]},
+    ...                          "0" * 64)
+    >>> q = Question("oddmanout", "solver", {"words": ("c", "a", "b")})
+    >>> people.answer(q), people.answer(q)
+    ('b', 'none')
+    """
+
+    def __init__(self, name: str, answers: dict, source_sha256: str):
+        super().__init__(name)
+        self.answers = {k: list(v) for k, v in answers.items()}
+        self.source_sha256 = source_sha256
+        self._given: dict = {}
+
+    @staticmethod
+    def key(question) -> tuple:
+        return (question.game, question.role, tuple(sorted(question.fields["words"])))
+
+    def answer(self, question) -> str:
+        key = self.key(question)
+        given = self.answers.get(key)
+        if not given:
+            raise KeyError(f"nobody answered {key!r}")
+        i = self._given.get(key, 0)
+        self._given[key] = i + 1
+        chosen = given[i % len(given)]
+        return "none" if chosen is None else chosen
+
+    def identity(self) -> dict:
+        return {"kind": "recorded-answers", "sha256": self.source_sha256}
+
+    @classmethod
+    def from_oddmanout(cls, path: Path, name: str = "people") -> RecordedAnswers:
+        """The answers of an exported ``oddmanout_answers.jsonl`` (``words`` and ``choice``)."""
+        import hashlib
+        import json
+
+        data = path.read_bytes()
+        answers: dict = {}
+        for line in data.decode("utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                key = ("oddmanout", "solver", tuple(sorted(rec["words"])))
+                answers.setdefault(key, []).append(rec["choice"])
+        return cls(name, answers, hashlib.sha256(data).hexdigest())
+
+
+def _wiki(folder: Path, rep, study, emb: str, seed: int) -> dict:
+    """The people's own games, scored by the ``wales-baselines`` measure (collected games)."""
+    import wordgames
 
     fin, unf = folder / "wiki_paths_finished.tsv", folder / "wiki_paths_unfinished.tsv"
     n = rep.counts.get(fin.name, 0) + rep.counts.get(unf.name, 0)
     if not n:
         return {"n_records": 0, "rows": [], "notes": ["no answers yet"]}
     w = study.cfg.wiki
-    graph = resources.graph(w.get("graph", "wikispeedia"), w.get("names"))
-    finished = read_wikispeedia_paths(fin, finished=True) if fin.is_file() else None
-    rows = []
-    if finished is not None:
-        base = wikispeedia_human_baseline(wikispeedia_human_table(graph, finished))
-        games = base["n_games"] + base["n_games_outside_graph"]
-        cov = base["n_games"] / games if games else math.nan
-        rows += [
-            _people_row("wales-human", f"human_{k}", base[k], base["n_pairs"], coverage=cov)
-            for k in ("best", "average", "median")
-        ]
-    if unf.is_file():
-        rate = human_success_rate(read_wikispeedia_paths(unf, finished=False), finished)
-        rows.append(_people_row("wales-human", "success_rate", rate["success_rate"], n))
-    else:
-        rows.append(_people_row("wales-human", "success_rate", 1.0, n))
-    return {
-        "n_records": n,
-        "rows": rows,
-        "notes": [
-            "WALES human baseline: mean over (start, target) pairs of shortest path / clicks"
-        ],
+    options = {
+        "finished": str(fin) if fin.is_file() else None,
+        "unfinished": str(unf) if unf.is_file() else None,
+        "graph": w.get("graph", "wikispeedia"),
+        "names": w.get("names"),
     }
+    res = wordgames.evaluate(
+        emb, measures=["wales-baselines"], seed=seed, options={"wales-baselines": options}
+    )
+    notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
+    notes += [n for r in res.results for n in r.notes]
+    return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
 
 # --------------------------------------------------------------------------- display

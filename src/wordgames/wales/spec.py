@@ -26,7 +26,7 @@ TABLES = (
         "distributions",
         columns(
             _SCORE_COLUMNS + "param_distribution:str? param_a:float? param_b:float? "
-            "param_pool_size:int? failures_by_reason:dict?"
+            "param_pool_size:int? param_first:int? failures_by_reason:dict?"
         ),
         "one task distribution in one length convention: the agent's score and its failures",
     ),
@@ -375,10 +375,21 @@ class BaselinesOptions:
         Also compute w-path for the subject (``pairs`` random node pairs, seeded by the run).
     pairs : int
         Node pairs of w-path.
+    finished, unfinished : str or None
+        Games people played elsewhere (a ``wordgames serve`` wiki study's export), in the
+        Wikispeedia path format: with either, the measure scores *these* people (subject
+        ``people:collected``) on ``graph`` instead of the authors' Wiki Game results.
+    graph, names : str
+        The graph of those games: ``"wikispeedia"`` (the shared LSCC) or an edge-list file
+        (with an optional name table).
     """
 
     w_path: bool = False
     pairs: int = 1000
+    finished: str | None = None
+    unfinished: str | None = None
+    graph: str = "wikispeedia"
+    names: str | None = None
 
 
 BASELINES = Measure(
@@ -394,6 +405,7 @@ BASELINES = Measure(
         Metric("human_average", HIGHER, (0.0, None), "mean shortest / average human path"),
         Metric("human_median", HIGHER, (0.0, None), "mean shortest / median human path"),
         Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
+        Metric("success_rate", HIGHER, (0.0, 1.0), "share of the collected games finished"),
     ),
     headlines=(
         Headline("human_best", description="people on The Wiki Game: shortest / best path"),

@@ -302,6 +302,8 @@ def run_baselines(embedding, ctx) -> MeasureResult:
 
     opts, boot = ctx.options, {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
     result = MeasureResult(BASELINES.name, BASELINES.version)
+    if opts.finished or opts.unfinished:
+        return collected_people(result, opts, ctx)
     if is_available("wales", ctx.data_root):
         df = read_human_results(dataset_file("wales", "human_results_wales.tsv", ctx.data_root))
         result.datasets["wales"] = verify_dataset("wales", ctx.data_root)
@@ -338,6 +340,57 @@ def run_baselines(embedding, ctx) -> MeasureResult:
             skip_reason="node pairs without a path" if wp["n_no_path"] else "",
         )  # fmt: skip
     result.parameters = {"w_path": opts.w_path, "pairs": opts.pairs, "seed": ctx.seed}
+    return result
+
+
+def collected_people(result: MeasureResult, opts, ctx) -> MeasureResult:
+    """People's own games (a wiki study's export) as the WALES human baseline, with intervals.
+
+    Per (start, target) pair of the finished games: shortest path / the best, average and
+    median clicks (edges), averaged over the pairs (``n``; coverage: the games inside the
+    graph), with a seeded bootstrap interval over the pairs; the success rate is finished /
+    all games (``n``: the games), its interval a bootstrap over the games.
+    """
+    from wordgames.stats import bootstrap_ci
+    from wordgames.wales.baselines import wikispeedia_human_table
+    from wordgames.wales.loaders import read_edge_list, read_wikispeedia_paths
+
+    boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
+    if opts.graph == "wikispeedia":
+        from wordgames.wales.report import wikispeedia_setup
+
+        setup = wikispeedia_setup(ctx.data_root)
+        graph = setup.graph
+        result.datasets.update(setup.datasets)
+    else:
+        graph = read_edge_list(opts.graph, names_path=opts.names)[0]
+    fin = read_wikispeedia_paths(opts.finished, finished=True) if opts.finished else None
+    unf = read_wikispeedia_paths(opts.unfinished, finished=False) if opts.unfinished else None
+    who = "people:collected"
+    if fin is not None and fin.starts.size:
+        table = wikispeedia_human_table(graph, fin)
+        outside = int(table.attrs.get("n_games_outside_graph", 0))
+        games = int(table["n_games"].sum()) + outside
+        opt = table["opt"].to_numpy()
+        for key in ("best", "average", "median"):
+            r = opt[opt > 0] / table[key].to_numpy()[opt > 0]
+            row = result.score(
+                "collected", who, f"human_{key}", r.mean() if r.size else float("nan"),
+                ci=bootstrap_ci(r, bounds=(0.0, None), **boot), n=int(r.size),
+            )  # fmt: skip
+            row.coverage = (games - outside) / games if games else float("nan")
+        if outside:
+            result.notes.append(f"{outside} finished game(s) outside the graph left out")
+    n_fin = 0 if fin is None else int(fin.starts.size)
+    n_unf = 0 if unf is None else int(unf.starts.size)
+    done = np.r_[np.ones(n_fin), np.zeros(n_unf)]
+    if done.size:
+        ci = bootstrap_ci(done, bounds=(0.0, 1.0), **boot)
+        result.score("collected", who, "success_rate", done.mean(), ci=ci, n=int(done.size))
+    result.notes.append(
+        "people's own games: mean over (start, target) pairs of shortest path / clicks"
+    )
+    result.parameters = {"graph": opts.graph, "seed": ctx.seed, "games": n_fin + n_unf}
     return result
 
 
