@@ -239,23 +239,16 @@ def _is_current(record: Mapping) -> bool:
 
 
 def _store_entries(root: Path) -> tuple[list[Entry], int]:
-    """The store's entries of the current schema, and how many older ones were left out."""
-    from wordgames.results.schema import check_record
+    """The store's entries of the current schema, and how many older ones were left out.
 
-    rec = root / "records"
-    entries, old = [], 0
-    for p in sorted(rec.glob("*/*/*.json")) if rec.is_dir() else ():
-        d = _read(p)
-        if not _is_current(d):
-            old += 1
-            continue
-        try:
-            check_record(d)
-        except ValueError as exc:
-            raise DataFormatError(
-                p, None, f"expected a store entry with 'key', 'embedding', 'params' and "
-                f"'result': {exc}",
-            ) from None  # fmt: skip
+    Read through :meth:`~wordgames.results.store.ResultStore.read_only`, the store's one
+    reader: nothing in the folder is moved or changed.
+    """
+    from wordgames.results.store import ResultStore
+
+    records, old = ResultStore(root).read_only()
+    entries = []
+    for p, d in records:
         key = d.get("key", {})
         emb = dict(d.get("embedding") or {})
         emb.setdefault("sha256", key.get("embedding_sha256", ""))

@@ -224,6 +224,40 @@ class ResultStore:
             if e is not None and e.get("schema_version", 1) == SCHEMA_VERSION
         )
 
+    def read_only(self) -> tuple[list[tuple[Path, dict]], int]:
+        """Every record of the current schema with its file, read without moving anything.
+
+        For readers of a folder that is not theirs (``wordgames report``): a record that cannot
+        be read raises :class:`~wordgames.errors.DataFormatError` naming the file (where
+        :meth:`__iter__` would set it aside and recompute it). Returns the records and how many
+        of an older schema were left out.
+        """
+        from wordgames.errors import DataFormatError
+
+        rec = self.root / "records"
+        out, old = [], 0
+        for p in sorted(rec.glob("*/*/*.json")) if rec.is_dir() else ():
+            if p.is_symlink():  # a folder from elsewhere may link to any file of yours
+                raise DataFormatError(p, None, "a symbolic link: refused (results are plain files)")
+            try:
+                entry = _load_record(p)
+            except json.JSONDecodeError as exc:
+                raise DataFormatError(p, exc.lineno, f"not valid JSON ({exc.msg})") from None
+            except UnicodeDecodeError as exc:
+                raise DataFormatError(p, None, f"not UTF-8 text ({exc.reason})") from None
+            except OSError as exc:
+                raise DataFormatError(p, None, f"cannot read it ({exc.strerror or exc})") from None
+            except ValueError as exc:
+                raise DataFormatError(
+                    p, None, f"expected a store entry with 'key', 'embedding', 'params' and "
+                    f"'result': {exc}",
+                ) from None  # fmt: skip
+            if entry.get("schema_version", 1) != SCHEMA_VERSION:
+                old += 1
+            else:
+                out.append((p, entry))
+        return out, old
+
     def __len__(self) -> int:
         rec = self.root / "records"
         return sum(1 for _ in rec.glob("*/*/*.json")) if rec.is_dir() else 0
