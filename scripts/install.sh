@@ -31,6 +31,11 @@ if [ "${1:-}" = "--minimal" ]; then
 else
   # torch is pinned to the local CPU build: a bare 'torch' would pull a multi-GB CUDA build
   python -m pip install -q -e ".[test,torch,gensim,contextual,embeddings,ray,serve]"
+  # the chat tests' real model server: llama.cpp compiled from source (about 5 minutes on 2
+  # cores; pip keeps the wheel). Built portable: the native build of 0.3.36 (AVX-512/AMX
+  # kernels) crashed on every batch of more than one token on these machines.
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+    python -m pip install -q -e ".[llm-server]"
 fi
 # nltk reads WordNet once a 'lexnames' file lies beside the data files (Debian ships none);
 # without write access wordgames makes a private copy in its cache on first use instead.

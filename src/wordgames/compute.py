@@ -66,6 +66,10 @@ def compute_unit(
         if why is not None:
             return Skip(name, measure.name, f"{measure.name} {why}")
     start = time.perf_counter()
+    before = _usage(embedding, partner)
+    for s in (embedding, partner):  # a transcript left by an earlier, skipped unit is not ours
+        if callable(getattr(s, "take_transcript", None)):
+            s.take_transcript()
     try:
         # a plot or table written under the output folder never follows a link out of it
         with confine(out_dir) if out_dir else contextlib.nullcontext():
@@ -74,9 +78,34 @@ def compute_unit(
         return Skip(name, measure.name, str(exc))
     seconds = time.perf_counter() - start
     result.timings.setdefault("total", round(seconds, 4))
+    if before:
+        result.usage = {k: v - before[k] for k, v in _usage(embedding, partner).items()}
+    _keep_transcript(result, measure, embedding, partner)
     finish_result(result, measure, name, thin=thin, partner=partner)
     result.plots = [relative_plot(p, out_dir) for p in result.plots]
     return result
+
+
+def _keep_transcript(result, measure: Measure, *subjects) -> None:
+    """A chat subject's raw answers of this unit as the result's ``answers`` table."""
+    rows = []
+    for s in subjects:
+        take = getattr(s, "take_transcript", None) if s is not None else None
+        if callable(take):
+            rows += take()
+    if rows and any(t.matches("answers") for t in measure.tables):
+        result.tables["answers"] = rows
+
+
+def _usage(*subjects) -> dict:
+    """Requests, tokens in and out and cache hits of the subjects that send requests, summed."""
+    out: dict = {}
+    for s in subjects:
+        usage = getattr(s, "usage", None) if s is not None else None
+        if usage is not None and hasattr(usage, "as_dict"):
+            for k, v in usage.as_dict().items():
+                out[k] = out.get(k, 0) + v
+    return out
 
 
 def finish_result(

@@ -548,6 +548,10 @@ def load_subjects(specs, policy, **kwargs) -> list:
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise WordgamesError(f"two subjects are called {dup[0]!r}: give each its own name")
+    for s in out:  # a model server that cannot be reached fails now, before any work
+        check = getattr(s, "check", None)
+        if callable(check) and is_player(s):
+            check()
     return out
 
 

@@ -641,6 +641,8 @@ class MeasureResult:
     embedding : name of the embedding it was computed on
     items : per-item values behind the headline scores, by :func:`item_key`
         (:mod:`wordgames.paired`): what a paired comparison of two embeddings resamples
+    usage : what the unit cost a subject that sends requests (a chat model): ``requests``,
+        ``cache_hits``, ``tokens_in``, ``tokens_out``; empty for others
     """
 
     measure: str
@@ -655,6 +657,7 @@ class MeasureResult:
     scores: list = field(default_factory=list)
     embedding: str = ""
     items: dict[str, dict] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
 
     def keep_items(self, score, record: dict) -> None:
         """Keep the per-item values behind ``score`` (:func:`wordgames.paired.item_record`).

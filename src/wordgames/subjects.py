@@ -55,6 +55,9 @@ class Question:
         The same question in words, for a player that reads text (a chat model).
     prompt_version : str
         Version of the prompt's wording: part of the player's identity in the store.
+    answer_tokens : int
+        The longest answer the question needs, in tokens (a word; a ranking of 25 words): a
+        chat model is not asked for more.
     """
 
     game: str
@@ -62,6 +65,22 @@ class Question:
     fields: Mapping[str, Any] = field(default_factory=dict)
     prompt: str = ""
     prompt_version: str = "1"
+    answer_tokens: int = 256
+
+    def summary(self, max_items: int = 12) -> str:
+        """The question's fields in one line (long lists as their length), for transcripts.
+
+        >>> Question("wales", "navigator", {"page": "A", "links": tuple("abcdefghijklmn")}).summary()
+        'page=A; links=<14 items>'
+        >>> Question("oddmanout", "solver", {"words": ("cat", "dog")}).summary()
+        'words=cat, dog'
+        """
+        parts = []
+        for k, v in self.fields.items():
+            if isinstance(v, list | tuple):
+                v = f"<{len(v)} items>" if len(v) > max_items else ", ".join(map(str, v))
+            parts.append(f"{k}={v}")
+        return "; ".join(parts)
 
 
 @runtime_checkable
@@ -187,6 +206,27 @@ def secret(env_name: str) -> str:
     return value
 
 
+def answer_all(player, questions) -> list[str]:
+    """The player's answers to ``questions``, in order: together where it can (``answer_many``).
+
+    A chat subject sends them concurrently (its ``max_concurrency``); any other player answers
+    one at a time.
+
+    >>> class Upper(PlayerSubject):
+    ...     def answer(self, q):
+    ...         return q.prompt.upper()
+    ...     def identity(self):
+    ...         return {"kind": "upper"}
+    >>> answer_all(Upper("u"), [Question("g", "r", prompt="a"), Question("g", "r", prompt="b")])
+    ['A', 'B']
+    """
+    questions = list(questions)
+    many = getattr(player, "answer_many", None)
+    if many is not None:
+        return list(many(questions))
+    return [player.answer(q) for q in questions]
+
+
 # --------------------------------------------------------------------------- reading answers
 _NONE_ANSWERS = frozenset({"none", "no answer", "abstain", "-"})
 
@@ -268,10 +308,31 @@ def subject_factories() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def from_spec(spec):
-    """The plug-in subject a ``"prefix:rest"`` string names, or ``None`` when no plug-in has it."""
+#: subject kinds of the package itself, by prefix (``chat:MODEL``); plug-ins add theirs
+BUILTIN_KINDS = {"chat": "wordgames.llm.subject:from_spec"}
+
+
+def from_spec(spec, **options):
+    """The subject a ``"prefix:rest"`` string names (built-in kind or plug-in), else ``None``.
+
+    ``options`` go to a built-in kind's factory (a chat subject's ``base_url``...).
+    """
     if not isinstance(spec, str) or ":" not in spec:
         return None
     prefix, _, rest = spec.partition(":")
+    if prefix in BUILTIN_KINDS:
+        from wordgames.measure import load_entry
+
+        return load_entry(BUILTIN_KINDS[prefix])(rest, **options)
     ep = subject_factories().get(prefix)
     return None if ep is None else ep.load()(rest)
+
+
+def chat(model: str, **kwargs):
+    """A chat model behind an OpenAI-compatible server (:class:`wordgames.llm.ChatSubject`).
+
+    ``wordgames.subjects.chat("gpt-4o-mini", base_url="https://api.openai.com/v1")``.
+    """
+    from wordgames.llm.subject import ChatSubject
+
+    return ChatSubject(model, **kwargs)

@@ -143,6 +143,20 @@ class Table:
         return ""
 
 
+def answers_table() -> Table:
+    """The transcript of a player that sends requests (a chat model): one row per question.
+
+    Declared by every measure a chat subject can play, so that each item's raw answer is kept in
+    the result for error analysis; ``prompt_sha256`` names the exact prompt (the question's
+    prompt file filled in), ``cached`` whether the answer came from the response cache.
+    """
+    return Table(
+        "answers",
+        columns("game:str role:str question:str prompt_sha256:str answer:str cached:bool"),
+        "a player's raw answer to one question (chat subjects)",
+    )
+
+
 def columns(spec: str) -> tuple[Column, ...]:
     """Columns from a compact ``"name:type name:type?"`` list (whitespace between columns).
 

@@ -294,6 +294,34 @@ def run(
             "itself, as `cbm evaluate --pad-id`).",
         ),
     ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            metavar="URL",
+            help="With chat:MODEL subjects: the OpenAI-compatible server (default "
+            "$OPENAI_BASE_URL), e.g. http://127.0.0.1:8080/v1.",
+        ),
+    ] = None,
+    api_key_env: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            help="With chat:MODEL: the environment variable holding the API key (the key is "
+            "never written anywhere; a local server needs none).",
+        ),
+    ] = "OPENAI_API_KEY",
+    max_concurrency: Annotated[
+        int,
+        typer.Option(help="With chat:MODEL: requests in flight at once.", min=1),
+    ] = 4,
+    max_requests: Annotated[
+        int | None,
+        typer.Option(
+            help="With chat:MODEL: stop after this many requests (cached answers are free); "
+            "what is done is stored, the rest is skipped with the reason.",
+            min=0,
+        ),
+    ] = None,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
 
@@ -329,6 +357,13 @@ def run(
     )
     if problem:
         fail(problem)
+    specs = _chat_subjects(
+        specs,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        max_concurrency=max_concurrency,
+        max_requests=max_requests,
+    )
     check_embedding_specs(specs)  # before any executor starts: "file not found" first
     check_measure_names(measure)
     options = {}
@@ -443,6 +478,24 @@ def _symbol(value: str | None) -> int | str | None:
     if value is None:
         return None
     return int(value) if value.lstrip("-").isdigit() else value
+
+
+def _chat_subjects(specs, **options):
+    """``chat:MODEL`` specs as chat subjects built with the command's server options."""
+    if not any(isinstance(s, str) and s.startswith("chat:") for s in specs):
+        if options["base_url"] or options["max_requests"] is not None:
+            fail("--base-url and --max-requests apply to chat:MODEL subjects: give one with -e")
+        return specs
+    from wordgames.errors import WordgamesError
+    from wordgames.subjects import from_spec
+
+    try:
+        return [
+            from_spec(s, **options) if isinstance(s, str) and s.startswith("chat:") else s
+            for s in specs
+        ]
+    except WordgamesError as exc:
+        fail(str(exc))
 
 
 def _transformer_vocab(value: str | None):

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wordgames.codenames.agents import Agent
+from wordgames.prompts import template
 from wordgames.subjects import Question, parse_ranking
 
-#: the version of the receiver's prompt (part of the question, hence of the player's answers)
-PROMPT_VERSION = "1"
+#: the receiver's prompt (``wordgames/prompts/codenames_receiver.txt``) and its version (part
+#: of the question, hence of the player's answers)
+PROMPT, PROMPT_VERSION = template("codenames_receiver")
 
 
 class PlayerReceiver(Agent):
@@ -44,14 +46,13 @@ class PlayerReceiver(Agent):
         self.player = player
 
     def question(self, board_words: Sequence[str], clue: str) -> Question:
-        words = "\n".join(board_words)
-        prompt = (
-            f"We are playing Codenames. The clue is {clue!r}. Order all of these board words "
-            "from the most to the least related to the clue: one word per line, every word "
-            f"once, nothing else.\n{words}"
-        )
+        prompt = PROMPT.format(clue=clue, board="\n".join(board_words))
         fields = {"board": tuple(board_words), "clue": clue}
-        return Question("codenames", "receiver", fields, prompt, PROMPT_VERSION)
+        # a word a line: about 3 tokens each
+        tokens = 8 + 4 * len(board_words)
+        return Question(
+            "codenames", "receiver", fields, prompt, PROMPT_VERSION, answer_tokens=tokens
+        )
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
         answer = self.player.answer(self.question(board_words, clue))

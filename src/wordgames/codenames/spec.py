@@ -27,7 +27,7 @@ from wordgames.measure import (
     check_names,
     check_range,
 )
-from wordgames.tables import Table, columns
+from wordgames.tables import Table, answers_table, columns
 
 _STATS = (
     "mean_rank:float? median_rank:float? mrr:float? hits@10:float? hits@100:float? "
@@ -36,6 +36,7 @@ _STATS = (
 )
 #: the tables of the Codenames measure (:func:`wordgames.codenames.suite.tables`)
 TABLES = (
+    answers_table(),
     Table(
         "senders",
         columns(
@@ -69,6 +70,8 @@ TABLES = (
 SUITE_MAX_RECORDS: int | None = None
 #: quick runs score at most this many records of each kind per data set
 QUICK_MAX_RECORDS = 30
+#: the data sets of a quick run of a player subject (every answer is a request)
+QUICK_PLAYER_DATASETS = ("codenames-pilot",)
 #: the data set name of the aggregates over the data sets
 ALL_DATASETS = "all"
 #: the rank of the person's clue among the clues they chose from (Shen et al.: 8 adjectives)

@@ -18,6 +18,7 @@ scores over every data set).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from wordgames.codenames.spec import (
     CANDIDATES_METRIC,
     MEASURE,
     QUICK_MAX_RECORDS,
+    QUICK_PLAYER_DATASETS,
     SUITE_MAX_RECORDS,
 )
 from wordgames.paired import item_record
@@ -563,6 +565,12 @@ def max_records_of(opts, quick: bool) -> int | None:
     )
 
 
+def _is_player(subject) -> bool:
+    from wordgames.subjects import is_player
+
+    return is_player(subject)
+
+
 def run(embedding, ctx) -> MeasureResult:
     """All agents on every chosen human data set.
 
@@ -578,6 +586,13 @@ def run(embedding, ctx) -> MeasureResult:
 
     opts = ctx.options
     result = MeasureResult("codenames", MEASURE_VERSION)
+    if ctx.quick and _is_player(embedding) and opts.datasets is None and not opts.files:
+        # every answer of a player is a request: a quick run asks one data set's sample
+        opts = dataclasses.replace(opts, datasets=QUICK_PLAYER_DATASETS)
+        result.notes.append(
+            f"quick run of a player: only {', '.join(QUICK_PLAYER_DATASETS)} (every answer "
+            "is a request)"
+        )
     t0 = time.perf_counter()
     datasets = load_chosen(opts, ctx.data_root, result.notes)
     result.timings["load_data"] = round(time.perf_counter() - t0, 4)

@@ -12,9 +12,11 @@ import numpy as np
 
 from wordgames.oddmanout.embedding_solver import Solution
 from wordgames.params import Params
-from wordgames.subjects import AnswerError, Question, parse_choice
+from wordgames.prompts import template
+from wordgames.subjects import AnswerError, Question, answer_all, parse_choice
 
-PROMPT_VERSION = "1"
+#: the prompt (``wordgames/prompts/oddmanout_solver.txt``) and its version
+PROMPT, PROMPT_VERSION = template("oddmanout_solver")
 
 
 class PlayerSolver(Params):
@@ -47,24 +49,20 @@ class PlayerSolver(Params):
         self.player = player
 
     def question(self, words) -> Question:
-        listed = ", ".join(words)
-        prompt = (
-            f"Which of these words does not belong with the others: {listed}? Answer with "
-            "that one word only, or 'none' if you cannot tell."
-        )
-        return Question("oddmanout", "solver", {"words": tuple(words)}, prompt, PROMPT_VERSION)
+        prompt = PROMPT.format(words=", ".join(words))
+        fields = {"words": tuple(words)}
+        return Question("oddmanout", "solver", fields, prompt, PROMPT_VERSION, answer_tokens=16)
 
     def solve(self, puzzles) -> Solution:
-        """The player's answer to every puzzle (a question per puzzle: players are not batched)."""
+        """The player's answer to every puzzle, asked together (:func:`answer_all`)."""
         P, n = puzzles.words.shape
         choice = np.full(P, -1, dtype=np.int64)
         reason = np.full(P, "", dtype=object)
-        for p in range(P):
-            words = [str(w) for w in puzzles.words[p]]
+        listed = [[str(w) for w in puzzles.words[p]] for p in range(P)]
+        answers = answer_all(self.player, [self.question(words) for words in listed])
+        for p, (words, answer) in enumerate(zip(listed, answers, strict=True)):
             try:
-                picked = parse_choice(
-                    self.player.answer(self.question(words)), words, allow_none=True
-                )
+                picked = parse_choice(answer, words, allow_none=True)
             except AnswerError:
                 reason[p] = "unreadable-answer"
                 continue

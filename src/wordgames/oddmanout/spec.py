@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, check_names
-from wordgames.tables import Table, columns
+from wordgames.tables import Table, answers_table, columns
 
 #: the tables of the Odd-Man-Out measure (:mod:`wordgames.oddmanout.suite`)
 TABLES = (
+    answers_table(),
     Table(
         "table3",
         columns(

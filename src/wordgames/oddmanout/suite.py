@@ -28,6 +28,7 @@ by ``ctx.seed``), inside [0, 100] for the percentages and [0, 1] for ``accuracy_
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,6 +39,8 @@ from wordgames.safeio import save_figure
 
 VERSION = "3"
 QUICK_SETS = ("anomia-common-test", "anomia-proper-test", "crowdsourced-filtered")
+#: the sets of a quick run of a player subject (every answer is a request)
+QUICK_PLAYER_SETS = ("anomia-common-test",)
 SCORE_METRICS = ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered")
 _FIXES = (
     "stripped_fields",
@@ -386,6 +389,11 @@ def run(embedding, ctx) -> MeasureResult:
     opts = ctx.options
     root = None if ctx.data_root is None else str(ctx.data_root)
     result = MeasureResult(measure="oddmanout", version=VERSION)
+    if ctx.quick and is_player(embedding) and opts.sets is None:
+        # every answer of a player is a request: a quick run asks one set
+        opts = dataclasses.replace(opts, sets=QUICK_PLAYER_SETS)
+        ctx = dataclasses.replace(ctx, options=opts)
+        result.notes.append(f"quick run of a player: only {', '.join(QUICK_PLAYER_SETS)}")
     with Timer(result.timings, "load"):
         inputs = load_inputs(opts, root, ctx.seed, ctx.quick)
     name = opts.solver or ("player" if is_player(embedding) else "embedding")

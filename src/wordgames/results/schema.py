@@ -36,7 +36,7 @@ _TEXT_FIELDS = ("embedding", "measure", "dataset", "subject", "metric")
 _COUNT_FIELDS = ("n", "n_skipped", "n_oov")
 MAX_COUNT = 2**53  # a count beyond what a float holds exactly is no count of items
 _SHAPES = {"tables": dict, "oov": dict, "parameters": dict, "plots": list,
-           "timings": dict, "notes": list, "scores": list, "items": dict}  # fmt: skip
+           "timings": dict, "notes": list, "scores": list, "items": dict, "usage": dict}  # fmt: skip
 
 
 def check_result(result) -> None:

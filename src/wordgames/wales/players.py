@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from wordgames.params import Params
-from wordgames.subjects import AnswerError, Question, parse_choice
+from wordgames.prompts import template
+from wordgames.subjects import AnswerError, Question, answer_all, parse_choice
 
-PROMPT_VERSION = "1"
+#: the navigator's prompt (``wordgames/prompts/wales_navigator.txt``) and its version
+PROMPT, PROMPT_VERSION = template("wales_navigator")
 
 
 class PlayerNavigator(Params):
@@ -48,42 +50,49 @@ class PlayerNavigator(Params):
         self.max_steps = max_steps
 
     def question(self, page: str, target: str, links) -> Question:
-        listed = "\n".join(links)
-        prompt = (
-            f"You are navigating Wikipedia from page {page!r} to page {target!r} by following "
-            "links. Which link do you follow next? Answer with one title of the list, exactly "
-            f"as written, and nothing else.\n{listed}"
-        )
+        prompt = PROMPT.format(page=page, target=target, links="\n".join(links))
         fields = {"page": page, "target": target, "links": tuple(links)}
-        return Question("wales", "navigator", fields, prompt, PROMPT_VERSION)
-
-    def walk(self, graph, source: int, target: int) -> tuple[int, bool, str, int]:
-        """``(links followed, reached, reason, questions asked)`` of one task."""
-        names = graph.names
-        here, steps = int(source), 0
-        while steps < self.max_steps:
-            links = [str(names[v]) for v in graph.successors(here)]
-            if not links:
-                return steps, False, "dead-end", steps
-            try:
-                title = parse_choice(
-                    self.player.answer(self.question(str(names[here]), str(names[target]), links)),
-                    links,
-                )
-            except AnswerError:
-                return steps, False, "unreadable-answer", steps + 1
-            here = int(graph.successors(here)[links.index(title)])
-            steps += 1
-            if here == target:
-                return steps, True, "", steps
-        return steps, False, "step-cap", steps
+        return Question("wales", "navigator", fields, prompt, PROMPT_VERSION, answer_tokens=32)
 
     def run(self, graph, sources, targets) -> dict:
-        """Per task: ``n_steps``, ``success``, ``reason`` (``""`` on success) and ``questions``."""
-        walks = [self.walk(graph, s, t) for s, t in zip(sources, targets, strict=True)]
-        return {
-            "n_steps": np.array([w[0] for w in walks], dtype=np.int64),
-            "success": np.array([w[1] for w in walks], dtype=bool),
-            "reason": np.array([w[2] for w in walks], dtype=object),
-            "questions": int(sum(w[3] for w in walks)),
-        }
+        """Per task: ``n_steps``, ``success``, ``reason`` (``""`` on success) and ``questions``.
+
+        The tasks walk in lockstep: each round asks every walking task's question together
+        (:func:`~wordgames.subjects.answer_all`: concurrently where the player can).
+        """
+        names = graph.names
+        here = np.asarray(sources, dtype=np.int64).copy()
+        goal = np.asarray(targets, dtype=np.int64)
+        n = here.size
+        steps = np.zeros(n, dtype=np.int64)
+        success = np.zeros(n, dtype=bool)
+        reason = np.full(n, "", dtype=object)
+        walking, asked = list(range(n)), 0
+        while walking:
+            ask = []
+            for i in walking:
+                links = [str(names[v]) for v in graph.successors(int(here[i]))]
+                if steps[i] >= self.max_steps:
+                    reason[i] = "step-cap"
+                elif not links:
+                    reason[i] = "dead-end"
+                else:
+                    ask.append((i, links))
+            questions = [
+                self.question(str(names[here[i]]), str(names[goal[i]]), links) for i, links in ask
+            ]
+            asked += len(questions)
+            walking = []
+            for (i, links), answer in zip(ask, answer_all(self.player, questions), strict=True):
+                try:
+                    title = parse_choice(answer, links)
+                except AnswerError:
+                    reason[i] = "unreadable-answer"
+                    continue
+                here[i] = int(graph.successors(int(here[i]))[links.index(title)])
+                steps[i] += 1
+                if here[i] == goal[i]:
+                    success[i] = True
+                else:
+                    walking.append(i)
+        return {"n_steps": steps, "success": success, "reason": reason, "questions": int(asked)}

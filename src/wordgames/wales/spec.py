@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
-from wordgames.tables import Table, columns
+from wordgames.tables import Table, answers_table, columns
 
 _SCORE_COLUMNS = (
     "embedding:str task_set:str convention:str score:float ci_low:float? ci_high:float? "
@@ -22,6 +22,7 @@ _SCORE_COLUMNS = (
 )
 #: the tables of the WALES measure (:mod:`wordgames.wales.suite`)
 TABLES = (
+    answers_table(),
     Table(
         "distributions",
         columns(
@@ -218,6 +219,11 @@ QUICK: dict = {
     "table1_pool": 300,
     "w_path_pairs": 300,
 }
+
+
+#: a quick run of a navigator chosen by name (a player: every step is a request), for the
+#: options left at their defaults: 20 human-played pairs, no sampled task sets, 10 links
+QUICK_PLAYER: dict = {"human_k": 20, "exponents": (), "percents": (), "max_steps": 10}
 
 
 MEASURE = Measure(

@@ -121,6 +121,14 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
     from wordgames.wales.report import _task_sets, load_setup
 
     opts = effective_options(ctx.options, ctx.quick)
+    if ctx.quick:  # every step of a player is a request: fewer tasks, a shorter walk
+        from wordgames.wales.spec import QUICK_PLAYER, WalesOptions
+
+        default = WalesOptions()
+        small = {
+            k: v for k, v in QUICK_PLAYER.items() if getattr(ctx.options, k) == getattr(default, k)
+        }
+        opts = dataclasses.replace(opts, **small)
     spec = get_agent("wales", name)
     why = spec.reason_unusable(subject)
     if why is not None:
@@ -146,7 +154,8 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
     result.notes += list(setup.notes) + [
         f"navigator {name!r}: every link of a page is shown; the gamma sweep, Table 1 and "
         "w-path belong to the greedy agent and were not run"
-    ]
+    ] + ([f"quick run of a navigator: {opts.human_k} human-played pairs, at most "
+          f"{opts.max_steps} links a task"] if ctx.quick else [])  # fmt: skip
     result.datasets = dict(setup.datasets)
     result.parameters = {
         "navigator": {"name": name, **_plain_params(nav)},

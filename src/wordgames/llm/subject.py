@@ -1,0 +1,193 @@
+"""``chat:MODEL``: a chat model behind an OpenAI-compatible server as a *player* subject.
+
+Each game's question (:class:`~wordgames.subjects.Question`) is sent as one chat request: the
+system prompt (``wordgames/prompts/system.txt``) and the question's prompt (the agent's prompt
+file, filled in), decoded at temperature 0 with a fixed seed where the server takes one. The
+reply is the answer the agent parses (strictly: what cannot be read is a counted skip).
+
+The subject's identity, hence its key in the results store, is the model, the server's URL, the
+version of every prompt file and the decoding parameters; never the key, which is read from the
+environment variable named by ``api_key_env`` and written nowhere. Every answer is cached by
+content (:mod:`wordgames.llm.cache`).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from wordgames.errors import WordgamesError
+from wordgames.subjects import PlayerSubject, Question
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+class ChatSubject(PlayerSubject):
+    """A chat model that plays: each question one request (cached, counted, capped).
+
+    Parameters
+    ----------
+    model : str
+        The model's name on the server (``smollm2``, ``gpt-4o-mini``, ``llama3.1:8b``...).
+    base_url : str or None
+        The server's OpenAI-compatible root; default ``$OPENAI_BASE_URL``.
+    api_key_env : str
+        The environment variable holding the key (a local server needs none).
+    name : str or None
+        Display name (default ``chat:<model>``).
+    temperature, seed, max_tokens : decoding (part of the identity)
+    timeout, max_retries : per request (not part of the identity: they change no answer)
+    max_concurrency : requests in flight at once (:meth:`answer_many`)
+    max_requests : requests this subject may send in all (cache hits are free); None: no cap
+
+    Examples
+    --------
+    >>> s = ChatSubject("smollm2", base_url="http://127.0.0.1:9/v1")
+    >>> s.name, s.identity()["model"], s.identity()["decoding"]["temperature"]
+    ('chat:smollm2', 'smollm2', 0.0)
+    >>> "api_key" in str(s.identity())
+    False
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str = DEFAULT_KEY_ENV,
+        name: str | None = None,
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 400,
+        timeout: float = 120.0,
+        max_retries: int = 4,
+        max_concurrency: int = 4,
+        max_requests: int | None = None,
+        cache_path: str | None = None,
+    ):
+        super().__init__(name or f"chat:{model}")
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL")
+        if not base_url:
+            raise WordgamesError(
+                f"chat:{model}: no server: give --base-url (Python: base_url=) or set "
+                "OPENAI_BASE_URL"
+            )
+        if max_concurrency < 1:
+            raise WordgamesError(f"max_concurrency must be at least 1, got {max_concurrency}")
+        self.model, self.base_url, self.api_key_env = model, base_url.rstrip("/"), api_key_env
+        self.temperature, self.seed, self.max_tokens = float(temperature), int(seed), max_tokens
+        self.timeout, self.max_retries = timeout, max_retries
+        self.max_concurrency, self.max_requests = max_concurrency, max_requests
+        self.cache_path = cache_path
+        self._client = None
+        self._transcript: list[dict] = []
+
+    # ------------------------------------------------------------------ identity
+    def identity(self) -> dict:
+        from wordgames.prompts import versions
+
+        return {
+            "kind": "chat",
+            "model": self.model,
+            "base_url": self.base_url,
+            "prompts": versions(),
+            "decoding": {
+                "temperature": self.temperature,
+                "seed": self.seed,
+                "max_tokens": self.max_tokens,
+            },
+        }
+
+    @property
+    def client(self):
+        if self._client is None:
+            from wordgames.llm.cache import ResponseCache
+            from wordgames.llm.client import ChatClient
+
+            self._client = ChatClient(
+                self.model,
+                self.base_url,
+                os.environ.get(self.api_key_env) or "no-key",  # local servers take any
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+                max_requests=self.max_requests,
+                cache=ResponseCache(self.cache_path) if self.cache_path else None,
+            )
+        return self._client
+
+    def check(self) -> None:
+        """Reach the server and find the model before any work (an error names the URL)."""
+        self.client.check()
+
+    @property
+    def usage(self):
+        """Requests, tokens in and out and cache hits so far (:class:`~wordgames.llm.client.Usage`)."""
+        return self.client.usage
+
+    # ------------------------------------------------------------------ answering
+    def messages(self, question: Question) -> list[dict]:
+        from wordgames.prompts import template
+
+        system, _ = template("system")
+        return [
+            {"role": "system", "content": system},
+            {"role": "user", "content": question.prompt},
+        ]
+
+    def answer(self, question: Question) -> str:
+        import hashlib
+
+        from wordgames.prompts import template
+
+        text, cached = self.client.chat(
+            self.messages(question),
+            prompt_version=f"{template('system')[1]}/{question.prompt_version}",
+            temperature=self.temperature,
+            seed=self.seed,
+            max_tokens=min(self.max_tokens, question.answer_tokens),
+        )
+        self._transcript.append(
+            {
+                "game": question.game,
+                "role": question.role,
+                "question": question.summary(),
+                "prompt_sha256": hashlib.sha256(question.prompt.encode("utf-8")).hexdigest(),
+                "answer": text,
+                "cached": cached,
+            }
+        )
+        return text
+
+    def take_transcript(self) -> list[dict]:
+        """The answers given since the last call (the result's ``answers`` table), in order."""
+        out, self._transcript = self._transcript, []
+        return out
+
+    def answer_many(self, questions) -> list[str]:
+        """The answers to ``questions``, in order, ``max_concurrency`` requests at a time."""
+        questions = list(questions)
+        if self.max_concurrency == 1 or len(questions) < 2:
+            return [self.answer(q) for q in questions]
+        with ThreadPoolExecutor(self.max_concurrency) as pool:
+            return list(pool.map(self.answer, questions))
+
+    def __getstate__(self):  # a client (sockets, threads) never travels to another process
+        state = dict(self.__dict__)
+        state["_client"] = None
+        state["_transcript"] = []
+        return state
+
+
+def chat(model: str, **kwargs) -> ChatSubject:
+    """A ``chat:`` subject: ``wordgames.subjects.chat("smollm2", base_url="http://...")``.
+
+    Keyword arguments are :class:`ChatSubject`'s.
+    """
+    return ChatSubject(model, **kwargs)
+
+
+def from_spec(rest: str, **kwargs) -> ChatSubject:
+    """The subject of a ``"chat:MODEL"`` string (``rest`` is ``MODEL``)."""
+    if not rest:
+        raise WordgamesError("chat: needs a model name, e.g. chat:gpt-4o-mini")
+    return ChatSubject(rest, **kwargs)
