@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import wordgames
@@ -63,7 +64,7 @@ def test_a_chat_model_plays_odd_man_out_and_a_second_run_makes_no_request(llm_se
     again = _play(_subject(llm_server, tmp_path), tmp_path).results[0]
     assert llm_server.requests() - before == n
     assert again.usage["requests"] == 0 and again.usage["cache_hits"] == n
-    assert [s.value for s in again.scores] == [s.value for s in r.scores]
+    np.testing.assert_array_equal([s.value for s in again.scores], [s.value for s in r.scores])
     assert [a["answer"] for a in again.tables["answers"]] == [a["answer"] for a in answers]
 
 
@@ -73,7 +74,7 @@ def test_429_and_500_are_retried_and_give_the_same_numbers(llm_server, tmp_path)
         res = _play(_subject(proxy.base_url, tmp_path / "b"), tmp_path)
     (r,) = res.results
     assert proxy.failed == 3 and proxy.seen == len(PUZZLES) + 3  # each failure sent again
-    assert [s.value for s in r.scores] == [s.value for s in clean.scores]
+    np.testing.assert_array_equal([s.value for s in r.scores], [s.value for s in clean.scores])
     assert r.usage["requests"] == len(PUZZLES)
 
 

@@ -134,7 +134,8 @@ class ChatSubject(PlayerSubject):
             {"role": "user", "content": question.prompt},
         ]
 
-    def answer(self, question: Question) -> str:
+    def _ask(self, question: Question) -> tuple[str, dict]:
+        """The reply and its transcript row."""
         import hashlib
 
         from wordgames.prompts import template
@@ -146,30 +147,38 @@ class ChatSubject(PlayerSubject):
             seed=self.seed,
             max_tokens=min(self.max_tokens, question.answer_tokens),
         )
-        self._transcript.append(
-            {
-                "game": question.game,
-                "role": question.role,
-                "question": question.summary(),
-                "prompt_sha256": hashlib.sha256(question.prompt.encode("utf-8")).hexdigest(),
-                "answer": text,
-                "cached": cached,
-            }
-        )
+        row = {
+            "game": question.game,
+            "role": question.role,
+            "question": question.summary(),
+            "prompt_sha256": hashlib.sha256(question.prompt.encode("utf-8")).hexdigest(),
+            "answer": text,
+            "cached": cached,
+        }
+        return text, row
+
+    def answer(self, question: Question) -> str:
+        text, row = self._ask(question)
+        self._transcript.append(row)
         return text
+
+    def answer_many(self, questions) -> list[str]:
+        """The answers to ``questions``, in order, ``max_concurrency`` requests at a time.
+
+        The transcript keeps the questions' order, whatever order the replies came in.
+        """
+        questions = list(questions)
+        if self.max_concurrency == 1 or len(questions) < 2:
+            return [self.answer(q) for q in questions]
+        with ThreadPoolExecutor(self.max_concurrency) as pool:
+            done = list(pool.map(self._ask, questions))
+        self._transcript.extend(row for _, row in done)
+        return [text for text, _ in done]
 
     def take_transcript(self) -> list[dict]:
         """The answers given since the last call (the result's ``answers`` table), in order."""
         out, self._transcript = self._transcript, []
         return out
-
-    def answer_many(self, questions) -> list[str]:
-        """The answers to ``questions``, in order, ``max_concurrency`` requests at a time."""
-        questions = list(questions)
-        if self.max_concurrency == 1 or len(questions) < 2:
-            return [self.answer(q) for q in questions]
-        with ThreadPoolExecutor(self.max_concurrency) as pool:
-            return list(pool.map(self.answer, questions))
 
     def __getstate__(self):  # a client (sockets, threads) never travels to another process
         state = dict(self.__dict__)
