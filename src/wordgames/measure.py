@@ -348,6 +348,11 @@ class Measure:
     tables : tuple of Table
         Every table its results hold (:mod:`wordgames.tables`), with typed columns; a result
         with a table that is not declared, or does not match, is not stored.
+    shared_columns : tuple of tuple of str
+        Groups of subjects that are each kind of subject's own agent in one role (the
+        embedding's nearest receiver, then a player's receiver): the leaderboard shows each
+        group in the column of its first subject, so that an embedding and a chat model stand
+        side by side (the report's notes say so).
     """
 
     name: str
@@ -369,6 +374,7 @@ class Measure:
     coverage: str = ""
     game_words: str = ""
     tables: tuple = ()
+    shared_columns: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]
@@ -400,6 +406,18 @@ class Measure:
     def bounds(self, metric: str) -> tuple[float | None, float | None]:
         m = self.metric(metric)
         return m.bounds if m else (None, None)
+
+    def column_subject(self, subject: str) -> str:
+        """The leaderboard column's subject: the first of its shared group (else itself).
+
+        >>> m = Measure("x", "1", "f", "d", "m:f", shared_columns=(("nearest", "player"),))
+        >>> m.column_subject("player"), m.column_subject("random")
+        ('nearest', 'random')
+        """
+        for group in self.shared_columns:
+            if subject in group:
+                return group[0]
+        return subject
 
     def is_baseline(self, subject: str) -> bool:
         """Whether ``subject``'s scores do not depend on the embedding (see ``baseline_subjects``)."""

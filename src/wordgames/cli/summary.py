@@ -204,9 +204,18 @@ def coverage_warnings(res) -> list[str]:
         shared.setdefault(key, []).append(embedding)
     everyone = list(dict.fromkeys(r.embedding for r in res.results))
     by_what = _vocabulary_phrase(params.get("vocabulary") or {})
+    # a player has no vocabulary: what it leaves out are answers that could not be read
+    players = {d.get("name") for d in res.embeddings or () if d.get("kind") == "player"}
     lines = []
     for (measure, dataset, pairs), embeddings in shared.items():
         covered = " and ".join(f"{u:,} of {a:,}" for u, a in pairs)
+        if players.issuperset(embeddings):
+            lines.append(
+                f"warning: {dataset or measure}: {covered} {ITEM_NOUNS.get(measure, 'items')} "
+                f"scored, the rest skipped (see the notes) ({measure} on {', '.join(embeddings)}; "
+                "thin, not ranked)"
+            )
+            continue
         who = (
             "every embedding"
             if len(everyone) > 1 and embeddings == everyone

@@ -274,6 +274,7 @@ MEASURE = Measure(
     coverage="wordgames.codenames.suite:coverage",
     game_words="wordgames.codenames.suite:game_words",
     tables=TABLES,
+    shared_columns=(("nearest", "player-receiver"),),
 )
 
 

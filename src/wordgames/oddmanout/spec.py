@@ -188,4 +188,5 @@ MEASURE = Measure(
     coverage="wordgames.oddmanout.suite:coverage",
     game_words="wordgames.oddmanout.suite:game_words",
     tables=TABLES,
+    shared_columns=(("embedding", "player"),),
 )

@@ -117,12 +117,16 @@ class Entry:
         return bool(self.params.get("quick", self.result.get("parameters", {}).get("quick", False)))
 
     def value(self, dataset: str, subject: str, metric: str) -> Score | None:
-        """The Score row of (dataset, subject, metric), or ``None``."""
+        """The Score row of (dataset, subject, metric), or ``None``.
+
+        ``subject`` may be a shared column's label (:func:`column_subject`).
+        """
         return next(
             (
                 s
                 for s in self.scores
-                if (s.dataset, s.subject, s.metric) == (dataset, subject, metric)
+                if (s.dataset, s.metric) == (dataset, metric)
+                and subject in (s.subject, column_subject(self.measure, s.subject))
             ),
             None,
         )
@@ -186,6 +190,12 @@ class Collection:
         if key is not None:
             return next((e for e in found if e.value(*key) is not None), None)
         return found[0] if found else None
+
+
+def column_subject(measure: str, subject: str) -> str:
+    """The leaderboard column of ``subject`` in ``measure`` (:meth:`Measure.column_subject`)."""
+    spec = _builtin_spec(measure)
+    return spec.column_subject(subject) if spec is not None else subject
 
 
 def _label_for(desc: dict, entries: list[Entry]) -> str | None:
@@ -359,7 +369,25 @@ def load_results(root: str | Path) -> Collection:
             f"{policy.min_n} is thin, not ranked)"
         )
     coll.notes.extend(_select(entries))
+    coll.notes.extend(_shared_column_notes(entries))
     return coll
+
+
+def _shared_column_notes(entries: list[Entry]) -> list[str]:
+    """Say which subjects' scores stand in another subject's leaderboard column."""
+    notes = []
+    for measure in dict.fromkeys(e.measure for e in entries):
+        spec = _builtin_spec(measure)
+        subjects = {s.subject for e in entries if e.measure == measure for s in e.scores}
+        for group in spec.shared_columns if spec is not None else ():
+            moved = [g for g in group[1:] if g in subjects]
+            if moved:
+                notes.append(
+                    f"{measure}: the scores of {', '.join(moved)} (a player's own agent) are in "
+                    f"the leaderboard column of {group[0]} (an embedding's own agent in the "
+                    "same role), side by side"
+                )
+    return notes
 
 
 def collection_of(results) -> Collection:

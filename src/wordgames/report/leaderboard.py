@@ -48,8 +48,14 @@ ScoreKey = tuple[str, str, str]
 
 
 def score_key(score: Score) -> ScoreKey:
-    """The ``(dataset, subject, metric)`` key of a score within its measure."""
-    return (score.dataset, score.subject, score.metric)
+    """The ``(dataset, subject, metric)`` key of a score's column within its measure.
+
+    Subjects the measure shows in one column (``Measure.shared_columns``: an embedding's own
+    agent and a player's in the same role) share the group's label.
+    """
+    from wordgames.report.collect import column_subject
+
+    return (score.dataset, column_subject(score.measure, score.subject), score.metric)
 
 
 def score_label(key: Iterable[str]) -> str:
@@ -116,8 +122,9 @@ class MeasureScores:
         out: dict[ScoreKey, int] = {}
         for s in self.scores:
             h = self.spec.headline_of(s) if heads else None
-            if h is not None:
-                out.setdefault(score_key(s), heads.index(h))
+            if h is not None:  # a shared column takes its first subject's headline
+                k = score_key(s)
+                out[k] = min(out.get(k, heads.index(h)), heads.index(h))
         return out
 
     def columns(self) -> list[ScoreKey]:
@@ -567,10 +574,11 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
         ranked = [i for i in np.argsort(ranks, kind="stable") if np.isfinite(ranks[i])]
         if len(ranked) < 2:
             continue
-        key = item_key(*col[1:])
         records = {}
         for i in ranked:
             e = coll.entry(labels[i], col[0], col[1:])
+            s = e.value(*col[1:]) if e else None  # its own row: a shared column's subject
+            key = item_key(s.dataset, s.subject, s.metric) if s else None
             records[labels[i]] = ((e.result.get("items") or {}).get(key)) if e else None
         leader, others = labels[ranked[0]], [labels[i] for i in ranked[1:]]
         memo = (col, leader, tuple(others), seed)

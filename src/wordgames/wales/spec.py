@@ -273,6 +273,7 @@ MEASURE = Measure(
     options=WalesOptions,
     subjects=("vectors", "player"),
     tables=TABLES,
+    shared_columns=(("greedy", "player"),),
 )
 
 
