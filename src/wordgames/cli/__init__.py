@@ -312,8 +312,12 @@ def run(
     ] = "OPENAI_API_KEY",
     max_concurrency: Annotated[
         int,
-        typer.Option(help="With chat:MODEL: requests in flight at once.", min=1),
-    ] = 4,
+        typer.Option(
+            help="With chat:MODEL: requests in flight at once (default 1; raise it for servers "
+            "that batch requests: vLLM, hosted APIs).",
+            min=1,
+        ),
+    ] = 1,
     max_requests: Annotated[
         int | None,
         typer.Option(

@@ -94,6 +94,8 @@ def llama_server(
         sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--model_alias", alias,
         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
         "--n_threads", str(threads), "--verbose", "false",
+        # a new request must wait, not cut the one being answered short
+        "--interrupt_requests", "false",
     ]  # fmt: skip
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)

@@ -61,7 +61,7 @@ class ChatSubject(PlayerSubject):
         max_tokens: int = 400,
         timeout: float = 120.0,
         max_retries: int = 4,
-        max_concurrency: int = 4,
+        max_concurrency: int = 1,
         max_requests: int | None = None,
         cache_path: str | None = None,
     ):
