@@ -331,8 +331,9 @@ def from_spec(spec, **options):
 def chat(model: str, **kwargs):
     """A chat model behind an OpenAI-compatible server (:class:`wordgames.llm.ChatSubject`).
 
-    ``wordgames.subjects.chat("gpt-4o-mini", base_url="https://api.openai.com/v1")``.
+    ``wordgames.subjects.chat("gpt-4o-mini", base_url="https://api.openai.com/v1")``. The kind
+    lives above this module (:mod:`wordgames.llm`) and is loaded by name, as a plug-in's is.
     """
-    from wordgames.llm.subject import ChatSubject
+    from wordgames.measure import load_entry
 
-    return ChatSubject(model, **kwargs)
+    return load_entry(BUILTIN_KINDS["chat"])(model, **kwargs)

@@ -295,7 +295,7 @@ def embedding_problem(spec) -> str:
     if not isinstance(spec, str | Path):
         return ""
     text = str(spec)
-    if text in _builtin_names() or text.startswith("transformer:"):
+    if text in _builtin_names() or text.startswith(("transformer:", "hf:")):
         return ""
     path = Path(text)
     if path.exists():

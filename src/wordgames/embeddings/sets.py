@@ -131,6 +131,11 @@ def load_embedding(
             return transformer_embedding(
                 spec.split(":", 1)[1], name=name, trust_pickle=trust_pickle
             )
+        if spec.startswith("hf:"):  # a sentence-transformers model of the local hub cache
+            from wordgames.embeddings.transformer import resolve_hf, transformer_embedding
+
+            folder = resolve_hf(spec.split(":", 1)[1])
+            return transformer_embedding(str(folder), name=name or spec, trust_pickle=trust_pickle)
     path = Path(spec)
     if not path.exists():
         raise WordgamesError(
@@ -182,6 +187,15 @@ def load_one(spec, *, transformer_vocab=None, trust_pickle: bool = False) -> Emb
 
         return transformer_embedding(
             spec.split(":", 1)[1], vocab=transformer_vocab, trust_pickle=trust_pickle
+        )
+    if isinstance(spec, str) and spec.startswith("hf:") and transformer_vocab is not None:
+        from wordgames.embeddings.transformer import resolve_hf, transformer_embedding
+
+        return transformer_embedding(
+            str(resolve_hf(spec.split(":", 1)[1])),
+            vocab=transformer_vocab,
+            name=spec,
+            trust_pickle=trust_pickle,
         )
     return load_embedding(spec, trust_pickle=trust_pickle)
 

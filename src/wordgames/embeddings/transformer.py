@@ -168,6 +168,51 @@ def load_encoder(model: str | Path = PACKAGED_ENCODER, *, trust_pickle: bool = F
     return tok, enc
 
 
+def hf_cache_dir() -> Path:
+    """The Hugging Face hub cache: ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``, else ``~/.cache/huggingface/hub``."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"])
+    home = os.environ.get("HF_HOME") or str(Path.home() / ".cache" / "huggingface")
+    return Path(home) / "hub"
+
+
+def resolve_hf(name: str) -> Path:
+    """The local folder of ``hf:ORG/NAME``: a snapshot in the hub cache (offline), or a folder.
+
+    The snapshot is the one ``refs/main`` names, else the only (or newest) one. Nothing is
+    downloaded: a model that is not there is an error naming the cache searched and the command
+    that fetches it on a machine with a network.
+
+    >>> import tempfile, os
+    >>> os.environ["HF_HUB_CACHE"] = tempfile.mkdtemp()
+    >>> snap = os.path.join(os.environ["HF_HUB_CACHE"], "models--org--m", "snapshots", "abc")
+    >>> os.makedirs(snap)
+    >>> resolve_hf("org/m").name
+    'abc'
+    >>> resolve_hf("org/none")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.WordgamesError: hf:org/none is not in the Hugging Face cache ...
+    """
+    if Path(name).is_dir():
+        return Path(name)
+    cache = hf_cache_dir()
+    repo = cache / ("models--" + name.replace("/", "--"))
+    snaps = repo / "snapshots"
+    ref = repo / "refs" / "main"
+    if ref.is_file() and (snaps / ref.read_text().strip()).is_dir():
+        return snaps / ref.read_text().strip()
+    found = sorted(snaps.iterdir(), key=lambda p: p.stat().st_mtime) if snaps.is_dir() else []
+    if found:
+        return found[-1]
+    raise WordgamesError(
+        f"hf:{name} is not in the Hugging Face cache ({repo} not found; the cache is "
+        f"$HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub). Nothing is downloaded at run "
+        f"time: on a machine with a network run `huggingface-cli download {name}` and copy "
+        f"{repo.name} into {cache}, or give the model's folder as hf:/path/to/folder"
+    )
+
+
 def _model_id(model: str) -> str:
     """What identifies the weights: the sha256 of each file of the model folder."""
     if model == PACKAGED_ENCODER:
