@@ -309,7 +309,10 @@ def subject_factories() -> dict:
 
 
 #: subject kinds of the package itself, by prefix (``chat:MODEL``); plug-ins add theirs
-BUILTIN_KINDS = {"chat": "wordgames.llm.subject:from_spec"}
+BUILTIN_KINDS = {
+    "chat": "wordgames.llm.subject:from_spec",
+    "embed": "wordgames.llm.embed:from_spec",  # an embeddings service, encoded into vectors
+}
 
 
 def from_spec(spec, **options):

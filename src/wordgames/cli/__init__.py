@@ -485,17 +485,23 @@ def _symbol(value: str | None) -> int | str | None:
 
 
 def _chat_subjects(specs, **options):
-    """``chat:MODEL`` specs as chat subjects built with the command's server options."""
-    if not any(isinstance(s, str) and s.startswith("chat:") for s in specs):
+    """``chat:MODEL`` and ``embed:MODEL`` specs as subjects built with the server options."""
+    served = ("chat:", "embed:")
+    if not any(isinstance(s, str) and s.startswith(served) for s in specs):
         if options["base_url"] or options["max_requests"] is not None:
-            fail("--base-url and --max-requests apply to chat:MODEL subjects: give one with -e")
+            fail("--base-url and --max-requests apply to chat:MODEL and embed:MODEL subjects")
         return specs
     from wordgames.errors import WordgamesError
     from wordgames.subjects import from_spec
 
+    server = {k: options[k] for k in ("base_url", "api_key_env")}
     try:
         return [
-            from_spec(s, **options) if isinstance(s, str) and s.startswith("chat:") else s
+            from_spec(s, **options)
+            if isinstance(s, str) and s.startswith("chat:")
+            else from_spec(s, **server)
+            if isinstance(s, str) and s.startswith("embed:")
+            else s
             for s in specs
         ]
     except WordgamesError as exc:

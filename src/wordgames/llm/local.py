@@ -75,6 +75,7 @@ def llama_server(
     port: int | None = None,
     n_ctx: int = 8192,
     threads: int = 2,
+    embedding: bool = False,
     ready_timeout: float = 180.0,
 ):
     """Start ``python -m llama_cpp.server`` on 127.0.0.1, wait until it answers, stop it after.
@@ -96,7 +97,7 @@ def llama_server(
         "--n_threads", str(threads), "--verbose", "false",
         # a new request must wait, not cut the one being answered short
         "--interrupt_requests", "false",
-    ]  # fmt: skip
+    ] + (["--embedding", "true"] if embedding else [])  # fmt: skip
     with open(log_path, "ab") as log:
         proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"
