@@ -14,7 +14,6 @@ This module imports nothing heavy.
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -203,12 +202,3 @@ def check_tables(measure: str, declared, tables: Mapping) -> None:
         why = table.problem(rows)
         if why:
             raise TableError(f"measure {measure!r}, table {name!r}: {why}")
-
-
-def is_missing(value) -> bool:
-    """None or NaN: a stored table's empty cell (NaN is stored as None).
-
-    >>> is_missing(None), is_missing(float("nan")), is_missing(0.0)
-    (True, True, False)
-    """
-    return value is None or (isinstance(value, float) and math.isnan(value))

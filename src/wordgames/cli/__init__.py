@@ -494,13 +494,13 @@ def _chat_subjects(specs, **options):
     from wordgames.errors import WordgamesError
     from wordgames.subjects import from_spec
 
+    # a chat model takes every option; an embeddings service only the server's
     server = {k: options[k] for k in ("base_url", "api_key_env")}
+    kinds = {"chat": options, "embed": server}
     try:
         return [
-            from_spec(s, **options)
-            if isinstance(s, str) and s.startswith("chat:")
-            else from_spec(s, **server)
-            if isinstance(s, str) and s.startswith("embed:")
+            from_spec(s, **kinds[s.split(":", 1)[0]])
+            if isinstance(s, str) and s.startswith(served)
             else s
             for s in specs
         ]

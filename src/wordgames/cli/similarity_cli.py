@@ -295,12 +295,17 @@ def global_metrics(
 
 
 def _global_values(result) -> dict[str, float]:
-    """``{"erank": ..., "perank_p2.5": ..., "edim_p1.0": ...}`` from the result's Score rows."""
-    out = {"erank": result.value("erank")}
-    for metric in ("perank", "edim"):
-        row = result.find(metric)
-        out[f"{metric}_{row.subject.replace('=', '')}"] = row.value
-    return out
+    """``{"erank": ..., "perank_p2.5": ..., "edim_p1.0": ...}`` from the result's Score rows.
+
+    Labelled as the correlation study labels them (:func:`~wordgames.similarity.correlation.score_label`).
+    """
+    from wordgames.similarity.correlation import score_label
+
+    return {
+        score_label(s, result.measure): s.value
+        for s in result.scores
+        if s.metric in ("erank", "perank", "edim")
+    }
 
 
 def _correlate_table(table: Path, reference: str, out: Path | None):

@@ -12,6 +12,6 @@
 
 from __future__ import annotations
 
-from wordgames.llm.subject import ChatSubject, chat
+from wordgames.llm.subject import ChatSubject
 
-__all__ = ["ChatSubject", "chat"]
+__all__ = ["ChatSubject"]

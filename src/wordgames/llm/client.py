@@ -1,4 +1,4 @@
-"""Requests to an OpenAI-compatible server, through the ``openai`` package, with the cache.
+"""Requests to an OpenAI-compatible server (chat and embeddings), through ``openai``, cached.
 
 Retries with exponential back-off on 429, 5xx and dropped connections, and the timeout, are the
 ``openai`` client's own (``max_retries``, ``timeout``): the ecosystem's well-kept HTTP layer,
@@ -16,6 +16,22 @@ from dataclasses import asdict, dataclass
 
 from wordgames.errors import SkipMeasure, WordgamesError
 from wordgames.llm.cache import ResponseCache, request_key
+
+
+def server_url(base_url: str | None, what: str) -> str:
+    """The server's root: ``base_url``, else ``$OPENAI_BASE_URL``; an error naming ``what``.
+
+    >>> server_url("http://127.0.0.1:8080/v1/", "chat:m")
+    'http://127.0.0.1:8080/v1'
+    """
+    import os
+
+    url = base_url or os.environ.get("OPENAI_BASE_URL")
+    if not url:
+        raise WordgamesError(
+            f"{what}: no server: give --base-url (Python: base_url=) or set OPENAI_BASE_URL"
+        )
+    return url.rstrip("/")
 
 
 class RequestBudgetSpent(SkipMeasure):
@@ -37,10 +53,6 @@ class Usage:
 
     def as_dict(self) -> dict:
         return asdict(self)
-
-    def minus(self, other: Usage) -> dict:
-        """The usage since ``other`` (a snapshot), as a dict."""
-        return {k: v - getattr(other, k) for k, v in asdict(self).items()}
 
 
 class ChatClient:
@@ -125,11 +137,70 @@ class ChatClient:
         model = self.check()
         request = {"messages": messages, **decoding}
         key = request_key(model, request, prompt_version)
+        hit = self._cached(key)
+        if hit is not None:
+            return hit["text"], True
+        reply = self._send(lambda api: api.chat.completions.create(model=self.model, **request))
+        text = reply.choices[0].message.content or ""
+        tin, tout = self._count_tokens(reply)
+        self.cache.put(key, model, request, {"text": text}, tin, tout)
+        return text, False
+
+    def embed(self, words: list[str], batch_size: int = 256) -> list[list[float]]:
+        """One vector per word (``/v1/embeddings``), each cached by the model and the word.
+
+        The words not in the cache are sent ``batch_size`` to a request; a server that sends
+        one vector per token (llama.cpp's, which does not pool) gets their mean.
+        """
+        model = self.check()
+        keys = [request_key(model, {"embedding_of": w}, "embed-1") for w in words]
+        vectors: list = [None] * len(words)
+        todo = []
+        for i, key in enumerate(keys):
+            hit = self._cached(key)
+            if hit is None:
+                todo.append(i)
+            else:
+                vectors[i] = hit["vector"]
+        for lo in range(0, len(todo), batch_size):
+            part = todo[lo : lo + batch_size]
+            texts = [words[i] for i in part]
+            reply = self._send(
+                lambda api, t=texts: api.embeddings.create(model=self.model, input=t)
+            )
+            data = sorted(reply.data, key=lambda d: d.index)
+            if len(data) != len(part):
+                raise ServerError(
+                    f"the model server at {self.base_url} sent {len(data)} vectors for "
+                    f"{len(part)} words"
+                )
+            tin, _ = self._count_tokens(reply)
+            for i, d in zip(part, data, strict=True):
+                vectors[i] = _pooled(d.embedding)
+                self.cache.put(keys[i], model, {"embedding_of": words[i]}, {"vector": vectors[i]},
+                               0, 0)  # fmt: skip
+        return vectors
+
+    def _cached(self, key: str) -> dict | None:
+        """The cached response of ``key`` (counted as a hit), or None."""
         hit = self.cache.get(key)
         if hit is not None:
             with self._lock:
                 self.usage.cache_hits += 1
-            return hit["text"], True
+        return hit
+
+    def _count_tokens(self, reply) -> tuple[int, int]:
+        tin = getattr(reply.usage, "prompt_tokens", 0) or 0
+        tout = getattr(reply.usage, "completion_tokens", 0) or 0
+        with self._lock:
+            self.usage.tokens_in += tin
+            self.usage.tokens_out += tout
+        return tin, tout
+
+    def _send(self, call):
+        """``call(openai client)``: one request, counted and capped; errors name the server."""
+        import openai
+
         with self._lock:
             if self.max_requests is not None and self.usage.requests >= self.max_requests:
                 raise RequestBudgetSpent(
@@ -137,24 +208,27 @@ class ChatClient:
                     "(--max-requests) is reached; what was done is stored"
                 )
             self.usage.requests += 1
-        reply = self._send(request)
-        text = reply.choices[0].message.content or ""
-        tin = getattr(reply.usage, "prompt_tokens", 0) or 0
-        tout = getattr(reply.usage, "completion_tokens", 0) or 0
-        with self._lock:
-            self.usage.tokens_in += tin
-            self.usage.tokens_out += tout
-        self.cache.put(key, model, request, {"text": text}, tin, tout)
-        return text, False
-
-    def _send(self, request: dict):
-        import openai
-
         try:
-            return self._openai().chat.completions.create(model=self.model, **request)
+            return call(self._openai())
         except openai.APIStatusError as exc:  # after the client's own retries
             raise ServerError(
                 f"the model server at {self.base_url} answered {exc.status_code} ({exc.message})"
             ) from None
         except openai.APIConnectionError as exc:
             raise ServerError(f"lost the model server at {self.base_url} ({exc})") from None
+
+
+def _pooled(embedding) -> list[float]:
+    """One vector: a server without pooling (llama.cpp's) sends one per token: their mean.
+
+    >>> _pooled([1.0, 2.0]), _pooled([[1.0, 2.0], [3.0, 4.0]])
+    ([1.0, 2.0], [2.0, 3.0])
+    """
+    import numpy as np
+
+    arr = np.asarray(embedding, dtype=np.float64)
+    if arr.ndim == 2:
+        arr = arr.mean(axis=0)
+    if arr.ndim != 1:
+        raise ServerError(f"an embedding of shape {arr.shape}: expected a vector")
+    return arr.tolist()

@@ -65,16 +65,13 @@ class ChatSubject(PlayerSubject):
         max_requests: int | None = None,
         cache_path: str | None = None,
     ):
+        from wordgames.llm.client import server_url
+
         super().__init__(name or f"chat:{model}")
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL")
-        if not base_url:
-            raise WordgamesError(
-                f"chat:{model}: no server: give --base-url (Python: base_url=) or set "
-                "OPENAI_BASE_URL"
-            )
         if max_concurrency < 1:
             raise WordgamesError(f"max_concurrency must be at least 1, got {max_concurrency}")
-        self.model, self.base_url, self.api_key_env = model, base_url.rstrip("/"), api_key_env
+        self.model, self.api_key_env = model, api_key_env
+        self.base_url = server_url(base_url, f"chat:{model}")
         self.temperature, self.seed, self.max_tokens = float(temperature), int(seed), max_tokens
         self.timeout, self.max_retries = timeout, max_retries
         self.max_concurrency, self.max_requests = max_concurrency, max_requests
@@ -185,14 +182,6 @@ class ChatSubject(PlayerSubject):
         state["_client"] = None
         state["_transcript"] = []
         return state
-
-
-def chat(model: str, **kwargs) -> ChatSubject:
-    """A ``chat:`` subject: ``wordgames.subjects.chat("smollm2", base_url="http://...")``.
-
-    Keyword arguments are :class:`ChatSubject`'s.
-    """
-    return ChatSubject(model, **kwargs)
 
 
 def from_spec(rest: str, **kwargs) -> ChatSubject:
