@@ -135,7 +135,7 @@ def _cases():
         RandomSender,
     )
     from wordgames.codenames.game import CallableReceiver, CallableSender
-    from wordgames.codenames.players import PlayerReceiver
+    from wordgames.codenames.players import PlayerReceiver, PlayerSender
     from wordgames.emergent.games.game import ReferentialGame
     from wordgames.emergent.games.train import GameTrainer
     from wordgames.emergent.games.worlds import ShapeWorld, ThingWorld, World
@@ -149,6 +149,7 @@ def _cases():
 
     return {
         PlayerReceiver: (lambda: PlayerReceiver(PLAYER), _role_check("codenames", "receiver")),
+        PlayerSender: (lambda: PlayerSender(PLAYER), _role_check("codenames", "sender")),
         PlayerSolver: (lambda: PlayerSolver(PLAYER), _role_check("oddmanout", "solver")),
         PlayerNavigator: (
             lambda: PlayerNavigator(PLAYER, max_steps=5),
@@ -196,6 +197,8 @@ class _Alphabetical:
     capabilities = frozenset({"player"})
 
     def answer(self, q):
+        if q.role == "sender":  # a clue per blue word: the word and "ish"
+            return "\n".join(f"{w}ish 1" for w in sorted(q.fields["blue"]))
         words = sorted(q.fields.get("board") or q.fields.get("words") or q.fields["links"])
         return "\n".join(words) if q.game == "codenames" else words[0]
 

@@ -10,6 +10,7 @@ the baselines.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -30,6 +31,8 @@ class LookupPlayer(PlayerSubject):
     @staticmethod
     def key(q: Question):
         f = q.fields
+        if q.game == "codenames" and q.role == "sender":
+            return ("codenames-sender", frozenset(f["blue"]), frozenset(f["red"]))
         if q.game == "codenames":
             return ("codenames", f["clue"], frozenset(f["board"]))
         if q.game == "oddmanout":
@@ -63,6 +66,31 @@ def codenames_table(root) -> dict:
         picks = [w for w in dict.fromkeys(_norm(w) for w in r.chosen) if w in board]
         order = picks + [w for w in board if w not in picks]
         out[("codenames", _norm(r.clue), frozenset(board))] = "\n".join(order)
+    return out
+
+
+FILLERS = [f"filler{c}" for c in "abcdefghijkl"]
+
+
+def sender_table(root) -> dict:
+    """Algorithm 4's boards (blue = the picks): the people's clues first, after 4 fillers, or
+    not at all (12 fillers), by turns; a board's list holds every clue given for it that is
+    a word (a clue such as "fla." is never listed: a miss)."""
+    from wordgames.codenames.board import _norm
+    from wordgames.codenames.human_data import load_human_data
+
+    clues: dict = {}
+    for r in load_human_data("codenames-pilot", root).receiver:
+        board = list(dict.fromkeys(_norm(w) for w in r.board))
+        picks = [w for w in dict.fromkeys(_norm(w) for w in r.chosen) if w in board]
+        key = ("codenames-sender", frozenset(picks), frozenset(set(board) - set(picks)))
+        if picks and _norm(r.clue) not in board and re.fullmatch("[a-z]+", _norm(r.clue)):
+            clues.setdefault(key, []).append(_norm(r.clue))
+    out = {}
+    for i, (key, cs) in enumerate(sorted(clues.items(), key=repr)):
+        cs = list(dict.fromkeys(cs))
+        listed = [cs, FILLERS[:4] + cs, FILLERS][i % 3]
+        out[key] = "\n".join(f"{c} 1" for c in listed)
     return out
 
 
@@ -106,7 +134,7 @@ def played(data_root, tmp_path_factory):
     LEFT_OUT.update(sorted(table, key=repr)[:5])
     table = {k: v for k, v in table.items() if k not in LEFT_OUT}
     omo, n_puzzles = oddmanout_table(data_root, OMO_SET)
-    table |= omo | wales_table(data_root, N_WALES)
+    table |= omo | wales_table(data_root, N_WALES) | sender_table(data_root)
     player = LookupPlayer("lookup", table)
     out = tmp_path_factory.mktemp("player") / "X"
     res = wordgames.evaluate(
@@ -169,6 +197,37 @@ def test_player_receiver_scores_its_table_and_counts_the_unread(played, data_roo
     assert row.skip_reason == "the player's answer could not be read"
     assert row.n + row.n_skipped == declared_items("codenames-pilot", "human_receiver.map")
     assert 0.0 <= row.ci_low <= row.value <= row.ci_high <= 1.0
+
+
+def test_player_sender_hits_and_truncated_mrr_by_hand(played, data_root):
+    from wordgames.codenames.board import _norm
+    from wordgames.codenames.human_data import load_human_data
+
+    res = played[0]
+    table = sender_table(data_root)
+    hits, rr, unread = [], [], 0
+    for r in load_human_data("codenames-pilot", data_root).receiver:
+        board = list(dict.fromkeys(_norm(w) for w in r.board))
+        picks = [w for w in dict.fromkeys(_norm(w) for w in r.chosen) if w in board]
+        if not picks or len(picks) != len(set(_norm(w) for w in r.chosen)):
+            continue  # skipped before any question (no picks, a pick off the board)
+        key = ("codenames-sender", frozenset(picks), frozenset(set(board) - set(picks)))
+        if key not in table:
+            unread += r.count  # the lookup player answers "" for a board it has no list for
+            continue
+        listed = [line.split()[0] for line in table[key].split("\n")][:10]
+        rank = listed.index(_norm(r.clue)) + 1 if _norm(r.clue) in listed else None
+        hits += [float(rank is not None)] * r.count
+        rr += [1.0 / rank if rank else 0.0] * r.count
+    h = _score(res, "codenames", "codenames-pilot", "player-sender", "human_receiver.hits@10")
+    m = _score(res, "codenames", "codenames-pilot", "player-sender", "human_receiver.mrr@10")
+    assert h.value == pytest.approx(np.mean(hits), abs=1e-12) and 0 < h.value < 1
+    assert m.value == pytest.approx(np.mean(rr), abs=1e-12) and m.value < h.value
+    assert h.n == m.n == len(hits) and h.n_skipped >= unread
+    assert 0.0 <= h.ci_low <= h.value <= h.ci_high <= 1.0
+    # a free list defines no mean rank: no such row for the player, one for the embeddings'
+    df = res.to_frame()
+    assert df.query("subject == 'player-sender' and metric.str.endswith('mean_rank')").empty
 
 
 def test_player_solver_half_right_half_abstained(played):

@@ -108,6 +108,9 @@ BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("player-receiver", "codenames", "receiver", "player",
               "wordgames.codenames.players:PlayerReceiver",
               "asks the player to order the board words for the clue"),
+    AgentSpec("player-sender", "codenames", "sender", "player",
+              "wordgames.codenames.players:PlayerSender",
+              "asks the player for its 10 best clues (hits@10 and mrr@10 against people's clues)"),
     AgentSpec("embedding", "oddmanout", "solver", "vectors",
               "wordgames.oddmanout.embedding_solver:EmbeddingSolver",
               "the word whose removal leaves the most cohesive rest (compactness)"),
@@ -177,7 +180,7 @@ def get_agent(game: str, name: str) -> AgentSpec:
     >>> get_agent("codenames", "nearst")
     Traceback (most recent call last):
     ...
-    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver
+    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender
     """
     known = list_agents(game)
     for a in known:

@@ -12,6 +12,7 @@ import wordgames
 from wordgames.embeddings import Embedding
 from wordgames.measure import Score
 from wordgames.report.text import format_number
+from wordgames.subjects import PlayerSubject
 
 RNG = np.random.default_rng(1)
 WORDS = [f"w{i}" for i in range(80)]
@@ -146,3 +147,57 @@ def test_the_paired_comparison_separates_the_senders_of_one_receiver():
     turns = frame[frame.metric == "mean_turns"]
     for receiver, column in turns.groupby("subject"):
         assert column.loc[column.best, "embedding"].tolist() == [receiver]
+
+
+# --------------------------------------------------------------------------- players (issue 24)
+class Oracle(PlayerSubject):
+    """Knows each board's blue words: clues ``hint N`` for all of them and guesses them first.
+
+    ``mute=True`` answers nothing readable (a sender with no clue, a receiver with no order).
+    """
+
+    def __init__(self, name: str, blue_of: dict, mute: bool = False):
+        super().__init__(name)
+        self.blue_of, self.mute = blue_of, mute
+
+    def answer(self, q):
+        if self.mute:
+            return "I am not sure."
+        if q.role == "sender":
+            return f"hint {len(q.fields['blue'])}\n" + "\n".join(f"spare{c} 1" for c in "abcdefghi")
+        board = q.fields["board"]
+        blue = next(b for full, b in self.blue_of.items() if set(board) <= full)
+        return "\n".join(sorted(board, key=lambda w: (w not in blue, w)))
+
+    def identity(self):
+        return {"kind": "oracle", "mute": self.mute}
+
+
+def test_players_take_rows_and_columns_of_the_matrix_by_hand():
+    from wordgames.codenames.game import random_boards
+
+    boards = random_boards(WORDS[:40], 4, 4, 4, seed=0, embeddings=[A])
+    blue_of = {frozenset(b.words): set(b.blue) for b in boards}
+    oracle, mute = Oracle("oracle", blue_of), Oracle("mute", blue_of, mute=True)
+    res = wordgames.evaluate(
+        [A, oracle, mute], measures=["codenames-selfplay"],
+        options={"codenames-selfplay": OPTS}, ci_resamples=50,
+    )  # fmt: skip
+    df = res.to_frame().query("metric in ['mean_turns', 'solve_rate']")
+    cell = df.set_index(["embedding", "subject", "metric"]).value
+    assert len(res.results) == 9 and not res.skipped
+    # the oracle clues every blue word at once and guesses them: one turn a game
+    assert cell["oracle", "oracle", "mean_turns"] == 1.0
+    assert cell["oracle", "oracle", "solve_rate"] == 1.0
+    # with the oracle guessing, every clue of the embedding's sender finds only blue words
+    assert cell["a", "oracle", "solve_rate"] == 1.0
+    assert 1.0 <= cell["a", "oracle", "mean_turns"] <= 4.0
+    # nothing readable: every turn is lost, every game unsolved (limit 4 + 1 turns)
+    for snd, rcv in [("mute", "a"), ("mute", "oracle"), ("a", "mute"), ("oracle", "mute")]:
+        assert cell[snd, rcv, "mean_turns"] == 5.0 and cell[snd, rcv, "solve_rate"] == 0.0
+    notes = {(r.embedding, r.scores[0].subject): " ".join(r.notes) for r in res.results}
+    assert "sender 16" in notes["mute", "a"]  # 4 games x 4 turns
+    assert "receiver 16" in notes["a", "mute"]
+    # the oracle's clue "hint" is not a word of embedding a: the nearest receiver cannot read
+    # it and every turn is lost, which is not an unreadable answer
+    assert cell["oracle", "a", "mean_turns"] == 5.0 and "unreadable" not in notes["oracle", "a"]

@@ -113,3 +113,36 @@ def test_the_key_is_read_from_the_environment_and_written_nowhere(
         if path.is_file():
             assert b"sk-secret-123" not in path.read_bytes(), path
     assert b"sk-secret-123" not in (tmp_path / "cache.sqlite").read_bytes()
+
+
+def test_a_chat_model_gives_clues_scored_against_peoples_and_plays_a_cross_play_pair(
+    llm_server, tmp_path
+):
+    """Algorithm 4 on 6 records of the pilot, and one self-play pair with an embedding."""
+    from wordgames.embeddings import Embedding
+
+    chat = _subject(llm_server, tmp_path)
+    opts = {"datasets": ["codenames-pilot"], "max_records": 6, "senders": ["player-sender"],
+            "receivers": []}  # fmt: skip
+    before = llm_server.requests()
+    (r,) = wordgames.evaluate(chat, ["codenames"], options={"codenames": opts}).results
+    hits = r.find("human_receiver.hits@10", "codenames-pilot", "player-sender")
+    mrr = r.find("human_receiver.mrr@10", "codenames-pilot", "player-sender")
+    asked = r.usage["requests"]
+    assert llm_server.requests() - before == asked == len(r.tables["answers"]) > 0
+    assert hits.n + hits.n_skipped == 6 == mrr.n + mrr.n_skipped  # scored or counted, never lost
+    assert hits.n == 0 or 0.0 <= mrr.value <= hits.value <= 1.0
+    with pytest.raises(KeyError):  # a free list of 10 clues defines no mean rank
+        r.find("human_receiver.mean_rank", "codenames-pilot", "player-sender")
+    # cross-play: the chat model gives the clues on boards of an embedding's words
+    words = ["dog", "cat", "car", "tree", "ship", "apple"]
+    emb = Embedding(words, np.random.default_rng(0).normal(size=(6, 4)), name="toy")
+    play = {"games": 1, "n_blue": 2, "n_red": 2, "words": words, "vocab_size": None}
+    res = wordgames.evaluate(
+        [chat, emb], ["codenames-selfplay"], options={"codenames-selfplay": play},
+        ci_resamples=50,
+    )  # fmt: skip
+    pair = next(x for x in res.results if x.embedding == chat.name and x.scores[0].subject == "toy")
+    turns = pair.find("mean_turns", "random-boards", "toy")
+    assert turns.n == 1 and 1.0 <= turns.value <= 3.0  # solved in 1 or 2 turns, or limit + 1
+    assert all(a["role"] == "sender" for a in pair.tables["answers"])

@@ -62,3 +62,31 @@ def test_a_run_killed_mid_way_resends_no_answered_request(llm_server, tmp_path):
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert llm_server.requests() - mid == N_QUICK - stored  # only the unanswered ones
+
+
+def _dry_row(output: str) -> list[str]:
+    """The cells of the dry run's one row (subject, game, role, requests ... cached)."""
+    rows = [[c.strip() for c in x.strip("│ ").split("│")] for x in output.splitlines()]
+    (row,) = [r for r in rows if len(r) == 8 and r[0] == "chat:smollm2"]
+    return row
+
+
+def test_dry_run_counts_the_requests_a_run_then_sends(llm_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    out, env = tmp_path / "X", {"COLUMNS": "200"}
+    before = llm_server.requests()
+    dry = CliRunner().invoke(app, [*_args(llm_server, out), "--dry-run"], env=env)
+    assert dry.exit_code == 0, dry.output
+    assert llm_server.requests() == before  # nothing sent but the model list
+    subject, game, role, requests, up_to, tokens_in, _, cached = _dry_row(dry.output)
+    assert (game, role) == ("oddmanout", "solver")
+    assert (subject, requests, up_to, cached) == ("chat:smollm2", str(N_QUICK), str(N_QUICK), "0")
+    assert int(tokens_in.replace(",", "")) > 20 * N_QUICK  # a prompt is ~25 words at least
+    assert not (out / "records").exists() or not any((out / "records").rglob("*.json"))
+    real = CliRunner().invoke(app, _args(llm_server, out), env=env)
+    assert real.exit_code == 0, real.output
+    assert llm_server.requests() - before == N_QUICK  # what the dry run said
+    again = CliRunner().invoke(app, [*_args(llm_server, tmp_path / "Y"), "--dry-run"], env=env)
+    assert again.exit_code == 0, again.output
+    row = _dry_row(again.output)  # every answer cached now: no request to send
+    assert (row[3], row[-1]) == ("0", str(N_QUICK))

@@ -402,6 +402,11 @@ def run(
         skip_uncovered=skip_uncovered,
     )
     if res is None:
+        if dry_run:
+            _print_request_estimate(
+                con, specs, measure or None, datasets=dataset or None, data_root=data_root,
+                seed=seed, quick=quick, options=options,
+            )  # fmt: skip
         return
     print_summary(con, res, out=out, vocabulary=policy.describe())
     print_skipped(con, res)
@@ -482,6 +487,38 @@ def _symbol(value: str | None) -> int | str | None:
     if value is None:
         return None
     return int(value) if value.lstrip("-").isdigit() else value
+
+
+def _print_request_estimate(con, specs, measures, **settings) -> None:
+    """``--dry-run`` with chat subjects: the requests the run would send and their tokens."""
+    from rich.markup import escape
+
+    from wordgames.cli.tables import Col, print_table
+    from wordgames.errors import WordgamesError
+    from wordgames.llm.plan import estimate_requests
+    from wordgames.llm.subject import CHARS_PER_TOKEN
+
+    if not any(getattr(s, "dry_run", None) is not None for s in specs):
+        return
+    try:
+        rows = estimate_requests(specs, measures, **settings)
+    except WordgamesError as exc:
+        fail(str(exc))
+    right = "right"
+    print_table(
+        con,
+        [Col("subject"), Col("game"), Col("role"), Col("requests", right), Col("up to", right),
+         Col("tokens in (est.)", right), Col("max tokens out", right), Col("cached", right)],
+        [[escape(r["subject"]), r["game"], r["role"], f"{r['requests']:,}", f"{r['up_to']:,}",
+          f"{r['tokens_in']:,}", f"{r['max_tokens_out']:,}", f"{r['cached']:,}"] for r in rows],
+        title="dry run: the requests the run would send (nothing was sent but the model list)",
+    )  # fmt: skip
+    con.print(
+        f"tokens in: the prompts' characters / {CHARS_PER_TOKEN}; up to: a WALES task asks "
+        "once a step, up to its step cap (self-play: once a turn); cached answers are free",
+        highlight=False,
+        markup=False,
+    )
 
 
 def _chat_subjects(specs, **options):

@@ -20,6 +20,7 @@ import numpy as np
 from wordgames.codenames.agents import Agent
 from wordgames.codenames.board import Board, ClueRules, IllegalClueError, _norm
 from wordgames.errors import OOVError
+from wordgames.subjects import AnswerError
 
 
 class IllegalGuessError(ValueError):
@@ -88,6 +89,8 @@ class Turn:
     number: int
     guesses: list[str] = field(default_factory=list)
     colors: list[str] = field(default_factory=list)
+    #: why the turn was lost to a player's unreadable answer ("" when it was not)
+    unreadable: str = ""
 
     @property
     def n_blue(self) -> int:
@@ -186,17 +189,20 @@ class Game:
         if self._pending is None:
             raise RuntimeError("give a clue first")
         clue, number = self._pending
+        unreadable = ""
         if words is None:
             try:
                 words = self.receiver.guess(list(self.board.words), clue, number)
             except OOVError:  # the receiver cannot read this clue: the turn is lost
                 words = []
+            except AnswerError as exc:  # a player's answer that names no guess: lost, counted
+                words, unreadable = [], f"receiver: {exc}"
         words = [_norm(w) for w in words][:number]
         on_board = set(self.board.words)
         bad = [w for w in words if w not in on_board]
         if bad or len(set(words)) != len(words):
             raise IllegalGuessError(f"not on the board (or repeated): {bad or words}")
-        turn = Turn(clue, number)
+        turn = Turn(clue, number, unreadable=unreadable)
         for w in words:
             color = self.board.color(w)
             turn.guesses.append(w)
@@ -211,7 +217,12 @@ class Game:
         return turn
 
     def play_turn(self) -> Turn:
-        self.give_clue()
+        try:
+            self.give_clue()
+        except AnswerError as exc:  # a player's answer that gives no usable clue: the turn passes
+            turn = Turn("", 0, unreadable=f"sender: {exc}")
+            self.history.append(turn)
+            return turn
         return self.guess()
 
     def play(self) -> GameResult:
@@ -245,11 +256,12 @@ def random_boards(
     return [Board.random(pool, n_blue, n_red, seed=int(s), rules=rules) for s in seeds]
 
 
-def play_boards(sender, receiver, boards: Sequence[Board], max_turns: int | None = None):
+def play_boards(sender, receiver, boards: Sequence[Board], max_turns: int | None = None, lost=None):
     """``(turns, solved, largest turn limit)``: every board played to the end.
 
     An unsolved game counts its limit + 1 turns (the limit: ``max_turns``, default the
-    number of blue words of the board, as in the paper).
+    number of blue words of the board, as in the paper). ``lost`` (a Counter) counts the turns
+    lost to a player's unreadable answer, by role (``"sender"``, ``"receiver"``).
     """
     turns, solved, limits = [], [], [0]
     for board in boards:
@@ -258,6 +270,8 @@ def play_boards(sender, receiver, boards: Sequence[Board], max_turns: int | None
         turns.append(res.turns if res.solved else limit + 1)
         solved.append(res.solved)
         limits.append(limit)
+        if lost is not None:
+            lost.update(t.unreadable.split(":")[0] for t in res.history if t.unreadable)
     return turns, solved, max(limits)
 
 

@@ -59,10 +59,14 @@ RANK_STATS = (
     "mrr",
     "hits@10",
     "hits@100",
+    "mrr@10",
     "mean_rank_best",
     "mean_rank_worst",
     "mean_rank_fraction",
 )
+#: the statistics defined when a rank below a sender's list is known only to be below it (a
+#: player sender lists its best ``n_clues``): each counts a clue below the top 10 as 0
+CENSORED_STATS = ("hits@10", "mrr@10")
 
 
 def _weight(record) -> int:
@@ -89,6 +93,9 @@ class SenderRanks:
     weights: list[int] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
     oov_words: Counter = field(default_factory=Counter)
+    #: the length of the sender's list when it ranks only its best clues (a player sender):
+    #: a clue not listed has rank ``listed + 1``, known only to be below the list
+    listed: int | None = None
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -105,9 +112,20 @@ class SenderRanks:
         )
         return np.repeat(np.asarray(values, float)[sel], np.asarray(self.weights, int)[sel])
 
-    def values(self, group: str | None = None) -> np.ndarray:
-        """The rank of each decision (records repeated ``count`` times)."""
-        return self._expand(self.rank, group)
+    def values(self, group: str | None = None, stat: str = "mean_rank") -> np.ndarray:
+        """Each decision's value of ``stat`` (its rank by default; records repeated ``count`` times)."""
+        if stat == "mean_rank":
+            return self._expand(self.rank, group)
+        per, weights = self.per_record(group)
+        return np.repeat(per[stat], weights)
+
+    def defined(self) -> tuple[str, ...]:
+        """The statistics of :data:`RANK_STATS` its ranks define (all, unless censored)."""
+        if self.listed is None:
+            return RANK_STATS
+        return tuple(
+            k for k in RANK_STATS if k in CENSORED_STATS or (k == "hits@100" and self.listed >= 100)
+        )
 
     def summary(
         self,
@@ -136,7 +154,8 @@ class SenderRanks:
         dict
             The statistics, ``n``, ``n_skipped``, ``n_skipped_oov`` and the intervals.
         """
-        key = (group or "all", n_resamples, seed, tuple(intervals), len(self.best))
+        intervals = tuple(k for k in intervals if k in self.defined())
+        key = (group or "all", n_resamples, seed, intervals, len(self.best))
         hit = self._summaries.get(key)
         if hit is None:
             hit = self._summaries[key] = self._summary(group, n_resamples, seed, intervals)
@@ -146,8 +165,10 @@ class SenderRanks:
         per, weights = self.per_record(group)
         rank = self.values(group)
         out = rank_summary(rank)
-        for k in ("mean_rank_best", "mean_rank_worst", "mean_rank_fraction"):
+        for k in ("mrr@10", "mean_rank_best", "mean_rank_worst", "mean_rank_fraction"):
             out[k] = float(np.repeat(per[k], weights).mean()) if rank.size else float("nan")
+        for k in set(RANK_STATS) - set(self.defined()):
+            out[k] = float("nan")
         top = float(max(self.n_candidates)) if self.n_candidates else None
         bounds = {
             k: (1.0, top) if "rank" in k and k != "mean_rank_fraction" else (0.0, 1.0)
@@ -186,10 +207,13 @@ class SenderRanks:
             "mrr": 1.0 / rank,
             "hits@10": (rank <= 10).astype(float),
             "hits@100": (rank <= 100).astype(float),
+            "mrr@10": np.where(rank <= 10, 1.0 / rank, 0.0),
             "mean_rank_best": best,
             "mean_rank_worst": worst,
             "mean_rank_fraction": rank / n_cand,
         }
+        for k in set(per) - set(self.defined()):
+            per[k] = np.full(rank.shape, np.nan)
         return per, np.asarray(self.weights, int)[sel]
 
 
@@ -586,18 +610,29 @@ def _record_rank(res: SenderRanks, p: RankProblem, best: int, worst: int, n_cand
 
 
 def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
+    """Each clue's position in ``ranked_forward``.
+
+    A sender that lists only its best ``n_clues`` (a player) gives a clue it did not list the
+    censored rank ``n_clues + 1``.
+    """
+    res.listed = getattr(sender, "n_clues", None)
     for p in problems:
         try:
             ranking = list(sender.ranked_forward(list(p.blue), list(p.red)))
         except (OOVError, KeyError):
             res.skipped["oov_board"] += p.weight
             continue
-        try:
+        except AnswerError:  # a player's answer that lists no readable clues: counted
+            res.skipped["unreadable_answer"] += p.weight
+            continue
+        if p.clue in ranking:
             pos = ranking.index(p.clue) + 1
-        except ValueError:
+            _record_rank(res, p, pos, pos, len(ranking))
+        elif res.listed is not None:
+            _record_rank(res, p, res.listed + 1, res.listed + 1, res.listed)
+        else:
             res.skipped["clue_not_ranked"] += p.weight
             continue
-        _record_rank(res, p, pos, pos, len(ranking))
         if progress:
             progress(1)
 
@@ -906,6 +941,8 @@ def sender_ranks_candidates(
         return None
     out = {}
     for s in senders:
+        if getattr(s, "n_clues", None) is not None:
+            continue  # a player's free list says nothing of its order of given candidates
         name = agent_name(s)
         res = out[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped))
         if isinstance(s, DrawnRankSender):

@@ -1,5 +1,13 @@
 """Codenames agents driven by a *player* subject (:mod:`wordgames.subjects`).
 
+:class:`PlayerSender` asks the player for its ``n_clues`` best clues for (blue, red), best
+first, each with a number. Algorithm 4's rank of a person's clue is its position in that list;
+a clue the player did not list is known only to rank below ``n_clues`` (a *censored* rank), so
+a player sender is scored by the statistics that need no more than that: hits@10 and the
+reciprocal rank truncated at 10 (``mrr@10``), which the embedding senders get on the same
+records (a clue ranked below 10 counts 0 in both). One request per record; ``give_clue`` (for
+self-play) asks the same question and gives the first listed clue with its number.
+
 :class:`PlayerReceiver` asks the player to order the board words for a clue; the order is the
 receiver's ``ranked_forward`` (Algorithm 5's ranking) and its first ``number`` words its guess
 (Algorithm 7). An answer that is not an ordering of exactly the board words is an
@@ -9,15 +17,109 @@ counted, never scored as a guess.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from wordgames.codenames.agents import Agent
+from wordgames.codenames.board import Board, ClueRules, _norm
 from wordgames.prompts import template
-from wordgames.subjects import Question, parse_ranking
+from wordgames.subjects import AnswerError, Question, _items_of, parse_ranking
 
 #: the receiver's prompt (``wordgames/prompts/codenames_receiver.txt``) and its version (part
 #: of the question, hence of the player's answers)
 PROMPT, PROMPT_VERSION = template("codenames_receiver")
+SENDER_PROMPT, SENDER_PROMPT_VERSION = template("codenames_sender")
+_CLUE_LINE = re.compile(r"^([a-z][a-z'-]*)\s*[:=-]?\s*(\d+)$")
+
+
+def parse_clues(answer: str, board_words, rules: ClueRules | None = None) -> list[tuple[str, int]]:
+    r"""The ``(clue, number)`` pairs ``answer`` lists, in its order (one per line or comma).
+
+    Strict: every item must be one word and a number, the word a legal clue for the board
+    (never a board word) and listed once; otherwise :class:`~wordgames.subjects.AnswerError`
+    says which item.
+
+    >>> parse_clues("1. pet 2\nwheels 1", ["dog", "cat", "car"])
+    [('pet', 2), ('wheels', 1)]
+    >>> parse_clues("dog 1", ["dog", "cat"])
+    Traceback (most recent call last):
+    ...
+    wordgames.subjects.AnswerError: the clue 'dog' is not legal: it is a board word
+    """
+    rules = rules or ClueRules()
+    out: list[tuple[str, int]] = []
+    for item in _items_of(str(answer)):
+        m = _CLUE_LINE.match(_norm(item))
+        if m is None:
+            raise AnswerError(f"the answer lists {item[:80]!r}, which is not a word and a number")
+        clue, number = m.group(1), int(m.group(2))
+        why = rules.why_illegal(clue, board_words)
+        if why is not None:
+            raise AnswerError(f"the clue {clue!r} is not legal: {why}")
+        if clue in (c for c, _ in out):
+            raise AnswerError(f"the answer lists the clue {clue!r} twice")
+        out.append((clue, number))
+    if not out:
+        raise AnswerError("the answer lists no clue")
+    return out
+
+
+class PlayerSender(Agent):
+    r"""A Codenames sender that asks a player for its best clues.
+
+    Parameters
+    ----------
+    player : Player
+        The subject that answers (:class:`~wordgames.subjects.Player`).
+    n_clues : int
+        How many clues it is asked for (at least 10, so that hits@10 and mrr@10 are defined);
+        clues listed beyond it are not counted.
+
+    Examples
+    --------
+    >>> from wordgames.subjects import PlayerSubject
+    >>> class Fixed(PlayerSubject):
+    ...     def answer(self, q):
+    ...         return "pet 2\nwheels 1"
+    ...     def identity(self):
+    ...         return {"kind": "fixed"}
+    >>> s = PlayerSender(Fixed("f"))
+    >>> s.ranked_forward(["dog", "cat"], ["car"])
+    ['pet', 'wheels']
+    >>> s.give_clue(Board(("dog", "cat"), ("car",)))
+    ('pet', 2)
+    """
+
+    name = "player-sender"
+
+    def __init__(self, player, n_clues: int = 10):
+        if int(n_clues) < 10:
+            raise ValueError(f"n_clues must be at least 10 (hits@10 needs 10), got {n_clues}")
+        self.player = player
+        self.n_clues = int(n_clues)
+
+    def question(self, blue, red) -> Question:
+        prompt = SENDER_PROMPT.format(k=self.n_clues, blue="\n".join(blue), red="\n".join(red))
+        fields = {"blue": tuple(blue), "red": tuple(red), "n_clues": self.n_clues}
+        tokens = 8 + 5 * self.n_clues  # a clue and a number a line: about 4 tokens
+        return Question(
+            "codenames", "sender", fields, prompt, SENDER_PROMPT_VERSION, answer_tokens=tokens
+        )
+
+    def clues(self, blue, red, rules: ClueRules | None = None) -> list[tuple[str, int]]:
+        """The player's ``(clue, number)`` pairs for (blue, red), best first, at most ``n_clues``."""
+        answer = self.player.answer(self.question(list(blue), list(red)))
+        return parse_clues(answer, [*blue, *red], rules)[: self.n_clues]
+
+    def ranked_forward(self, blue, red) -> list[str]:
+        return [c for c, _ in self.clues(blue, red)]
+
+    def give_clue(self, board: Board) -> tuple[str, int]:
+        """The first listed clue not yet given on this board state, with its number."""
+        for clue, number in self.clues(board.blue, board.red, board.rules):
+            if clue not in board.given_clues:
+                return clue, number
+        raise AnswerError("every clue the answer lists was already given on this board")
 
 
 class PlayerReceiver(Agent):

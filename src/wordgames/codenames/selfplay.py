@@ -1,9 +1,14 @@
 """Codenames self-play as a measure of pairs (Table 1): one unit per (sender, receiver) subject.
 
-The unit's subject gives the clues (ExhaustiveSearchSender, the paper's first optimal clue) and
-``ctx.partner`` guesses (EmbeddingNearestReceiver) on the same seeded random boards; the
-Score rows' ``subject`` is the receiver (stamped by :func:`wordgames.compute.finish_result`).
-``wordgames codenames selfplay`` and the report's sender x receiver matrix read these rows.
+The unit's subject gives the clues and ``ctx.partner`` guesses on the same seeded random
+boards; the Score rows' ``subject`` is the receiver (stamped by
+:func:`wordgames.compute.finish_result`). A vectors subject plays with the paper's agents
+(ExhaustiveSearchSender's first optimal clue; EmbeddingNearestReceiver), a player with its own
+(:class:`~wordgames.codenames.players.PlayerSender`, its first listed clue not yet given;
+:class:`~wordgames.codenames.players.PlayerReceiver`), so Table 1's matrix gets LLM rows and
+columns. A turn lost to a player's unreadable answer still counts as a turn (counted in the
+notes). ``wordgames codenames selfplay`` and the report's sender x receiver matrix read these
+rows.
 """
 
 from __future__ import annotations
@@ -19,26 +24,34 @@ QUICK_GAMES = 5
 
 def run(sender_subject, ctx) -> MeasureResult:
     """Every board played by the unit's subject (sender) and ``ctx.partner`` (receiver)."""
+    from collections import Counter
+
     from wordgames.blas import single_threaded_blas
-    from wordgames.codenames.agents import EmbeddingNearestReceiver, ExhaustiveSearchSender
     from wordgames.codenames.board import codenames_word_list
     from wordgames.codenames.game import play_boards, random_boards
     from wordgames.datasets import verify_dataset
+    from wordgames.subjects import is_player
 
     opts = ctx.options
     receiver_subject = ctx.partner if ctx.partner is not None else sender_subject
     games = min(opts.games, QUICK_GAMES) if ctx.quick else opts.games
     pool = list(opts.words) if opts.words else codenames_word_list(ctx.data_root)
+    pair = [sender_subject, receiver_subject]
     boards = random_boards(
         pool, games, opts.n_blue, opts.n_red, seed=ctx.seed,
-        embeddings=[sender_subject, receiver_subject],
+        embeddings=[s for s in pair if not is_player(s)],  # a player reads any word
     )  # fmt: skip
-    sender = ExhaustiveSearchSender(sender_subject, opts.tie_break, vocab_size=opts.vocab_size)
-    receiver = EmbeddingNearestReceiver(receiver_subject)
+    sender, receiver = _agents(sender_subject, receiver_subject, opts)
+    lost: Counter = Counter()
     with single_threaded_blas():  # many small products: one thread (see game.cross_matrix)
-        turns, solved, limit = play_boards(sender, receiver, boards, opts.max_turns)
+        turns, solved, limit = play_boards(sender, receiver, boards, opts.max_turns, lost)
     result = MeasureResult(SELFPLAY.name, SELFPLAY.version)
     _scores(result, turns, solved, limit, ctx)
+    if lost:
+        result.notes.append(
+            "turns lost to a player's unreadable answer (each still counts as a turn): "
+            + ", ".join(f"{role} {n}" for role, n in sorted(lost.items()))
+        )
     result.parameters = {
         "sender": sender.describe(),
         "receiver": receiver.describe(),
@@ -58,6 +71,21 @@ def run(sender_subject, ctx) -> MeasureResult:
         "words both subjects know"
     )
     return result
+
+
+def _agents(sender_subject, receiver_subject, opts):
+    """The pair's agents: the paper's for vectors, the player's own for a player."""
+    from wordgames.codenames.agents import EmbeddingNearestReceiver, ExhaustiveSearchSender
+    from wordgames.codenames.players import PlayerReceiver, PlayerSender
+    from wordgames.subjects import is_player
+
+    if is_player(sender_subject):
+        sender = PlayerSender(sender_subject)
+    else:
+        sender = ExhaustiveSearchSender(sender_subject, opts.tie_break, vocab_size=opts.vocab_size)
+    if is_player(receiver_subject):
+        return sender, PlayerReceiver(receiver_subject)
+    return sender, EmbeddingNearestReceiver(receiver_subject)
 
 
 def _scores(result: MeasureResult, turns, solved, limit: int, ctx) -> None:

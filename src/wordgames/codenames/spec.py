@@ -30,7 +30,7 @@ from wordgames.measure import (
 from wordgames.tables import Table, answers_table, columns
 
 _STATS = (
-    "mean_rank:float? median_rank:float? mrr:float? hits@10:float? hits@100:float? "
+    "mean_rank:float? median_rank:float? mrr:float? hits@10:float? hits@100:float? mrr@10:float? "
     "mean_rank_best:float? mean_rank_worst:float? mean_rank_fraction:float? n:int "
     "n_skipped_oov:int ci_low:float? ci_high:float?"
 )
@@ -80,6 +80,10 @@ CANDIDATES_METRIC = "human_sender.mean_rank_candidates"
 AGGREGATES = (
     ("human_receiver", "receiver", "nearest", "map"),
     ("human_receiver", "sender", "cluster", "mean_rank"),
+    ("human_receiver", "sender", "cluster", "hits@10"),
+    ("human_receiver", "sender", "player-sender", "hits@10"),
+    ("human_receiver", "sender", "player-sender", "mrr@10"),
+    ("human_receiver", "sender", "cluster", "mrr@10"),
     ("human_sender", "receiver", "nearest", "guess_score"),
     ("human_receiver", "receiver", "player-receiver", "map"),
     ("human_sender", "receiver", "player-receiver", "guess_score"),
@@ -194,6 +198,12 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
         Metric(f"{kind}.hits@10", HIGHER, _UNIT, "share of clues ranked in the top 10"),
         Metric(f"{kind}.hits@100", HIGHER, _UNIT, "share of clues ranked in the top 100"),
         Metric(
+            f"{kind}.mrr@10",
+            HIGHER,
+            _UNIT,
+            "reciprocal rank of the clue, 0 below the top 10 (defined for a player sender too)",
+        ),
+        Metric(
             f"{kind}.mean_rank_best", LOWER, _RANK, "mean rank, ties broken in the clue's favour"
         ),
         Metric(f"{kind}.mean_rank_worst", LOWER, _RANK, "mean rank, ties broken against the clue"),
@@ -203,7 +213,7 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
 
 MEASURE = Measure(
     name="codenames",
-    version="3",  # 3: skipped records counted by weight (n + n_skipped fixed per data set)
+    version="4",  # 4: mrr@10 and the player sender; 3: skipped records counted by weight
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
@@ -260,6 +270,20 @@ MEASURE = Measure(
             description="nearest receiver vs people's picks: MAP, per data set",
         ),
         Headline(
+            "human_receiver.hits@10",
+            dataset=ALL_DATASETS,
+            subject="cluster",
+            description="cluster sender: share of the people's clues in its top 10, mean over "
+            "the data sets",
+        ),
+        Headline(
+            "human_receiver.hits@10",
+            dataset=ALL_DATASETS,
+            subject="player-sender",
+            description="a player subject's sender: share of the people's clues among its 10 "
+            "best, mean over the data sets",
+        ),
+        Headline(
             "human_receiver.map",
             dataset=ALL_DATASETS,
             subject="player-receiver",
@@ -274,7 +298,7 @@ MEASURE = Measure(
     coverage="wordgames.codenames.suite:coverage",
     game_words="wordgames.codenames.suite:game_words",
     tables=TABLES,
-    shared_columns=(("nearest", "player-receiver"),),
+    shared_columns=(("nearest", "player-receiver"), ("cluster", "player-sender")),
 )
 
 
@@ -352,4 +376,6 @@ SELFPLAY = Measure(
     options=SelfplayOptions,
     pairs=True,
     in_default_run=False,
+    subjects=("vectors", "player"),
+    tables=(answers_table(),),
 )

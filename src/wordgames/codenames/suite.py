@@ -70,6 +70,7 @@ SENDER_STATS = (
     "mrr",
     "hits@10",
     "hits@100",
+    "mrr@10",
     "mean_rank_best",
     "mean_rank_worst",
     "mean_rank_fraction",
@@ -256,7 +257,7 @@ def tables(
         for data, among, results in _sender_parts(ev):
             for agent, res in results.items():
                 for g in groups_of(res):
-                    stats = RANK_STATS if g == "all" else ("mean_rank",)
+                    stats = RANK_STATS if g == "all" else ("mean_rank", "hits@10")
                     s = res.summary(g, intervals=stats, **ci.kw())
                     srows.append(
                         {
@@ -361,7 +362,8 @@ def scores_of(
                     )
                     continue
                 for k in SENDER_METRICS:
-                    result.score(ev.dataset, agent, f"{data}.{k}", s[k], ci=s["ci"][k], **why)
+                    if k in res.defined():
+                        result.score(ev.dataset, agent, f"{data}.{k}", s[k], ci=s["ci"][k], **why)
         for data, results in ev.receiver_results():
             for agent, res in results.items():
                 s = res.summary(**ci.kw())
@@ -380,15 +382,21 @@ def scores_of(
     aggregate_scores(result, evaluations, ci)
 
 
-def _items(parts, *, strata: bool) -> dict:
+def _stat(role: str, stat: str) -> dict:
+    """The keyword that picks a sender statistic's per-decision values (receivers have one)."""
+    return {"stat": stat} if role == "sender" else {}
+
+
+def _items(parts, *, strata: bool, stat: str | None = None) -> dict:
     """The per-record values behind a score of ``parts`` (``[(data set, result)]``).
 
-    Receivers: each record's score; senders: each record's rank. Records are weighted by
-    their count; over several data sets each is a stratum (the mean of the data sets' means).
+    Receivers: each record's score; senders: each record's value of ``stat`` (default its
+    rank). Records are weighted by their count; over several data sets each is a stratum (the
+    mean of the data sets' means).
     """
     ids, values, weights, names = [], [], [], []
     for name, res in parts:
-        per = res.per_record()[0]["mean_rank"] if hasattr(res, "per_record") else res.scores
+        per = res.per_record()[0][stat or "mean_rank"] if hasattr(res, "per_record") else res.scores
         ids += [f"{name}:{r}" for r in res.record_ids]
         values += list(np.asarray(per, float))
         weights += list(res.weights)
@@ -430,7 +438,7 @@ def aggregate_scores(
         parts = [(name, res) for name, res in parts if res is not None]
         if not parts:
             continue
-        values = {name: res.values() for name, res in parts}
+        values = {name: res.values(**_stat(role, stat)) for name, res in parts}
         used = [name for name, v in values.items() if v.size]
         n = sum(values[name].size for name in used)
         skipped = Counter()
@@ -462,7 +470,10 @@ def aggregate_scores(
             skip_reason=why,
         )
         row.coverage = float(np.mean(covs))
-        result.keep_items(row, _items([(nm, r) for nm, r in parts if nm in used], strata=True))
+        used_parts = [(nm, r) for nm, r in parts if nm in used]
+        result.keep_items(
+            row, _items(used_parts, strata=True, stat=stat if role == "sender" else None)
+        )
         rows.append(
             {
                 "metric": metric,
@@ -626,8 +637,9 @@ def run(embedding, ctx) -> MeasureResult:
 def _line_up(subject, ctx, result: MeasureResult):
     """``(senders, receivers, clue list)``: the agents named by the options, else the defaults.
 
-    The defaults: the paper's agents for vectors, the player's receiver for a player. The
-    agents the subject cannot drive are named in the result's notes with the reason.
+    The defaults: the paper's agents for vectors, the player's sender and receiver for a
+    player. The agents the subject cannot drive are named in the result's notes with the
+    reason.
     """
     from wordgames.agents import usable
     from wordgames.codenames.agents import default_receivers, default_senders
@@ -639,7 +651,8 @@ def _line_up(subject, ctx, result: MeasureResult):
             for role in ("sender", "receiver"):
                 for name, why in usable("codenames", role, subject)[1].items():
                     result.notes.append(f"{role} {name!r} not run: {why}")
-        senders = _by_name("sender", opts.senders or (), subject, ctx, result)
+        names = opts.senders if opts.senders is not None else ("player-sender",)
+        senders = _by_name("sender", names, subject, ctx, result)
         names = opts.receivers if opts.receivers is not None else ("player-receiver",)
         return senders, _by_name("receiver", names, subject, ctx, result), None
     clue_embedding, vocab_size, clues = _clue_vocabulary(subject, opts, ctx.data_root)

@@ -132,6 +132,12 @@ class ChatClient:
         self.reported_model = match[0]
         return self.reported_model
 
+    def cached_chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> str | None:
+        """The cached reply to this request (counted as a hit), or ``None``: nothing is sent."""
+        request = {"messages": messages, **decoding}
+        hit = self._cached(request_key(self.check(), request, prompt_version))
+        return None if hit is None else hit["text"]
+
     def chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> tuple[str, bool]:
         """The model's reply to ``messages`` and whether it came from the cache."""
         model = self.check()

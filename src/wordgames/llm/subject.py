@@ -14,6 +14,7 @@ content (:mod:`wordgames.llm.cache`).
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from wordgames.errors import WordgamesError
@@ -39,6 +40,10 @@ class ChatSubject(PlayerSubject):
     timeout, max_retries : per request (not part of the identity: they change no answer)
     max_concurrency : requests in flight at once (:meth:`answer_many`)
     max_requests : requests this subject may send in all (cache hits are free); None: no cap
+    dry_run : bool
+        Send no question: a question the response cache cannot answer is noted in
+        :attr:`planned` (with an estimate of its tokens) and answered ``""``, which the agents
+        count as unreadable. Only the server's model list is fetched.
 
     Examples
     --------
@@ -64,6 +69,7 @@ class ChatSubject(PlayerSubject):
         max_concurrency: int = 1,
         max_requests: int | None = None,
         cache_path: str | None = None,
+        dry_run: bool = False,
     ):
         from wordgames.llm.client import server_url
 
@@ -76,14 +82,18 @@ class ChatSubject(PlayerSubject):
         self.timeout, self.max_retries = timeout, max_retries
         self.max_concurrency, self.max_requests = max_concurrency, max_requests
         self.cache_path = cache_path
+        self.dry_run = bool(dry_run)
+        #: the questions a dry run would send (:func:`planned_row`)
+        self.planned: list[dict] = []
         self._client = None
         self._transcript: list[dict] = []
+        self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ identity
     def identity(self) -> dict:
         from wordgames.prompts import versions
 
-        return {
+        out = {
             "kind": "chat",
             "model": self.model,
             "base_url": self.base_url,
@@ -94,6 +104,9 @@ class ChatSubject(PlayerSubject):
                 "max_tokens": self.max_tokens,
             },
         }
+        if self.dry_run:  # its empty answers must never be taken for the model's in a store
+            out["dry_run"] = True
+        return out
 
     @property
     def client(self):
@@ -137,13 +150,22 @@ class ChatSubject(PlayerSubject):
 
         from wordgames.prompts import template
 
-        text, cached = self.client.chat(
-            self.messages(question),
-            prompt_version=f"{template('system')[1]}/{question.prompt_version}",
-            temperature=self.temperature,
-            seed=self.seed,
-            max_tokens=min(self.max_tokens, question.answer_tokens),
-        )
+        messages = self.messages(question)
+        request = {
+            "prompt_version": f"{template('system')[1]}/{question.prompt_version}",
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "max_tokens": min(self.max_tokens, question.answer_tokens),
+        }
+        if self.dry_run:
+            text = self.client.cached_chat(messages, **request)
+            cached = text is not None
+            if not cached:
+                text = ""
+                with self._lock:
+                    self.planned.append(planned_row(question, messages, request["max_tokens"]))
+        else:
+            text, cached = self.client.chat(messages, **request)
         row = {
             "game": question.game,
             "role": question.role,
@@ -181,7 +203,34 @@ class ChatSubject(PlayerSubject):
         state = dict(self.__dict__)
         state["_client"] = None
         state["_transcript"] = []
+        state.pop("_lock", None)
         return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+
+#: characters a token, for estimates without the server's tokenizer (English text, BPE)
+CHARS_PER_TOKEN = 4
+
+
+def planned_row(question: Question, messages: list[dict], max_tokens: int) -> dict:
+    """A question a dry run would send: what it is, its prompt tokens (estimated) and its cap.
+
+    >>> q = Question("oddmanout", "solver", {"words": ("a", "b")}, prompt="x" * 40)
+    >>> planned_row(q, [{"role": "user", "content": q.prompt}], 8)["tokens_in"]
+    10
+    """
+    chars = sum(len(m["content"]) for m in messages)
+    return {
+        "game": question.game,
+        "role": question.role,
+        "question": question.summary(),
+        "tokens_in": -(-chars // CHARS_PER_TOKEN),
+        "max_tokens_out": int(max_tokens),
+        "step_cap": int(question.fields.get("step_cap", 1)),
+    }
 
 
 def from_spec(rest: str, **kwargs) -> ChatSubject:

@@ -51,7 +51,8 @@ class PlayerNavigator(Params):
 
     def question(self, page: str, target: str, links) -> Question:
         prompt = PROMPT.format(page=page, target=target, links="\n".join(links))
-        fields = {"page": page, "target": target, "links": tuple(links)}
+        # the step cap is not in the prompt: it tells a dry run how many steps a task may take
+        fields = {"page": page, "target": target, "links": tuple(links), "step_cap": self.max_steps}
         return Question("wales", "navigator", fields, prompt, PROMPT_VERSION, answer_tokens=32)
 
     def run(self, graph, sources, targets) -> dict:

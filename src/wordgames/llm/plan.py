@@ -1,0 +1,78 @@
+"""What a run of chat subjects would send, before it sends anything (``wordgames run --dry-run``).
+
+:func:`estimate_requests` plays every unit of the chat subjects through
+:func:`wordgames.evaluate` with a *dry* copy of each subject: a question the response cache
+answers is answered from it (free, and it lets a game go on), any other is noted with an estimate
+of its prompt tokens (:data:`~wordgames.llm.subject.CHARS_PER_TOKEN` characters a token: no
+tokenizer is loaded) and its cap on answer tokens, and answered ``""``. Nothing is stored.
+
+Where a game's next question depends on the answer, only the first is known: a WALES task's
+first step (each further step costs about as much, up to the step cap: the ``up_to`` column)
+and a self-play game's first turn. Self-play pairs of a chat subject with an embedding are not
+played in a dry run (the embedding's own units would have to run too).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+__all__ = ["estimate_requests"]
+
+
+def dry_copy(subject):
+    """A copy of a chat subject that sends nothing (its own client, an empty plan)."""
+    dry = copy.copy(subject)
+    dry.__setstate__(subject.__getstate__())
+    dry.dry_run, dry.planned = True, []
+    return dry
+
+
+def estimate_requests(subjects: Sequence, measures=None, **evaluate_kwargs) -> list[dict]:
+    """The requests a run of ``subjects``' chat subjects would send, by subject, game and role.
+
+    Parameters
+    ----------
+    subjects : sequence
+        Subjects of a run; those that are not chat subjects are left out.
+    measures : sequence of str or None
+        As for :func:`wordgames.evaluate`.
+    **evaluate_kwargs
+        The run's settings (``quick``, ``seed``, ``options``, ``datasets``, ``data_root``).
+
+    Returns
+    -------
+    list of dict
+        One row per (subject, game, role): ``requests`` (questions the cache cannot answer),
+        ``up_to`` (the same, with each first step multiplied by its step cap), ``tokens_in``
+        (estimated), ``max_tokens_out`` (the caps' sum) and ``cached`` (answers the cache holds,
+        on the subject's first row).
+    """
+    from wordgames.evaluation import evaluate
+    from wordgames.llm.subject import ChatSubject
+
+    dry = [dry_copy(s) for s in subjects if isinstance(s, ChatSubject)]
+    if not dry:
+        return []
+    kwargs = {**evaluate_kwargs, "store": None, "ci_resamples": 0}
+    evaluate(dry, measures, **kwargs)
+    rows = []
+    for s in dry:
+        by_role: dict = {}
+        for p in s.planned:
+            row = by_role.setdefault(
+                (p["game"], p["role"]),
+                {"subject": s.name, "game": p["game"], "role": p["role"], "requests": 0,
+                 "up_to": 0, "tokens_in": 0, "max_tokens_out": 0, "cached": 0},
+            )  # fmt: skip
+            row["requests"] += 1
+            row["up_to"] += p["step_cap"]
+            row["tokens_in"] += p["tokens_in"]
+            row["max_tokens_out"] += p["max_tokens_out"]
+        mine = list(by_role.values()) or [
+            {"subject": s.name, "game": "", "role": "", "requests": 0, "up_to": 0,
+             "tokens_in": 0, "max_tokens_out": 0, "cached": 0}
+        ]  # fmt: skip
+        mine[0]["cached"] = s.usage.cache_hits
+        rows += mine
+    return rows
