@@ -501,21 +501,27 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
     if not any(getattr(s, "dry_run", None) is not None for s in specs):
         return
     try:
-        rows = estimate_requests(specs, measures, **settings)
+        rows, cached = estimate_requests(specs, measures, **settings)
     except WordgamesError as exc:
         fail(str(exc))
     right = "right"
     print_table(
         con,
         [Col("subject"), Col("game"), Col("role"), Col("requests", right), Col("up to", right),
-         Col("tokens in (est.)", right), Col("max tokens out", right), Col("cached", right)],
+         Col("tokens in (est.)", right), Col("max tokens out", right)],
         [[escape(r["subject"]), r["game"], r["role"], f"{r['requests']:,}", f"{r['up_to']:,}",
-          f"{r['tokens_in']:,}", f"{r['max_tokens_out']:,}", f"{r['cached']:,}"] for r in rows],
+          f"{r['tokens_in']:,}", f"{r['max_tokens_out']:,}"] for r in rows],
         title="dry run: the requests the run would send (nothing was sent but the model list)",
+        keys=3,
     )  # fmt: skip
+    for name, n in cached.items():
+        con.print(
+            f"{escape(name)}: {n:,} answer(s) already in the response cache (free)",
+            highlight=False,
+        )
     con.print(
         f"tokens in: the prompts' characters / {CHARS_PER_TOKEN}; up to: a WALES task asks "
-        "once a step, up to its step cap (self-play: once a turn); cached answers are free",
+        "once a step, up to its step cap (self-play: once a turn)",
         highlight=False,
         markup=False,
     )

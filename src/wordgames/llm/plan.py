@@ -28,7 +28,9 @@ def dry_copy(subject):
     return dry
 
 
-def estimate_requests(subjects: Sequence, measures=None, **evaluate_kwargs) -> list[dict]:
+def estimate_requests(
+    subjects: Sequence, measures=None, **evaluate_kwargs
+) -> tuple[list[dict], dict]:
     """The requests a run of ``subjects``' chat subjects would send, by subject, game and role.
 
     Parameters
@@ -45,34 +47,31 @@ def estimate_requests(subjects: Sequence, measures=None, **evaluate_kwargs) -> l
     list of dict
         One row per (subject, game, role): ``requests`` (questions the cache cannot answer),
         ``up_to`` (the same, with each first step multiplied by its step cap), ``tokens_in``
-        (estimated), ``max_tokens_out`` (the caps' sum) and ``cached`` (answers the cache holds,
-        on the subject's first row).
+        (estimated) and ``max_tokens_out`` (the caps' sum).
+    dict
+        ``{subject name: answers the response cache already holds}``.
     """
     from wordgames.evaluation import evaluate
     from wordgames.llm.subject import ChatSubject
 
     dry = [dry_copy(s) for s in subjects if isinstance(s, ChatSubject)]
     if not dry:
-        return []
+        return [], {}
     kwargs = {**evaluate_kwargs, "store": None, "ci_resamples": 0}
     evaluate(dry, measures, **kwargs)
-    rows = []
+    rows, cached = [], {}
     for s in dry:
         by_role: dict = {}
         for p in s.planned:
             row = by_role.setdefault(
                 (p["game"], p["role"]),
                 {"subject": s.name, "game": p["game"], "role": p["role"], "requests": 0,
-                 "up_to": 0, "tokens_in": 0, "max_tokens_out": 0, "cached": 0},
+                 "up_to": 0, "tokens_in": 0, "max_tokens_out": 0},
             )  # fmt: skip
             row["requests"] += 1
             row["up_to"] += p["step_cap"]
             row["tokens_in"] += p["tokens_in"]
             row["max_tokens_out"] += p["max_tokens_out"]
-        mine = list(by_role.values()) or [
-            {"subject": s.name, "game": "", "role": "", "requests": 0, "up_to": 0,
-             "tokens_in": 0, "max_tokens_out": 0, "cached": 0}
-        ]  # fmt: skip
-        mine[0]["cached"] = s.usage.cache_hits
-        rows += mine
-    return rows
+        rows += by_role.values()
+        cached[s.name] = s.usage.cache_hits
+    return rows, cached

@@ -336,6 +336,8 @@ _SECTION_KEYS = {
         "max_number",
         "clue_vocabulary",
         "reveal_targets",
+        "base_url",
+        "api_key_env",
     },
     "wiki": {
         "graph",

@@ -17,6 +17,8 @@ colours). The wiki game's clicks are handled by :mod:`wordgames.serve.wiki`.
 
 from __future__ import annotations
 
+import logging
+
 from wordgames.serve import resources
 from wordgames.serve.config import StudyConfig, StudyConfigError
 from wordgames.serve.gamebase import (
@@ -30,6 +32,9 @@ from wordgames.serve.gamebase import (
     field,
     seeded_rng,
 )
+from wordgames.subjects import AnswerError as PlayerAnswerError
+
+log = logging.getLogger("wordgames.serve")
 
 
 # --------------------------------------------------------------------------- Codenames
@@ -88,8 +93,13 @@ class CodenamesReceiver(Game):
             params = _json_safe(agent_params(sender))
             items = []
             cap = int(cn.get("max_number", 4))
+            unread = 0
             for b in boards:
-                clue, number = sender.give_clue(b)
+                try:
+                    clue, number = sender.give_clue(b)
+                except PlayerAnswerError:  # a chat model's unreadable clue: the board is left out
+                    unread += 1
+                    continue
                 shown = max(1, min(int(number), len(b.blue), cap))
                 items.append(
                     {
@@ -102,6 +112,16 @@ class CodenamesReceiver(Game):
                         "clue_source": cond,
                         "agent": params,
                     }
+                )
+            if unread:
+                log.warning(
+                    "study %s: %s gave no readable clue for %d of %d boards: left out",
+                    cfg.slug, cond, unread, len(boards),
+                )  # fmt: skip
+            if not items:
+                raise StudyConfigError(
+                    f"study {cfg.slug}: agent {cond!r} gave no readable clue for any of "
+                    f"{len(boards)} boards"
                 )
             out[cond] = items
         return out
@@ -269,12 +289,16 @@ def _receiver_feedback(cfg, payload, answer, condition) -> dict:
     from wordgames.errors import OOVError
 
     receiver = resources.agent("receiver", condition, cfg)
+    unread = False
     try:
         guess = receiver.guess(payload["board"], answer["clue"], answer["number"])
     except OOVError:
         guess = []
+    except PlayerAnswerError:  # a chat model's answer that names no guess: shown as none
+        guess, unread = [], True
     colours = ["blue" if g in payload["blue"] else "red" for g in guess]
-    return {"agent": condition, "guess": list(guess), "colours": colours}
+    out = {"agent": condition, "guess": list(guess), "colours": colours}
+    return {**out, "unreadable": True} if unread else out
 
 
 def _json_safe(value):

@@ -74,9 +74,33 @@ def receivers(emb_name: str, seed: int) -> dict:
     return {r.name: r for r in default_receivers(embedding(emb_name), random_state=seed)}
 
 
+@lru_cache(maxsize=8)
+def chat_subject(model: str, base_url: str | None, api_key_env: str):
+    """A chat model (``chat:MODEL`` in a study's agents), its server checked once."""
+    from wordgames.llm import ChatSubject
+
+    subject = ChatSubject(model, base_url=base_url, api_key_env=api_key_env)
+    subject.check()  # an unreachable server or unknown model: an error naming the URL, at start
+    return subject
+
+
 def agent(kind: str, name: str, cfg) -> object:
-    """The sender (``kind="sender"``) or receiver named ``name`` for a study."""
+    """The sender (``kind="sender"``) or receiver named ``name`` for a study.
+
+    ``chat:MODEL`` is a chat model behind the study's ``codenames.base_url`` (default
+    ``$OPENAI_BASE_URL``; the key in the environment variable ``codenames.api_key_env``): it
+    gives clues as :class:`~wordgames.codenames.players.PlayerSender` (its first listed clue)
+    and guesses as :class:`~wordgames.codenames.players.PlayerReceiver`; its answers are cached
+    by content like every chat subject's.
+    """
     cn = cfg.codenames
+    if name.startswith("chat:"):
+        from wordgames.codenames.players import PlayerReceiver, PlayerSender
+
+        subject = chat_subject(
+            name[len("chat:") :], cn.get("base_url"), cn.get("api_key_env", "OPENAI_API_KEY")
+        )
+        return PlayerSender(subject) if kind == "sender" else PlayerReceiver(subject)
     emb = cn.get("embedding", DEFAULT_EMBEDDING)
     if kind == "sender":
         pool = senders(
