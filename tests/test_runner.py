@@ -337,6 +337,8 @@ def test_a_file_given_to_m_is_taken_for_an_embedding(tmp_path):
         (["--workers", "2", "--executor", "serial"], "--workers applies to the local and process"),
         (["--workers", "2", "--executor", "ray"], "not to --executor ray"),
         (["--address", "auto"], "--address is the address of a Ray cluster"),
+        (["--ray-files", "node"], "--ray-files says how Ray nodes get their files"),
+        (["--executor", "ray", "--ray-files", "nfs"], "ray_files must be one of ship, node"),
         (["--intersect"], "--intersect restricts two or more embeddings"),
         (["--transformer-vocab", "100"], "--transformer-vocab applies to transformer:MODEL"),
         (["--cbm-log", "x.jsonl", "-m", "toy1"], "--cbm-log feeds the cbm measure"),

@@ -12,9 +12,19 @@ safe.
 * :class:`RayExecutor` -- a Ray cluster (optional extra ``wordgames[ray]``), local or remote
   (``address="auto"`` or ``"ray://host:10001"``).
 
-For the pool and Ray, each embedding is written once as ``vectors.npy`` + ``words.txt`` under
-``$WORDGAMES_CACHE/suite-embeddings/<sha256>/`` (:func:`materialize_embedding`) and workers
-memory-map it: the matrix is never pickled, and workers on one machine share its pages.
+For the pool (and Ray with ``shared_fs=True``), each embedding is written once as
+``vectors.npy`` + ``words.txt`` under ``$WORDGAMES_CACHE/suite-embeddings/<sha256>/``
+(:func:`materialize_embedding`) and workers memory-map it: the matrix is never pickled, and
+workers on one machine share its pages.
+
+On Ray (the default, ``shared_fs=False``) nothing goes through a filesystem the nodes share:
+each embedding's arrays are put once into Ray's object store (workers read the matrix
+zero-copy and check its sha256), the declared files of the data sets are shipped once
+(:func:`pack_data`; a node writes them once into its own cache folder) or read from each node's
+own ``$WORDGAMES_DATA`` checked file by file against the driver's checksums (``data="node"``),
+and each unit's result and plot files come back to the driver, which alone writes the store
+and the output folder. Units of a *player* subject (a chat model) run on the driver, so that
+its response cache stays the one cache of the run (no request twice for one key).
 Each worker caps its BLAS threads (``blas_threads``, default 1) so that ``n`` workers use
 ``n`` cores instead of ``n x cores`` threads fighting for them.
 
@@ -41,6 +51,9 @@ BLAS_ENV_VARS = (
     "NUMEXPR_NUM_THREADS",
 )
 EXECUTORS = ("serial", "process", "ray")
+#: how Ray nodes get embeddings, data and results: through Ray, the data shipped ("ship"); through
+#: Ray, each node's own data checked by sha256 ("node"); a filesystem every node shares ("shared")
+RAY_FILES = ("ship", "node", "shared")
 
 
 @dataclass(frozen=True)
@@ -233,6 +246,171 @@ def _compute_into(
         outcome["result"] = result
 
 
+# --------------------------------------------------------------------------- shipping (Ray)
+def data_manifest(root: str | Path | None) -> dict[str, str]:
+    """``{path under the data root: sha256}`` of every declared file of every data set there."""
+    if not root:
+        return {}
+    from wordgames.datasets import all_datasets
+
+    out = {}
+    for spec in all_datasets().values():
+        for f in spec.files:
+            rel = f"{spec.folder}/{f.path}"
+            if (Path(root) / rel).is_file():
+                out[rel] = f.sha256
+    return out
+
+
+def pack_data(root: str | Path | None) -> dict:
+    """The declared data files under ``root``: ``{"manifest": {path: sha256}, "files": ...}``.
+
+    ``files`` maps each path to its bytes; a file that differs from its declared sha256 is not
+    shipped (nor listed).
+    """
+    import hashlib
+
+    manifest, files = data_manifest(root), {}
+    for rel, digest in manifest.items():
+        blob = (Path(root) / rel).read_bytes()
+        if hashlib.sha256(blob).hexdigest() == digest:
+            files[rel] = blob
+    return {"manifest": {k: v for k, v in manifest.items() if k in files}, "files": files}
+
+
+def _manifest_key(manifest: dict) -> str:
+    import hashlib
+    import json
+
+    return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def node_data_root(packed: dict) -> str | None:
+    """The folder of the shipped data on the node that runs this (written once, atomically)."""
+    import shutil
+    import tempfile
+
+    from wordgames.embeddings.loaders import cache_dir
+
+    if not packed["files"]:
+        return None
+    folder = cache_dir() / "ray-data" / _manifest_key(packed["manifest"])
+    if (folder / ".done").is_file():
+        return str(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".partial-"))
+    for rel, blob in packed["files"].items():
+        target = tmp / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(blob)
+    (tmp / ".done").write_text("ok")
+    try:
+        tmp.rename(folder)
+    except OSError:  # another worker of this node finished first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(folder)
+
+
+def checked_node_data(manifest: dict) -> str | None:
+    """The ``$WORDGAMES_DATA`` of the node that runs this, each of the driver's files checked."""
+    from wordgames.datasets.registry import DATA_ENV, sha256_file
+    from wordgames.errors import WordgamesError
+
+    if not manifest:
+        return None
+    root = os.environ.get(DATA_ENV)
+    if not root:
+        raise WordgamesError(f"data='node': {DATA_ENV} is not set on this node")
+    bad = [r for r, d in manifest.items() if not (Path(root) / r).is_file()
+           or sha256_file(Path(root) / r) != d]  # fmt: skip
+    if bad:
+        raise WordgamesError(
+            f"data='node': {len(bad)} file(s) under {root} differ from the driver's or are "
+            f"missing (first: {bad[0]})"
+        )
+    return root
+
+
+_SHIPPED: dict = {}
+
+
+def _shipped_embedding(ref: EmbeddingRef, words, vectors):
+    """The embedding of shipped arrays (checked against the ref's sha256), memoised per worker."""
+    from wordgames.embeddings import Embedding
+    from wordgames.errors import WordgamesError
+
+    emb = _SHIPPED.get(ref.sha256)
+    if emb is None:
+        source = ref.description.get("source", "")
+        emb = Embedding(words, vectors, name=ref.name, source=source)
+        if emb.fingerprint() != ref.sha256:
+            raise WordgamesError(f"{ref.name}: the shipped vectors differ from the driver's")
+        if len(_SHIPPED) >= 2:
+            _SHIPPED.pop(next(iter(_SHIPPED)))
+        _SHIPPED[ref.sha256] = emb
+    return emb if emb.name == ref.name else emb.with_name(ref.name)
+
+
+def run_shipped(
+    unit: WorkUnit, words, vectors, p_words, p_vectors, data, blas_threads: int = 1
+) -> dict:
+    """One unit on a Ray worker: nothing read from or written to a path the driver knows.
+
+    ``words``, ``vectors`` (and the partner's ``p_words``, ``p_vectors``) come from the object
+    store (Ray resolves top-level arguments; the matrix is read zero-copy); ``data`` is
+    :func:`pack_data`'s output or ``{"manifest": ...}`` for the node's own data. The outcome
+    carries the result and the plot files (``files``: ``{path under the output folder: bytes}``).
+    """
+    import tempfile
+    from dataclasses import replace
+
+    limit_threads(blas_threads)
+    outcome = {"label": unit.label, "key": unit.key, "measure": unit.measure.name}
+    try:
+        emb = _shipped_embedding(unit.embedding, words, vectors)
+        partner = _shipped_embedding(unit.partner, p_words, p_vectors) if unit.partner else None
+        root = node_data_root(data) if "files" in data else checked_node_data(data["manifest"])
+    except Exception as exc:  # said in the outcome, as run_unit does
+        return {**outcome, "status": "failed", "reason": str(exc), "error": "", "seconds": 0.0,
+                "embedding": unit.embedding.name}  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="wg-unit-") as out:
+        local = replace(unit, store_root=None, data_root=root,
+                        out_dir=out if unit.out_dir else None)  # fmt: skip
+        outcome = run_unit(local, emb, keep_result=True, partner=partner)
+        outcome["files"] = {
+            str(f.relative_to(out)): f.read_bytes() for f in Path(out).rglob("*") if f.is_file()
+        }
+    outcome["node"] = os.environ.get("WORDGAMES_CACHE", "")
+    return outcome
+
+
+def store_shipped(unit: WorkUnit, outcome: dict) -> None:
+    """On the driver: a shipped unit's result into the store and its files into the output folder."""
+    from wordgames.results.store import ResultStore
+    from wordgames.safeio import confine
+
+    files = outcome.pop("files", {}) or {}
+    if outcome.get("status") != "done":
+        return
+    if unit.out_dir and files:
+        base = Path(unit.out_dir)
+        with confine(base):
+            for rel, blob in files.items():
+                target = (base / rel).resolve()
+                if base.resolve() not in target.parents:
+                    continue  # never a path outside the output folder
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(blob)
+    if unit.store_root is not None:
+        store = ResultStore(unit.store_root)
+        with store.lock(unit.key):
+            if unit.overwrite or not store.has(unit.key):
+                result = outcome["result"]
+                params = unit.params
+                store.put(unit.key, result.as_dict(), embedding=unit.embedding.description,
+                          params=params)  # fmt: skip
+
+
 # --------------------------------------------------------------------------- executors
 class SerialExecutor:
     """Run the units one after the other in this process, on the loaded embeddings."""
@@ -317,19 +495,19 @@ class RayExecutor:
     ----------
     address : a running cluster: ``"auto"`` (the one ``ray start`` started on this machine),
         ``"HEAD_IP:6379"`` or ``"ray://HEAD_IP:10001"``; ``None`` starts a local one for this
-        run (or uses the one already initialised). Ray replaces a loopback address
-        (``127.0.0.1:6379``) by the machine's own IP: for a head started with
-        ``--node-ip-address=127.0.0.1`` use ``"auto"``.
+        run (or uses the one already initialised).
     num_cpus : CPUs reserved per unit (also its BLAS thread cap).
     init_kwargs : extra arguments of ``ray.init``.
     timeout_s : give up (``TimeoutError``) when no unit finishes for this long (``None``: wait).
-
-    Every node must see the same ``$WORDGAMES_CACHE`` (the memory-mapped embeddings), the
-    output folder and the data root: a shared filesystem, see ``docs/suite.md``.
+    shared_fs : every node sees the same ``$WORDGAMES_CACHE``, data root and output folder (a
+        shared filesystem): workers memory-map the embeddings and write the store themselves.
+        Default ``False``: everything goes through Ray (see the module docstring).
+    data : without a shared filesystem, ``"ship"`` (default) sends the declared data files
+        once; ``"node"`` reads each node's own ``$WORDGAMES_DATA``, checked by sha256.
+    max_retries : times Ray runs a unit again when its worker or node dies.
     """
 
     name = "ray"
-    needs_files = True
 
     def __init__(
         self,
@@ -337,15 +515,26 @@ class RayExecutor:
         num_cpus: int = 1,
         init_kwargs: dict | None = None,
         timeout_s: float | None = None,
+        shared_fs: bool = False,
+        data: str = "ship",
+        max_retries: int = 3,
     ):
+        if data not in ("ship", "node"):
+            raise ValueError(f"data must be 'ship' or 'node', got {data!r}")
         self.address = address
         self.num_cpus = int(num_cpus)
         self.init_kwargs = dict(init_kwargs or {})
         self.timeout_s = timeout_s
+        self.shared_fs, self.data, self.max_retries = bool(shared_fs), data, int(max_retries)
         self._started = False
 
+    @property
+    def needs_files(self) -> bool:
+        return self.shared_fs
+
     def get_params(self) -> dict:
-        return {"executor": self.name, "address": self.address, "num_cpus": self.num_cpus}
+        return {"executor": self.name, "address": self.address, "num_cpus": self.num_cpus,
+                "shared_fs": self.shared_fs, "data": self.data}  # fmt: skip
 
     def _ray(self):
         from wordgames.errors import require
@@ -370,16 +559,58 @@ class RayExecutor:
         if not units:
             return
         ray = self._ray()
-        task = ray.remote(num_cpus=self.num_cpus, max_retries=1)(run_unit)
-        pending = [task.remote(unit, blas_threads=self.num_cpus) for unit in units]
+        if self.shared_fs:
+            task = ray.remote(num_cpus=self.num_cpus, max_retries=self.max_retries)(run_unit)
+            pending = {task.remote(u, blas_threads=self.num_cpus): u for u in units}
+            yield from self._wait(ray, pending, store=False)
+            return
+        yield from self._run_shipped(ray, units, embeddings or {})
+
+    def _run_shipped(self, ray, units, embeddings: dict) -> Iterator[dict]:
+        from wordgames.subjects import is_player
+
+        local = [u for u in units if _is_player_unit(u, embeddings, is_player)]
+        remote = [u for u in units if u not in local]
+        pending = {}
+        if remote:
+            arrays = {}
+            for sha in {u.embedding.sha256 for u in remote} | {
+                u.partner.sha256 for u in remote if u.partner is not None
+            }:
+                e = embeddings[sha]
+                arrays[sha] = (ray.put(e.words), ray.put(e.vectors))
+            root = next((u.data_root for u in remote if u.data_root), None)
+            packed = pack_data(root) if self.data == "ship" else {"manifest": data_manifest(root)}
+            data = ray.put(packed)
+            task = ray.remote(num_cpus=self.num_cpus, max_retries=self.max_retries)(run_shipped)
+            for u in remote:
+                words, vectors = arrays[u.embedding.sha256]
+                pw, pv = arrays[u.partner.sha256] if u.partner is not None else (None, None)
+                # top-level arguments: Ray hands each worker the objects, not their refs
+                ref = task.remote(u, words, vectors, pw, pv, data, self.num_cpus)
+                pending[ref] = u
+        for u in local:  # a player's requests stay with the driver's response cache
+            yield run_unit(
+                u,
+                embeddings.get(u.embedding.sha256),
+                keep_result=True,
+                partner=embeddings.get(u.partner.sha256) if u.partner else None,
+            )
+        yield from self._wait(ray, pending, store=True)
+
+    def _wait(self, ray, pending: dict, *, store: bool) -> Iterator[dict]:
         try:
             while pending:
-                done, pending = ray.wait(pending, num_returns=1, timeout=self.timeout_s)
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=self.timeout_s)
                 if not done:
                     raise TimeoutError(
                         f"no Ray task finished in {self.timeout_s} s ({len(pending)} pending)"
                     )
-                yield ray.get(done[0])
+                unit = pending.pop(done[0])
+                outcome = ray.get(done[0])
+                if store:
+                    store_shipped(unit, outcome)
+                yield outcome
         finally:
             for ref in pending:
                 ray.cancel(ref)
@@ -392,6 +623,13 @@ class RayExecutor:
             self._started = False
 
 
+def _is_player_unit(unit: WorkUnit, embeddings: dict, is_player) -> bool:
+    subjects = [embeddings.get(unit.embedding.sha256)]
+    if unit.partner is not None:
+        subjects.append(embeddings.get(unit.partner.sha256))
+    return any(s is not None and is_player(s) for s in subjects)
+
+
 def make_executor(
     kind: str = "serial",
     *,
@@ -399,10 +637,12 @@ def make_executor(
     address: str | None = None,
     blas_threads: int | None = None,
     timeout_s: float | None = None,
+    ray_files: str = "ship",
 ):
     """An executor by name: ``"serial"``, ``"process"`` (``workers`` processes) or ``"ray"``.
 
-    ``"local"`` means ``"serial"`` for one worker and ``"process"`` for more.
+    ``"local"`` means ``"serial"`` for one worker and ``"process"`` for more. ``ray_files``:
+    how Ray nodes get what a unit reads (:data:`RAY_FILES`).
     """
     if kind == "local":
         kind = "process" if workers > 1 else "serial"
@@ -411,7 +651,16 @@ def make_executor(
     if kind == "process":
         return ProcessPoolExecutor(workers=workers, blas_threads=blas_threads or 1)
     if kind == "ray":
-        return RayExecutor(address=address, num_cpus=blas_threads or 1, timeout_s=timeout_s)
+        if ray_files not in RAY_FILES:
+            from wordgames.errors import WordgamesError
+
+            raise WordgamesError(
+                f"ray_files must be one of {', '.join(RAY_FILES)}, got {ray_files!r}"
+            )
+        return RayExecutor(
+            address=address, num_cpus=blas_threads or 1, timeout_s=timeout_s,
+            shared_fs=ray_files == "shared", data="node" if ray_files == "node" else "ship",
+        )  # fmt: skip
     from wordgames.errors import WordgamesError
 
     raise WordgamesError(f"unknown executor {kind!r}; known: local, {', '.join(EXECUTORS)}")

@@ -245,6 +245,15 @@ def run(
             "default: a local Ray.",
         ),
     ] = None,
+    ray_files: Annotated[
+        str,
+        typer.Option(
+            metavar="HOW",
+            help="With --executor ray: how nodes get embeddings, data and results. ship "
+            "(default): through Ray, the data sets sent once; node: through Ray, each node's own "
+            "$WORDGAMES_DATA checked by sha256; shared: a filesystem every node shares.",
+        ),
+    ] = "ship",
     blas_threads: Annotated[
         int | None,
         typer.Option(
@@ -358,6 +367,7 @@ def run(
         transformer_vocab=transformer_vocab,
         cbm_log=cbm_log,
         cbm_ids={"--cbm-eos-id": cbm_eos_id, "--cbm-pad-id": cbm_pad_id},
+        ray_files=ray_files,
     )
     if problem:
         fail(problem)
@@ -377,7 +387,7 @@ def run(
             "eos_id": _symbol(cbm_eos_id),
             "pad_id": _symbol(cbm_pad_id),
         }
-    runner = _executor(executor, workers, address, blas_threads)
+    runner = _executor(executor, workers, address, blas_threads, ray_files)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
     res = run_evaluation(
@@ -437,6 +447,7 @@ def inapplicable_run_options(
     transformer_vocab,
     cbm_log,
     cbm_ids,
+    ray_files="ship",
 ) -> str:
     """Why options given to ``wordgames run`` contradict or do not apply (``""``: they all do).
 
@@ -460,6 +471,10 @@ def inapplicable_run_options(
         (
             address is not None and executor != "ray",
             "--address is the address of a Ray cluster: it needs --executor ray",
+        ),
+        (
+            ray_files != "ship" and executor != "ray",
+            "--ray-files says how Ray nodes get their files: it needs --executor ray",
         ),
         (
             transformer_vocab is not None
@@ -557,14 +572,19 @@ def _transformer_vocab(value: str | None):
     return int(value) if value.isdigit() else Path(value)
 
 
-def _executor(kind: str, workers: int | None, address: str | None, blas_threads: int | None):
+def _executor(
+    kind: str, workers: int | None, address: str | None, blas_threads: int | None,
+    ray_files: str = "ship",
+):  # fmt: skip
     from wordgames.errors import WordgamesError
     from wordgames.executors import make_executor
 
     if workers is None:
         workers = 2 if kind == "process" else 1
     try:
-        return make_executor(kind, workers=workers, address=address, blas_threads=blas_threads)
+        return make_executor(
+            kind, workers=workers, address=address, blas_threads=blas_threads, ray_files=ray_files
+        )
     except (WordgamesError, ValueError) as exc:
         fail(str(exc))
 
