@@ -42,4 +42,6 @@ fi
 if [ -w /usr/share/wordnet ]; then
   wordgames oddmanout wordnet-setup --root /usr/share/wordnet --in-place
 fi
+# numba compiles its kernels on first use (10-15 s of a newcomer's first run): do it now
+python -m wordgames.warm
 wordgames --version

@@ -164,9 +164,10 @@ class Lockstep:
     def _link_bits(self, rows: np.ndarray, nums: np.ndarray, nodes: np.ndarray) -> None:
         """Record the revealed edges between visited node ``nodes[i]`` and the visited nodes."""
         g, rev = self.graph, self.graph.reverse()
+        c = np.ascontiguousarray  # one memory layout: one compiled signature (warmed at install)
         _kernels().link_bits(
             self.inn, self.pos, self.base, g.indptr, g.indices, rev.indptr, rev.indices,
-            rows, nums, nodes,
+            c(rows), c(nums), c(nodes),
         )  # fmt: skip
 
     def _track(self, rows: np.ndarray) -> None:
@@ -182,7 +183,7 @@ class Lockstep:
             g = self.graph
             _kernels().refresh_tops(
                 self.top, self.stale, self.order, self.pos, self.sim_flat, self.base,
-                g.indptr, g.indices, rows[r], u,
+                g.indptr, g.indices, rows[r], np.ascontiguousarray(u),
             )  # fmt: skip
 
     # ------------------------------------------------------------------ the rule
