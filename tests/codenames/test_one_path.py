@@ -67,15 +67,20 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     cli = _rows([Score.from_dict(d) for d in entry.result["scores"]])
     assert cli == api  # every Score row, number for number
 
-    # what the rows hold: 6 senders x 8 statistics and 2 receivers' MAP on the pilot's
-    # receiver data, and the 2 aggregates over data sets that apply to receiver data (the
-    # nearest receiver's MAP, the cluster sender's mean rank); every metric declared by the
-    # measure, n + skipped = the 40 records
+    # what the rows hold: 6 senders x 9 statistics and 2 receivers' MAP on the pilot's
+    # receiver data, and the 4 aggregates over data sets that apply to receiver data (the
+    # nearest receiver's MAP, the cluster sender's mean rank, hits@10 and mrr@10); every
+    # metric declared by the measure, n + skipped = the 40 records
     measure = get_measure("codenames")
-    assert len(api) == 6 * 8 + 2 + 2
+    assert len(api) == 6 * 9 + 2 + 4
     per_ds = {(s.subject, s.metric): s for s in res.scores if s.dataset == "codenames-pilot"}
     agg = {(s.subject, s.metric): s for s in res.scores if s.dataset == "all"}
-    assert set(agg) == {("nearest", "human_receiver.map"), ("cluster", "human_receiver.mean_rank")}
+    assert set(agg) == {
+        ("nearest", "human_receiver.map"),
+        ("cluster", "human_receiver.mean_rank"),
+        ("cluster", "human_receiver.hits@10"),
+        ("cluster", "human_receiver.mrr@10"),
+    }
     for key, a in agg.items():  # one data set: the mean over data sets is its number
         d = per_ds[key]
         assert (a.value, a.n, a.n_skipped) == (d.value, d.n, d.n_skipped)

@@ -73,8 +73,11 @@ def _dry_row(output: str) -> list[str]:
 
 
 def _cached(output: str) -> int:
-    line = next(x for x in output.splitlines() if "already in the response cache" in x)
-    return int(line.split(":")[1].split()[0].replace(",", ""))
+    import re
+
+    found = re.search(r"chat:smollm2: ([\d,]+) answer\(s\) already in the response cache", output)
+    assert found, output
+    return int(found.group(1).replace(",", ""))
 
 
 def test_dry_run_counts_the_requests_a_run_then_sends(llm_server, tmp_path, monkeypatch):
