@@ -74,6 +74,7 @@ def test_a_chat_model_guesses_a_persons_clue(llm_server, data_root, fresh, monke
 
 
 def test_an_unreachable_model_server_is_an_error_naming_it_at_start(fresh):
+    pytest.importorskip("openai", reason="the llm extra (openai) is not installed")
     from wordgames.serve import resources
 
     cfg = _study("codenames-receiver", "http://127.0.0.1:9/v1", agents=["chat:smollm2"])

@@ -113,10 +113,11 @@ class ChatClient:
         """Reach the server and find the model (before any work); returns the reported model id."""
         if self.reported_model is not None:
             return self.reported_model
+        api = self._openai()  # first: without the llm extra, an error that says which extra
         import openai
 
         try:
-            ids = [m.id for m in self._openai().models.list()]
+            ids = [m.id for m in api.models.list()]
         except openai.AuthenticationError as exc:
             raise ServerError(
                 f"the model server at {self.base_url} refused the key ({exc})"
@@ -205,6 +206,7 @@ class ChatClient:
 
     def _send(self, call):
         """``call(openai client)``: one request, counted and capped; errors name the server."""
+        api = self._openai()
         import openai
 
         with self._lock:
@@ -215,7 +217,7 @@ class ChatClient:
                 )
             self.usage.requests += 1
         try:
-            return call(self._openai())
+            return call(api)
         except openai.APIStatusError as exc:  # after the client's own retries
             raise ServerError(
                 f"the model server at {self.base_url} answered {exc.status_code} ({exc.message})"
