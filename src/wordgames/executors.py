@@ -380,14 +380,13 @@ def run_shipped(
         outcome["files"] = {
             str(f.relative_to(out)): f.read_bytes() for f in Path(out).rglob("*") if f.is_file()
         }
-    outcome["node"] = os.environ.get("WORDGAMES_CACHE", "")
     return outcome
 
 
 def store_shipped(unit: WorkUnit, outcome: dict) -> None:
     """On the driver: a shipped unit's result into the store and its files into the output folder."""
     from wordgames.results.store import ResultStore
-    from wordgames.safeio import confine
+    from wordgames.safeio import UnsafePathError, check_inside, confine, write_bytes_atomic
 
     files = outcome.pop("files", {}) or {}
     if outcome.get("status") != "done":
@@ -396,19 +395,16 @@ def store_shipped(unit: WorkUnit, outcome: dict) -> None:
         base = Path(unit.out_dir)
         with confine(base):
             for rel, blob in files.items():
-                target = (base / rel).resolve()
-                if base.resolve() not in target.parents:
+                try:
+                    write_bytes_atomic(check_inside(base / rel, base), blob)
+                except UnsafePathError:
                     continue  # never a path outside the output folder
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(blob)
     if unit.store_root is not None:
         store = ResultStore(unit.store_root)
         with store.lock(unit.key):
             if unit.overwrite or not store.has(unit.key):
-                result = outcome["result"]
-                params = unit.params
-                store.put(unit.key, result.as_dict(), embedding=unit.embedding.description,
-                          params=params)  # fmt: skip
+                store.put(unit.key, outcome["result"].as_dict(),
+                          embedding=unit.embedding.description, params=unit.params)  # fmt: skip
 
 
 # --------------------------------------------------------------------------- executors
@@ -567,10 +563,9 @@ class RayExecutor:
         yield from self._run_shipped(ray, units, embeddings or {})
 
     def _run_shipped(self, ray, units, embeddings: dict) -> Iterator[dict]:
-        from wordgames.subjects import is_player
-
-        local = [u for u in units if _is_player_unit(u, embeddings, is_player)]
-        remote = [u for u in units if u not in local]
+        local, remote = [], []
+        for u in units:
+            (local if _is_player_unit(u, embeddings) else remote).append(u)
         pending = {}
         if remote:
             arrays = {}
@@ -623,7 +618,9 @@ class RayExecutor:
             self._started = False
 
 
-def _is_player_unit(unit: WorkUnit, embeddings: dict, is_player) -> bool:
+def _is_player_unit(unit: WorkUnit, embeddings: dict) -> bool:
+    from wordgames.subjects import is_player
+
     subjects = [embeddings.get(unit.embedding.sha256)]
     if unit.partner is not None:
         subjects.append(embeddings.get(unit.partner.sha256))

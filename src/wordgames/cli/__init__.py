@@ -513,12 +513,12 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
     from wordgames.llm.plan import estimate_requests
     from wordgames.llm.subject import CHARS_PER_TOKEN
 
-    if not any(getattr(s, "dry_run", None) is not None for s in specs):
-        return
     try:
         rows, cached = estimate_requests(specs, measures, **settings)
     except WordgamesError as exc:
         fail(str(exc))
+    if not cached:  # no chat subject: nothing would be sent
+        return
     right = "right"
     print_table(
         con,

@@ -89,7 +89,7 @@ class Turn:
     number: int
     guesses: list[str] = field(default_factory=list)
     colors: list[str] = field(default_factory=list)
-    #: why the turn was lost to a player's unreadable answer ("" when it was not)
+    #: whose unreadable answer lost the turn: "sender", "receiver" or "" (none)
     unreadable: str = ""
 
     @property
@@ -195,8 +195,8 @@ class Game:
                 words = self.receiver.guess(list(self.board.words), clue, number)
             except OOVError:  # the receiver cannot read this clue: the turn is lost
                 words = []
-            except AnswerError as exc:  # a player's answer that names no guess: lost, counted
-                words, unreadable = [], f"receiver: {exc}"
+            except AnswerError:  # a player's answer that names no guess: lost, counted
+                words, unreadable = [], "receiver"
         words = [_norm(w) for w in words][:number]
         on_board = set(self.board.words)
         bad = [w for w in words if w not in on_board]
@@ -219,8 +219,8 @@ class Game:
     def play_turn(self) -> Turn:
         try:
             self.give_clue()
-        except AnswerError as exc:  # a player's answer that gives no usable clue: the turn passes
-            turn = Turn("", 0, unreadable=f"sender: {exc}")
+        except AnswerError:  # a player's answer that gives no usable clue: the turn passes
+            turn = Turn("", 0, unreadable="sender")
             self.history.append(turn)
             return turn
         return self.guess()
@@ -271,7 +271,7 @@ def play_boards(sender, receiver, boards: Sequence[Board], max_turns: int | None
         solved.append(res.solved)
         limits.append(limit)
         if lost is not None:
-            lost.update(t.unreadable.split(":")[0] for t in res.history if t.unreadable)
+            lost.update(t.unreadable for t in res.history if t.unreadable)
     return turns, solved, max(limits)
 
 

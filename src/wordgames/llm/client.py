@@ -133,17 +133,20 @@ class ChatClient:
         self.reported_model = match[0]
         return self.reported_model
 
+    def _chat_request(self, messages, prompt_version, decoding) -> tuple[str, dict, str]:
+        """``(reported model, request, cache key)`` of a chat request."""
+        model = self.check()
+        request = {"messages": messages, **decoding}
+        return model, request, request_key(model, request, prompt_version)
+
     def cached_chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> str | None:
         """The cached reply to this request (counted as a hit), or ``None``: nothing is sent."""
-        request = {"messages": messages, **decoding}
-        hit = self._cached(request_key(self.check(), request, prompt_version))
+        hit = self._cached(self._chat_request(messages, prompt_version, decoding)[2])
         return None if hit is None else hit["text"]
 
     def chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> tuple[str, bool]:
         """The model's reply to ``messages`` and whether it came from the cache."""
-        model = self.check()
-        request = {"messages": messages, **decoding}
-        key = request_key(model, request, prompt_version)
+        model, request, key = self._chat_request(messages, prompt_version, decoding)
         hit = self._cached(key)
         if hit is not None:
             return hit["text"], True

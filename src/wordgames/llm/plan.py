@@ -22,8 +22,7 @@ __all__ = ["estimate_requests"]
 
 def dry_copy(subject):
     """A copy of a chat subject that sends nothing (its own client, an empty plan)."""
-    dry = copy.copy(subject)
-    dry.__setstate__(subject.__getstate__())
+    dry = copy.copy(subject)  # through __getstate__: no client, no transcript of the original
     dry.dry_run, dry.planned = True, []
     return dry
 
