@@ -9,6 +9,8 @@ stored, resumable and in the report like every other.
 * :func:`oddmanout_k_sweep` -- Odd-Man-Out Figure 3: the sense solver as K varies.
 * :func:`cbm_run_row` -- a trained referential game's Table 1 row: its message log measured by
   the ``cbm`` measure.
+* :func:`cbm_table` -- the rows of the CBM paper's Tables 1, 3 and 4 for several run folders,
+  each log measured by the ``cbm`` measure (``wordgames cbm table``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from wordgames.similarity.correlation import (
     study_from_results,
 )
 
-__all__ = ["cbm_run_row", "correlation_study", "oddmanout_k_sweep"]
+__all__ = ["cbm_run_row", "cbm_table", "correlation_study", "oddmanout_k_sweep"]
 
 
 def correlation_study(
@@ -218,3 +220,58 @@ def cbm_run_row(run, config: dict, *, seed: int = 0, evaluate=None) -> tuple[dic
     if res.skipped:
         raise WordgamesError(f"{log}: {res.skipped[0].reason}")
     return table1_row_from_scores(res.result("cbm"), log.stem, config), res
+
+
+def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
+    """The rows of the CBM paper's Tables 1, 3 and 4 for run folders of ``cbm train``.
+
+    Each run's message log (``messages.jsonl``, or a shipped run's ``messages.jsonl.gz``) is
+    measured by the ``cbm`` measure with the run's own seed; every number of a row is a Score
+    row of that evaluation (:func:`~wordgames.emergent.games.runs.table_row`). Only the
+    configuration (game, channel, ``l``, ``d``, preset) and the training record (steps,
+    seconds) come from ``eval.json``. A log without per-turn accuracy has no ``Acc``.
+
+    Parameters
+    ----------
+    runs : run folders
+    store : a results folder (each run's results in a sub-folder named after the run), which
+        makes a second table instant; None measures in memory
+    evaluate : the evaluation function (default :func:`wordgames.evaluate`)
+
+    Returns
+    -------
+    (rows in the paper's order, the Results of each run)
+
+    Every folder is checked (``eval.json`` readable, a message log present) before anything is
+    measured; a bad one raises :class:`~wordgames.errors.DataFormatError` naming the file.
+    """
+    from wordgames.emergent.games.runs import read_run_record, sort_rows, table_row
+    from wordgames.emergent.spec import KEY_EMBEDDING
+    from wordgames.errors import DataFormatError, WordgamesError
+
+    if evaluate is None:
+        from wordgames.evaluation import evaluate
+    records = [read_run_record(run) for run in runs]
+    for rec in records:
+        if rec["log"] is None:
+            where = Path(rec["run"]) / "messages.jsonl"
+            raise DataFormatError(where, None, "no message log (messages.jsonl or .jsonl.gz)")
+    rows, results = [], []
+    for rec in records:
+        folder = None if store is None else Path(store) / _run_folder_name(rec["run"])
+        log = Path(rec["log"])
+        res = evaluate([KEY_EMBEDDING], ["cbm"], store=folder, seed=rec["seed"],
+                       options={"cbm": {"logs": [str(log)]}})  # fmt: skip
+        if res.skipped:
+            raise WordgamesError(f"{log}: {res.skipped[0].reason}")
+        rows.append(table_row(res.result("cbm"), log.stem, rec))
+        results.append(res)
+    return sort_rows(rows), results
+
+
+def _run_folder_name(run) -> str:
+    """A store sub-folder per run: its name and a digest of its full path (two d01 folders)."""
+    import hashlib
+
+    path = str(Path(run).resolve())
+    return f"{Path(run).resolve().name}-{hashlib.sha256(path.encode()).hexdigest()[:8]}"

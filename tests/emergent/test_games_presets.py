@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
@@ -167,57 +166,104 @@ def test_resumed_run_equals_the_uninterrupted_run(tmp_path):
     assert res.exit_code == 2 and "lr" in res.output
 
 
-def _fake_run(path, preset, game, com, ln, d, acc, ami, cbm, counts=None, messages=()):
+def _fake_run(path, preset, game, com, ln, d, messages):
+    """A run folder as `cbm train` writes it: the configuration in eval.json, and a message log.
+
+    eval.json's recorded measures are deliberately wrong (-1): the table must measure the log.
+    """
     path.mkdir(parents=True)
     (path / "messages.jsonl").write_text("".join(json.dumps(m) + "\n" for m in messages))
-    row = {"Game": game, "Com": com, "l": ln, "d": d, "Cons": 50, "Phrs": 50, "#w": 40,
-           "#m": 40, "Acc": acc, "TopSim": 0.1, "AMI": ami, "CBM": cbm, "Amb": 1 - cbm,
-           "Para": 0.0, "Unm": 0.2}  # fmt: skip
-    lang = {"counts": counts or {}, "paraphrase_rate": 0.0, "precision": 0.5, "recall": 0.25}
-    rec = {"table1_row": row, "preset": preset, "language": lang,
-           "parameters": {"n_steps": 1200, "train_seconds": 90.0, "max_len": 1}}  # fmt: skip
+    wrong = dict.fromkeys(("Cons", "Phrs", "#w", "#m", "Acc", "TopSim", "AMI", "CBM"), -1)
+    row = {"Game": game, "Com": com, "l": ln, "d": d, **wrong}
+    rec = {"table1_row": row, "preset": preset, "language": {"cbm": -1},
+           "parameters": {"n_steps": 1200, "train_seconds": 90.0, "max_len": 1,
+                          "random_state": 0}}  # fmt: skip
     (path / "eval.json").write_text(json.dumps(rec))
 
 
-def test_table_prints_the_papers_values_beside_ours_and_the_correlation(tmp_path):
+def _turns(pattern, times):
+    return [dict(m) for _ in range(times) for m in pattern]
+
+
+def test_table_measures_each_log_and_prints_the_papers_values_beside_ours(tmp_path):
     from typer.testing import CliRunner
 
     from wordgames.cli import app
 
-    # AMI, CBM = (0, 0), (0.5, 0.5), (1, 0.75)
-    _fake_run(tmp_path / "a", "thing-qt-l1", "Thing", "QT", 1, 6, 0.9, 0.0, 0.0)
-    _fake_run(tmp_path / "b", None, "Thing", "GS", 1, 50, 0.8, 0.5, 0.5)
-    counts = {"good": 300, "ambiguous": 600, "paraphrase": 100, "concept_occurrences": 1000,
-              "unmatched_concept": 7}  # fmt: skip
-    # Q = max(3, 1) + max(1, 2) + max(0, 1) = 6
-    msgs = [
-        {"message": [1, 2, 2], "concepts": ["f0=v1"]},
-        {"message": [4], "concepts": ["f0=v1", "f1=v2"]},
-        {"message": [], "concepts": ["f3=v3"]},
+    # a: one word per concept, always right: CBM 1, AMI 1, Acc 1
+    perfect = [{"message": [k + 1], "concepts": [f"f0=v{k}"], "accuracy": 1.0} for k in range(4)]
+    _fake_run(tmp_path / "a", "thing-qt-l1", "Thing", "QT", 1, 6, _turns(perfect, 10))
+    # b: one message for two concepts (20 each): CBM 20 / 40, AMI 0, Acc 0.5
+    const = [{"message": [1], "concepts": [f"f0=v{k}"], "accuracy": float(k)} for k in (0, 1)]
+    _fake_run(tmp_path / "b", None, "Thing", "GS", 1, 50, _turns(const, 20))
+    # c: x 10 of three turns. Co-occurrence: w1-v1 10, w2-v1 20, w4-v1 10, w4-f1 10; best
+    # match w2-v1 + w4-f1 = 30; Q = 10 x (max(3, 1) + max(1, 2) + max(0, 1)) = 60: CBM 0.5;
+    # good 10 x (2 + 1), paraphrase 10 x 1 (w1), ambiguous 0; concepts 10 x 4, unmatched 10
+    # (f3=v3); three distinct messages for three distinct labels: AMI 1
+    q_case = [
+        {"message": [1, 2, 2], "concepts": ["f0=v1"], "accuracy": 1.0},
+        {"message": [4], "concepts": ["f0=v1", "f1=v2"], "accuracy": 1.0},
+        {"message": [], "concepts": ["f3=v3"], "accuracy": 0.0},
     ]
-    _fake_run(tmp_path / "c", "d13", "Thing", "QT", 1, 3, 0.85, 1.0, 0.75, counts, msgs)
+    _fake_run(tmp_path / "c", "d13", "Thing", "QT", 1, 3, _turns(q_case, 10))
     runs = [str(tmp_path / x) for x in "abc"]
-    res = CliRunner().invoke(app, ["cbm", "table", *runs], env={"COLUMNS": "400"})
+    res = CliRunner().invoke(
+        app, ["cbm", "table", *runs, "-o", str(tmp_path / "out")], env={"COLUMNS": "400"}
+    )
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     # Table 1 rows: ours (paper); the Thing QT l = 1 row of the paper: Acc 0.92, AMI 0.74, CBM 0.73
-    qt = next(x for x in lines if x.startswith("| Thing | QT | 1 | 6 |"))
-    assert "| 0.90 (0.92) | 0.10 (0.07) | 0.00 (0.74) | 0.00 (0.73) |" in qt
+    qt = next(x for x in lines if x.startswith("| Thing | QT | 1 | 6 | 4 (50) | 4 (50) | 4 (50) |"))
+    assert "| 1.00 (0.92) |" in qt and "| 1.00 (0.74) | 1.00 (0.73) |" in qt
     assert qt.endswith("| 1,200 steps, 1.5 min |")
     gs = next(x for x in lines if x.startswith("| Thing | GS | 1 | 50 |"))
-    assert "| 0.80 (0.86) |" in gs and "| 0.50 (0.38) |" in gs
+    assert "| 0.50 (0.86) |" in gs and "| 0.00 (0.72) | 0.50 (0.38) |" in gs
     # appendix D run 13 in Tables 3 and 4 only
     assert not any(x.startswith("| Thing | QT | 1 | 3 |") for x in lines)
     t3 = next(x for x in lines if x.startswith("| 13 | Thing | qt | 1 | 3 | 4 |"))
-    assert "| 0.850 (0.838) | 1.000 (0.267) | 0.750 (0.119) |" in t3
-    t4 = next(x for x in lines if x.startswith("| 13 | 40 (412) | 40 (8) | 50 (50) | 50 (50) |"))
-    assert "| 6 (4000) | 300 (478) | 600 (3522) | 100 (0) | 1000 (1000) | 7 (795) |" in t4
-    # by hand: deviations x (-0.5, 0, 0.5), y (-5/12, 1/12, 4/12); sum of products 0.375,
-    # sums of squares 0.5 and 0.2916..: r = 0.375 / sqrt(0.5 * 0.29166..) = 0.982
-    r = 0.375 / math.sqrt(0.5 * (25 + 1 + 16) / 144)
-    assert round(r, 3) == 0.982
-    assert f"Pearson(AMI, CBM), Thing: {r:.2f} over 3 runs (paper 0.79)" in res.output
+    assert "| 0.667 (0.838) | 1.000 (0.267) | 0.500 (0.119) |" in t3
+    t4 = next(x for x in lines if x.startswith("| 13 | 3 (412) | 3 (8) | 3 (50) | 3 (50) |"))
+    assert "| 60 (4000) | 30 (478) | 0 (3522) | 10 (0) | 40 (1000) | 10 (795) |" in t4
+    # (AMI, CBM) = (1, 1), (0, 0.5), (1, 0.5): deviations x (1, -2, 1) / 3, y (2, -1, -1) / 6;
+    # sum of products 1/6, sums of squares 2/3 and 1/6: r = (1/6) / sqrt(1/9) = 0.5
+    assert "Pearson(AMI, CBM), Thing: 0.50 over 3 runs (paper 0.79)" in res.output
     assert "Pearson(AMI, CBM), Shape: nan over 0 runs (paper 0.70)" in res.output
+    # the numbers are stored: each run's results under OUT/runs, a second table reuses them
+    stored = sorted((tmp_path / "out" / "runs").glob("*/results.json"))
+    assert len(stored) == 3
+    again = CliRunner().invoke(app, ["cbm", "table", *runs, "-o", str(tmp_path / "out")])
+    assert again.exit_code == 0, again.output
+    assert again.output.count("0 of 1 result(s) missing from the store") == 3
+
+
+def test_a_thin_score_is_marked_and_left_out_of_the_correlation(tmp_path):
+    from wordgames.emergent.games.runs import ami_cbm_correlation, format_table1, table_notes
+    from wordgames.experiments import cbm_table
+
+    perfect = [{"message": [k + 1], "concepts": [f"f0=v{k}"], "accuracy": 1.0} for k in range(4)]
+    for name, times in (("a", 10), ("b", 2), ("c", 10), ("d", 10)):  # b: 8 turns, below 30
+        turns = _turns(perfect, times)
+        if name in "cd":  # two words for concept v0 in c, three in d: lower CBM
+            v0 = [t for t in turns if t["concepts"] == ["f0=v0"]]
+            for j, t in enumerate(v0):
+                t["message"] = [10 + j % (2 if name == "c" else 3)]
+        _fake_run(tmp_path / name, None, "Thing", "GS", 1, 50, turns)
+    rows, results = cbm_table([tmp_path / x for x in "abcd"])
+    thin = {r["run"][-1]: r["thin"] for r in rows}
+    assert set(thin["b"]) >= {"AMI", "CBM", "Acc"} and not thin["a"]
+    assert "n = 8 is below 30" in thin["b"]["CBM"]
+    b = next(line for line in format_table1(rows).splitlines() if "| 0.00 |" not in line
+             and line.count("†") >= 3)  # fmt: skip
+    assert b.startswith("| Thing | GS | 1 | 50 |")
+    assert any(n.startswith("† b CBM: thin (n = 8 is below 30)") for n in table_notes(rows))
+    r, n = ami_cbm_correlation(rows)["Thing"]
+    assert n == 3  # a, c and d; not b
+    by_run = dict(zip("abcd", results, strict=True))
+    ami, cbm = (
+        [by_run[k].result("cbm").value(m, "messages") for k in "acd"] for m in ("ami", "cbm")
+    )
+    assert cbm == pytest.approx([1.0, 35 / 40, 34 / 40])  # v0's 10 turns: 5 + 5, 4 + 3 + 3 words
+    assert r == pytest.approx(float(np.corrcoef(ami, cbm)[0, 1]), abs=1e-12)
 
 
 def test_train_with_a_preset_records_it_and_keeps_it_on_resume(tmp_path):

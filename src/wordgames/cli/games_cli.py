@@ -214,31 +214,37 @@ def table(
             "--out",
             "-o",
             metavar="FOLDER",
-            help="Output folder: writes OUT/table1.md and OUT/table1.csv (default: print only).",
+            help="Output folder: writes OUT/table1.md, OUT/table1.csv and each run's results "
+            "(OUT/runs/RUN-HASH/results.json; a second table reuses them). Default: print only.",
         ),
     ] = None,
 ):
     """Print the runs in the layouts of the paper's Tables 1, 3 and 4, with the paper's values.
 
-    Every measure cell reads `ours (paper)`; Tables 3 and 4 appear for runs of the appendix D
-    presets (d01 ... d16). Then the Pearson correlation of AMI and CBM over the runs, per game
-    (the paper: 0.70 Shape, 0.79 Thing). OUT/table1.md and .csv hold our Table 1 values.
+    Each run's message log is measured by the `cbm` measure (the numbers are its Score rows,
+    not those eval.json recorded). Every measure cell reads `ours (paper)`; Tables 3 and 4
+    appear for runs of the appendix D presets (d01 ... d16). Then the Pearson correlation of
+    AMI and CBM over the runs, per game (the paper: 0.70 Shape, 0.79 Thing).
     """
+    from functools import partial
+
     from wordgames.cli.common import console as make_console
-    from wordgames.cli.common import fail
+    from wordgames.cli.common import fail, run_evaluation
     from wordgames.emergent.games.runs import (
         PAPER_CORRELATION,
         ami_cbm_correlation,
         format_appendix_d,
         format_table1,
-        read_table1_rows,
+        table_notes,
         write_table1,
     )
     from wordgames.errors import WordgamesError
+    from wordgames.experiments import cbm_table
 
     console = make_console()
+    store = None if out is None else Path(out) / "runs"
     try:
-        rows = read_table1_rows(runs)
+        rows, _ = cbm_table(runs, store=store, evaluate=partial(run_evaluation, console))
     except WordgamesError as exc:
         fail(str(exc))
     table1 = [r for r in rows if not str(r.get("preset") or "").startswith("d")]
@@ -247,6 +253,8 @@ def table(
     appendix = format_appendix_d(rows)
     if appendix:
         console.print(appendix, markup=False, highlight=False, soft_wrap=True)
+    for note in table_notes(rows):
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
     for game, (r, n) in ami_cbm_correlation(rows).items():
         paper = PAPER_CORRELATION.get(game)
         note = f" (paper {paper:.2f})" if paper is not None else ""

@@ -366,12 +366,18 @@ def _total(x: np.ndarray) -> int:
     return int(round(float(x.sum())))
 
 
-def _counts(n_samples: int, match: _Matching, per: dict[str, np.ndarray]) -> dict[str, int]:
-    """The totals of :attr:`CBMResult.counts` from the per-message classes ``per``."""
+def _counts(
+    n_samples: int, match: _Matching, per: dict[str, np.ndarray], q: float
+) -> dict[str, int]:
+    """The totals of :attr:`CBMResult.counts` from the per-message classes ``per``.
+
+    ``edges`` is Q, CBM's denominator (the paper's Table 4 "Totl Edgs").
+    """
     n_w, n_c = match.graph.shape
     n_pairs = match.rows.size
     return {
         "samples": int(n_samples),
+        "edges": int(round(q)),
         "word_occurrences": _total(per["n_words"]),
         "concept_occurrences": _total(per["n_concepts"]),
         "good": _total(per["good"]),
@@ -470,7 +476,7 @@ def concept_best_matching(
         words=messages.vocab,
         concepts=concepts.names,
         word_match=match.word_match(),
-        counts=_counts(len(messages), match, per),
+        counts=_counts(len(messages), match, per, q),
         rates=_rates(per, denominators),
         per_message=per,
         precision=_nanmean_where(per["precision"], per["n_words"] > 0),

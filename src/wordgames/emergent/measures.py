@@ -38,7 +38,8 @@ from wordgames.emergent.inputs import (
 from wordgames.emergent.topsim import topographic_similarity
 from wordgames.measure import jsonable
 
-MEASURE_VERSION = "2"  # 2: counting="occurrences" by default, ties as the authors' script
+MEASURE_VERSION = "3"  # 2: counting="occurrences" by default, ties as the authors' script;
+# 3: the counts table carries Q ("edges")
 ALL_MEASURES = ("cbm", "sensitivity", "topsim", "ami", "disentanglement")
 
 

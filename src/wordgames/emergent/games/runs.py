@@ -20,7 +20,14 @@ from wordgames.safeio import write_text_atomic
 
 RUN_FILE = "run.json"
 
-__all__ = ["TABLE1_COLUMNS", "format_table1", "open_run", "read_table1_rows", "train_and_evaluate"]
+__all__ = [
+    "TABLE1_COLUMNS",
+    "format_table1",
+    "open_run",
+    "read_run_record",
+    "table_row",
+    "train_and_evaluate",
+]
 
 TABLE1_KEYS = frozenset({"Game", "Com", "l", "d"})
 PAPER_CORRELATION = {"Shape": 0.70, "Thing": 0.79}
@@ -181,40 +188,68 @@ def _run_preset(out_dir: Path) -> str | None:
     return json.loads(path.read_text(encoding="utf-8")).get("preset")
 
 
-def read_table1_rows(run_dirs) -> list[dict]:
-    """The Table 1 row of each run folder (from its ``eval.json``), with what the tables need.
+def read_run_record(run) -> dict:
+    """A run folder's configuration and training record (``eval.json``), without its measures.
 
-    Besides the Table 1 columns each row has ``run``, ``preset`` (None when the run was not
-    trained from a preset), ``steps`` and ``train_s`` (training steps and seconds) and
-    ``language`` (the measures of ``eval.json``).
+    ``Game``, ``Com``, ``l`` and ``d``; ``run``; ``preset`` (None when the run was not trained
+    from a preset); ``steps`` and ``train_s`` (training steps and seconds); ``max_len``;
+    ``seed`` (the trainer's, which is the measure's seed: TopSim samples as the run did) and
+    ``log`` (the message log, or None). The measures come from the log through
+    :func:`wordgames.experiments.cbm_table`, never from the numbers ``eval.json`` recorded.
     """
     from wordgames.errors import DataFormatError
 
-    rows = []
-    for run in run_dirs:
-        path = Path(run) / "eval.json"
-        if not path.is_file():
-            raise DataFormatError(
-                path, None, "no eval.json: is this a `wordgames cbm train` output folder?"
-            )
-        try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
-            row = dict(rec["table1_row"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise DataFormatError(
-                path, None, f"expected a JSON record with 'table1_row' ({exc})"
-            ) from None
-        params = rec.get("parameters") or {}
-        row.update(
-            run=str(run),
-            preset=rec.get("preset"),
-            steps=params.get("n_steps"),
-            train_s=params.get("train_seconds"),
-            max_len=params.get("max_len"),
-            language=rec.get("language") or {},
-            q=_q(messages_file(Path(run))),
+    path = Path(run) / "eval.json"
+    if not path.is_file():
+        raise DataFormatError(
+            path, None, "no eval.json: is this a `wordgames cbm train` output folder?"
         )
-        rows.append(row)
+    try:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        row = {k: rec["table1_row"][k] for k in TABLE1_KEYS}
+        params = rec.get("parameters") or {}
+        seed = int(params.get("random_state") or 0)
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataFormatError(
+            path, None, f"expected a JSON record with 'table1_row' ({exc!r})"
+        ) from None
+    row.update(
+        run=str(run),
+        preset=rec.get("preset"),
+        steps=params.get("n_steps"),
+        train_s=params.get("train_seconds"),
+        max_len=params.get("max_len"),
+        seed=seed,
+        log=messages_file(Path(run)),
+    )
+    return row
+
+
+def table_row(result, dataset: str, record: dict) -> dict:
+    """A run's row in the tables: its record and the Score rows of its log ``dataset``.
+
+    Besides the Table 1 columns: ``language`` (the Table 4 rates and the ``counts`` table of
+    the log), ``q`` (CBM's denominator, Table 4's "Totl Edgs") and ``thin`` (column -> why, for
+    each thin Score: flagged by the printers, left out of the correlation).
+    """
+    row = {**record, **table1_row_from_scores(result, dataset, record)}
+    scores = {s.metric: s for s in result.scores if s.dataset == dataset}
+    row["thin"] = {
+        col: scores[m].thin_reason
+        for col, m in TABLE1_METRICS.items()
+        if m in scores and scores[m].thin
+    }
+    counts = {
+        r["count"]: r["value"] for r in result.tables.get("counts", []) if r.get("log") == dataset
+    }
+    rates = ("paraphrase_rate", "precision", "recall")
+    row["language"] = {"counts": counts, **{m: scores[m].value for m in rates if m in scores}}
+    row["q"] = counts.get("edges")
+    return row
+
+
+def sort_rows(rows: list[dict]) -> list[dict]:
+    """The rows in the paper's order: Shape before Thing, then ``l``, channel and preset."""
     order = {"Shape": 0, "Thing": 1}
     return sorted(
         rows, key=lambda r: (order.get(r["Game"], 2), r["l"], r["Com"], r["preset"] or "")
@@ -227,22 +262,6 @@ def messages_file(run: Path) -> Path | None:
         if (run / name).is_file():
             return run / name
     return None
-
-
-def _q(messages: Path | None) -> int | None:
-    """``Q = sum over samples of max(|m_i|, |l_i|)`` from a run's message log (or None).
-
-    The paper's Table 4 "Totl Edgs": 4k for one-concept labels with four-word messages and for
-    four-concept labels with one-word messages.
-    """
-    if messages is None:
-        return None
-    if messages.stat().st_size == 0:  # no test turns: a sum over no samples
-        return 0
-    from wordgames.emergent.inputs import read_log
-
-    log = read_log(messages)
-    return sum(max(len(m), len(c)) for m, c in zip(log.messages, log.concepts, strict=True))
 
 
 def _fmt(value) -> str:
@@ -266,11 +285,34 @@ def format_table1(rows: list[dict], paper: bool = False) -> str:
     for row in rows:
         ref = table1_preset(row["Game"], row["Com"], row["l"]) if paper else None
         ref = ref.paper if ref is not None and ref.paper["d"] == row["d"] else {}
-        cells = [_pair(row.get(c), ref.get(c), c in TABLE1_KEYS) for c in TABLE1_COLUMNS]
+        thin = row.get("thin") or {}
+        cells = [
+            _pair(row.get(c), ref.get(c), c in TABLE1_KEYS) + (THIN_MARK if c in thin else "")
+            for c in TABLE1_COLUMNS
+        ]
         if paper:
             cells.append(_training(row))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+THIN_MARK = " †"
+
+
+def table_notes(rows: list[dict]) -> list[str]:
+    """What the tables cannot show: each thin cell (marked †) and each run without accuracy."""
+    notes = [
+        f"† {Path(r['run']).name} {col}: thin ({why}); left out of the correlation"
+        for r in rows
+        for col, why in (r.get("thin") or {}).items()
+    ]
+    no_acc = [Path(r["run"]).name for r in rows if r.get("Acc") is None]
+    if no_acc:
+        notes.append(
+            f"Acc -: the message logs of {', '.join(no_acc)} carry no per-turn accuracy "
+            "(logs-only runs); `wordgames cbm train --preset NAME` trains a run whose log has it"
+        )
+    return notes
 
 
 def _pair(ours, theirs, key: bool = False) -> str:
@@ -313,6 +355,9 @@ def table4_values(row: dict) -> dict:
     }
 
 
+_TABLE3_OURS = {"Acc": "ACC", "AMI": "AMI", "CBM": "Best Match"}
+
+
 def format_appendix_d(rows: list[dict]) -> str:
     """Tables 3 and 4 (markdown, ``ours (paper)``) for the runs of the appendix D presets."""
     from wordgames.emergent.games.presets import PRESETS, TABLE3_COLUMNS, TABLE4_COLUMNS
@@ -327,7 +372,11 @@ def format_appendix_d(rows: list[dict]) -> str:
         ref = preset.paper
         ours = {"ACC": row.get("Acc"), "AMI": row.get("AMI"), "Best Match": row.get("CBM")}
         cells = [_fmt(ref[c]) for c in TABLE3_COLUMNS[:6]] + ["-"]  # we have no epochs
-        cells += [f"{_fmt3(ours[c])} ({_fmt3(ref[c])})" for c in TABLE3_COLUMNS[7:]]
+        thin = {_TABLE3_OURS[c] for c in (row.get("thin") or {}) if c in _TABLE3_OURS}
+        cells += [
+            f"{_fmt3(ours[c])} ({_fmt3(ref[c])})" + (THIN_MARK if c in thin else "")
+            for c in TABLE3_COLUMNS[7:]
+        ]
         t3.append("| " + " | ".join(cells + [_training(row)]) + " |")
         vals = table4_values(row)
         cells = [_fmt(ref["Exp"])] + [
@@ -347,7 +396,7 @@ def ami_cbm_correlation(rows: list[dict]) -> dict[str, tuple[float, int]]:
     """Pearson correlation of AMI and CBM over the runs, per game and over all: (r, n).
 
     The paper reports 0.70 (Shape) and 0.79 (Thing). ``r`` is NaN with fewer than three runs
-    or when either measure is constant; runs with an undefined AMI or CBM are left out.
+    or when either measure is constant; runs with an undefined or thin AMI or CBM are left out.
     """
     import numpy as np
 
@@ -357,6 +406,7 @@ def ami_cbm_correlation(rows: list[dict]) -> dict[str, tuple[float, int]]:
             (r["AMI"], r["CBM"])
             for r in rows
             if game in ("all", r["Game"])
+            and not {"AMI", "CBM"} & set(r.get("thin") or {})
             and all(
                 isinstance(r.get(k), int | float) and math.isfinite(r[k]) for k in ("AMI", "CBM")
             )
