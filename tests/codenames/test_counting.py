@@ -118,6 +118,32 @@ def test_compiled_equals_numpy_pass_on_random_boards_with_ties(
     assert any(w > b for b, w in zip(new["cluster"].best, new["cluster"].worst, strict=True))
 
 
+@pytest.mark.parametrize("keep_slices", [1, 2])
+def test_products_beyond_the_keep_budget_are_computed_again_with_the_same_counts(
+    keep_slices, monkeypatch
+):
+    # slices of 37 columns for 40 words: 11 slices, of which only 1 or 2 are kept between the
+    # passes; the others are computed again into one buffer (and the k-means waits)
+    import wordgames.codenames.counting as counting
+
+    emb = random_embedding(400, 5, seed=11, duplicates=120)
+    problems = _random_problems(emb, 70, seed=12)
+    kw = {"chunk_bytes": 4 * 40 * 37, "batch_words": 40}
+    old = sender_ranks(_all_senders(emb, "cosine"), problems, compiled=False, **kw)
+    made = []
+    real = counting._Products.get
+
+    def get(self, ci):
+        made.append(ci not in self.done)
+        return real(self, ci)
+
+    monkeypatch.setattr(counting, "KEEP_BYTES", 4 * 40 * 37 * keep_slices)
+    monkeypatch.setattr(counting._Products, "get", get)
+    new = sender_ranks(_all_senders(emb, "cosine"), problems, **kw)
+    _same(new, old)
+    assert sum(made) > len(made) / 2  # most slices were computed twice
+
+
 def test_compiled_equals_numpy_pass_with_a_smaller_clue_vocabulary():
     emb = random_embedding(300, 4, seed=13, duplicates=50)
     problems = _random_problems(emb, 40, seed=14)

@@ -121,34 +121,42 @@ def exhaustive_count(code, c, sv, n, col0, cnt, score):
 
 
 @jit
-def default_four(c, sv, n, m, cnt, bmax, tot, low, out):
-    """The four tie-breaks of the default line-up (codes 0, 1, 2, 3) in one pass.
+def four_scores(n, m, cnt, bmax, tot, low, x):
+    """The four tie-break scores of the default line-up (codes 0, 1, 2, 3) into ``x[code]``.
 
-    ``sv[e]`` is the clue's score for code ``e``; ``out[e]`` gets (beats, ties). The scores
-    are those of :func:`tie_scores`, computed inline.
+    Those of :func:`tie_scores`, computed once per split for all of its records.
+    """
+    for t in range(n):
+        many = cnt[t] >= 2
+        lo = low[t] if many else bmax[t]
+        x[0, t] = -(tot[t] / np.float32(cnt[t])) if many else -bmax[t]
+        x[1, t] = -lo
+        x[2, t] = m[t]
+        x[3, t] = m[t] - lo
+
+
+@jit
+def default_four(c, sv, n, cnt, x, out):
+    """Columns whose (-count, score) beat the clue's (-c, ``sv[e]``), and ties.
+
+    For the four scores ``x`` of :func:`four_scores`; ``out[e]`` gets (beats, ties).
     """
     c32 = np.int32(c)
     s0, s1 = np.float32(sv[0]), np.float32(sv[1])
     s2, s3 = np.float32(sv[2]), np.float32(sv[3])
-    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = 0
+    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = np.int32(0)  # a block's counts fit int32
     for t in range(n):
         k = cnt[t]
-        more = k > c32
-        same = k == c32
-        many = k >= 2
-        lo = low[t] if many else bmax[t]
-        x0 = -(tot[t] / np.float32(k)) if many else -bmax[t]
-        x1 = -lo
-        x2 = m[t]
-        x3 = m[t] - lo
-        b0 += more | (same & (x0 < s0))
-        t0 += same & (x0 == s0)
-        b1 += more | (same & (x1 < s1))
-        t1 += same & (x1 == s1)
-        b2 += more | (same & (x2 < s2))
-        t2 += same & (x2 == s2)
-        b3 += more | (same & (x3 < s3))
-        t3 += same & (x3 == s3)
+        more = np.int32(k > c32)
+        same = np.int32(k == c32)
+        b0 += more | (same & np.int32(x[0, t] < s0))
+        t0 += same & np.int32(x[0, t] == s0)
+        b1 += more | (same & np.int32(x[1, t] < s1))
+        t1 += same & np.int32(x[1, t] == s1)
+        b2 += more | (same & np.int32(x[2, t] < s2))
+        t2 += same & np.int32(x[2, t] == s2)
+        b3 += more | (same & np.int32(x[3, t] < s3))
+        t3 += same & np.int32(x[3, t] == s3)
     out[0, 0] += b0
     out[0, 1] += t0
     out[1, 0] += b1
@@ -200,6 +208,7 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
     # the default line-up's four tie-breaks, once each, come first: one fused pass
     sv4 = np.empty(4, np.float64)
     out4 = np.zeros((4, 2), np.int64)
+    x4 = np.empty((4, nb), np.float32)
     for j0 in range(j_start, j_stop, nb):
         n = min(nb, j_stop - j0)
         for s in range(sp.shape[0] - 1):
@@ -207,12 +216,13 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                 blue = bi[bp[s] : bp[s + 1]]
                 red = ri[rp[s] : rp[s + 1]]
                 split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
-            if four:  # the default line-up: one fused pass per record
+            if four:  # the default line-up: its scores once, then one pass per record
+                four_scores(n, m, cnt, bmax, tot, low, x4)
                 for i in range(sp[s], sp[s + 1]):
                     for e in range(4):
                         sv4[codes[e]] = rec_v[i, e]
                     out4[:, :] = 0
-                    default_four(rec_c[i, 0], sv4, n, m, cnt, bmax, tot, low, out4)
+                    default_four(rec_c[i, 0], sv4, n, cnt, x4, out4)
                     for e in range(4):
                         beats[i, e] += out4[codes[e], 0]
                         ties[i, e] += out4[codes[e], 1]

@@ -153,7 +153,8 @@ class VocabSims:
     ``mat[i, j]`` is the closeness of clue candidate ``cols[j]`` to board word ``words[i]``.
     ``cols`` is a slice of embedding rows (default: the whole clue vocabulary, the first
     ``n_vocab`` rows) or an array of rows; the measures walk the vocabulary in slices so that
-    the matrix stays small.
+    the matrix stays small. ``out`` (cosine only): a float32 C array of the matrix's shape to
+    write it into.
     """
 
     def __init__(
@@ -163,6 +164,7 @@ class VocabSims:
         distance: str = "cosine",
         n_vocab: int | None = None,
         cols: slice | np.ndarray | None = None,
+        out: np.ndarray | None = None,
     ):
         words = list(dict.fromkeys(_norm(w) for w in words))
         look = embedding.lookup(words)
@@ -176,7 +178,8 @@ class VocabSims:
         self.distance = distance
         if distance == "cosine":
             u = embedding.unit
-            self.mat = u[look.indices] @ u[self.cols].T
+            # into ``out`` when given: the same product, without a fresh array's page faults
+            self.mat = np.matmul(u[look.indices], u[self.cols].T, out=out)
         elif distance == "euclidean":
             v = embedding.vectors
             b = np.asarray(v[look.indices], dtype=np.float32)

@@ -181,19 +181,16 @@ def rank_batch(g, batch, pool) -> dict:
             cluster_values(own, mat)
         pending.clear()
 
-    def product(cols):
-        return np.ascontiguousarray(g.sims(batch.words, cols).mat, dtype=np.float32)
-
-    kept: dict[int, np.ndarray] = {}
+    products = _Products(g, batch)
+    if not products.keeps_all:  # a slice read later may be overwritten: no value may wait
+        ready()
     for ci, cols in enumerate(batch.chunks):
         own = plan.own(cols)
         if not (own >= 0).any():
             continue
-        mat = product(cols)
+        mat = products.get(ci)
         clue_values(mat, *plan.args(), plan.cp, plan.ci, own, True, plan.rec_c, plan.rec_v)
         _add_rows(plan, own, cols)
-        if not kept:
-            kept[ci] = mat
         if warm is not None:
             pending.append((own, mat))
         elif plan.cl:
@@ -201,9 +198,7 @@ def rank_batch(g, batch, pool) -> dict:
     beats = np.zeros((len(plan.keys), len(plan.slots)), dtype=np.int64)
     ties = np.zeros_like(beats)
     for ci, cols in enumerate(batch.chunks):
-        mat = kept.pop(ci, None)
-        if mat is None:
-            mat = product(cols)
+        mat = products.get(ci)
         if warm is not None:  # count the exhaustive slots while k-means runs, then the clusters
             _sweep(count_columns, plan, mat, cols, pool, beats, ties, clusters=False)
             ready()
@@ -218,6 +213,53 @@ def rank_batch(g, batch, pool) -> dict:
         for e, si in enumerate(plan.slots):
             out[(blue, red, si, j)] = [int(beats[i, e]), int(ties[i, e])]
     return out
+
+
+#: bytes of similarity products kept from the first pass to the second (else computed again)
+KEEP_BYTES = 1 << 30
+
+
+class _Products:
+    """The batch's similarity products, each slice's computed once when they fit ``KEEP_BYTES``.
+
+    They are written into buffers that the sender group keeps from batch to batch: a fresh
+    200 MB array costs its page faults each time (0.2 s here, four times the product itself).
+    Beyond the budget one buffer takes each slice in turn, computed again when asked again.
+    """
+
+    def __init__(self, g, batch, keep_bytes: int | None = None):
+        keep_bytes = KEEP_BYTES if keep_bytes is None else keep_bytes
+        self.g, self.batch = g, batch
+        self.shape = (len(batch.words), batch.step)
+        per = 4 * self.shape[0] * self.shape[1]
+        self.n_slots = max(1, min(len(batch.chunks), keep_bytes // max(per, 1)))
+        self.keeps_all = self.n_slots >= len(batch.chunks)
+        self.done: dict[int, np.ndarray] = {}  # slice -> its product, while it is in its slot
+        self.in_slot: dict[int, int] = {}  # slot -> slice
+
+    def get(self, ci: int) -> np.ndarray:
+        """The product of slice ``ci`` (from its slot when it is still there)."""
+        if ci in self.done:
+            return self.done[ci]
+        slot = ci if ci < self.n_slots else self.n_slots - 1
+        old = self.in_slot.pop(slot, None)
+        self.done.pop(old, None)
+        cols = self.batch.chunks[ci]
+        out = self._buffer(slot)[: self.shape[0] * (cols.stop - cols.start)]
+        out = out.reshape(self.shape[0], cols.stop - cols.start)
+        mat = self.g.sims(self.batch.words, cols, out=out).mat
+        mat = np.ascontiguousarray(mat, dtype=np.float32)  # a no-op for the cosine products
+        self.done[ci], self.in_slot[slot] = mat, ci
+        return mat
+
+    def _buffer(self, slot: int) -> np.ndarray:
+        need = self.shape[0] * self.shape[1]
+        bufs = self.g.buffers
+        while len(bufs) <= slot:
+            bufs.append(np.empty(0, np.float32))
+        if bufs[slot].size < need:
+            bufs[slot] = np.empty(need, np.float32)
+        return bufs[slot]
 
 
 def _add_rows(plan: _Plan, own: np.ndarray, cols: slice) -> None:

@@ -708,6 +708,8 @@ class _SenderGroup:
 
     senders: list
     names: list[str]
+    #: reusable float32 buffers of the similarity products (:func:`~.counting.rank_batch`)
+    buffers: list = field(default_factory=list)
 
     @property
     def embedding(self):
@@ -717,15 +719,15 @@ class _SenderGroup:
     def n_vocab(self) -> int:
         return self.senders[0].n_vocab
 
-    def sims(self, words: list[str], cols: slice):
-        """Closeness of the vocabulary slice ``cols`` to ``words``.
+    def sims(self, words: list[str], cols: slice, out: np.ndarray | None = None):
+        """Closeness of the vocabulary slice ``cols`` to ``words`` (into ``out``: cosine only).
 
         None when no sender of the group needs similarities.
         """
         if any(getattr(s, "needs_similarities", True) for s in self.senders):
-            return VocabSims(
-                self.embedding, words, self.senders[0].distance, self.n_vocab, cols=cols
-            )
+            distance = self.senders[0].distance
+            out = out if distance == "cosine" else None
+            return VocabSims(self.embedding, words, distance, self.n_vocab, cols=cols, out=out)
         return NoSims(words, self.n_vocab, cols)
 
 
