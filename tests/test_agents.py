@@ -36,10 +36,13 @@ def test_usable_splits_by_capability():
     emb = Embedding(["a", "b"], np.eye(2), name="e")
     ok, why = usable("codenames", "receiver", emb)
     assert [a.name for a in ok] == ["nearest", "random-receiver"]
-    assert why == {"player-receiver": "needs a subject with player; e is vectors"}
+    assert why == {
+        "player-receiver": "needs a subject with player; e is vectors",
+        "logprob-receiver": "needs a subject with scorer; e is vectors",
+    }
     ok, why = usable("codenames", "receiver", _P("p"))
     assert [a.name for a in ok] == ["random-receiver", "player-receiver"]
-    assert set(why) == {"nearest"}
+    assert set(why) == {"nearest", "logprob-receiver"}
 
 
 def test_unknown_agent_says_did_you_mean():

@@ -135,7 +135,7 @@ def _cases():
         RandomSender,
     )
     from wordgames.codenames.game import CallableReceiver, CallableSender
-    from wordgames.codenames.players import PlayerReceiver, PlayerSender
+    from wordgames.codenames.players import LogprobReceiver, PlayerReceiver, PlayerSender
     from wordgames.emergent.games.game import ReferentialGame
     from wordgames.emergent.games.train import GameTrainer
     from wordgames.emergent.games.worlds import ShapeWorld, ThingWorld, World
@@ -150,6 +150,10 @@ def _cases():
     return {
         PlayerReceiver: (lambda: PlayerReceiver(PLAYER), _role_check("codenames", "receiver")),
         PlayerSender: (lambda: PlayerSender(PLAYER), _role_check("codenames", "sender")),
+        LogprobReceiver: (
+            lambda: LogprobReceiver(SCORER),
+            _role_check("codenames", "receiver"),
+        ),
         PlayerSolver: (lambda: PlayerSolver(PLAYER), _role_check("oddmanout", "solver")),
         PlayerNavigator: (
             lambda: PlayerNavigator(PLAYER, max_steps=5),
@@ -210,6 +214,19 @@ class _Alphabetical:
 
 
 PLAYER = _Alphabetical()
+
+
+class _AlphabeticalScorer(_Alphabetical):
+    """Scores options: the earlier in the alphabet, the higher."""
+
+    capabilities = frozenset({"player", "scorer"})
+
+    def score(self, question, options):
+        order = sorted(options)
+        return [-float(order.index(o)) for o in options]
+
+
+SCORER = _AlphabeticalScorer()
 
 
 def _role_check(game, role):

@@ -21,7 +21,7 @@ from functools import cache
 
 from wordgames.errors import WordgamesError
 from wordgames.measure import load_entry
-from wordgames.subjects import CAPABILITIES, lacks
+from wordgames.subjects import CAPABILITIES, lacks, problem_with
 
 EXTRA_AGENTS_ENV = "WORDGAMES_EXTRA_AGENTS"
 ENTRY_POINT_GROUP = "wordgames.agents"
@@ -89,8 +89,16 @@ class AgentSpec:
         kw = {k: v for k, v in options.items() if k in accepted}
         return factory(subject, **kw) if self.needs else factory(**kw)
 
-    def reason_unusable(self, subject) -> str | None:
-        return lacks(subject, (self.needs,)) if self.needs else None
+    def reason_unusable(self, subject, *, check: bool = True) -> str | None:
+        """Why ``subject`` cannot drive this agent (None: it can).
+
+        A capability it lacks, or, with ``check``, one it declares but fails at run time (its
+        own check may ask its server: done only for an agent about to be built).
+        """
+        if not self.needs:
+            return None
+        why = lacks(subject, (self.needs,))
+        return why if why or not check else problem_with(subject, self.needs)
 
 
 _CN = "wordgames.codenames.agents"
@@ -111,6 +119,9 @@ BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("player-sender", "codenames", "sender", "player",
               "wordgames.codenames.players:PlayerSender",
               "asks the player for its 10 best clues (hits@10 and mrr@10 against people's clues)"),
+    AgentSpec("logprob-receiver", "codenames", "receiver", "scorer",
+              "wordgames.codenames.players:LogprobReceiver",
+              "orders the board words by their log-probability after the clue (a scorer)"),
     AgentSpec("embedding", "oddmanout", "solver", "vectors",
               "wordgames.oddmanout.embedding_solver:EmbeddingSolver",
               "the word whose removal leaves the most cohesive rest (compactness)"),
@@ -180,7 +191,7 @@ def get_agent(game: str, name: str) -> AgentSpec:
     >>> get_agent("codenames", "nearst")
     Traceback (most recent call last):
     ...
-    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender
+    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender, logprob-receiver
     """
     known = list_agents(game)
     for a in known:
@@ -195,6 +206,8 @@ def get_agent(game: str, name: str) -> AgentSpec:
 def usable(game: str, role: str, subject) -> tuple[list[AgentSpec], dict[str, str]]:
     """The agents of a role that ``subject`` can drive, and why each other one cannot.
 
+    By capability only: no subject is asked to check itself (a server is not asked).
+
     >>> from wordgames.subjects import PlayerSubject
     >>> ok, left_out = usable("wales", "navigator", PlayerSubject("p"))
     >>> [a.name for a in ok], left_out["greedy"]
@@ -202,7 +215,7 @@ def usable(game: str, role: str, subject) -> tuple[list[AgentSpec], dict[str, st
     """
     ok, why = [], {}
     for a in list_agents(game, role):
-        reason = a.reason_unusable(subject)
+        reason = a.reason_unusable(subject, check=False)
         if reason is None:
             ok.append(a)
         else:

@@ -5,7 +5,10 @@
 * ``encoder``: gives a vector for any word on demand (a transformer, an embeddings service).
   Today an encoder is frozen into ``vectors`` over a word list (``transformer:MODEL``).
 * ``player``: answers a game's question in words (:class:`Player`): a chat LLM, a person's
-  recorded answers, or the lookup table of a test. The agents that need a player
+  recorded answers, or the lookup table of a test.
+* ``scorer``: gives the log-probability of each of a question's options as the continuation of
+  its prompt (:class:`Scorer`): a language model behind a completions server whose
+  log-probabilities pass the subject's check (:func:`problem_with`). The agents that need a player
   (:mod:`wordgames.agents`) ask it :class:`Question` objects and parse its answers strictly:
   an answer they cannot read is a skip with its reason, counted, never a guess.
 
@@ -30,8 +33,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from wordgames.errors import WordgamesError
 
-VECTORS, ENCODER, PLAYER = "vectors", "encoder", "player"
-CAPABILITIES = (VECTORS, ENCODER, PLAYER)
+VECTORS, ENCODER, PLAYER, SCORER = "vectors", "encoder", "player", "scorer"
+CAPABILITIES = (VECTORS, ENCODER, PLAYER, SCORER)
 
 
 class AnswerError(WordgamesError):
@@ -90,6 +93,17 @@ class Player(Protocol):
     name: str
 
     def answer(self, question: Question) -> str: ...
+
+    def identity(self) -> dict: ...
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """A subject that scores options: log P(option | the question's prompt), one per option."""
+
+    name: str
+
+    def score(self, question: Question, options) -> list[float]: ...
 
     def identity(self) -> dict: ...
 
@@ -187,6 +201,17 @@ def lacks(subject, needs: tuple[str, ...]) -> str | None:
         f"needs a subject with {kinds}; {getattr(subject, 'name', subject)!s} is "
         f"{' and '.join(sorted(have)) or 'of no known kind'}"
     )
+
+
+def problem_with(subject, capability: str) -> str | None:
+    """Why ``subject`` cannot serve ``capability`` after all (its own check), or None.
+
+    A subject declares a capability it may lack at run time (a server without working
+    log-probabilities) and says why in ``capability_problem(capability)``; the agents that
+    need it are then not run, with the reason.
+    """
+    check = getattr(subject, "capability_problem", None)
+    return check(capability) if callable(check) else None
 
 
 def secret(env_name: str) -> str:

@@ -29,6 +29,7 @@ from wordgames.subjects import AnswerError, Question, _items_of, parse_ranking
 #: of the question, hence of the player's answers)
 PROMPT, PROMPT_VERSION = template("codenames_receiver")
 SENDER_PROMPT, SENDER_PROMPT_VERSION = template("codenames_sender")
+SCORE_PROMPT, SCORE_PROMPT_VERSION = template("codenames_receiver_logprob")
 _CLUE_LINE = re.compile(r"^([a-z][a-z'-]*)\s*[:=-]?\s*(\d+)$")
 
 
@@ -159,6 +160,52 @@ class PlayerReceiver(Agent):
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
         answer = self.player.answer(self.question(board_words, clue))
         return parse_ranking(answer, board_words)
+
+    def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
+        return self.ranked_forward(board_words, clue)[:number]
+
+
+class LogprobReceiver(Agent):
+    """A Codenames receiver that orders the board by each word's log-probability after the clue.
+
+    The scorer (:class:`~wordgames.subjects.Scorer`) is given a text that ends where the word
+    the clue points to would follow (``prompts/codenames_receiver_logprob.txt``) and scores
+    each board word as its continuation: the summed log-probability of its tokens, so one
+    request per board word. Ties keep the board's order. With ``per_token`` the sum is divided
+    by the word's length in characters (a proxy for its tokens), which takes away part of the
+    advantage of short words.
+
+    Examples
+    --------
+    >>> from wordgames.subjects import PlayerSubject
+    >>> class Table(PlayerSubject):
+    ...     capabilities = frozenset({"scorer"})
+    ...     def score(self, q, options):
+    ...         return [{"dog": -1.0, "cat": -0.5, "car": -3.0}[o] for o in options]
+    ...     def identity(self):
+    ...         return {"kind": "table"}
+    >>> LogprobReceiver(Table("t")).ranked_forward(["dog", "cat", "car"], "pet")
+    ['cat', 'dog', 'car']
+    """
+
+    name = "logprob-receiver"
+
+    def __init__(self, scorer, per_token: bool = False):
+        self.scorer = scorer
+        self.per_token = bool(per_token)
+
+    def question(self, board_words: Sequence[str], clue: str) -> Question:
+        prompt = SCORE_PROMPT.format(clue=clue, board=", ".join(board_words)).rstrip("\n")
+        fields = {"board": tuple(board_words), "clue": clue}
+        return Question("codenames", "receiver", fields, prompt, SCORE_PROMPT_VERSION, 0)
+
+    def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
+        words = list(board_words)
+        scores = self.scorer.score(self.question(words, clue), words)
+        if self.per_token:
+            scores = [s / max(len(w), 1) for s, w in zip(scores, words, strict=True)]
+        order = sorted(range(len(words)), key=lambda i: -scores[i])  # stable: board order
+        return [words[i] for i in order]
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
         return self.ranked_forward(board_words, clue)[:number]

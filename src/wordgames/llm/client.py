@@ -94,6 +94,7 @@ class ChatClient:
         self.usage = Usage()
         self.reported_model: str | None = None
         self._client = None
+        self._logprob_problem: str | None = None
         self._lock = threading.Lock()
 
     def _openai(self):
@@ -155,6 +156,72 @@ class ChatClient:
         tin, tout = self._count_tokens(reply)
         self.cache.put(key, model, request, {"text": text}, tin, tout)
         return text, False
+
+    def continuation_logprob(self, prompt: str, continuation: str, *, prompt_version: str) -> float:
+        """Log P(``continuation`` | ``prompt``): the sum of its tokens' log-probabilities.
+
+        One ``/v1/completions`` request with ``echo`` (the server returns the log-probability
+        of every token of the text it was given), cached by content. Check the server first
+        (:meth:`logprob_problem`): some echo log-probabilities that are not the model's.
+        """
+        model = self.check()
+        request = {"prompt": prompt + continuation, "echo": True, "logprobs": 1, "max_tokens": 1,
+                   "temperature": 0.0}  # fmt: skip
+        key = request_key(model, {**request, "scored_from": len(prompt)}, prompt_version)
+        hit = self._cached(key)
+        if hit is not None:
+            return float(hit["logprob"])
+        reply = self._send(lambda api: api.completions.create(model=self.model, **request))
+        lp = reply.choices[0].logprobs
+        value = span_logprob(lp.text_offset, lp.token_logprobs, len(prompt), len(request["prompt"]))
+        tin, tout = self._count_tokens(reply)
+        self.cache.put(key, model, request, {"logprob": value}, tin, tout)
+        return value
+
+    def logprob_problem(self) -> str | None:
+        """Why this server's log-probabilities cannot score (None: they can), asked once.
+
+        The check: the log-probability the server gives its own greedy next token, asked for
+        that token (``/v1/completions``, ``logprobs``), must equal the one it gives the same
+        token in an echoed text. llama-cpp-python 0.3 fails it (its echo pairs each token with
+        the next position's logits); vLLM's and the hosted completions servers pass.
+        """
+        if self._logprob_problem is None:
+            self._logprob_problem = self._probe_logprobs() or ""
+        return self._logprob_problem or None
+
+    def _probe_logprobs(self) -> str | None:
+        import openai
+
+        from wordgames.subjects import AnswerError
+
+        prompt = "The capital of France is"
+        try:
+            token, direct = self._next_token(prompt)
+            echoed = self.continuation_logprob(prompt, token, prompt_version="probe-1")
+        except (ServerError, AnswerError, openai.OpenAIError, AttributeError, IndexError,
+                TypeError) as exc:  # fmt: skip
+            return f"the server at {self.base_url} gives no log-probabilities ({exc})"
+        if direct is None or not token or abs(float(direct) - echoed) > LOGPROB_TOLERANCE:
+            return (
+                f"the server at {self.base_url} gives the token {token!r} after {prompt!r} "
+                f"log-probability {direct} when it generates it but {echoed:.4f} when it is "
+                "echoed: its echoed log-probabilities are not the model's"
+            )
+        return None
+
+    def _next_token(self, prompt: str) -> tuple[str, float | None]:
+        """The greedy next token after ``prompt`` and its log-probability (cached)."""
+        model = self.check()
+        request = {"prompt": prompt, "max_tokens": 1, "logprobs": 1, "temperature": 0.0}
+        key = request_key(model, request, "probe-1")
+        hit = self._cached(key)
+        if hit is None:
+            reply = self._send(lambda api: api.completions.create(model=self.model, **request))
+            lp = reply.choices[0].logprobs.token_logprobs
+            hit = {"text": reply.choices[0].text, "logprob": lp[0] if lp else None}
+            self.cache.put(key, model, request, hit, *self._count_tokens(reply))
+        return hit["text"], hit["logprob"]
 
     def embed(self, words: list[str], batch_size: int = 256) -> list[list[float]]:
         """One vector per word (``/v1/embeddings``), each cached by the model and the word.
@@ -227,6 +294,37 @@ class ChatClient:
             ) from None
         except openai.APIConnectionError as exc:
             raise ServerError(f"lost the model server at {self.base_url} ({exc})") from None
+
+
+#: how far a server's two log-probabilities of one token may differ (numerical noise)
+LOGPROB_TOLERANCE = 0.05
+
+
+def span_logprob(offsets, logprobs, start: int, stop: int) -> float:
+    """The summed log-probability of the tokens that begin in ``[start, stop)`` of the text.
+
+    An echoed text's tokens come with their character offsets; the continuation's tokens are
+    those from ``start`` (the prompt's length) on, before ``stop`` (the generated token after
+    the text is left out). A token that begins inside the prompt and reaches past it would mix
+    the two: an error.
+
+    >>> span_logprob([0, 3, 8, 12], [None, -1.0, -0.5, -2.0], 8, 12)
+    -0.5
+    >>> span_logprob([0, 3, 7], [None, -1.0, -0.5], 8, 12)
+    Traceback (most recent call last):
+    ...
+    wordgames.subjects.AnswerError: no token of the server's answer begins where the continuation does (character 8)
+    """
+    from wordgames.subjects import AnswerError
+
+    if start not in offsets:  # the tokenizer merged the prompt's end with the continuation
+        raise AnswerError(
+            f"no token of the server's answer begins where the continuation does (character {start})"
+        )
+    picked = [lp for off, lp in zip(offsets, logprobs, strict=True) if start <= off < stop]
+    if not picked or any(lp is None for lp in picked):
+        raise AnswerError("the server gave no log-probability for the continuation")
+    return float(sum(picked))
 
 
 def _pooled(embedding) -> list[float]:

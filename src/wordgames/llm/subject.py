@@ -18,13 +18,16 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from wordgames.errors import WordgamesError
-from wordgames.subjects import PlayerSubject, Question
+from wordgames.subjects import PLAYER, SCORER, PlayerSubject, Question
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
 class ChatSubject(PlayerSubject):
     """A chat model that plays: each question one request (cached, counted, capped).
+
+    It is also a *scorer* (:meth:`score`: log-probabilities from ``/v1/completions``) where the
+    server's log-probabilities pass :meth:`~wordgames.llm.client.ChatClient.logprob_problem`.
 
     Parameters
     ----------
@@ -125,9 +128,50 @@ class ChatSubject(PlayerSubject):
             )
         return self._client
 
+    capabilities = frozenset({PLAYER, SCORER})
+
     def check(self) -> None:
         """Reach the server and find the model before any work (an error names the URL)."""
         self.client.check()
+
+    def capability_problem(self, capability: str) -> str | None:
+        """Why the server cannot serve ``capability`` (a scorer needs true log-probabilities)."""
+        if capability != SCORER:
+            return None
+        if self.dry_run:
+            return "a dry run does not estimate log-probability scoring"
+        return self.client.logprob_problem()
+
+    def score(self, question: Question, options) -> list[float]:
+        """Log P(" option" | the question's prompt) for each option (one request each, cached).
+
+        The prompt is sent as plain text (a completion, not a chat); the transcript keeps one
+        row per question with every option's log-probability.
+        """
+        import hashlib
+        import json
+
+        def one(option):
+            return self.client.continuation_logprob(
+                question.prompt, " " + str(option), prompt_version=question.prompt_version
+            )
+
+        options = list(options)
+        if self.max_concurrency > 1 and len(options) > 1:
+            with ThreadPoolExecutor(self.max_concurrency) as pool:
+                values = list(pool.map(one, options))
+        else:
+            values = [one(o) for o in options]
+        answer = json.dumps(
+            dict(zip(map(str, options), (round(v, 6) for v in values), strict=True))
+        )
+        with self._lock:
+            self._transcript.append({"game": question.game, "role": question.role,
+                                     "question": question.summary(),
+                                     "prompt_sha256": hashlib.sha256(
+                                         question.prompt.encode("utf-8")).hexdigest(),
+                                     "answer": answer, "cached": False})  # fmt: skip
+        return values
 
     @property
     def usage(self):

@@ -1,12 +1,18 @@
 """The Odd-Man-Out solver driven by a *player* subject (:mod:`wordgames.subjects`).
 
 :class:`PlayerSolver` shows the player each puzzle's words (in the order every solver sees
-them) and asks which one does not belong, or ``none``. ``none`` is an abstention (reason
-``"abstained"``); an answer that names no word of the puzzle is an abstention with reason
-``"unreadable-answer"``, counted among the abstentions by reason, never a guess.
+them) and asks which one does not belong and the category the others share (``bus: fruits``),
+or ``none``. ``none`` is an abstention (reason ``"abstained"``); an answer that names no word
+of the puzzle is an abstention with reason ``"unreadable-answer"``, counted among the
+abstentions by reason, never a guess. The category is kept beside the choice (``named``,
+``not-named`` when the answer gives only the word, ``unreadable`` when what follows the colon
+is not a short phrase of words); :mod:`wordgames.oddmanout.categories` compares it with the
+WordNet solver's explanation.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -17,6 +23,35 @@ from wordgames.subjects import AnswerError, Question, answer_all, parse_choice
 
 #: the prompt (``wordgames/prompts/oddmanout_solver.txt``) and its version
 PROMPT, PROMPT_VERSION = template("oddmanout_solver")
+_PHRASE = re.compile(r"^[a-z][a-z' -]*$")
+#: the most words a category may have
+MAX_CATEGORY_WORDS = 6
+
+
+def parse_answer(answer: str, words) -> tuple[str | None, str | None, str]:
+    """``(odd word or None for "none", category or None, category status)`` of an answer.
+
+    The word is read strictly (:func:`~wordgames.subjects.parse_choice`: an
+    :class:`~wordgames.subjects.AnswerError` otherwise); the category is what follows the
+    first colon, lower-cased: ``named``, ``not-named`` (no colon, or nothing after it) or
+    ``unreadable`` (not a phrase of at most six words).
+
+    >>> parse_answer("Bus: Fruits.", ["apple", "bus", "pear"])
+    ('bus', 'fruits', 'named')
+    >>> parse_answer("bus", ["apple", "bus", "pear"])
+    ('bus', None, 'not-named')
+    >>> parse_answer("bus: 42!", ["apple", "bus", "pear"])
+    ('bus', None, 'unreadable')
+    """
+    head, colon, tail = str(answer).strip().partition(":")
+    picked = parse_choice(head, words, allow_none=True)
+    text = tail.strip().rstrip(".").strip().strip("\"'`").strip().lower()
+    if not colon or not text or picked is None:
+        return picked, None, "not-named"
+    text = " ".join(text.split())
+    if not _PHRASE.match(text) or len(text.split()) > MAX_CATEGORY_WORDS:
+        return picked, None, "unreadable"
+    return picked, text, "named"
 
 
 class PlayerSolver(Params):
@@ -51,25 +86,27 @@ class PlayerSolver(Params):
     def question(self, words) -> Question:
         prompt = PROMPT.format(words=", ".join(words))
         fields = {"words": tuple(words)}
-        return Question("oddmanout", "solver", fields, prompt, PROMPT_VERSION, answer_tokens=16)
+        return Question("oddmanout", "solver", fields, prompt, PROMPT_VERSION, answer_tokens=24)
 
     def solve(self, puzzles) -> Solution:
         """The player's answer to every puzzle, asked together (:func:`answer_all`)."""
         P, n = puzzles.words.shape
         choice = np.full(P, -1, dtype=np.int64)
         reason = np.full(P, "", dtype=object)
+        category = np.full(P, None, dtype=object)
+        status = np.full(P, "", dtype=object)  # of the category, where a word was chosen
         listed = [[str(w) for w in puzzles.words[p]] for p in range(P)]
         answers = answer_all(self.player, [self.question(words) for words in listed])
         for p, (words, answer) in enumerate(zip(listed, answers, strict=True)):
             try:
-                picked = parse_choice(answer, words, allow_none=True)
+                picked, category[p], how = parse_answer(answer, words)
             except AnswerError:
                 reason[p] = "unreadable-answer"
                 continue
             if picked is None:
                 reason[p] = "abstained"
             else:
-                choice[p] = words.index(picked)
+                choice[p], status[p] = words.index(picked), how
         return Solution(
             "player",
             choice,
@@ -77,6 +114,7 @@ class PlayerSolver(Params):
             np.zeros((P, n)),
             parameters={"player": self.player.identity(), "prompt_version": PROMPT_VERSION},
             oov={"puzzles_with_oov": 0, "oov_words": 0},
+            extra={"category": category, "category_status": status},
         )
 
     def describe(self) -> dict:

@@ -65,6 +65,14 @@ TABLES = (
         "WordNet senses of the words the embedding solver wrongly chose (section 5.1)",
     ),
     Table(
+        "categories",
+        columns(
+            "dataset:str words:str odd:str category:str? holds:bool? wordnet_odd:str? "
+            "explanation:str? agrees:bool? left_out:str?"
+        ),
+        "a player's odd word and category beside the WordNet solver's explanation, a puzzle a row",
+    ),
+    Table(
         "error_examples",
         columns("words:str answer:str chosen:str? chosen_senses:int? answer_senses:int?"),
         "puzzles the embedding solver got wrong, with WordNet sense counts",
@@ -151,7 +159,9 @@ _PCT = (0.0, 100.0)
 
 MEASURE = Measure(
     name="oddmanout",
-    version="3",  # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy)
+    # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy);
+    # 4: a player names the category, compared with WordNet's explanation
+    version="4",
     family="oddmanout",
     description="Odd-Man-Out puzzles: %correct / %wrong / %abstained",
     compute="wordgames.oddmanout.suite:run",
@@ -166,6 +176,26 @@ MEASURE = Measure(
             HIGHER,
             (0.0, 1.0),
             "share of correct answers among the puzzles answered (0-1)",
+        ),
+        Metric(
+            "category_named",
+            HIGHER,
+            _PCT,
+            "% of the puzzles a player answered whose answer names the others' category",
+        ),
+        Metric(
+            "category_holds_wordnet",
+            HIGHER,
+            _PCT,
+            "% of the puzzles with a category in WordNet where it is a class of the four kept "
+            "words",
+        ),
+        Metric(
+            "category_agrees_wordnet",
+            HIGHER,
+            _PCT,
+            "% of the compared puzzles whose category names WordNet's explanation or a "
+            "hypernym of it",
         ),
     ),
     headlines=(

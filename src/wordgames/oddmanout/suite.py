@@ -77,6 +77,7 @@ class SolvedSet:
     errors: dict = field(default_factory=dict)  # analysis.error_concentration
     outcomes: object = None  # per puzzle: 1 solved, 0 wrong, -1 abstained
     ids: object = None  # per puzzle: its line in the source (stable across seeds)
+    solution: object = None  # the solver's Solution
 
 
 @dataclass
@@ -247,6 +248,7 @@ def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:
                 error_concentration(ps, sol),
                 outcomes(ps, sol),
                 ids,
+                sol,
             )
         )
     return out
@@ -280,12 +282,18 @@ def embedding_part(
     inputs: Inputs,
     boot: dict | None = None,
     subject: str = "embedding",
+    keep: list | None = None,
 ) -> list[dict]:
-    """The subject's solver on every set: Score rows and OOV; returns Table-3 rows."""
+    """The subject's solver on every set: Score rows and OOV; returns Table-3 rows.
+
+    ``keep``: a list that gets the :class:`SolvedSet` of every set.
+    """
     from wordgames.oddmanout.metrics import table3_row
 
     rows = []
     solved_sets = solve_sets(solver, inputs.sets, boot)
+    if keep is not None:
+        keep.extend(solved_sets)
     _add_concentration(result, label, solved_sets)
     for solved in solved_sets:
         s, name = solved.score, solved.dataset
@@ -456,10 +464,14 @@ def run_agent(
     opts = ctx.options
     root = None if ctx.data_root is None else str(ctx.data_root)
     boot = {"n_resamples": ctx.ci_resamples, "seed": ctx.seed}
+    solved: list[SolvedSet] = []
     with Timer(result.timings, "solve"):
-        rows = embedding_part(result, solver, label, inputs, boot, subject=name)
+        rows = embedding_part(result, solver, label, inputs, boot, subject=name, keep=solved)
     load_rows, result.notes = load_reports(inputs)
     result.tables.update({"table3": rows, "load_reports": load_rows})
+    if any("category" in (x.solution.extra or {}) for x in solved):
+        with Timer(result.timings, "categories"):
+            category_part(result, name, solved, inputs, opts, boot)
     result.notes.append(
         f"solver {name!r}: the sense-embedding solvers and the error analysis go with the "
         "embedding solver and were not run"
@@ -475,6 +487,63 @@ def run_agent(
         raise SkipMeasure("no puzzle set could be solved")
     _finish(result, solver, opts, inputs, ctx, use_wordnet)
     return result
+
+
+def category_part(result: MeasureResult, subject: str, solved, inputs: Inputs, opts, boot):
+    """The categories a player named, against the WordNet solver's explanations, per set.
+
+    Three Score rows a set: ``category_named`` (% of the answered puzzles whose answer names
+    a readable category), ``category_holds_wordnet`` (% of those whose category is a WordNet
+    class of the four kept words) and ``category_agrees_wordnet`` (% of the puzzles where the
+    WordNet solver chose the same word whose category names its explanation or a hypernym of
+    it); the answered puzzles not compared are ``n_skipped``, by reason
+    (:mod:`wordgames.oddmanout.categories`); the ``categories`` table, one row a puzzle.
+    A note instead when WordNet cannot be loaded.
+    """
+    from wordgames.errors import DatasetMissingError
+    from wordgames.oddmanout.categories import compare_categories
+
+    if opts.wordnet is False:
+        result.notes.append("categories not compared with WordNet (wordnet=False)")
+        return
+    try:
+        wordnet = _wordnet_solver(
+            opts.wordnet_root, opts.instances, opts.missing, opts.wordnet_mode
+        )
+    except (DatasetMissingError, ImportError) as exc:
+        result.notes.append(f"categories not compared with WordNet: {exc}")
+        return
+    rows = result.tables.setdefault("categories", [])
+    for x in solved:
+        ps = inputs.sets[x.dataset]
+        found = compare_categories(ps, x.solution, wordnet.solve(ps), wordnet.taxonomy)
+        rows.extend({"dataset": x.dataset, **r} for r in found["rows"])
+        status = x.solution.extra["category_status"]
+        answered = status[x.solution.choice >= 0]
+        _share_score(result, x.dataset, subject, "category_named", answered == "named", boot)
+        for key in ("holds", "agrees"):
+            left_out = found[f"{key}_left_out"]
+            why = "; ".join(f"{k}: {v}" for k, v in sorted(left_out.items()))
+            _share_score(result, x.dataset, subject, f"category_{key}_wordnet", found[key], boot,
+                         n_skipped=sum(left_out.values()), skip_reason=why)  # fmt: skip
+
+
+def _share_score(result, dataset, subject, metric, hits, boot, **skipped) -> None:
+    """A percentage of puzzles with a seeded bootstrap interval (NaN over no puzzle)."""
+    import numpy as np
+
+    from wordgames.stats import bootstrap_ci
+
+    values = 100.0 * np.asarray(hits, dtype=np.float64)
+    if len(values) == 0:
+        value, ci = math.nan, (math.nan, math.nan)
+    elif not boot.get("n_resamples"):
+        value, ci = float(values.mean()), (math.nan, math.nan)
+    else:
+        value = float(values.mean())
+        ci = bootstrap_ci(values, n_resamples=boot["n_resamples"], seed=boot["seed"],
+                          bounds=(0.0, 100.0))  # fmt: skip
+    result.score(dataset, subject, metric, value, ci=ci, n=len(values), **skipped)
 
 
 def _wordnet_and_analysis(result: MeasureResult, solver, opts, inputs: Inputs, root, boot):
