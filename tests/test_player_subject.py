@@ -281,3 +281,30 @@ def test_a_players_identity_keys_the_store_and_holds_no_secret(monkeypatch):
     assert a.fingerprint() != b.fingerprint()
     assert "s3cr3t" not in json.dumps(a.describe())
     assert np.all([len(a.fingerprint()) == 64])
+
+
+def test_a_players_codenames_questions_are_asked_together(data_root):
+    """The receiver's questions of a data set go to ``answer_many`` in one call (a server
+    that batches answers them together); the scores are those of one question at a time."""
+
+    class Batching(LookupPlayer):
+        def __init__(self, name, table):
+            super().__init__(name, table)
+            self.batches = []
+
+        def answer_many(self, questions):
+            self.batches.append(len(questions))
+            return [self.answer(q) for q in questions]
+
+    table = codenames_table(data_root)
+    opts = {"codenames": {"datasets": ["codenames-pilot"], "senders": []}}
+    one = wordgames.evaluate([LookupPlayer("one", table)], measures=["codenames"], options=opts)
+    player = Batching("many", table)
+    many = wordgames.evaluate([player], measures=["codenames"], options=opts)
+    metric = "human_receiver.map"
+    a = _score(one, "codenames", "codenames-pilot", "player-receiver", metric)
+    b = _score(many, "codenames", "codenames-pilot", "player-receiver", metric)
+    assert (a.value, a.n, a.n_skipped) == (b.value, b.n, b.n_skipped)
+    # each distinct (board, clue) once, in one call; records that repeat one read its answer
+    distinct = {("codenames", c, b) for (_, c, b) in codenames_table(data_root)}
+    assert player.batches == [player.asked] and player.asked == len(distinct) > 1

@@ -616,6 +616,7 @@ def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
     censored rank ``n_clues + 1``.
     """
     res.listed = getattr(sender, "n_clues", None)
+    _ask_ahead(sender, [(list(p.blue), list(p.red)) for p in problems])
     for p in problems:
         try:
             ranking = list(sender.ranked_forward(list(p.blue), list(p.red)))
@@ -635,6 +636,58 @@ def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
             continue
         if progress:
             progress(1)
+
+
+def _ask_ahead(agent, questions: list) -> None:
+    """Let an agent that asks a player ask all of a loop's questions together, in order.
+
+    A :class:`~wordgames.codenames.players.PlayerReceiver` or ``PlayerSender`` sends them with
+    the player's ``answer_many`` (``max_concurrency`` requests at a time); the loop then reads
+    the answers one by one. Other agents have no ``ask_ahead``.
+    """
+    ask = getattr(agent, "ask_ahead", None)
+    if callable(ask) and questions:
+        ask(questions)
+
+
+def _map_questions(rec, records, res):
+    """The records Algorithm 5 asks ``rec`` about: ``(record, board, picks)``; skips counted."""
+    for r in records:
+        board = list(dict.fromkeys(_norm(w) for w in r.board))
+        picks = set(_norm(w) for w in r.chosen)
+        if not picks:
+            res.skipped["no_picks"] += _weight(r)
+            continue
+        if not picks <= set(board):
+            res.skipped["pick_not_on_board"] += _weight(r)
+            continue
+        oov = _receiver_oov(rec, [*board, _norm(r.clue)])
+        if oov:
+            res.skipped["oov_clue" if _norm(r.clue) in oov else "oov_board"] += _weight(r)
+            res.oov_words.update(oov)
+            continue
+        yield r, board, picks
+
+
+def _guess_questions(rec, records, res, number_for):
+    """The records Algorithm 7 asks ``rec`` about; skips counted.
+
+    Yields ``(record, board, clue, blue, tau, targets)``.
+    """
+    for r in records:
+        tau, targets = number_for(r)
+        if not tau:
+            res.skipped["no_number"] += _weight(r)
+            continue
+        blue = set(_norm(w) for w in r.blue)
+        board = sorted(set(blue) | {_norm(w) for w in r.avoid})
+        clue = _norm(r.clue)
+        oov = _receiver_oov(rec, [*board, clue])
+        if oov:
+            res.skipped["oov_clue" if clue in oov else "oov_board"] += _weight(r)
+            res.oov_words.update(oov)
+            continue
+        yield r, board, clue, blue, tau, targets
 
 
 def _valid_for(sender, problems, res: SenderRanks):
@@ -1109,20 +1162,9 @@ def receiver_map(
     for rec in receivers:
         name = agent_name(rec)
         res = ReceiverScores(name, agent_params(_receiver(rec)), "map", bounds=(0.0, 1.0))
-        for r in records:
-            board = list(dict.fromkeys(_norm(w) for w in r.board))
-            picks = set(_norm(w) for w in r.chosen)
-            if not picks:
-                res.skipped["no_picks"] += _weight(r)
-                continue
-            if not picks <= set(board):
-                res.skipped["pick_not_on_board"] += _weight(r)
-                continue
-            oov = _receiver_oov(rec, [*board, _norm(r.clue)])
-            if oov:
-                res.skipped["oov_clue" if _norm(r.clue) in oov else "oov_board"] += _weight(r)
-                res.oov_words.update(oov)
-                continue
+        asked = list(_map_questions(rec, records, res))
+        _ask_ahead(rec, [(board, _norm(r.clue)) for r, board, _ in asked])
+        for r, board, picks in asked:
             try:
                 ranking = rec.ranked_forward(board, _norm(r.clue))
             except (OOVError, KeyError):
@@ -1179,19 +1221,9 @@ def receiver_guess_score(
     for rec in receivers:
         name = agent_name(rec)
         res = ReceiverScores(name, agent_params(_receiver(rec)), "guess_score", bounds=bounds)
-        for r in records:
-            tau, targets = number_for(r)
-            if not tau:
-                res.skipped["no_number"] += _weight(r)
-                continue
-            blue = set(_norm(w) for w in r.blue)
-            board = sorted(set(blue) | {_norm(w) for w in r.avoid})
-            clue = _norm(r.clue)
-            oov = _receiver_oov(rec, [*board, clue])
-            if oov:
-                res.skipped["oov_clue" if clue in oov else "oov_board"] += _weight(r)
-                res.oov_words.update(oov)
-                continue
+        asked = list(_guess_questions(rec, records, res, number_for))
+        _ask_ahead(rec, [(board, clue) for _, board, clue, _, _, _ in asked])
+        for r, board, clue, blue, tau, targets in asked:
             try:
                 picks = rec.guess(board, clue, tau)
             except (OOVError, KeyError):

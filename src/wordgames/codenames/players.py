@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from wordgames.codenames.agents import Agent
 from wordgames.codenames.board import Board, ClueRules, _norm
 from wordgames.prompts import template
-from wordgames.subjects import AnswerError, Question, _items_of, parse_ranking
+from wordgames.subjects import AnswerError, Question, _items_of, answer_all, parse_ranking
 
 #: the receiver's prompt (``wordgames/prompts/codenames_receiver.txt``) and its version (part
 #: of the question, hence of the player's answers)
@@ -63,6 +63,30 @@ def parse_clues(answer: str, board_words, rules: ClueRules | None = None) -> lis
     if not out:
         raise AnswerError("the answer lists no clue")
     return out
+
+
+def _ask_distinct(player, questions) -> dict:
+    """The player's answer to each distinct question, asked together (in first-asked order)."""
+    distinct = list({_key(q): q for q in questions}.items())
+    answers = answer_all(player, [q for _, q in distinct])
+    return {k: a for (k, _), a in zip(distinct, answers, strict=True)}
+
+
+def _asked(agent, question: Question) -> str:
+    """The answer :meth:`ask_ahead` got for ``question``, else the player's answer now.
+
+    The same question gets the same answer (a chat subject's from its cache), so an answer
+    asked ahead serves every record that asks it, until the next ``ask_ahead``.
+    """
+    ahead = agent.__dict__.get("_ahead") or {}
+    if _key(question) in ahead:
+        return ahead[_key(question)]
+    return agent.player.answer(question)
+
+
+def _key(question: Question) -> tuple:
+    """A question by its content (the same prompt gets the same answer)."""
+    return (question.game, question.role, question.prompt_version, question.prompt)
 
 
 class PlayerSender(Agent):
@@ -107,9 +131,14 @@ class PlayerSender(Agent):
             "codenames", "sender", fields, prompt, SENDER_PROMPT_VERSION, answer_tokens=tokens
         )
 
+    def ask_ahead(self, boards) -> None:
+        """Ask the questions of ``boards`` (``(blue, red)`` pairs) together; kept until read."""
+        questions = [self.question(list(b), list(r)) for b, r in boards]
+        self._ahead = _ask_distinct(self.player, questions)
+
     def clues(self, blue, red, rules: ClueRules | None = None) -> list[tuple[str, int]]:
         """The player's ``(clue, number)`` pairs for (blue, red), best first, at most ``n_clues``."""
-        answer = self.player.answer(self.question(list(blue), list(red)))
+        answer = _asked(self, self.question(list(blue), list(red)))
         return parse_clues(answer, [*blue, *red], rules)[: self.n_clues]
 
     def ranked_forward(self, blue, red) -> list[str]:
@@ -157,8 +186,13 @@ class PlayerReceiver(Agent):
             "codenames", "receiver", fields, prompt, PROMPT_VERSION, answer_tokens=tokens
         )
 
+    def ask_ahead(self, items) -> None:
+        """Ask the questions of ``items`` (``(board words, clue)`` pairs) together; kept until read."""
+        questions = [self.question(list(b), c) for b, c in items]
+        self._ahead = _ask_distinct(self.player, questions)
+
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
-        answer = self.player.answer(self.question(board_words, clue))
+        answer = _asked(self, self.question(list(board_words), clue))
         return parse_ranking(answer, board_words)
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
