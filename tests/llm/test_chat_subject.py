@@ -146,3 +146,26 @@ def test_a_chat_model_gives_clues_scored_against_peoples_and_plays_a_cross_play_
     turns = pair.find("mean_turns", "random-boards", "toy")
     assert turns.n == 1 and 1.0 <= turns.value <= 3.0  # solved in 1 or 2 turns, or limit + 1
     assert all(a["role"] == "sender" for a in pair.tables["answers"])
+
+
+def test_a_dry_run_counts_the_self_play_turns_with_an_embedding(llm_server, tmp_path):
+    """Self-play pairs of a chat subject with an embedding are played dry, both ways: the
+    sender's and the receiver's questions are counted, nothing is sent."""
+    from wordgames.embeddings import Embedding
+    from wordgames.llm.plan import estimate_requests
+
+    words = ["dog", "cat", "car", "tree", "ship", "apple"]
+    emb = Embedding(words, np.random.default_rng(0).normal(size=(6, 4)), name="toy")
+    play = {"games": 2, "n_blue": 2, "n_red": 2, "words": words, "vocab_size": None}
+    chat = _subject(llm_server, tmp_path / "fresh")  # an empty response cache
+    before = llm_server.requests()
+    rows, cached = estimate_requests(
+        [chat, emb], ["codenames-selfplay"], options={"codenames-selfplay": play}
+    )
+    by_role = {(r["game"], r["role"]): r for r in rows}
+    assert set(by_role) == {("codenames", "sender"), ("codenames", "receiver")}
+    # the chat model's first turn on each board, as sender (with toy and itself) and as
+    # receiver (of toy's clues); a lost turn asks the same question again: counted once
+    assert all(1 <= r["requests"] <= 3 * play["games"] * 4 for r in rows)
+    assert {r["subject"] for r in rows} == {chat.name} and cached == {chat.name: 0}
+    assert llm_server.requests() == before

@@ -7,9 +7,11 @@ of its prompt tokens (:data:`~wordgames.llm.subject.CHARS_PER_TOKEN` characters 
 tokenizer is loaded) and its cap on answer tokens, and answered ``""``. Nothing is stored.
 
 Where a game's next question depends on the answer, only the first is known: a WALES task's
-first step (each further step costs about as much, up to the step cap: the ``up_to`` column)
-and a self-play game's first turn. Self-play pairs of a chat subject with an embedding are not
-played in a dry run (the embedding's own units would have to run too).
+first step (each further step costs about as much, up to the step cap: the ``up_to`` column).
+A self-play game goes on: its unanswered turns are lost, so every turn up to the game's limit is
+asked (an upper bound). Self-play pairs (measures of pairs) are played with every subject of the
+run, so a chat subject's games with an embedding are counted; the embeddings play their own
+pairs too (no request), and nothing else of theirs runs.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ __all__ = ["estimate_requests"]
 def dry_copy(subject):
     """A copy of a chat subject that sends nothing (its own client, an empty plan)."""
     dry = copy.copy(subject)  # through __getstate__: no client, no transcript of the original
-    dry.dry_run, dry.planned = True, []
+    dry.dry_run, dry.planned, dry._planned_keys = True, [], set()
     return dry
 
 
@@ -52,12 +54,20 @@ def estimate_requests(
     """
     from wordgames.evaluation import evaluate
     from wordgames.llm.subject import ChatSubject
+    from wordgames.registry import select_measures
 
     dry = [dry_copy(s) for s in subjects if isinstance(s, ChatSubject)]
     if not dry:
         return [], {}
+    others = [s for s in subjects if not isinstance(s, ChatSubject)]
+    chosen = select_measures(measures)
+    pairs = [m for m in chosen if m.pairs] if others else []
     kwargs = {**evaluate_kwargs, "store": None, "ci_resamples": 0}
-    evaluate(dry, measures, **kwargs)
+    alone = [m for m in chosen if m not in pairs]
+    if alone:
+        evaluate(dry, alone, **kwargs)
+    if pairs:  # a chat subject against the embeddings, both ways
+        evaluate(dry + others, pairs, **kwargs)
     rows, cached = [], {}
     for s in dry:
         by_role: dict = {}

@@ -86,8 +86,9 @@ class ChatSubject(PlayerSubject):
         self.max_concurrency, self.max_requests = max_concurrency, max_requests
         self.cache_path = cache_path
         self.dry_run = bool(dry_run)
-        #: the questions a dry run would send (:func:`planned_row`)
+        #: the questions a dry run would send (:func:`planned_row`), each distinct one once
         self.planned: list[dict] = []
+        self._planned_keys: set = set()
         self._client = None
         self._transcript: list[dict] = []
         self._lock = threading.Lock()
@@ -206,8 +207,11 @@ class ChatSubject(PlayerSubject):
             cached = text is not None
             if not cached:
                 text = ""
-                with self._lock:
-                    self.planned.append(planned_row(question, messages, request["max_tokens"]))
+                key = (request["prompt_version"], question.prompt)
+                with self._lock:  # asked again, it would be answered from the cache
+                    if key not in self._planned_keys:
+                        self._planned_keys.add(key)
+                        self.planned.append(planned_row(question, messages, request["max_tokens"]))
         else:
             text, cached = self.client.chat(messages, **request)
         row = {
