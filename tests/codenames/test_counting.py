@@ -118,6 +118,44 @@ def test_compiled_equals_numpy_pass_on_random_boards_with_ties(
     assert any(w > b for b, w in zip(new["cluster"].best, new["cluster"].worst, strict=True))
 
 
+def test_splits_with_many_records_count_by_ordered_keys_with_the_same_result():
+    # from 3 records a split the kernel compares ordered integer keys (_kernels.four_keys)
+    # instead of the scores: 12 splits of 1 to 6 records each, the clues drawn among the
+    # duplicated words (exact ties of every key), against the numpy pass
+    emb = random_embedding(400, 5, seed=17, duplicates=120)
+    rng = np.random.default_rng(18)
+    problems = []
+    for s in range(12):
+        w = [f"w{j}" for j in rng.choice(280, 8, replace=False)]
+        for r in range(1 + s % 6):
+            clue = f"w{int(rng.choice(np.r_[0:120, 280:400]))}"
+            if clue not in w:
+                problems.append(RankProblem(f"{s}-{r}", tuple(w[:3]), tuple(w[3:]), clue))
+    new = sender_ranks(_all_senders(emb), problems, chunk_bytes=4 * 40 * 37, batch_words=40)
+    old = sender_ranks(_all_senders(emb), problems, chunk_bytes=4 * 40 * 37, batch_words=40,
+                       compiled=False)  # fmt: skip
+    _same(new, old)
+    res = new["exhaustive:avg_blue_dist"]
+    assert any(w > b for b, w in zip(res.best, res.worst, strict=True))  # ties were met
+
+
+def test_ordered_keys_order_as_the_scores_compare():
+    from wordgames.codenames._kernels import four_keys, order_key
+
+    x = np.array([-np.inf, -2.5, -1.0, -0.0, 0.0, 1e-40, 0.5, np.inf, np.nan], np.float32)
+    keys = [order_key(1, v) for v in x]
+    assert keys[:8] == sorted(keys[:8], reverse=True)  # a lower score: a larger key
+    assert keys[3] == keys[4] and keys[8] < keys[7]  # -0.0 is 0.0; NaN beats nothing
+    assert order_key(2, np.float32(9.0)) > order_key(1, np.float32(-9.0))  # count first
+    rng = np.random.default_rng(0)
+    xs = rng.normal(size=(4, 64)).astype(np.float32) + np.float32(0.0)
+    xs[1, :3] = [np.nan, np.inf, 0.0]
+    cnt = rng.integers(0, 5, 64).astype(np.int32)
+    out = np.empty((4, 64), np.int64)
+    four_keys(64, cnt, xs, out)
+    assert out.tolist() == [[order_key(cnt[t], xs[e, t]) for t in range(64)] for e in range(4)]
+
+
 @pytest.mark.parametrize("keep_slices", [1, 2])
 def test_products_beyond_the_keep_budget_are_computed_again_with_the_same_counts(
     keep_slices, monkeypatch

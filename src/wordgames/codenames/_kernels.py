@@ -126,37 +126,100 @@ def four_scores(n, m, cnt, bmax, tot, low, x):
 
     Those of :func:`tie_scores`, computed once per split for all of its records.
     """
+    zero = np.float32(0.0)  # + 0.0 turns -0.0 into 0.0 (equal in every comparison)
     for t in range(n):
         many = cnt[t] >= 2
         lo = low[t] if many else bmax[t]
-        x[0, t] = -(tot[t] / np.float32(cnt[t])) if many else -bmax[t]
-        x[1, t] = -lo
-        x[2, t] = m[t]
-        x[3, t] = m[t] - lo
+        x[0, t] = (-(tot[t] / np.float32(cnt[t])) if many else -bmax[t]) + zero
+        x[1, t] = -lo + zero
+        x[2, t] = m[t] + zero
+        x[3, t] = (m[t] - lo) + zero
 
 
 @jit
-def default_four(c, sv, n, cnt, x, out):
+def order_key(count, x):
+    """An int64 that orders (count, -x) lexicographically: ``(count << 32) | rank of -x``.
+
+    The rank of ``-x`` is 2**32 - 1 minus the float32's ordered bit pattern (a float's bits,
+    sign-flipped, order as the floats do), so a higher count, then a lower ``x``, gives a
+    larger key, and equal (count, x) equal keys: ``x + 0.0`` makes -0.0 the same as 0.0. A
+    NaN gets rank 0 (no key of its count is smaller), so a NaN column never beats a finite
+    clue of its count, as no comparison with NaN is true.
+    """
+    y = np.float32(x + np.float32(0.0))
+    if y != y:
+        return np.int64(count) << 32
+    u = np.int64(np.float32(y).view(np.uint32))
+    asc = (u ^ 0xFFFFFFFF) if u >= 0x80000000 else (u | 0x80000000)
+    return (np.int64(count) << 32) | (np.int64(0xFFFFFFFF) - asc)
+
+
+@jit
+def four_keys(n, cnt, x, keys):
+    """:func:`order_key` of the four scores ``x`` of every column into ``keys[code]``.
+
+    The same keys, computed without branches so that the loop is vectorised: ``x`` must hold
+    no -0.0 (:func:`four_scores` adds 0.0).
+    """
+    bits = x.view(np.uint32)
+    for e in range(4):
+        for t in range(n):
+            u = np.int64(bits[e, t])
+            asc = u ^ (np.int64(0x80000000) + (u >> 31) * np.int64(0x7FFFFFFF))
+            rank = np.int64(0xFFFFFFFF) - asc
+            y = x[e, t]
+            keys[e, t] = (np.int64(cnt[t]) << 32) | (rank if y == y else np.int64(0))
+
+
+@jit
+def count_above(n, keys, key):
+    """Columns whose key is above ``key`` (they beat the clue) and equal to it (ties)."""
+    b = 0
+    tt = 0
+    for t in range(n):
+        k = keys[t]
+        b += k > key
+        tt += k == key
+    return b, tt
+
+
+@jit
+def default_four(c, sv, n, keys, out):
     """Columns whose (-count, score) beat the clue's (-c, ``sv[e]``), and ties.
 
-    For the four scores ``x`` of :func:`four_scores`; ``out[e]`` gets (beats, ties).
+    For the four scores' keys (:func:`four_keys`); ``out[e]`` gets (beats, ties). A clue whose
+    score is NaN ties with none and is beaten by the columns of a higher count only.
+    """
+    for e in range(4):
+        v = np.float32(sv[e])
+        key = order_key(c, v) if v == v else (np.int64(c) << 32) | np.int64(0xFFFFFFFF)
+        b, tt = count_above(n, keys[e], key)
+        out[e, 0] += b
+        out[e, 1] += tt
+
+
+@jit
+def default_four_direct(c, sv, n, cnt, x, out):
+    """:func:`default_four` on the scores themselves: cheaper for a split of one or two records.
+
+    The same counts (the comparisons of :func:`order_key`, made directly).
     """
     c32 = np.int32(c)
     s0, s1 = np.float32(sv[0]), np.float32(sv[1])
     s2, s3 = np.float32(sv[2]), np.float32(sv[3])
-    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = np.int32(0)  # a block's counts fit int32
+    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = 0
     for t in range(n):
         k = cnt[t]
-        more = np.int32(k > c32)
-        same = np.int32(k == c32)
-        b0 += more | (same & np.int32(x[0, t] < s0))
-        t0 += same & np.int32(x[0, t] == s0)
-        b1 += more | (same & np.int32(x[1, t] < s1))
-        t1 += same & np.int32(x[1, t] == s1)
-        b2 += more | (same & np.int32(x[2, t] < s2))
-        t2 += same & np.int32(x[2, t] == s2)
-        b3 += more | (same & np.int32(x[3, t] < s3))
-        t3 += same & np.int32(x[3, t] == s3)
+        more = k > c32
+        same = k == c32
+        b0 += more | (same & (x[0, t] < s0))
+        t0 += same & (x[0, t] == s0)
+        b1 += more | (same & (x[1, t] < s1))
+        t1 += same & (x[1, t] == s1)
+        b2 += more | (same & (x[2, t] < s2))
+        t2 += same & (x[2, t] == s2)
+        b3 += more | (same & (x[3, t] < s3))
+        t3 += same & (x[3, t] == s3)
     out[0, 0] += b0
     out[0, 1] += t0
     out[1, 0] += b1
@@ -165,6 +228,10 @@ def default_four(c, sv, n, cnt, x, out):
     out[2, 1] += t2
     out[3, 0] += b3
     out[3, 1] += t3
+
+
+#: records of a split from which the four scores are turned into keys first (:func:`four_keys`)
+KEYED_FROM = 3
 
 
 @jit
@@ -209,6 +276,7 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
     sv4 = np.empty(4, np.float64)
     out4 = np.zeros((4, 2), np.int64)
     x4 = np.empty((4, nb), np.float32)
+    k4 = np.empty((4, nb), np.int64)
     for j0 in range(j_start, j_stop, nb):
         n = min(nb, j_stop - j0)
         for s in range(sp.shape[0] - 1):
@@ -218,11 +286,17 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                 split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
             if four:  # the default line-up: its scores once, then one pass per record
                 four_scores(n, m, cnt, bmax, tot, low, x4)
+                keyed = sp[s + 1] - sp[s] >= KEYED_FROM  # keys pay for themselves from 3
+                if keyed:
+                    four_keys(n, cnt, x4, k4)
                 for i in range(sp[s], sp[s + 1]):
                     for e in range(4):
                         sv4[codes[e]] = rec_v[i, e]
                     out4[:, :] = 0
-                    default_four(rec_c[i, 0], sv4, n, cnt, x4, out4)
+                    if keyed:
+                        default_four(rec_c[i, 0], sv4, n, k4, out4)
+                    else:
+                        default_four_direct(rec_c[i, 0], sv4, n, cnt, x4, out4)
                     for e in range(4):
                         beats[i, e] += out4[codes[e], 0]
                         ties[i, e] += out4[codes[e], 1]
