@@ -135,7 +135,12 @@ def _cases():
         RandomSender,
     )
     from wordgames.codenames.game import CallableReceiver, CallableSender
-    from wordgames.codenames.players import LogprobReceiver, PlayerReceiver, PlayerSender
+    from wordgames.codenames.players import (
+        LogprobReceiver,
+        LogprobSender,
+        PlayerReceiver,
+        PlayerSender,
+    )
     from wordgames.emergent.games.game import ReferentialGame
     from wordgames.emergent.games.train import GameTrainer
     from wordgames.emergent.games.worlds import ShapeWorld, ThingWorld, World
@@ -154,6 +159,7 @@ def _cases():
             lambda: LogprobReceiver(SCORER),
             _role_check("codenames", "receiver"),
         ),
+        LogprobSender: (lambda: LogprobSender(SCORER), _role_check("codenames", "sender")),
         PlayerSolver: (lambda: PlayerSolver(PLAYER), _role_check("oddmanout", "solver")),
         PlayerNavigator: (
             lambda: PlayerNavigator(PLAYER, max_steps=5),

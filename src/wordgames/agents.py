@@ -122,6 +122,9 @@ BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
     AgentSpec("logprob-receiver", "codenames", "receiver", "scorer",
               "wordgames.codenames.players:LogprobReceiver",
               "orders the board words by their log-probability after the clue (a scorer)"),
+    AgentSpec("logprob-sender", "codenames", "sender", "scorer",
+              "wordgames.codenames.players:LogprobSender",
+              "ranks the clues a person chose from by their log-probability (a scorer)"),
     AgentSpec("embedding", "oddmanout", "solver", "vectors",
               "wordgames.oddmanout.embedding_solver:EmbeddingSolver",
               "the word whose removal leaves the most cohesive rest (compactness)"),
@@ -191,7 +194,7 @@ def get_agent(game: str, name: str) -> AgentSpec:
     >>> get_agent("codenames", "nearst")
     Traceback (most recent call last):
     ...
-    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender, logprob-receiver
+    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender, logprob-receiver, logprob-sender
     """
     known = list_agents(game)
     for a in known:

@@ -27,6 +27,12 @@ def _receiver(agent):
 
 
 def _sender(agent):
+    if getattr(agent, "candidates_only", False):  # it ranks given clues: one score each
+        cands = ["animal", "metal", "water"]
+        scores = agent.score_candidates(list(BOARD[:3]), list(BOARD[3:]), cands)
+        assert len(scores) == len(cands), f"one score per candidate clue: {scores}"
+        assert all(s == s for s in scores), f"a candidate's score is a number: {scores}"
+        return [float(s) for s in scores]
     ranked = agent.ranked_forward(list(BOARD[:3]), list(BOARD[3:]))
     assert len(ranked) == len(set(ranked)), "a clue is ranked twice"
     assert not set(ranked) & set(BOARD), "a clue is never a board word"

@@ -109,11 +109,64 @@ def test_the_servers_echoed_logprobs_are_checked_before_use(llm_server, tmp_path
             "codenames": {
                 "datasets": ["codenames-pilot"],
                 "receivers": ["logprob-receiver", "random-receiver"],
-                "senders": [],
+                "senders": ["logprob-sender"],
             }
         },  # fmt: skip
         quick=True,
     )
     notes = " ".join(res.result("codenames").notes)
     assert "receiver 'logprob-receiver' not run:" in notes and "echoed" in notes
+    assert "sender 'logprob-sender' not run:" in notes
     assert any(s.subject == "random-receiver" for s in res.scores)
+
+
+class AlphabeticalScorer(PlayerSubject):
+    """Scores options: the earlier in the alphabet, the higher (a scorer, no player)."""
+
+    capabilities = frozenset({"player", "scorer"})
+
+    def answer(self, question):
+        return ""
+
+    def score(self, question, options):
+        order = sorted(options)
+        return [-float(order.index(o)) for o in options]
+
+    def identity(self):
+        return {"kind": "alphabetical-scorer"}
+
+
+def test_a_scorer_sender_ranks_the_candidates_a_person_chose_from(data_root):
+    """On the source whose speakers chose among 8 given adjectives, the person's clue is
+    ranked among the same candidates as every sender's; by hand for an alphabetical scorer."""
+    from tests.conftest import require_dataset
+    from wordgames.codenames.human_data import load_human_data
+    from wordgames.codenames.measures import candidates_of, problems_from_sender_records
+
+    name = "codenames-human-heyyjudes"
+    require_dataset(name)
+    res = wordgames.evaluate(
+        [AlphabeticalScorer("abc")],
+        measures=["codenames"],
+        options={
+            "codenames": {
+                "datasets": [name],
+                "senders": ["logprob-sender", "random-sender"],
+                "receivers": [],
+            }
+        },  # fmt: skip
+        ci_resamples=100,
+    )
+    row = _score(res, "codenames", name, "logprob-sender", "human_sender.mean_rank_candidates")
+    ranks, weights = [], []
+    for r in load_human_data(name, data_root).sender:
+        cands = candidates_of(r)
+        (p,), _ = problems_from_sender_records([r])
+        if cands and p.clue in cands:
+            ranks.append(1 + sum(c < p.clue for c in cands))
+            weights.append(p.weight)
+    assert row.value == pytest.approx(np.average(ranks, weights=weights), abs=1e-12)
+    assert row.n == sum(weights) and len(ranks) > 0  # n counts the weighted records
+    # it ranks no whole vocabulary: no free-choice row of its own
+    assert not [s for s in res.scores if s.subject == "logprob-sender"
+                and s.metric != "human_sender.mean_rank_candidates"]  # fmt: skip

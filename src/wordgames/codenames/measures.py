@@ -579,6 +579,8 @@ def sender_ranks(
         name = agent_name(s)
         if name in results:
             raise ValueError(f"two senders are named {name!r}; give them distinct names")
+        if getattr(s, "candidates_only", False):
+            continue  # it ranks only given candidates (sender_ranks_candidates)
         results[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped or {}))
         if isinstance(s, DrawnRankSender):
             _drawn_ranks(s, problems, results[name])
@@ -1006,6 +1008,8 @@ def sender_ranks_candidates(
                 _record_rank(res, p, r, r, len(cands))
         elif isinstance(s, CountingSender):
             _counted_candidates(s, _known_candidates(s, problems, res), res)
+        elif getattr(s, "candidates_only", False):
+            _scored_candidates(s, problems, res)
         elif isinstance(s, Sender):
             for p, cands in problems:
                 try:
@@ -1021,6 +1025,23 @@ def sender_ranks_candidates(
         else:
             raise TypeError(f"{name!r} is not a sender")
     return out
+
+
+def _scored_candidates(sender, problems: list, res: SenderRanks) -> None:
+    """Rank each clue among its candidates by the sender's scores (higher is better).
+
+    Equal scores share their positions: the rank runs from the best to the worst of them, as
+    for every sender. An answer that cannot be read skips the record, counted.
+    """
+    for p, cands in problems:
+        try:
+            scores = sender.score_candidates(list(p.blue), list(p.red), list(cands))
+        except AnswerError:
+            res.skipped["unreadable_answer"] += p.weight
+            continue
+        mine = scores[list(cands).index(p.clue)]
+        best = 1 + sum(x > mine for x in scores)
+        _record_rank(res, p, best, best - 1 + sum(x == mine for x in scores), len(cands))
 
 
 def _known_candidates(sender, problems, res: SenderRanks) -> list:

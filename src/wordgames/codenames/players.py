@@ -30,6 +30,7 @@ from wordgames.subjects import AnswerError, Question, _items_of, answer_all, par
 PROMPT, PROMPT_VERSION = template("codenames_receiver")
 SENDER_PROMPT, SENDER_PROMPT_VERSION = template("codenames_sender")
 SCORE_PROMPT, SCORE_PROMPT_VERSION = template("codenames_receiver_logprob")
+CLUE_SCORE_PROMPT, CLUE_SCORE_PROMPT_VERSION = template("codenames_sender_logprob")
 _CLUE_LINE = re.compile(r"^([a-z][a-z'-]*)\s*[:=-]?\s*(\d+)$")
 
 
@@ -243,3 +244,44 @@ class LogprobReceiver(Agent):
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
         return self.ranked_forward(board_words, clue)[:number]
+
+
+class LogprobSender(Agent):
+    """A Codenames sender that ranks a *given* set of clues by their log-probability.
+
+    A model that generates cannot rank a whole vocabulary; given the clues a person chose from
+    (a source with ``meta["candidate_clues"]``: the same candidates for every subject), it
+    scores each as the continuation of a text that names the target and avoided words and ends
+    where the clue would follow (``prompts/codenames_sender_logprob.txt``): one request per
+    candidate. The person's clue is then ranked among the candidates exactly as every other
+    sender ranks it there (``human_sender.mean_rank_candidates``); on free-choice records it
+    gives no rank and is not listed (``candidates_only``).
+
+    Examples
+    --------
+    >>> from wordgames.subjects import PlayerSubject
+    >>> class Table(PlayerSubject):
+    ...     capabilities = frozenset({"scorer"})
+    ...     def score(self, q, options):
+    ...         return [{"pet": -1.0, "wheels": -4.0, "fur": -1.0}[o] for o in options]
+    ...     def identity(self):
+    ...         return {"kind": "table"}
+    >>> LogprobSender(Table("t")).score_candidates(["dog", "cat"], ["car"], ["pet", "wheels", "fur"])
+    [-1.0, -4.0, -1.0]
+    """
+
+    name = "logprob-sender"
+    #: ranks only given candidates: no rank among a whole vocabulary, no free clue
+    candidates_only = True
+
+    def __init__(self, scorer):
+        self.scorer = scorer
+
+    def question(self, blue, red) -> Question:
+        prompt = CLUE_SCORE_PROMPT.format(blue=", ".join(blue), red=", ".join(red)).rstrip("\n")
+        fields = {"blue": tuple(blue), "red": tuple(red)}
+        return Question("codenames", "sender", fields, prompt, CLUE_SCORE_PROMPT_VERSION, 0)
+
+    def score_candidates(self, blue, red, candidates) -> list[float]:
+        """Log P(" clue" | the text) of each candidate, in the candidates' order."""
+        return list(self.scorer.score(self.question(list(blue), list(red)), list(candidates)))
