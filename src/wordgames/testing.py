@@ -11,9 +11,32 @@ that is a counted skip in a measure, never another exception.
 from __future__ import annotations
 
 from wordgames.agents import AgentSpec
-from wordgames.subjects import AnswerError
+from wordgames.subjects import AnswerError, PlayerSubject
 
-__all__ = ["check_agent"]
+__all__ = ["TableScorer", "check_agent"]
+
+
+class TableScorer(PlayerSubject):
+    """A toy *scorer* subject: each option's score read from ``table`` (missing: -inf).
+
+    For the examples and tests of agents that need a scorer (:data:`wordgames.subjects.SCORER`).
+
+    >>> TableScorer({"pet": -1.0}).score(None, ["pet", "car"])
+    [-1.0, -inf]
+    """
+
+    capabilities = frozenset({"scorer"})
+
+    def __init__(self, table, name: str = "table"):
+        super().__init__(name)
+        self.table = dict(table)
+
+    def score(self, question, options) -> list[float]:
+        return [float(self.table.get(o, float("-inf"))) for o in options]
+
+    def identity(self) -> dict:
+        return {"kind": "table-scorer", "table": sorted(self.table.items())}
+
 
 BOARD = ("dog", "cat", "car", "tree", "ship")
 

@@ -212,14 +212,9 @@ class LogprobReceiver(Agent):
 
     Examples
     --------
-    >>> from wordgames.subjects import PlayerSubject
-    >>> class Table(PlayerSubject):
-    ...     capabilities = frozenset({"scorer"})
-    ...     def score(self, q, options):
-    ...         return [{"dog": -1.0, "cat": -0.5, "car": -3.0}[o] for o in options]
-    ...     def identity(self):
-    ...         return {"kind": "table"}
-    >>> LogprobReceiver(Table("t")).ranked_forward(["dog", "cat", "car"], "pet")
+    >>> from wordgames.testing import TableScorer
+    >>> scorer = TableScorer({"dog": -1.0, "cat": -0.5, "car": -3.0})
+    >>> LogprobReceiver(scorer).ranked_forward(["dog", "cat", "car"], "pet")
     ['cat', 'dog', 'car']
     """
 
@@ -259,14 +254,9 @@ class LogprobSender(Agent):
 
     Examples
     --------
-    >>> from wordgames.subjects import PlayerSubject
-    >>> class Table(PlayerSubject):
-    ...     capabilities = frozenset({"scorer"})
-    ...     def score(self, q, options):
-    ...         return [{"pet": -1.0, "wheels": -4.0, "fur": -1.0}[o] for o in options]
-    ...     def identity(self):
-    ...         return {"kind": "table"}
-    >>> LogprobSender(Table("t")).score_candidates(["dog", "cat"], ["car"], ["pet", "wheels", "fur"])
+    >>> from wordgames.testing import TableScorer
+    >>> scorer = TableScorer({"pet": -1.0, "wheels": -4.0, "fur": -1.0})
+    >>> LogprobSender(scorer).score_candidates(["dog", "cat"], ["car"], ["pet", "wheels", "fur"])
     [-1.0, -4.0, -1.0]
     """
 
