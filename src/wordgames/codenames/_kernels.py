@@ -144,31 +144,22 @@ def order_key(count, x):
     sign-flipped, order as the floats do), so a higher count, then a lower ``x``, gives a
     larger key, and equal (count, x) equal keys: ``x + 0.0`` makes -0.0 the same as 0.0. A
     NaN gets rank 0 (no key of its count is smaller), so a NaN column never beats a finite
-    clue of its count, as no comparison with NaN is true.
+    clue of its count, as no comparison with NaN is true. Written without branches, so that
+    the loop of :func:`four_keys` is vectorised.
     """
     y = np.float32(x + np.float32(0.0))
-    if y != y:
-        return np.int64(count) << 32
-    u = np.int64(np.float32(y).view(np.uint32))
-    asc = (u ^ 0xFFFFFFFF) if u >= 0x80000000 else (u | 0x80000000)
-    return (np.int64(count) << 32) | (np.int64(0xFFFFFFFF) - asc)
+    u = np.int64(y.view(np.uint32))
+    asc = u ^ (np.int64(0x80000000) + (u >> 31) * np.int64(0x7FFFFFFF))
+    rank = np.int64(0xFFFFFFFF) - asc
+    return (np.int64(count) << 32) | (rank if y == y else np.int64(0))
 
 
 @jit
 def four_keys(n, cnt, x, keys):
-    """:func:`order_key` of the four scores ``x`` of every column into ``keys[code]``.
-
-    The same keys, computed without branches so that the loop is vectorised: ``x`` must hold
-    no -0.0 (:func:`four_scores` adds 0.0).
-    """
-    bits = x.view(np.uint32)
+    """:func:`order_key` of the four scores ``x`` of every column into ``keys[code]``."""
     for e in range(4):
         for t in range(n):
-            u = np.int64(bits[e, t])
-            asc = u ^ (np.int64(0x80000000) + (u >> 31) * np.int64(0x7FFFFFFF))
-            rank = np.int64(0xFFFFFFFF) - asc
-            y = x[e, t]
-            keys[e, t] = (np.int64(cnt[t]) << 32) | (rank if y == y else np.int64(0))
+            keys[e, t] = order_key(cnt[t], x[e, t])
 
 
 @jit
