@@ -209,17 +209,24 @@ def cbm_run_row(run, config: dict, *, seed: int = 0, evaluate=None) -> tuple[dic
     (row, Results)
     """
     from wordgames.emergent.games.runs import table1_row_from_scores
+
+    log = Path(run) / "messages.jsonl"
+    res = _measure_log(log, store=Path(run), seed=seed, evaluate=evaluate)
+    return table1_row_from_scores(res.result("cbm"), log.stem, config), res
+
+
+def _measure_log(log: Path, *, store, seed: int, evaluate=None):
+    """One message log measured by the ``cbm`` measure (its Results); a skip is an error."""
     from wordgames.emergent.spec import KEY_EMBEDDING
     from wordgames.errors import WordgamesError
 
     if evaluate is None:
         from wordgames.evaluation import evaluate
-    log = Path(run) / "messages.jsonl"
-    res = evaluate([KEY_EMBEDDING], ["cbm"], store=Path(run), seed=seed,
+    res = evaluate([KEY_EMBEDDING], ["cbm"], store=store, seed=seed,
                    options={"cbm": {"logs": [str(log)]}})  # fmt: skip
     if res.skipped:
         raise WordgamesError(f"{log}: {res.skipped[0].reason}")
-    return table1_row_from_scores(res.result("cbm"), log.stem, config), res
+    return res
 
 
 def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
@@ -246,11 +253,8 @@ def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
     measured; a bad one raises :class:`~wordgames.errors.DataFormatError` naming the file.
     """
     from wordgames.emergent.games.runs import read_run_record, sort_rows, table_row
-    from wordgames.emergent.spec import KEY_EMBEDDING
-    from wordgames.errors import DataFormatError, WordgamesError
+    from wordgames.errors import DataFormatError
 
-    if evaluate is None:
-        from wordgames.evaluation import evaluate
     records = [read_run_record(run) for run in runs]
     for rec in records:
         if rec["log"] is None:
@@ -260,10 +264,7 @@ def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
     for rec in records:
         folder = None if store is None else Path(store) / _run_folder_name(rec["run"])
         log = Path(rec["log"])
-        res = evaluate([KEY_EMBEDDING], ["cbm"], store=folder, seed=rec["seed"],
-                       options={"cbm": {"logs": [str(log)]}})  # fmt: skip
-        if res.skipped:
-            raise WordgamesError(f"{log}: {res.skipped[0].reason}")
+        res = _measure_log(log, store=folder, seed=rec["seed"], evaluate=evaluate)
         rows.append(table_row(res.result("cbm"), log.stem, rec))
         results.append(res)
     return sort_rows(rows), results

@@ -5,12 +5,12 @@
 * ``encoder``: gives a vector for any word on demand (a transformer, an embeddings service).
   Today an encoder is frozen into ``vectors`` over a word list (``transformer:MODEL``).
 * ``player``: answers a game's question in words (:class:`Player`): a chat LLM, a person's
-  recorded answers, or the lookup table of a test.
-* ``scorer``: gives the log-probability of each of a question's options as the continuation of
-  its prompt (:class:`Scorer`): a language model behind a completions server whose
-  log-probabilities pass the subject's check (:func:`problem_with`). The agents that need a player
+  recorded answers, or the lookup table of a test. The agents that need a player
   (:mod:`wordgames.agents`) ask it :class:`Question` objects and parse its answers strictly:
   an answer they cannot read is a skip with its reason, counted, never a guess.
+* ``scorer``: gives the log-probability of each of a question's options as the continuation of
+  its prompt (:class:`Scorer`): a language model behind a completions server whose
+  log-probabilities pass the subject's check (:func:`problem_with`).
 
 A measure declares the kinds it can score (``Measure.subjects``); a unit whose subject has none
 of them is skipped with that reason. Every subject has a display ``name`` and a stable

@@ -663,10 +663,7 @@ def _map_questions(rec, records, res):
         if not picks <= set(board):
             res.skipped["pick_not_on_board"] += _weight(r)
             continue
-        oov = _receiver_oov(rec, [*board, _norm(r.clue)])
-        if oov:
-            res.skipped["oov_clue" if _norm(r.clue) in oov else "oov_board"] += _weight(r)
-            res.oov_words.update(oov)
+        if _skipped_oov(rec, res, board, _norm(r.clue), _weight(r)):
             continue
         yield r, board, picks
 
@@ -684,12 +681,18 @@ def _guess_questions(rec, records, res, number_for):
         blue = set(_norm(w) for w in r.blue)
         board = sorted(set(blue) | {_norm(w) for w in r.avoid})
         clue = _norm(r.clue)
-        oov = _receiver_oov(rec, [*board, clue])
-        if oov:
-            res.skipped["oov_clue" if clue in oov else "oov_board"] += _weight(r)
-            res.oov_words.update(oov)
+        if _skipped_oov(rec, res, board, clue, _weight(r)):
             continue
         yield r, board, clue, blue, tau, targets
+
+
+def _skipped_oov(rec, res, board, clue: str, weight: int) -> bool:
+    """Whether the receiver's embedding lacks the clue or a board word (then counted)."""
+    oov = _receiver_oov(rec, [*board, clue])
+    if oov:
+        res.skipped["oov_clue" if clue in oov else "oov_board"] += weight
+        res.oov_words.update(oov)
+    return bool(oov)
 
 
 def _valid_for(sender, problems, res: SenderRanks):

@@ -134,49 +134,66 @@ class ChatClient:
         self.reported_model = match[0]
         return self.reported_model
 
-    def _chat_request(self, messages, prompt_version, decoding) -> tuple[str, dict, str]:
-        """``(reported model, request, cache key)`` of a chat request."""
+    def _key(self, request: dict, prompt_version: str, **key_extra) -> tuple[str, str]:
+        """``(reported model, cache key)`` of ``request`` (and what else decides its answer)."""
         model = self.check()
-        request = {"messages": messages, **decoding}
-        return model, request, request_key(model, request, prompt_version)
+        return model, request_key(model, {**request, **key_extra}, prompt_version)
+
+    def _cached_request(self, create, request: dict, parse, prompt_version: str, **key_extra):
+        """``(what is kept of the reply, whether it came from the cache)`` for one request.
+
+        ``create(api)`` is the openai method that sends ``request``; ``parse(reply)`` the
+        JSON-ready part of its reply that the cache keeps (written as soon as it arrives).
+        """
+        model, key = self._key(request, prompt_version, **key_extra)
+        hit = self._cached(key)
+        if hit is not None:
+            return hit, True
+        reply = self._send(lambda api: create(api)(model=self.model, **request))
+        kept = parse(reply)
+        self.cache.put(key, model, request, kept, *self._count_tokens(reply))
+        return kept, False
 
     def cached_chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> str | None:
         """The cached reply to this request (counted as a hit), or ``None``: nothing is sent."""
-        hit = self._cached(self._chat_request(messages, prompt_version, decoding)[2])
+        hit = self._cached(self._key({"messages": messages, **decoding}, prompt_version)[1])
         return None if hit is None else hit["text"]
 
     def chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> tuple[str, bool]:
         """The model's reply to ``messages`` and whether it came from the cache."""
-        model, request, key = self._chat_request(messages, prompt_version, decoding)
-        hit = self._cached(key)
-        if hit is not None:
-            return hit["text"], True
-        reply = self._send(lambda api: api.chat.completions.create(model=self.model, **request))
-        text = reply.choices[0].message.content or ""
-        tin, tout = self._count_tokens(reply)
-        self.cache.put(key, model, request, {"text": text}, tin, tout)
-        return text, False
+        kept, cached = self._cached_request(
+            lambda api: api.chat.completions.create,
+            {"messages": messages, **decoding},
+            lambda reply: {"text": reply.choices[0].message.content or ""},
+            prompt_version,
+        )
+        return kept["text"], cached
 
-    def continuation_logprob(self, prompt: str, continuation: str, *, prompt_version: str) -> float:
-        """Log P(``continuation`` | ``prompt``): the sum of its tokens' log-probabilities.
+    def continuation_logprob(
+        self, prompt: str, continuation: str, *, prompt_version: str
+    ) -> tuple[float, bool]:
+        """Log P(``continuation`` | ``prompt``) and whether it came from the cache.
 
-        One ``/v1/completions`` request with ``echo`` (the server returns the log-probability
-        of every token of the text it was given), cached by content. Check the server first
-        (:meth:`logprob_problem`): some echo log-probabilities that are not the model's.
+        The sum of the continuation's tokens' log-probabilities, from one ``/v1/completions``
+        request with ``echo`` (the server returns the log-probability of every token of the
+        text it was given), cached by content. Check the server first (:meth:`logprob_problem`):
+        some echo log-probabilities that are not the model's.
         """
-        model = self.check()
-        request = {"prompt": prompt + continuation, "echo": True, "logprobs": 1, "max_tokens": 1,
-                   "temperature": 0.0}  # fmt: skip
-        key = request_key(model, {**request, "scored_from": len(prompt)}, prompt_version)
-        hit = self._cached(key)
-        if hit is not None:
-            return float(hit["logprob"])
-        reply = self._send(lambda api: api.completions.create(model=self.model, **request))
-        lp = reply.choices[0].logprobs
-        value = span_logprob(lp.text_offset, lp.token_logprobs, len(prompt), len(request["prompt"]))
-        tin, tout = self._count_tokens(reply)
-        self.cache.put(key, model, request, {"logprob": value}, tin, tout)
-        return value
+        text = prompt + continuation
+
+        def parse(reply):
+            lp = reply.choices[0].logprobs
+            return {"logprob": span_logprob(lp.text_offset, lp.token_logprobs, len(prompt),
+                                            len(text))}  # fmt: skip
+
+        kept, cached = self._cached_request(
+            lambda api: api.completions.create,
+            {"prompt": text, "echo": True, "logprobs": 1, "max_tokens": 1, "temperature": 0.0},
+            parse,
+            prompt_version,
+            scored_from=len(prompt),
+        )
+        return float(kept["logprob"]), cached
 
     def logprob_problem(self) -> str | None:
         """Why this server's log-probabilities cannot score (None: they can), asked once.
@@ -198,7 +215,7 @@ class ChatClient:
         prompt = "The capital of France is"
         try:
             token, direct = self._next_token(prompt)
-            echoed = self.continuation_logprob(prompt, token, prompt_version="probe-1")
+            echoed, _ = self.continuation_logprob(prompt, token, prompt_version="probe-1")
         except (ServerError, AnswerError, openai.OpenAIError, AttributeError, IndexError,
                 TypeError) as exc:  # fmt: skip
             return f"the server at {self.base_url} gives no log-probabilities ({exc})"
@@ -212,16 +229,18 @@ class ChatClient:
 
     def _next_token(self, prompt: str) -> tuple[str, float | None]:
         """The greedy next token after ``prompt`` and its log-probability (cached)."""
-        model = self.check()
-        request = {"prompt": prompt, "max_tokens": 1, "logprobs": 1, "temperature": 0.0}
-        key = request_key(model, request, "probe-1")
-        hit = self._cached(key)
-        if hit is None:
-            reply = self._send(lambda api: api.completions.create(model=self.model, **request))
+
+        def parse(reply):
             lp = reply.choices[0].logprobs.token_logprobs
-            hit = {"text": reply.choices[0].text, "logprob": lp[0] if lp else None}
-            self.cache.put(key, model, request, hit, *self._count_tokens(reply))
-        return hit["text"], hit["logprob"]
+            return {"text": reply.choices[0].text, "logprob": lp[0] if lp else None}
+
+        kept, _ = self._cached_request(
+            lambda api: api.completions.create,
+            {"prompt": prompt, "max_tokens": 1, "logprobs": 1, "temperature": 0.0},
+            parse,
+            "probe-1",
+        )
+        return kept["text"], kept["logprob"]
 
     def embed(self, words: list[str], batch_size: int = 256) -> list[list[float]]:
         """One vector per word (``/v1/embeddings``), each cached by the model and the word.

@@ -57,6 +57,8 @@ class ChatSubject(PlayerSubject):
     False
     """
 
+    capabilities = frozenset({PLAYER, SCORER})
+
     def __init__(
         self,
         model: str,
@@ -129,8 +131,6 @@ class ChatSubject(PlayerSubject):
             )
         return self._client
 
-    capabilities = frozenset({PLAYER, SCORER})
-
     def check(self) -> None:
         """Reach the server and find the model before any work (an error names the URL)."""
         self.client.check()
@@ -149,7 +149,6 @@ class ChatSubject(PlayerSubject):
         The prompt is sent as plain text (a completion, not a chat); the transcript keeps one
         row per question with every option's log-probability.
         """
-        import hashlib
         import json
 
         def one(option):
@@ -160,18 +159,16 @@ class ChatSubject(PlayerSubject):
         options = list(options)
         if self.max_concurrency > 1 and len(options) > 1:
             with ThreadPoolExecutor(self.max_concurrency) as pool:
-                values = list(pool.map(one, options))
+                done = list(pool.map(one, options))
         else:
-            values = [one(o) for o in options]
+            done = [one(o) for o in options]
+        values = [v for v, _ in done]
         answer = json.dumps(
             dict(zip(map(str, options), (round(v, 6) for v in values), strict=True))
         )
+        row = _transcript_row(question, answer, all(cached for _, cached in done))
         with self._lock:
-            self._transcript.append({"game": question.game, "role": question.role,
-                                     "question": question.summary(),
-                                     "prompt_sha256": hashlib.sha256(
-                                         question.prompt.encode("utf-8")).hexdigest(),
-                                     "answer": answer, "cached": False})  # fmt: skip
+            self._transcript.append(row)
         return values
 
     @property
@@ -191,8 +188,6 @@ class ChatSubject(PlayerSubject):
 
     def _ask(self, question: Question) -> tuple[str, dict]:
         """The reply and its transcript row."""
-        import hashlib
-
         from wordgames.prompts import template
 
         messages = self.messages(question)
@@ -214,15 +209,7 @@ class ChatSubject(PlayerSubject):
                         self.planned.append(planned_row(question, messages, request["max_tokens"]))
         else:
             text, cached = self.client.chat(messages, **request)
-        row = {
-            "game": question.game,
-            "role": question.role,
-            "question": question.summary(),
-            "prompt_sha256": hashlib.sha256(question.prompt.encode("utf-8")).hexdigest(),
-            "answer": text,
-            "cached": cached,
-        }
-        return text, row
+        return text, _transcript_row(question, text, cached)
 
     def answer(self, question: Question) -> str:
         text, row = self._ask(question)
@@ -257,6 +244,20 @@ class ChatSubject(PlayerSubject):
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+
+def _transcript_row(question: Question, answer: str, cached: bool) -> dict:
+    """A row of the ``answers`` table: the question in one line, its prompt's hash, the answer."""
+    import hashlib
+
+    return {
+        "game": question.game,
+        "role": question.role,
+        "question": question.summary(),
+        "prompt_sha256": hashlib.sha256(question.prompt.encode("utf-8")).hexdigest(),
+        "answer": answer,
+        "cached": cached,
+    }
 
 
 #: characters a token, for estimates without the server's tokenizer (English text, BPE)

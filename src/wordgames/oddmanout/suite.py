@@ -535,14 +535,10 @@ def _share_score(result, dataset, subject, metric, hits, boot, **skipped) -> Non
     from wordgames.stats import bootstrap_ci
 
     values = 100.0 * np.asarray(hits, dtype=np.float64)
-    if len(values) == 0:
-        value, ci = math.nan, (math.nan, math.nan)
-    elif not boot.get("n_resamples"):
-        value, ci = float(values.mean()), (math.nan, math.nan)
-    else:
-        value = float(values.mean())
-        ci = bootstrap_ci(values, n_resamples=boot["n_resamples"], seed=boot["seed"],
-                          bounds=(0.0, 100.0))  # fmt: skip
+    value = float(values.mean()) if len(values) else math.nan
+    # (nan, nan) under two puzzles or without resamples
+    ci = bootstrap_ci(values, n_resamples=boot["n_resamples"], seed=boot["seed"],
+                      bounds=(0.0, 100.0))  # fmt: skip
     result.score(dataset, subject, metric, value, ci=ci, n=len(values), **skipped)
 
 

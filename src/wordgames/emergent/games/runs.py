@@ -355,6 +355,7 @@ def table4_values(row: dict) -> dict:
     }
 
 
+#: our Table 1 column of each measure column of the paper's Table 3
 _TABLE3_OURS = {"Acc": "ACC", "AMI": "AMI", "CBM": "Best Match"}
 
 
@@ -370,7 +371,7 @@ def format_appendix_d(rows: list[dict]) -> str:
     t4 = ["| " + " | ".join(TABLE4_COLUMNS) + " |", "|" + "---|" * len(TABLE4_COLUMNS)]
     for row, preset in sorted(runs, key=lambda rp: rp[1].name):
         ref = preset.paper
-        ours = {"ACC": row.get("Acc"), "AMI": row.get("AMI"), "Best Match": row.get("CBM")}
+        ours = {column: row.get(ours_of) for ours_of, column in _TABLE3_OURS.items()}
         cells = [_fmt(ref[c]) for c in TABLE3_COLUMNS[:6]] + ["-"]  # we have no epochs
         thin = {_TABLE3_OURS[c] for c in (row.get("thin") or {}) if c in _TABLE3_OURS}
         cells += [
