@@ -283,36 +283,32 @@ def work_bound(emb, datasets) -> tuple[float, float, float, float]:
 def all_datasets(emb):
     """Every sender and receiver on every human data set: the compiled counting (now) and the
     previous method (the numpy counting pass, ``compiled=False``) in the same run, each with
-    fresh agents, then a check that every Score (value, interval, n, skipped) is identical."""
+    fresh agents, then a check that every Score (value, interval, n, skipped) is identical.
+
+    The job is one :func:`~wordgames.codenames.suite.evaluate_human_datasets` call, as the
+    suite makes it: the senders rank every data set's records in one pass."""
     from wordgames.codenames.agents import default_receivers, default_senders
     from wordgames.codenames.human_data import available_human_datasets, load_human_data
-    from wordgames.codenames.suite import evaluate_human_data
+    from wordgames.codenames.suite import evaluate_human_datasets
 
     datasets = [load_human_data(name) for name in available_human_datasets()]
-    print("\nevery sender and receiver on every available human data set:")
-    print(
-        f"  {'data set':32s} {'records':>13s} {'now wall':>9s} {'cpu':>6s} {'previous':>9s} {'cpu':>6s}"
-    )
     runs = {}
     for compiled in (True, False):
         ss, rr = default_senders(emb), default_receivers(emb)
-        evs, times = [], []
-        for data in datasets:
-            with Clock() as c:
-                evs.append(evaluate_human_data(data, ss, rr, compiled=compiled))
-            times.append((c.wall, c.cpu))
-        runs[compiled] = (evs, times)
-    for i, data in enumerate(datasets):
-        (nw, nc), (ow, oc) = runs[True][1][i], runs[False][1][i]
-        print(
-            f"  {data.dataset:32s} {len(data.receiver):5d} + {len(data.sender):4d} "
-            f"{nw:9.2f} {nc:6.1f} {ow:9.2f} {oc:6.1f}"
-        )
-    tw, tc = (sum(t[k] for t in runs[True][1]) for k in (0, 1))
-    ow, oc = (sum(t[k] for t in runs[False][1]) for k in (0, 1))
+        with Clock() as c:
+            evs = evaluate_human_datasets(datasets, ss, rr, compiled=compiled)
+        runs[compiled] = (evs, (c.wall, c.cpu))
+    print("\nevery sender and receiver on every available human data set (one pass):")
+    print(f"  {'data set':32s} {'records':>13s} {'receivers s':>12s}")
+    for data, ev in zip(datasets, runs[True][0], strict=True):
+        rs = sum(v for k, v in ev.timings.items() if k.endswith(".receivers"))
+        print(f"  {data.dataset:32s} {len(data.receiver):5d} + {len(data.sender):4d} {rs:12.2f}")
+    (tw, tc), (ow, oc) = runs[True][1], runs[False][1]
+    senders = runs[True][0][0].timings["senders"]
     print(
-        f"  {'total':32s} {'':13s} {tw:9.2f} {tc:6.1f} {ow:9.2f} {oc:6.1f}   "
-        f"ratio previous/now {ow / tw:.1f}x wall, {oc / tc:.1f}x cpu"
+        f"  total: now {tw:.2f} s wall, {tc:.1f} s cpu (senders {senders:.2f} s); previous "
+        f"{ow:.2f} s wall, {oc:.1f} s cpu; ratio previous/now {ow / tw:.1f}x wall, "
+        f"{oc / tc:.1f}x cpu"
     )
     g, c, f, bound = work_bound(emb, datasets)
     print(f"  bound: G = {g:.3f} s (best of 3: one float32 GEMM, {len(emb):,} x {emb.dim} "

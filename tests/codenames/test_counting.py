@@ -118,10 +118,10 @@ def test_compiled_equals_numpy_pass_on_random_boards_with_ties(
     assert any(w > b for b, w in zip(new["cluster"].best, new["cluster"].worst, strict=True))
 
 
-def test_splits_with_many_records_count_by_ordered_keys_with_the_same_result():
-    # from 3 records a split the kernel compares ordered integer keys (_kernels.four_keys)
-    # instead of the scores: 12 splits of 1 to 6 records each, the clues drawn among the
-    # duplicated words (exact ties of every key), against the numpy pass
+def test_splits_with_many_records_and_exact_ties_give_the_same_result():
+    # 12 splits of 1 to 6 records each (every record of a split compared with the split's
+    # scores, counts below two sharing the first two scores' counts), the clues drawn among
+    # the duplicated words (exact ties of every key), against the numpy pass
     emb = random_embedding(400, 5, seed=17, duplicates=120)
     rng = np.random.default_rng(18)
     problems = []
@@ -139,47 +139,40 @@ def test_splits_with_many_records_count_by_ordered_keys_with_the_same_result():
     assert any(w > b for b, w in zip(res.best, res.worst, strict=True))  # ties were met
 
 
-def test_ordered_keys_order_as_the_scores_compare():
-    from wordgames.codenames._kernels import four_keys, order_key
-
-    x = np.array([-np.inf, -2.5, -1.0, -0.0, 0.0, 1e-40, 0.5, np.inf, np.nan], np.float32)
-    keys = [order_key(1, v) for v in x]
-    assert keys[:8] == sorted(keys[:8], reverse=True)  # a lower score: a larger key
-    assert keys[3] == keys[4] and keys[8] < keys[7]  # -0.0 is 0.0; NaN beats nothing
-    assert order_key(2, np.float32(9.0)) > order_key(1, np.float32(-9.0))  # count first
-    rng = np.random.default_rng(0)
-    xs = rng.normal(size=(4, 64)).astype(np.float32) + np.float32(0.0)
-    xs[1, :3] = [np.nan, np.inf, 0.0]
-    cnt = rng.integers(0, 5, 64).astype(np.int32)
-    out = np.empty((4, 64), np.int64)
-    four_keys(64, cnt, xs, out)
-    assert out.tolist() == [[order_key(cnt[t], xs[e, t]) for t in range(64)] for e in range(4)]
-
-
-@pytest.mark.parametrize("keep_slices", [1, 2])
-def test_products_beyond_the_keep_budget_are_computed_again_with_the_same_counts(
-    keep_slices, monkeypatch
-):
-    # slices of 37 columns for 40 words: 11 slices, of which only 1 or 2 are kept between the
-    # passes; the others are computed again into one buffer (and the k-means waits)
+@pytest.mark.parametrize("column_bytes", [4 * 40 * 10, 4 * 40 * 37, 4 * 40 * 1])
+def test_slices_cut_smaller_than_the_batch_give_the_same_counts(column_bytes, monkeypatch):
+    # the batch's slices have 37 columns for 40 words; the compiled passes cut them into
+    # pieces of 10, 37 (not cut) or 1 column, each product into the one buffer (pass 2: each
+    # thread's columns of a piece), the number of threads from n_jobs
     import wordgames.codenames.counting as counting
 
     emb = random_embedding(400, 5, seed=11, duplicates=120)
     problems = _random_problems(emb, 70, seed=12)
-    kw = {"chunk_bytes": 4 * 40 * 37, "batch_words": 40}
+    kw = {"chunk_bytes": 4 * 40 * 37, "batch_words": 40, "n_jobs": 2}
     old = sender_ranks(_all_senders(emb, "cosine"), problems, compiled=False, **kw)
-    made = []
-    real = counting._Products.get
+    filled = []
+    real = counting._Products.fill
 
-    def get(self, ci):
-        made.append(ci not in self.done)
-        return real(self, ci)
+    def fill(self, mat, start, stop, at):
+        if not hasattr(self, "batch_no"):  # one object a batch (ids of freed ones come back)
+            self.batch_no = len({f[0] for f in filled})
+        filled.append((self.batch_no, self.shape, start, stop))
+        return real(self, mat, start, stop, at)
 
-    monkeypatch.setattr(counting, "KEEP_BYTES", 4 * 40 * 37 * keep_slices)
-    monkeypatch.setattr(counting._Products, "get", get)
+    monkeypatch.setattr(counting, "COLUMN_BYTES", column_bytes)
+    monkeypatch.setattr(counting._Products, "fill", fill)
     new = sender_ranks(_all_senders(emb, "cosine"), problems, **kw)
     _same(new, old)
-    assert sum(made) > len(made) / 2  # most slices were computed twice
+    for _batch, (n_words, step), start, stop in filled:  # within the budget and the slice
+        assert (
+            stop - start <= step == max(1, min(37 * 40 // n_words, column_bytes // (4 * n_words)))
+        )
+    for batch in {f[0] for f in filled}:  # pass 2 covers every column twice (the exhaustive
+        # senders, then the cluster's); pass 1 adds the pieces that hold a clue
+        cover = np.zeros(400, int)
+        for b, _shape, start, stop in filled:
+            cover[start:stop] += b == batch
+        assert set(cover.tolist()) <= {2, 3} and 3 in cover
 
 
 def test_compiled_equals_numpy_pass_with_a_smaller_clue_vocabulary():

@@ -395,3 +395,38 @@ def _row(rows, **where):
     """The one table row whose columns have the values ``where`` gives."""
     (row,) = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
     return row
+
+
+def test_several_data_sets_in_one_pass_equal_each_alone(glove):
+    # the senders rank every data set's records (both kinds) in one pass; each data set's
+    # results are the ones it gets alone: the same records in the same order, the same ranks
+    # and skips (so the same intervals), whatever else shares the pass
+    from wordgames.codenames.agents import default_receivers, default_senders
+    from wordgames.codenames.human_data import load_human_data
+    from wordgames.codenames.suite import evaluate_human_data, evaluate_human_datasets
+
+    names = ["codenames-pilot", "codenames-human-stanfordhci", "codenames-human-itsluisa"]
+    for name in names:
+        require_dataset(name)
+    datasets = [load_human_data(name) for name in names]
+
+    def agents():
+        return default_senders(glove, quick=True), default_receivers(glove)
+
+    together = evaluate_human_datasets(datasets, *agents(), max_records=60)
+    assert [ev.dataset for ev in together] == names
+    for data, ev in zip(datasets, together, strict=True):
+        alone = evaluate_human_data(data, *agents(), max_records=60)
+        for (kind, a), (_kind, b) in zip(alone.sender_results(), ev.sender_results(), strict=True):
+            assert a.keys() == b.keys(), kind
+            for agent in a:
+                x, y = a[agent], b[agent]
+                assert (x.record_ids, x.best, x.worst) == (y.record_ids, y.best, y.worst)
+                assert (x.weights, x.n_candidates, x.skipped) == (
+                    y.weights,
+                    y.n_candidates,
+                    y.skipped,
+                )
+        assert sum(len(r.best) for _kind, res in ev.sender_results() for r in res.values()) > 0
+    # records of the two kinds of one data set and of several data sets shared the pass
+    assert together[0].timings["senders"] == together[2].timings["senders"]

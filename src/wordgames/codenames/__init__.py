@@ -41,6 +41,7 @@ _LAZY = {
     "HumanSenderRecord": "wordgames.codenames.records",
     "LoadedHumanData": "wordgames.codenames.records",
     "evaluate_human_data": "wordgames.codenames.suite",
+    "evaluate_human_datasets": "wordgames.codenames.suite",
     "Game": "wordgames.codenames.game",
     "game_metric": "wordgames.codenames.game",
     "cross_matrix": "wordgames.codenames.game",

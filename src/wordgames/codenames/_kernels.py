@@ -16,6 +16,10 @@ import numpy as np
 BLOCK = 512
 
 jit = numba.njit(nogil=True, cache=True, error_model="numpy")
+#: for loops that count: float32 counters of 0.0 and 1.0 are exact in any order (a block has
+#: at most BLOCK columns), so their sums may be reordered into vector code; numba would widen
+#: integer counters to int64, half the lanes
+count_jit = numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc"})
 
 
 @jit
@@ -136,93 +140,164 @@ def four_scores(n, m, cnt, bmax, tot, low, x):
         x[3, t] = (m[t] - lo) + zero
 
 
-@jit
-def order_key(count, x):
-    """An int64 that orders (count, -x) lexicographically: ``(count << 32) | rank of -x``.
+@count_jit
+def four_direct(c, sv, n, cnt, x, out):
+    """Columns that beat the clue for each of the default line-up's four scores, and ties.
 
-    The rank of ``-x`` is 2**32 - 1 minus the float32's ordered bit pattern (a float's bits,
-    sign-flipped, order as the floats do), so a higher count, then a lower ``x``, gives a
-    larger key, and equal (count, x) equal keys: ``x + 0.0`` makes -0.0 the same as 0.0. A
-    NaN gets rank 0 (no key of its count is smaller), so a NaN column never beats a finite
-    clue of its count, as no comparison with NaN is true. Written without branches, so that
-    the loop of :func:`four_keys` is vectorised.
-    """
-    y = np.float32(x + np.float32(0.0))
-    u = np.int64(y.view(np.uint32))
-    asc = u ^ (np.int64(0x80000000) + (u >> 31) * np.int64(0x7FFFFFFF))
-    rank = np.int64(0xFFFFFFFF) - asc
-    return (np.int64(count) << 32) | (rank if y == y else np.int64(0))
-
-
-@jit
-def four_keys(n, cnt, x, keys):
-    """:func:`order_key` of the four scores ``x`` of every column into ``keys[code]``."""
-    for e in range(4):
-        for t in range(n):
-            keys[e, t] = order_key(cnt[t], x[e, t])
-
-
-@jit
-def count_above(n, keys, key):
-    """Columns whose key is above ``key`` (they beat the clue) and equal to it (ties)."""
-    b = 0
-    tt = 0
-    for t in range(n):
-        k = keys[t]
-        b += k > key
-        tt += k == key
-    return b, tt
-
-
-@jit
-def default_four(c, sv, n, keys, out):
-    """Columns whose (-count, score) beat the clue's (-c, ``sv[e]``), and ties.
-
-    For the four scores' keys (:func:`four_keys`); ``out[e]`` gets (beats, ties). A clue whose
-    score is NaN ties with none and is beaten by the columns of a higher count only.
-    """
-    for e in range(4):
-        v = np.float32(sv[e])
-        key = order_key(c, v) if v == v else (np.int64(c) << 32) | np.int64(0xFFFFFFFF)
-        b, tt = count_above(n, keys[e], key)
-        out[e, 0] += b
-        out[e, 1] += tt
-
-
-@jit
-def default_four_direct(c, sv, n, cnt, x, out):
-    """:func:`default_four` on the scores themselves: cheaper for a split of one or two records.
-
-    The same counts (the comparisons of :func:`order_key`, made directly).
+    ``out[e]`` gets (beats, ties) for the scores ``x[e]`` (:func:`four_scores`) against the
+    clue's count ``c`` and score ``sv[e]``. A column beats the clue with a higher count, or the same count and a lower score; it ties
+    with the same count and an equal score. A NaN score is beaten by, and ties with, nothing
+    (as no comparison with NaN is true): a NaN clue is beaten by the columns of a higher count
+    only. Below two targets the first two scores are the same number (minus the nearest blue
+    word's closeness), for the columns of the clue's count and for the clue itself, so their
+    counts are counted once.
     """
     c32 = np.int32(c)
     s0, s1 = np.float32(sv[0]), np.float32(sv[1])
     s2, s3 = np.float32(sv[2]), np.float32(sv[3])
-    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = 0
+    one = np.float32(1.0)
+    zero = np.float32(0.0)
+    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = zero
+    if c >= 2:
+        for t in range(n):
+            k = cnt[t]
+            more = k > c32
+            same = k == c32
+            b0 += one if (more or (same and x[0, t] < s0)) else zero
+            t0 += one if (same and x[0, t] == s0) else zero
+            b1 += one if (more or (same and x[1, t] < s1)) else zero
+            t1 += one if (same and x[1, t] == s1) else zero
+            b2 += one if (more or (same and x[2, t] < s2)) else zero
+            t2 += one if (same and x[2, t] == s2) else zero
+            b3 += one if (more or (same and x[3, t] < s3)) else zero
+            t3 += one if (same and x[3, t] == s3) else zero
+    else:
+        for t in range(n):
+            k = cnt[t]
+            more = k > c32
+            same = k == c32
+            b0 += one if (more or (same and x[0, t] < s0)) else zero
+            t0 += one if (same and x[0, t] == s0) else zero
+            b2 += one if (more or (same and x[2, t] < s2)) else zero
+            t2 += one if (same and x[2, t] == s2) else zero
+            b3 += one if (more or (same and x[3, t] < s3)) else zero
+            t3 += one if (same and x[3, t] == s3) else zero
+        b1, t1 = b0, t0
+    out[0, 0] += np.int64(b0)
+    out[0, 1] += np.int64(t0)
+    out[1, 0] += np.int64(b1)
+    out[1, 1] += np.int64(t1)
+    out[2, 0] += np.int64(b2)
+    out[2, 1] += np.int64(t2)
+    out[3, 0] += np.int64(b3)
+    out[3, 1] += np.int64(t3)
+
+
+@jit
+def blue4_scores(r0, r1, r2, r3, m, n, cnt, x):
+    """:func:`blue4` with ``first`` and ``last``: up to four blue rows, straight to the scores.
+
+    The same operations (a missing row is a row of -inf); written out, it is the faster code.
+    """
+    zero = np.float32(0.0)
+    one = np.float32(1.0)
+    two = np.float32(2.0)
+    inf = np.float32(np.inf)
+    ninf = np.float32(-np.inf)
     for t in range(n):
-        k = cnt[t]
-        more = k > c32
-        same = k == c32
-        b0 += more | (same & (x[0, t] < s0))
-        t0 += same & (x[0, t] == s0)
-        b1 += more | (same & (x[1, t] < s1))
-        t1 += same & (x[1, t] == s1)
-        b2 += more | (same & (x[2, t] < s2))
-        t2 += same & (x[2, t] == s2)
-        b3 += more | (same & (x[3, t] < s3))
-        t3 += same & (x[3, t] == s3)
-    out[0, 0] += b0
-    out[0, 1] += t0
-    out[1, 0] += b1
-    out[1, 1] += t1
-    out[2, 0] += b2
-    out[2, 1] += t2
-    out[3, 0] += b3
-    out[3, 1] += t3
+        mt = m[t]
+        v = r0[t]
+        h = v > mt
+        bx = max(ninf, v)  # not v: a NaN is never the nearest, as in split_block
+        c = one if h else zero
+        tot = zero + (v if h else zero)
+        low = v if h else inf
+        v = r1[t]
+        h = v > mt
+        bx = max(bx, v)
+        c += one if h else zero
+        tot += v if h else zero
+        low = min(low, v if h else inf)
+        v = r2[t]
+        h = v > mt
+        bx = max(bx, v)
+        c += one if h else zero
+        tot += v if h else zero
+        low = min(low, v if h else inf)
+        v = r3[t]
+        h = v > mt
+        bx = max(bx, v)
+        c += one if h else zero
+        tot += v if h else zero
+        low = min(low, v if h else inf)
+        many = c >= two
+        lo = low if many else bx
+        cnt[t] = np.int32(c)
+        x[0, t] = (-(tot / c) if many else -bx) + zero
+        x[1, t] = -lo + zero
+        x[2, t] = mt + zero
+        x[3, t] = (mt - lo) + zero
 
 
-#: records of a split from which the four scores are turned into keys first (:func:`four_keys`)
-KEYED_FROM = 3
+@numba.njit(inline="always")
+def _blue_hit(v, mt, bx, c, s, lo):
+    """One blue word's terms of a column: :func:`split_block`'s operations, with a float count."""
+    h = v > mt
+    zero = np.float32(0.0)
+    return (
+        max(bx, v),
+        c + (np.float32(1.0) if h else zero),
+        s + (v if h else zero),
+        min(lo, v if h else np.float32(np.inf)),
+    )
+
+
+@numba.njit(inline="always")
+def _four_into(t, mt, bx, c, s, lo, cnt, x):
+    """The four scores of :func:`four_scores` from one column's statistics."""
+    zero = np.float32(0.0)
+    many = c >= np.float32(2.0)
+    lw = lo if many else bx
+    cnt[t] = np.int32(c)
+    x[0, t] = (-(s / c) if many else -bx) + zero
+    x[1, t] = -lw + zero
+    x[2, t] = mt + zero
+    x[3, t] = (mt - lw) + zero
+
+
+@jit
+def blue4(r0, r1, r2, r3, m, n, first, last, cnt, bmax, tot, low, x):
+    """:func:`split_block`'s blue pass over four blue rows, and :func:`four_scores` after the last.
+
+    The blue rows go four at a time: ``first`` starts the statistics, else they are read from
+    ``cnt``, ``bmax``, ``tot``, ``low``; ``last`` writes the four scores into ``x`` and the
+    count into ``cnt``, else the statistics back. A missing row is a row of -inf, which changes
+    nothing: never closer than the nearest red word, never the nearest blue word, nothing added
+    to the sum. The operations are split_block's, in the geometry's order; the count is a
+    float32 inside the loop (small integers, exact) so that its lanes stay 32 bits wide. One
+    loop for each case, so that each is vector code; up to four rows, :func:`blue4_scores`.
+    """
+    z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
+    if first:
+        for t in range(n):
+            mt = m[t]
+            bx, c, s, lo = _blue_hit(r0[t], mt, ninf, z, z, inf)
+            bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _blue_hit(r3[t], mt, bx, c, s, lo)
+            bmax[t], cnt[t], tot[t], low[t] = bx, np.int32(c), s, lo
+    else:
+        for t in range(n):
+            mt = m[t]
+            bx, c, s, lo = bmax[t], np.float32(cnt[t]), tot[t], low[t]
+            bx, c, s, lo = _blue_hit(r0[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _blue_hit(r3[t], mt, bx, c, s, lo)
+            if last:
+                _four_into(t, mt, bx, c, s, lo, cnt, x)
+            else:
+                bmax[t], cnt[t], tot[t], low[t] = bx, np.int32(c), s, lo
 
 
 @jit
@@ -236,17 +311,19 @@ def centroid_block(mat, rows, j0, n, acc):
             acc[t] += row[t]
 
 
-@jit
+@count_jit
 def centroid_count(acc, n, v):
     """Columns whose key ``-acc`` is below ``v`` (a float32 value), and ties."""
     v32 = np.float32(v)
-    beats = 0
-    ties = 0
+    one = np.float32(1.0)
+    zero = np.float32(0.0)
+    beats = zero
+    ties = zero
     for t in range(n):
         key = -acc[t]
-        beats += key < v32
-        ties += key == v32
-    return beats, ties
+        beats += one if key < v32 else zero
+        ties += one if key == v32 else zero
+    return np.int64(beats), np.int64(ties)
 
 
 @jit
@@ -267,27 +344,38 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
     sv4 = np.empty(4, np.float64)
     out4 = np.zeros((4, 2), np.int64)
     x4 = np.empty((4, nb), np.float32)
-    k4 = np.empty((4, nb), np.int64)
+    neg = np.full(nb, -np.inf, np.float32)  # a missing blue row of blue4
+    fused = four and n_ex == 4  # the default line-up alone needs no statistics but its scores
     for j0 in range(j_start, j_stop, nb):
         n = min(nb, j_stop - j0)
         for s in range(sp.shape[0] - 1):
-            if n_ex:
-                blue = bi[bp[s] : bp[s + 1]]
-                red = ri[rp[s] : rp[s + 1]]
+            blue = bi[bp[s] : bp[s + 1]]
+            red = ri[rp[s] : rp[s + 1]]
+            nbl = blue.shape[0]
+            if fused and 1 <= nbl <= 4:
+                red_max(mat, red, j0, n, m)
+                r1 = mat[blue[1], j0 : j0 + n] if nbl > 1 else neg[:n]
+                r2 = mat[blue[2], j0 : j0 + n] if nbl > 2 else neg[:n]
+                r3 = mat[blue[3], j0 : j0 + n] if nbl > 3 else neg[:n]
+                blue4_scores(mat[blue[0], j0 : j0 + n], r1, r2, r3, m, n, cnt, x4)
+            elif fused and nbl > 4:
+                red_max(mat, red, j0, n, m)
+                for g in range(0, nbl, 4):  # four blue rows at a time, missing ones -inf
+                    r0 = mat[blue[g], j0 : j0 + n]
+                    r1 = mat[blue[g + 1], j0 : j0 + n] if g + 1 < nbl else neg[:n]
+                    r2 = mat[blue[g + 2], j0 : j0 + n] if g + 2 < nbl else neg[:n]
+                    r3 = mat[blue[g + 3], j0 : j0 + n] if g + 3 < nbl else neg[:n]
+                    blue4(r0, r1, r2, r3, m, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
+            elif n_ex:
                 split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
+                if four:
+                    four_scores(n, m, cnt, bmax, tot, low, x4)
             if four:  # the default line-up: its scores once, then one pass per record
-                four_scores(n, m, cnt, bmax, tot, low, x4)
-                keyed = sp[s + 1] - sp[s] >= KEYED_FROM  # keys pay for themselves from 3
-                if keyed:
-                    four_keys(n, cnt, x4, k4)
                 for i in range(sp[s], sp[s + 1]):
                     for e in range(4):
                         sv4[codes[e]] = rec_v[i, e]
                     out4[:, :] = 0
-                    if keyed:
-                        default_four(rec_c[i, 0], sv4, n, k4, out4)
-                    else:
-                        default_four_direct(rec_c[i, 0], sv4, n, cnt, x4, out4)
+                    four_direct(rec_c[i, 0], sv4, n, cnt, x4, out4)
                     for e in range(4):
                         beats[i, e] += out4[codes[e], 0]
                         ties[i, e] += out4[codes[e], 1]
@@ -313,13 +401,13 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
 
 @jit
 def drop_columns(mat, col0, sp, bp, bi, rp, ri, codes, rec_c, rec_v, cp, ci, xp, xi, own,
-                 beats, ties):  # fmt: skip
+                 e_lo, e_hi, beats, ties):  # fmt: skip
     """Take out of the counts the columns that may not be clues, and each clue itself.
 
-    Slot ``e`` of split ``s`` ignores the columns ``xi[xp[k]:xp[k+1]]`` (sorted, with
-    ``k = s * n_slots + e``); record ``i`` also ignores its own column ``own[i]`` (-1: not in
-    this slice). Each column's terms are computed by the block functions on that column
-    alone: the same arithmetic.
+    Slot ``e`` (of ``e_lo:e_hi``, the slots counted) of split ``s`` ignores the columns
+    ``xi[xp[k]:xp[k+1]]`` (sorted, with ``k = s * n_slots + e``); record ``i`` also ignores
+    its own column ``own[i]`` (-1: not in this slice). Each column's terms are computed by the
+    block functions on that column alone: the same arithmetic.
     """
     m, cnt, bmax, tot, low, acc = scratch(1)
     score = np.empty(1, np.float32)
@@ -329,7 +417,7 @@ def drop_columns(mat, col0, sp, bp, bi, rp, ri, codes, rec_c, rec_v, cp, ci, xp,
     for s in range(sp.shape[0] - 1):
         blue = bi[bp[s] : bp[s + 1]]
         red = ri[rp[s] : rp[s + 1]]
-        for e in range(n_slots):
+        for e in range(e_lo, e_hi):
             k = s * n_slots + e
             drop = xi[xp[k] : xp[k + 1]]
             for i in range(sp[s], sp[s + 1]):

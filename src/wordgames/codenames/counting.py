@@ -81,21 +81,27 @@ class _Plan:
         self.codes = np.array([kinds[si][1] for si in self.ex], dtype=np.int64)
         self.four = sorted(self.codes[:4].tolist()) == [0, 1, 2, 3]
         self.splits = list(batch.splits.items())
-        self.keys, crows, blues, reds, rec_ptr = [], [], [], [], [0]
+        # records of a split with the same clue have the same counts: one kernel row for them
+        self.keys: dict[tuple, int] = {}  # (blue, red, record index) -> its kernel row
+        crows, blues, reds, rec_ptr = [], [], [], [0]
         for (blue, red), items in self.splits:
             blues.append([self.row[w] for w in blue])
             reds.append([self.row[w] for w in red])
-            for j, (_p, crow) in enumerate(items):
-                self.keys.append((blue, red, j))
-                crows.append(crow)
-            rec_ptr.append(len(self.keys))
+            first: dict[int, int] = {}
+            for j, (_p, crow, *_place) in enumerate(items):
+                if crow not in first:
+                    first[crow] = len(crows)
+                    crows.append(crow)
+                self.keys[(blue, red, j)] = first[crow]
+            rec_ptr.append(len(crows))
         self.crows = np.asarray(crows, dtype=np.int64)
+        self.n_rows = len(crows)
         self.sp = np.asarray(rec_ptr, dtype=np.int64)
         self.bp, self.bi = _csr(blues)
         self.rp, self.ri = _csr(reds)
         self.cp, self.ci = _csr([])
-        self.rec_c = np.zeros((len(self.keys), len(self.ex)), dtype=np.int64)
-        self.rec_v = np.zeros((len(self.keys), len(self.slots)), dtype=np.float64)
+        self.rec_c = np.zeros((self.n_rows, len(self.ex)), dtype=np.int64)
+        self.rec_v = np.zeros((self.n_rows, len(self.slots)), dtype=np.float64)
 
     def set_clusters(self) -> None:
         """Each cluster slot's cluster rows (ClusterSender.cluster_for: k-means, remembered)."""
@@ -116,18 +122,29 @@ class _Plan:
         inside = (self.crows >= cols.start) & (self.crows < cols.stop)
         return np.where(inside, self.crows - cols.start, -1).astype(np.int64)
 
-    def dropped(self, batch, cols: slice) -> tuple[np.ndarray, np.ndarray]:
-        """Excluded columns of each (split, slot) inside ``cols`` (CSR)."""
-        local: dict[int, np.ndarray] = {}
-        lists = []
-        for (blue, red), _items in self.splits:
-            for si in self.slots:
-                ex = batch.excl[(blue, red, si)]
-                if id(ex) not in local:
-                    lo, hi = np.searchsorted(ex, [cols.start, cols.stop])
-                    local[id(ex)] = ex[lo:hi] - cols.start  # sorted and unique already
-                lists.append(local[id(ex)])
-        return _csr(lists)
+    def set_dropped(self, batch) -> None:
+        """Every (split, slot)'s excluded rows, flat and sorted by row, for :meth:`dropped`."""
+        keys, rows = [], []
+        for k, ((blue, red), si) in enumerate(
+            ((key, si) for key, _items in self.splits for si in self.slots)
+        ):
+            ex = batch.excl[(blue, red, si)]
+            keys.append(np.full(len(ex), k, dtype=np.int64))
+            rows.append(ex)
+        self.n_lists = len(rows)
+        rows = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
+        keys = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+        order = np.argsort(rows, kind="stable")
+        self.x_rows, self.x_keys = rows[order], keys[order]
+
+    def dropped(self, cols: slice) -> tuple[np.ndarray, np.ndarray]:
+        """Excluded columns of each (split, slot) inside ``cols`` (CSR, each list sorted)."""
+        lo, hi = np.searchsorted(self.x_rows, [cols.start, cols.stop])
+        keys, rows = self.x_keys[lo:hi], self.x_rows[lo:hi] - cols.start
+        order = np.argsort(keys, kind="stable")  # by list; the rows stay sorted within each
+        ptr = np.zeros(self.n_lists + 1, dtype=np.int64)
+        ptr[1:] = np.cumsum(np.bincount(keys, minlength=self.n_lists))
+        return ptr, rows[order]
 
 
 def _warm_clusters(plan: _Plan):
@@ -158,117 +175,121 @@ def rank_batch(g, batch, pool) -> dict:
 
     The same answer as :func:`wordgames.codenames.measures._clue_values` followed by
     :func:`wordgames.codenames.measures._count_beats` for the senders of :func:`kernel_kind`,
-    with the same similarity products (one per vocabulary slice holding a clue, then one per
-    slice, the first kept): each record's own keys are read off its clue's column, then every
-    slice's columns are counted, shared out among the pool's threads (the kernels release the
-    GIL). The clusters of ClusterSenders are chosen on a thread of their own meanwhile; their
-    counting waits for them.
+    from the same similarities: the products of vocabulary slices of at most
+    ``COLUMN_BYTES``, written into one buffer that is used again. Pass 1 copies the clue
+    column of every record out of its slice's product (a small matrix) and reads each
+    record's own keys off it. Pass 2 counts every slice's columns for the
+    ExhaustiveSearchSenders, shared out among the pool's threads (the kernels release the
+    GIL), while the ClusterSenders' k-means runs on a thread of its own; then, the clusters
+    chosen, it counts the slices again for the ClusterSenders. Computing a slice's product
+    again costs less than keeping them all: a large fresh array costs its page faults, and a
+    small one stays in the processor's cache.
     """
+    from wordgames.blas import single_threaded_blas
+
+    with single_threaded_blas():
+        return _rank_batch(g, batch, pool)
+
+
+def _rank_batch(g, batch, pool) -> dict:
     count_columns, drop_columns, clue_values = _kernels()
     plan = _Plan(g, batch)
-    # k-means is compiled and calls no BLAS, so it runs beside the products and the counting
     warm = _warm_clusters(plan)
-    pending: list = []  # slices whose cluster values wait for the clusters
-
-    def cluster_values(own, mat):
-        clue_values(mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c, plan.rec_v)
-
-    def ready():  # the clusters chosen, the pending slices' cluster values read off
-        nonlocal warm
-        _join(warm, plan)
-        warm = None
-        for own, mat in pending:
-            cluster_values(own, mat)
-        pending.clear()
-
     products = _Products(g, batch)
-    if not products.keeps_all:  # a slice read later may be overwritten: no value may wait
-        ready()
-    for ci, cols in enumerate(batch.chunks):
-        own = plan.own(cols)
-        if not (own >= 0).any():
-            continue
-        mat = products.get(ci)
-        clue_values(mat, *plan.args(), plan.cp, plan.ci, own, True, plan.rec_c, plan.rec_v)
-        _add_rows(plan, own, cols)
-        if warm is not None:
-            pending.append((own, mat))
-        elif plan.cl:
-            cluster_values(own, mat)
-    beats = np.zeros((len(plan.keys), len(plan.slots)), dtype=np.int64)
+    clue_mat, own = _clue_columns(plan, products)
+    clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, True, plan.rec_c, plan.rec_v)
+    _frequency_rows(plan)
+    plan.set_dropped(batch)
+    beats = np.zeros((plan.n_rows, len(plan.slots)), dtype=np.int64)
     ties = np.zeros_like(beats)
-    for ci, cols in enumerate(batch.chunks):
-        mat = products.get(ci)
-        if warm is not None:  # count the exhaustive slots while k-means runs, then the clusters
-            _sweep(count_columns, plan, mat, cols, pool, beats, ties, clusters=False)
-            ready()
-            _sweep(count_columns, plan, mat, cols, pool, beats, ties, exhaustive=False)
-        else:
-            _sweep(count_columns, plan, mat, cols, pool, beats, ties)
-        xp, xi = plan.dropped(batch, cols)
-        drop_columns(mat, cols.start, *plan.args(), plan.rec_c, plan.rec_v, plan.cp, plan.ci,
-                     xp, xi, plan.own(cols), beats, ties)  # fmt: skip
+    n_ex = len(plan.ex)
+    for lo, hi in ((0, n_ex), (n_ex, len(plan.slots))):
+        if lo == hi:
+            continue
+        if lo == n_ex:  # the ClusterSenders: their clusters chosen, their own keys read off
+            _join(warm, plan)
+            clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c,
+                        plan.rec_v)  # fmt: skip
+        for ci, cols in enumerate(products.chunks):
+            mat = _sweep(count_columns, plan, products, ci, pool, beats, ties, lo < n_ex, hi > n_ex)
+            xp, xi = plan.dropped(cols)
+            drop_columns(mat, cols.start, *plan.args(), plan.rec_c, plan.rec_v, plan.cp, plan.ci,
+                         xp, xi, plan.own(cols), lo, hi, beats, ties)  # fmt: skip
     out = {}
-    for i, (blue, red, j) in enumerate(plan.keys):
+    for (blue, red, j), i in plan.keys.items():
         for e, si in enumerate(plan.slots):
             out[(blue, red, si, j)] = [int(beats[i, e]), int(ties[i, e])]
     return out
 
 
-#: bytes of similarity products kept from the first pass to the second (else computed again)
-KEEP_BYTES = 1 << 30
+#: bytes of one slice's similarity product in the compiled passes (a piece of the batch's own
+#: slice when that is larger): small enough to stay in the processor's cache
+COLUMN_BYTES = 32 << 20
 
 
 class _Products:
-    """The batch's similarity products, each slice's computed once when they fit ``KEEP_BYTES``.
+    """The similarity products of the compiled passes' slices, one at a time, into one buffer.
 
-    They are written into buffers that the sender group keeps from batch to batch: a fresh
-    200 MB array costs its page faults each time (0.2 s here, four times the product itself).
-    Beyond the budget one buffer takes each slice in turn, computed again when asked again.
+    The slices are the batch's (:class:`~wordgames.codenames.measures._Batch`), cut to at most
+    ``COLUMN_BYTES`` each. The buffer is the sender group's, kept from batch to batch.
     """
 
-    def __init__(self, g, batch, keep_bytes: int | None = None):
-        keep_bytes = KEEP_BYTES if keep_bytes is None else keep_bytes
-        self.g, self.batch = g, batch
-        self.shape = (len(batch.words), batch.step)
-        per = 4 * self.shape[0] * self.shape[1]
-        self.n_slots = max(1, min(len(batch.chunks), keep_bytes // max(per, 1)))
-        self.keeps_all = self.n_slots >= len(batch.chunks)
-        self.done: dict[int, np.ndarray] = {}  # slice -> its product, while it is in its slot
-        self.in_slot: dict[int, int] = {}  # slot -> slice
+    def __init__(self, g, batch, column_bytes: int | None = None):
+        column_bytes = COLUMN_BYTES if column_bytes is None else column_bytes
+        self.g, self.words = g, batch.words
+        step = max(1, min(batch.step, column_bytes // (4 * len(batch.words))))
+        self.chunks = [
+            slice(a, min(a + step, cols.stop))
+            for cols in batch.chunks
+            for a in range(cols.start, cols.stop, step)
+        ]
+        self.shape = (len(batch.words), step)
+
+    def buffer(self, ci: int) -> np.ndarray:
+        """The buffer shaped for slice ``ci`` (what it holds is overwritten by :meth:`fill`)."""
+        n = self.chunks[ci].stop - self.chunks[ci].start
+        size = self.shape[0] * self.shape[1]
+        bufs = self.g.buffers
+        if not bufs or bufs[0].size < size:
+            bufs[:] = [np.empty(size, np.float32)]
+        return bufs[0][: self.shape[0] * n].reshape(self.shape[0], n)
+
+    def fill(self, mat: np.ndarray, start: int, stop: int, at: int) -> None:
+        """The product of the vocabulary rows ``start:stop`` into ``mat``'s columns from ``at``."""
+        out = mat[:, at : at + stop - start]
+        res = self.g.sims(self.words, slice(start, stop), out=out).mat
+        if res is not out:  # a distance other than the cosine makes its own array
+            out[...] = res
 
     def get(self, ci: int) -> np.ndarray:
-        """The product of slice ``ci`` (from its slot when it is still there)."""
-        if ci in self.done:
-            return self.done[ci]
-        slot = ci if ci < self.n_slots else self.n_slots - 1
-        old = self.in_slot.pop(slot, None)
-        self.done.pop(old, None)
-        cols = self.batch.chunks[ci]
-        out = self._buffer(slot)[: self.shape[0] * (cols.stop - cols.start)]
-        out = out.reshape(self.shape[0], cols.stop - cols.start)
-        mat = self.g.sims(self.batch.words, cols, out=out).mat
-        mat = np.ascontiguousarray(mat, dtype=np.float32)  # a no-op for the cosine products
-        self.done[ci], self.in_slot[slot] = mat, ci
+        """The product of slice ``ci``, in the buffer (overwriting the one before)."""
+        mat = self.buffer(ci)
+        self.fill(mat, self.chunks[ci].start, self.chunks[ci].stop, 0)
         return mat
 
-    def _buffer(self, slot: int) -> np.ndarray:
-        need = self.shape[0] * self.shape[1]
-        bufs = self.g.buffers
-        while len(bufs) <= slot:
-            bufs.append(np.empty(0, np.float32))
-        if bufs[slot].size < need:
-            bufs[slot] = np.empty(need, np.float32)
-        return bufs[slot]
+
+def _clue_columns(plan: _Plan, products: _Products) -> tuple[np.ndarray, np.ndarray]:
+    """Pass 1: the product's column of every record's clue, and each record's column in it.
+
+    Only the slices that hold a clue are computed. The columns are copied out of the slice's
+    product, so every number is the one pass 2 sees.
+    """
+    rows = np.unique(plan.crows)
+    out = np.empty((products.shape[0], len(rows)), np.float32)
+    starts = np.array([c.start for c in products.chunks], dtype=np.int64)
+    where = np.searchsorted(starts, rows, side="right") - 1  # the slice of each clue row
+    for ci in np.unique(where).tolist():
+        mat = products.get(ci)
+        sel = np.flatnonzero(where == ci)
+        out[:, sel] = mat[:, rows[sel] - products.chunks[ci].start]
+    return out, np.searchsorted(rows, plan.crows).astype(np.int64)
 
 
-def _add_rows(plan: _Plan, own: np.ndarray, cols: slice) -> None:
-    """Frequency tie-break values are the clue's vocabulary row, not its slice column."""
-    freq = [e for e, code in enumerate(plan.codes.tolist()) if code == 4]
-    if freq:
-        hit = own >= 0
-        for e in freq:
-            plan.rec_v[hit, e] += cols.start
+def _frequency_rows(plan: _Plan) -> None:
+    """Frequency tie-break values are the clue's vocabulary row (its column in pass 1 is not)."""
+    for e, code in enumerate(plan.codes.tolist()):
+        if code == TIE_BREAK_CODES["frequency"]:
+            plan.rec_v[:, e] = plan.crows
 
 
 def _join(warm, plan: _Plan) -> None:
@@ -279,8 +300,12 @@ def _join(warm, plan: _Plan) -> None:
         plan.set_clusters()
 
 
-def _sweep(count_columns, plan, mat, cols, pool, beats, ties, exhaustive=True, clusters=True):
-    """Count the columns of one slice, its columns shared out among the pool's threads."""
+def _sweep(count_columns, plan, products, ci, pool, beats, ties, exhaustive, clusters):
+    """Count the columns of slice ``ci``, shared out among the pool's threads; returns its product.
+
+    Each thread computes its own columns' product first (BLAS on one thread: BLAS threads that
+    wait for work after a product take the processor from the counting).
+    """
     n_parts = getattr(pool, "_max_workers", 1) if pool is not None else 1
     codes = plan.codes if exhaustive else plan.codes[:0]
     n_ex = len(plan.ex)
@@ -292,16 +317,17 @@ def _sweep(count_columns, plan, mat, cols, pool, beats, ties, exhaustive=True, c
         rec_c, rec_v, sl = plan.rec_c[:, :0], plan.rec_v[:, n_ex:], slice(n_ex, None)
     rec_v = np.ascontiguousarray(rec_v)
     rec_c = np.ascontiguousarray(rec_c)
-    if not rec_v.shape[1]:
-        return
+    cols = products.chunks[ci]
+    mat = products.buffer(ci)
     edges = np.linspace(0, mat.shape[1], n_parts + 1).astype(np.int64)
     parts = [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
-    shape = (len(plan.keys), rec_v.shape[1])
+    shape = (plan.n_rows, rec_v.shape[1])
     outs = [(np.zeros(shape, np.int64), np.zeros(shape, np.int64)) for _ in parts]
     four = plan.four and exhaustive
 
     def run(k):
         (a, b), (bt, tt) = parts[k], outs[k]
+        products.fill(mat, cols.start + a, cols.start + b, a)
         count_columns(mat, cols.start, a, b, plan.sp, plan.bp, plan.bi, plan.rp, plan.ri,
                       codes, rec_c, rec_v, plan.cp, plan.ci, four, bt, tt)  # fmt: skip
 
@@ -313,3 +339,4 @@ def _sweep(count_columns, plan, mat, cols, pool, beats, ties, exhaustive=True, c
     for bt, tt in outs:
         beats[:, sl] += bt
         ties[:, sl] += tt
+    return mat

@@ -546,12 +546,8 @@ def sender_ranks(
     senders: Sequence,
     problems: Sequence[RankProblem],
     *,
-    batch_words: int = 512,
-    chunk_bytes: int = 192 << 20,
-    n_jobs: int | None = None,
     skipped: Counter | None = None,
-    progress: Callable[[int], None] | None = None,
-    compiled: bool = True,
+    **kw,
 ) -> dict[str, SenderRanks]:
     """Rank of each problem's clue for each sender (the core of Algorithms 4 and 6).
 
@@ -561,9 +557,31 @@ def sender_ranks(
     senders on the same embedding and distance share one matrix product per batch of records
     (at most ``batch_words`` distinct board words each) and one geometry per (blue, red) split;
     any other :class:`~wordgames.codenames.agents.Sender` is asked for
-    ``ranked_forward(blue, red)`` and the clue's position in it.
+    ``ranked_forward(blue, red)`` and the clue's position in it. The keywords are those of
+    :func:`sender_ranks_parts`, which ranks several sets of problems in one pass.
+    """
+    return sender_ranks_parts(senders, [(problems, skipped)], **kw)[0]
+
+
+def sender_ranks_parts(
+    senders: Sequence,
+    parts: Sequence[tuple[Sequence[RankProblem], Counter | None]],
+    *,
+    batch_words: int = 1024,
+    chunk_bytes: int = 192 << 20,
+    n_jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    compiled: bool = True,
+) -> list[dict[str, SenderRanks]]:
+    """:func:`sender_ranks` of several sets of problems (data sets, kinds of data) at once.
+
+    Each part is ``(problems, skipped)`` and gets its own results, the same as
+    :func:`sender_ranks` gives it alone; the counting senders rank every part's problems in
+    one pass, so the similarity products and a board split that several parts share are
+    computed once.
+
     ``chunk_bytes`` bounds the similarity matrix of one vocabulary slice; ``n_jobs`` threads
-    (default: the number of CPUs, at most 8) share the records of a slice.
+    (default: the number of CPUs, at most 8) share the columns of a slice.
     ``progress(n)`` is called after every ``n`` problems of every sender group.
     ``compiled``: the senders that :func:`~wordgames.codenames.counting.kernel_kind` knows are
     counted by the compiled kernel (:mod:`wordgames.codenames.counting`); ``False`` counts
@@ -573,27 +591,33 @@ def sender_ranks(
     from wordgames.codenames.counting import compiled_available, kernel_kind
 
     compiled = compiled and compiled_available()
-    results: dict[str, SenderRanks] = {}
+    results: list[dict[str, SenderRanks]] = [{} for _ in parts]
     fast: dict[tuple, list] = defaultdict(list)
+    seen: set[str] = set()
     for s in senders:
         name = agent_name(s)
-        if name in results:
+        if name in seen:
             raise ValueError(f"two senders are named {name!r}; give them distinct names")
+        seen.add(name)
         if getattr(s, "candidates_only", False):
             continue  # it ranks only given candidates (sender_ranks_candidates)
-        results[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped or {}))
+        for out, (_problems, skipped) in zip(results, parts, strict=True):
+            out[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped or {}))
         if isinstance(s, DrawnRankSender):
-            _drawn_ranks(s, problems, results[name])
+            for out, (problems, _skipped) in zip(results, parts, strict=True):
+                _drawn_ranks(s, problems, out[name])
         elif isinstance(s, CountingSender):
             by_kernel = compiled and kernel_kind(s) is not None
             fast[(id(s.embedding), s.distance, s.n_vocab, by_kernel)].append(s)
         elif isinstance(s, Sender):
-            _slow_sender(s, problems, results[name], progress)
+            for out, (problems, _skipped) in zip(results, parts, strict=True):
+                _slow_sender(s, problems, out[name], progress)
         else:
             raise TypeError(
                 f"{name!r} is not a sender: it needs give_clue(board) and ranked_forward(blue, red)"
             )
 
+    problems = [p for p, _skipped in parts]
     for key, group in fast.items():
         counter = _count_beats
         if key[-1]:
@@ -731,8 +755,8 @@ def _drawn_ranks(sender, problems, res: SenderRanks) -> None:
 
 def _fast_senders(
     group: list,
-    problems: Sequence[RankProblem],
-    results,
+    problems: list[Sequence[RankProblem]],
+    results: list[dict],
     batch_words,
     progress,
     chunk_bytes: int = 192 << 20,
@@ -803,9 +827,13 @@ class _Batch:
 def _fast_senders_on(group, problems, results, batch_words, progress, chunk_bytes, pool, counter):
     g = _SenderGroup(group, [agent_name(s) for s in group])
     # the senders of a group share embedding and vocabulary: the same records are valid (each
-    # sender's skipped records are counted in its own result)
-    valid = [_valid_for(s, problems, results[n]) for s, n in zip(group, g.names, strict=True)][0]
+    # sender's skipped records are counted in its own result); each keeps its part and place
+    valid = []
+    for part, (probs, out) in enumerate(zip(problems, results, strict=True)):
+        kept = [_valid_for(s, probs, out[n]) for s, n in zip(group, g.names, strict=True)][0]
+        valid.extend((p, crow, part, i) for i, (p, crow) in enumerate(kept))
     excl_cache: dict[tuple, np.ndarray] = {}
+    ranked: list = []  # (part, place, sender index, name, problem, best, worst, candidates)
     for records in _batches(valid, batch_words):
         batch = _prepare_batch(g, records, chunk_bytes, excl_cache)
         if counter is _count_beats:
@@ -813,20 +841,23 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
             beats = _count_beats(g, batch, target, kept, pool)
         else:  # the compiled passes (wordgames.codenames.counting.rank_batch)
             beats = counter(g, batch, pool)
-        _record_batch(g, batch, beats, results)
+        ranked.extend(_ranks_of_batch(g, batch, beats, results))
         if progress:
             progress(len(records))
+    # in the order of the problems, whatever the batches: the intervals resample that order
+    for part, _i, _si, name, p, best, worst, n_cand in sorted(ranked, key=lambda r: r[:3]):
+        _record_rank(results[part][name], p, best, worst, n_cand)
 
 
 def _batches(valid: list, batch_words: int) -> list[list]:
     """Consecutive records, cut where the distinct board words would exceed ``batch_words``."""
     batches, cur, cur_words = [], [], set()
-    for p, crow in valid:
-        words = set(p.blue + p.red)
+    for item in valid:
+        words = set(item[0].blue + item[0].red)
         if cur and len(cur_words | words) > batch_words:
             batches.append(cur)
             cur, cur_words = [], set()
-        cur.append((p, crow))
+        cur.append(item)
         cur_words |= words
     if cur:
         batches.append(cur)
@@ -840,12 +871,13 @@ def _prepare_batch(
 
     Excluded rows are shared by senders with the same clue rules, and across batches.
     """
-    words = sorted({w for p, _ in records for w in p.blue + p.red})
+    words = sorted({w for p, *_ in records for w in p.blue + p.red})
     step = max(1, chunk_bytes // (4 * len(words)))
     chunks = [slice(a, min(a + step, g.n_vocab)) for a in range(0, g.n_vocab, step)]
     splits: dict[tuple, list] = defaultdict(list)
-    for p, crow in records:
-        splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append((p, crow))
+    for item in records:
+        p = item[0]
+        splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append(item)
     excl = {}
     for blue, red in splits:
         board = tuple(sorted(blue + red))
@@ -869,7 +901,7 @@ def _clue_values(g: _SenderGroup, batch: _Batch) -> tuple[dict, dict]:
     kept: dict[int, object] = {}
     for ci, cols in enumerate(batch.chunks):
         todo = {
-            k: [(j, pc) for j, pc in enumerate(v) if pc[1] // batch.step == ci]
+            k: [(j, item) for j, item in enumerate(v) if item[1] // batch.step == ci]
             for k, v in batch.splits.items()
         }
         todo = {k: v for k, v in todo.items() if v}
@@ -879,7 +911,7 @@ def _clue_values(g: _SenderGroup, batch: _Batch) -> tuple[dict, dict]:
         if not kept:
             kept[ci] = sims  # reused by pass 2
         for (blue, red), items in todo.items():
-            local = np.array([crow - cols.start for _j, (_p, crow) in items])
+            local = np.array([item[1] - cols.start for _j, item in items])
             geom = BoardGeometry(ColumnSubset(sims, local), blue, red)
             for si, s in enumerate(g.senders):
                 for pos, (j, _pc) in enumerate(items):
@@ -898,7 +930,7 @@ def _count_split(g: _SenderGroup, batch: _Batch, target: dict, job) -> list:
         if geom is None:
             local = ex[(ex >= cols.start) & (ex < cols.stop)] - cols.start
             geom = geoms[id(ex)] = BoardGeometry(sims, blue, red, excluded=local)
-        for j, (_p, crow) in enumerate(items):
+        for j, (_p, crow, *_place) in enumerate(items):
             own = crow - cols.start if cols.start <= crow < cols.stop else None
             out.append(((blue, red, si, j), s.count_rank(geom, target[(blue, red, si, j)], own)))
     return out
@@ -926,23 +958,25 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
     return beats
 
 
-def _record_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> None:
-    """Each record's best and worst rank into its sender's result.
+def _ranks_of_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> list[tuple]:
+    """Each record's ranks: ``(part, place, sender index, name, problem, best, worst, n)``.
 
-    A clue that may not be given for its board is counted as ``clue_illegal``.
+    A clue that may not be given for its board is counted as ``clue_illegal`` in its result.
     """
+    out = []
     ex_sets: dict[int, set] = {}
     for (blue, red), items in batch.splits.items():
         for si, name in enumerate(g.names):
             ex = batch.excl[(blue, red, si)]
             if id(ex) not in ex_sets:
                 ex_sets[id(ex)] = set(ex.tolist())
-            for j, (p, crow) in enumerate(items):
+            for j, (p, crow, part, i) in enumerate(items):
                 if crow in ex_sets[id(ex)]:
-                    results[name].skipped["clue_illegal"] += p.weight
+                    results[part][name].skipped["clue_illegal"] += p.weight
                     continue
                 b, t = beats[(blue, red, si, j)]
-                _record_rank(results[name], p, b + 1, b + 1 + t, g.n_vocab - len(ex))
+                out.append((part, i, si, name, p, b + 1, b + 1 + t, g.n_vocab - len(ex)))
+    return out
 
 
 def sender_ranks_receiver_data(

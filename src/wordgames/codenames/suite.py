@@ -55,6 +55,7 @@ __all__ = [
     "Intervals",
     "aggregate_scores",
     "evaluate_human_data",
+    "evaluate_human_datasets",
     "load_available",
     "load_chosen",
     "max_records_of",
@@ -135,8 +136,28 @@ def _sample(records: list, max_records: int | None, seed: int) -> list:
     return [records[i] for i in idx]
 
 
-def evaluate_human_data(
-    data,
+def evaluate_human_data(data, senders: Sequence, receivers: Sequence, **kw) -> DatasetEvaluation:
+    """All four measures that apply to one loaded data set.
+
+    :func:`evaluate_human_datasets` of this one data set (the same keywords).
+
+    Parameters
+    ----------
+    data : LoadedHumanData
+        One data set (:func:`~wordgames.codenames.human_data.load_human_data`,
+        :func:`~wordgames.codenames.human_data.read_user_file`).
+    senders, receivers : sequence of agents
+        E.g. :func:`~wordgames.codenames.agents.default_senders`.
+
+    Returns
+    -------
+    DatasetEvaluation
+    """
+    return evaluate_human_datasets([data], senders, receivers, **kw)[0]
+
+
+def evaluate_human_datasets(
+    datasets: Sequence,
     senders: Sequence,
     receivers: Sequence,
     *,
@@ -147,13 +168,17 @@ def evaluate_human_data(
     red_score: float = -1.0,
     progress: Callable[[int], None] | None = None,
     compiled: bool = True,
-) -> DatasetEvaluation:
-    """All four measures that apply to one loaded data set.
+) -> list[DatasetEvaluation]:
+    """All four measures that apply to each of several loaded data sets.
+
+    The senders rank the records of every data set and kind in one pass
+    (:func:`~wordgames.codenames.measures.sender_ranks_parts`: one set of similarity products
+    for all of them); each data set's results are its own, the same as alone.
 
     Parameters
     ----------
-    data : LoadedHumanData
-        One data set (:func:`~wordgames.codenames.human_data.load_human_data`,
+    datasets : sequence of LoadedHumanData
+        The data sets (:func:`~wordgames.codenames.human_data.load_human_data`,
         :func:`~wordgames.codenames.human_data.read_user_file`).
     senders, receivers : sequence of agents
         E.g. :func:`~wordgames.codenames.agents.default_senders`.
@@ -172,43 +197,73 @@ def evaluate_human_data(
 
     Returns
     -------
-    DatasetEvaluation
+    list of DatasetEvaluation
+        One per data set, in order. ``timings["senders"]`` is the shared pass's time.
     """
+    from wordgames.codenames.measures import sender_ranks_parts
+
+    evs, samples, parts, slots = [], [], [], []
+    for data in datasets:
+        ev = DatasetEvaluation(data.dataset)
+        rec = _sample(data.receiver, max_records, seed)
+        snd = _sample(data.sender, max_records, seed)
+        ev.n_records = {"human_receiver": len(rec), "human_sender": len(snd)}
+        ev.n_available = {"human_receiver": len(data.receiver), "human_sender": len(data.sender)}
+        for kind, records in (("human_receiver", rec), ("human_sender", snd)):
+            if records:
+                parts.append(_problems(kind, records))
+                slots.append((ev, kind))
+        evs.append(ev)
+        samples.append((rec, snd))
+    t = time.perf_counter()
+    ranked = sender_ranks_parts(senders, parts, progress=progress, compiled=compiled)
+    for (ev, kind), res in zip(slots, ranked, strict=True):
+        setattr(ev, SENDERS_ON[kind], res)
+    seconds = time.perf_counter() - t
+    for ev in evs:
+        ev.timings["senders"] = seconds
+    scores = {"target_score": target_score, "blue_score": blue_score, "red_score": red_score}
+    for ev, (rec, snd) in zip(evs, samples, strict=True):
+        _receivers_and_candidates(ev, rec, snd, senders, receivers, scores)
+    return evs
+
+
+#: where the senders' ranks of each kind of data go
+SENDERS_ON = {
+    "human_receiver": "senders_on_receiver_data",
+    "human_sender": "senders_on_sender_data",
+}
+
+
+def _problems(kind: str, records):
+    """Algorithm 4's problems of receiver data, Algorithm 6's of sender data, and the skips."""
+    from wordgames.codenames.measures import (
+        problems_from_receiver_records,
+        problems_from_sender_records,
+    )
+
+    if kind == "human_receiver":
+        return problems_from_receiver_records(records)
+    return problems_from_sender_records(records)
+
+
+def _receivers_and_candidates(ev, rec, snd, senders, receivers, scores: dict) -> None:
+    """Algorithms 5 and 7 of one data set, and its senders on the candidates people chose from."""
     from wordgames.codenames.measures import (
         receiver_guess_score,
         receiver_map,
         sender_ranks_candidates,
-        sender_ranks_receiver_data,
-        sender_ranks_sender_data,
     )
 
-    ev = DatasetEvaluation(data.dataset)
-    rec = _sample(data.receiver, max_records, seed)
-    snd = _sample(data.sender, max_records, seed)
-    ev.n_records = {"human_receiver": len(rec), "human_sender": len(snd)}
-    ev.n_available = {"human_receiver": len(data.receiver), "human_sender": len(data.sender)}
     if rec:
-        t = time.perf_counter()
-        ev.senders_on_receiver_data = sender_ranks_receiver_data(
-            senders, rec, progress=progress, compiled=compiled
-        )
-        ev.timings["human_receiver.senders"] = time.perf_counter() - t
         t = time.perf_counter()
         ev.receivers_on_receiver_data = receiver_map(receivers, rec)
         ev.timings["human_receiver.receivers"] = time.perf_counter() - t
     if snd:
         t = time.perf_counter()
-        ev.senders_on_sender_data = sender_ranks_sender_data(
-            senders, snd, progress=progress, compiled=compiled
-        )
         ev.senders_on_sender_candidates = sender_ranks_candidates(senders, snd)
-        ev.timings["human_sender.senders"] = time.perf_counter() - t
-        t = time.perf_counter()
-        ev.receivers_on_sender_data = receiver_guess_score(
-            receivers, snd, target_score=target_score, blue_score=blue_score, red_score=red_score
-        )
+        ev.receivers_on_sender_data = receiver_guess_score(receivers, snd, **scores)
         ev.timings["human_sender.receivers"] = time.perf_counter() - t
-    return ev
 
 
 # --------------------------------------------------------------------------- outputs
@@ -718,31 +773,32 @@ def _clue_vocabulary(embedding, opts, data_root):
 def _evaluate_all(
     datasets: dict, senders, receivers, max_records, ctx, result: MeasureResult
 ) -> list[DatasetEvaluation]:
-    """Each data set in turn: its evaluation, timing, checksums and notes."""
-    evaluations = []
-    for i, (name, data) in enumerate(datasets.items()):
-        t = time.perf_counter()
-        opts = ctx.options
-        ev = evaluate_human_data(
-            data,
-            senders,
-            receivers,
-            max_records=max_records,
-            seed=ctx.seed,
-            target_score=opts.target_score,
-            blue_score=opts.blue_score,
-            red_score=opts.red_score,
-        )
-        result.timings[name] = round(time.perf_counter() - t, 4)
+    """Every data set's evaluation (the senders in one pass over all), timings and notes."""
+    opts = ctx.options
+    t = time.perf_counter()
+    evaluations = evaluate_human_datasets(
+        list(datasets.values()),
+        senders,
+        receivers,
+        max_records=max_records,
+        seed=ctx.seed,
+        target_score=opts.target_score,
+        blue_score=opts.blue_score,
+        red_score=opts.red_score,
+    )
+    result.timings["senders"] = round(evaluations[0].timings["senders"], 4) if evaluations else 0
+    for i, ((name, data), ev) in enumerate(zip(datasets.items(), evaluations, strict=True)):
+        receivers_s = sum(v for k, v in ev.timings.items() if k.endswith(".receivers"))
+        result.timings[f"{name}.receivers"] = round(receivers_s, 4)
         ctx.log(
             f"{name}: {ev.n_records['human_receiver']:,} receiver and "
-            f"{ev.n_records['human_sender']:,} sender records in {result.timings[name]:.1f} s"
+            f"{ev.n_records['human_sender']:,} sender records (receivers {receivers_s:.1f} s)"
         )
         if ctx.progress is not None:
             ctx.progress(f"codenames: {name}", i + 1, len(datasets))
-        evaluations.append(ev)
         result.datasets[name] = dict(data.files)
         result.notes.extend(data_notes(name, data))
+    ctx.log(f"codenames: senders on every data set in {time.perf_counter() - t:.1f} s")
     return evaluations
 
 
