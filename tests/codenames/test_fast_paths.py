@@ -13,6 +13,7 @@ from wordgames.codenames.agents import (
     _cluster_words,
     _distinct_rows,
     _largest_blue_cluster,
+    _largest_blue_sets,
     batched_kmeans,
 )
 from wordgames.codenames.board import derive_rng
@@ -26,6 +27,26 @@ def test_distinct_rows_equals_numpy_unique_rows():
         mask = rng.random((m, n)) < rng.random()
         mask = np.concatenate([mask, mask[rng.integers(0, m, 4)]])  # repeated rows
         np.testing.assert_array_equal(_distinct_rows(mask), np.unique(mask, axis=0))
+
+
+def test_largest_blue_sets_equal_the_onehot_computation():
+    # the compiled coding of clusters against the straightforward one: every run's clusters
+    # as membership masks, the all-blue ones of the largest size, distinct rows in np.unique order
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        n, runs = int(rng.integers(1, 26)), int(rng.integers(1, 40))
+        labels = rng.integers(0, int(rng.integers(1, n + 1)), size=(runs, n))
+        is_blue = rng.random(n) < rng.random()
+        onehot = labels[:, :, None] == np.arange(n)
+        size = onehot.sum(1)
+        ok = (size > 0) & ~(onehot & ~is_blue[None, :, None]).any(1)
+        got = _largest_blue_sets(labels, is_blue)
+        if not ok.any():
+            assert got is None
+            continue
+        cand = np.argwhere(ok & (size == size[ok].max()))
+        want = np.unique(onehot[cand[:, 0], :, cand[:, 1]], axis=0)
+        np.testing.assert_array_equal(got, want)
 
 
 def _full_kmeans_choice(sender, blue, red):

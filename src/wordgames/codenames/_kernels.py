@@ -475,6 +475,38 @@ def clue_values(mat, sp, bp, bi, rp, ri, codes, cp, ci, own, ex, rec_c, rec_v):
 
 
 @jit
+def blue_cluster_codes(labels, is_blue):
+    """``(size, codes)``: the largest all-blue cluster size of any run and its member sets.
+
+    Run ``r`` puts point ``i`` in cluster ``labels[r, i]``. A cluster is coded as the integer
+    with bit ``n - 1 - i`` for each member ``i`` (so codes order as the rows of ``np.unique``
+    on membership masks); the codes come back sorted and distinct. ``n`` is at most 62.
+    """
+    runs, n = labels.shape
+    best = 0
+    codes = np.empty(runs * n, np.int64)
+    k = 0
+    for r in range(runs):
+        for j in range(n):
+            size = 0
+            blue = True
+            code = np.int64(0)
+            for i in range(n):
+                if labels[r, i] == j:
+                    size += 1
+                    blue = blue and is_blue[i]
+                    code |= np.int64(1) << (n - 1 - i)
+            if size == 0 or not blue or size < best:
+                continue
+            if size > best:
+                best = size
+                k = 0
+            codes[k] = code
+            k += 1
+    return best, np.unique(codes[:k])
+
+
+@jit
 def lloyd(x, karr, init, max_iter, labels):
     """Lloyd's k-means, run ``r`` with ``karr[r]`` centres started at points ``init[r]``.
 

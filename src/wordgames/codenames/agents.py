@@ -750,7 +750,8 @@ class ClusterSender(_EmbeddingSender):
             # one the fallback picks the blue word farthest from the red ones: the same word
             return tuple(blue)
         x = np.asarray(x, dtype=np.float64)
-        is_blue = np.isin(words, blue)
+        blue_set = set(blue)
+        is_blue = np.array([w in blue_set for w in words], dtype=bool)
         rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
         ks = list(range(1, min(int(self.max_clusters), len(words)) + 1))
         return [words, x, is_blue, rng, ks]
@@ -819,14 +820,20 @@ def _cluster_words(words, x, is_blue, member) -> tuple[str, ...]:
     return tuple(w for w, m in zip(words, member, strict=True) if m)
 
 
-def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
-    """Membership mask of the chosen cluster: the largest all-blue cluster of any run.
+def _largest_blue_sets(labels, is_blue) -> np.ndarray | None:
+    """The distinct member sets of the largest all-blue clusters of any run (``np.unique`` order).
 
-    Among distinct clusters of that size the tightest (mean squared distance to its centre), then
-    the one whose centre is farthest from every red word, then the first in board order. Each
-    distinct cluster is scored by the same computation, so the choice does not depend on rounding
-    inside the runs.
+    ``None`` when no run has an all-blue cluster. Up to 62 board words a compiled loop codes
+    each cluster as one integer (:func:`~wordgames.codenames._kernels.blue_cluster_codes`).
     """
+    n = labels.shape[1]
+    if n <= 62:
+        from wordgames.codenames._kernels import blue_cluster_codes
+
+        best, codes = blue_cluster_codes(labels, np.ascontiguousarray(is_blue, dtype=np.bool_))
+        if best == 0:
+            return None
+        return ((codes[:, None] >> np.arange(n - 1, -1, -1, dtype=np.int64)) & 1).astype(bool)
     kmax = int(labels.max()) + 1
     onehot = labels[:, :, None] == np.arange(kmax)  # (runs, n, kmax)
     size = onehot.sum(1)
@@ -836,7 +843,20 @@ def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
         return None
     best = size[ok].max()
     cand = np.argwhere(ok & (size == best))
-    sets = _distinct_rows(onehot[cand[:, 0], :, cand[:, 1]])  # distinct member sets
+    return _distinct_rows(onehot[cand[:, 0], :, cand[:, 1]])
+
+
+def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
+    """Membership mask of the chosen cluster: the largest all-blue cluster of any run.
+
+    Among distinct clusters of that size the tightest (mean squared distance to its centre), then
+    the one whose centre is farthest from every red word, then the first in board order. Each
+    distinct cluster is scored by the same computation, so the choice does not depend on rounding
+    inside the runs.
+    """
+    sets = _largest_blue_sets(labels, is_blue)
+    if sets is None or len(sets) == 1:
+        return sets if sets is None else sets[0]
     red = x[~is_blue]
     scored = []
     for i, members in enumerate(sets):
