@@ -13,7 +13,8 @@ Modules (nothing heavy is imported here; the names below load on first use):
 * :mod:`~wordgames.codenames.game` -- :class:`Game`, self-play ``game_metric``, ``cross_matrix``
 * :mod:`~wordgames.codenames.play` -- the terminal game
 * :mod:`~wordgames.codenames.suite` -- the measure's compute function (``wordgames.evaluate``
-  with ``measures=["codenames"]``) and ``evaluate_human_data`` (every agent on one data set)
+  with ``measures=["codenames"]``), ``evaluate_human_datasets`` (every agent on several data
+  sets, the senders in one pass) and ``evaluate_human_data`` (on one)
 * :mod:`~wordgames.codenames.human_data` -- loaders of human play (see docs/codenames-data.md)
 
 >>> import wordgames.codenames as cn
