@@ -140,103 +140,48 @@ def four_scores(n, m, cnt, bmax, tot, low, x):
         x[3, t] = (m[t] - lo) + zero
 
 
+@numba.njit(inline="always")
+def _count(b, tt, more, same, v, s):
+    """A column's beat and tie added to the counts ``(b, tt)`` against a clue's score ``s``."""
+    one, zero = np.float32(1.0), np.float32(0.0)
+    return b + (one if (more or (same and v < s)) else zero), tt + (
+        one if (same and v == s) else zero
+    )
+
+
 @count_jit
 def four_direct(c, sv, n, cnt, x, out):
     """Columns that beat the clue for each of the default line-up's four scores, and ties.
 
     ``out[e]`` gets (beats, ties) for the scores ``x[e]`` (:func:`four_scores`) against the
-    clue's count ``c`` and score ``sv[e]``. A column beats the clue with a higher count, or the same count and a lower score; it ties
-    with the same count and an equal score. A NaN score is beaten by, and ties with, nothing
-    (as no comparison with NaN is true): a NaN clue is beaten by the columns of a higher count
-    only. Below two targets the first two scores are the same number (minus the nearest blue
-    word's closeness), for the columns of the clue's count and for the clue itself, so their
-    counts are counted once.
+    clue's count ``c`` and score ``sv[e]``. A column beats the clue with a higher count, or the
+    same count and a lower score; it ties with the same count and an equal score. A NaN score
+    is beaten by, and ties with, nothing (as no comparison with NaN is true): a NaN clue is
+    beaten by the columns of a higher count only. Below two targets the first two scores are
+    the same number (minus the nearest blue word's closeness), for the columns of the clue's
+    count and for the clue itself, so their counts are counted once (the loop without them).
     """
     c32 = np.int32(c)
     s0, s1 = np.float32(sv[0]), np.float32(sv[1])
     s2, s3 = np.float32(sv[2]), np.float32(sv[3])
-    one = np.float32(1.0)
-    zero = np.float32(0.0)
-    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = zero
-    if c >= 2:
-        for t in range(n):
-            k = cnt[t]
-            more = k > c32
-            same = k == c32
-            b0 += one if (more or (same and x[0, t] < s0)) else zero
-            t0 += one if (same and x[0, t] == s0) else zero
-            b1 += one if (more or (same and x[1, t] < s1)) else zero
-            t1 += one if (same and x[1, t] == s1) else zero
-            b2 += one if (more or (same and x[2, t] < s2)) else zero
-            t2 += one if (same and x[2, t] == s2) else zero
-            b3 += one if (more or (same and x[3, t] < s3)) else zero
-            t3 += one if (same and x[3, t] == s3) else zero
-    else:
-        for t in range(n):
-            k = cnt[t]
-            more = k > c32
-            same = k == c32
-            b0 += one if (more or (same and x[0, t] < s0)) else zero
-            t0 += one if (same and x[0, t] == s0) else zero
-            b2 += one if (more or (same and x[2, t] < s2)) else zero
-            t2 += one if (same and x[2, t] == s2) else zero
-            b3 += one if (more or (same and x[3, t] < s3)) else zero
-            t3 += one if (same and x[3, t] == s3) else zero
+    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = np.float32(0.0)
+    two = c >= 2
+    for t in range(n if two else 0):
+        more, same = cnt[t] > c32, cnt[t] == c32
+        b0, t0 = _count(b0, t0, more, same, x[0, t], s0)
+        b1, t1 = _count(b1, t1, more, same, x[1, t], s1)
+        b2, t2 = _count(b2, t2, more, same, x[2, t], s2)
+        b3, t3 = _count(b3, t3, more, same, x[3, t], s3)
+    for t in range(0 if two else n):
+        more, same = cnt[t] > c32, cnt[t] == c32
+        b0, t0 = _count(b0, t0, more, same, x[0, t], s0)
+        b2, t2 = _count(b2, t2, more, same, x[2, t], s2)
+        b3, t3 = _count(b3, t3, more, same, x[3, t], s3)
+    if not two:
         b1, t1 = b0, t0
-    out[0, 0] += np.int64(b0)
-    out[0, 1] += np.int64(t0)
-    out[1, 0] += np.int64(b1)
-    out[1, 1] += np.int64(t1)
-    out[2, 0] += np.int64(b2)
-    out[2, 1] += np.int64(t2)
-    out[3, 0] += np.int64(b3)
-    out[3, 1] += np.int64(t3)
-
-
-@jit
-def blue4_scores(r0, r1, r2, r3, m, n, cnt, x):
-    """:func:`blue4` with ``first`` and ``last``: up to four blue rows, straight to the scores.
-
-    The same operations (a missing row is a row of -inf); written out, it is the faster code.
-    """
-    zero = np.float32(0.0)
-    one = np.float32(1.0)
-    two = np.float32(2.0)
-    inf = np.float32(np.inf)
-    ninf = np.float32(-np.inf)
-    for t in range(n):
-        mt = m[t]
-        v = r0[t]
-        h = v > mt
-        bx = max(ninf, v)  # not v: a NaN is never the nearest, as in split_block
-        c = one if h else zero
-        tot = zero + (v if h else zero)
-        low = v if h else inf
-        v = r1[t]
-        h = v > mt
-        bx = max(bx, v)
-        c += one if h else zero
-        tot += v if h else zero
-        low = min(low, v if h else inf)
-        v = r2[t]
-        h = v > mt
-        bx = max(bx, v)
-        c += one if h else zero
-        tot += v if h else zero
-        low = min(low, v if h else inf)
-        v = r3[t]
-        h = v > mt
-        bx = max(bx, v)
-        c += one if h else zero
-        tot += v if h else zero
-        low = min(low, v if h else inf)
-        many = c >= two
-        lo = low if many else bx
-        cnt[t] = np.int32(c)
-        x[0, t] = (-(tot / c) if many else -bx) + zero
-        x[1, t] = -lo + zero
-        x[2, t] = mt + zero
-        x[3, t] = (mt - lo) + zero
+    for e, (b, tt) in enumerate(((b0, t0), (b1, t1), (b2, t2), (b3, t3))):
+        out[e, 0] += np.int64(b)
+        out[e, 1] += np.int64(tt)
 
 
 @numba.njit(inline="always")
@@ -253,6 +198,15 @@ def _blue_hit(v, mt, bx, c, s, lo):
 
 
 @numba.njit(inline="always")
+def _four_hits(r0, r1, r2, r3, t, mt, bx, c, s, lo):
+    """:func:`_blue_hit` of column ``t`` of four blue rows, in order."""
+    bx, c, s, lo = _blue_hit(r0[t], mt, bx, c, s, lo)
+    bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
+    bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
+    return _blue_hit(r3[t], mt, bx, c, s, lo)
+
+
+@numba.njit(inline="always")
 def _four_into(t, mt, bx, c, s, lo, cnt, x):
     """The four scores of :func:`four_scores` from one column's statistics."""
     zero = np.float32(0.0)
@@ -263,6 +217,19 @@ def _four_into(t, mt, bx, c, s, lo, cnt, x):
     x[1, t] = -lw + zero
     x[2, t] = mt + zero
     x[3, t] = (mt - lw) + zero
+
+
+@jit
+def blue4_scores(r0, r1, r2, r3, m, n, cnt, x):
+    """:func:`blue4` with ``first`` and ``last``: up to four blue rows, straight to the scores.
+
+    The same operations (a missing row is a row of -inf), in one loop of its own.
+    """
+    z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
+    for t in range(n):
+        mt = m[t]
+        bx, c, s, lo = _four_hits(r0, r1, r2, r3, t, mt, ninf, z, z, inf)
+        _four_into(t, mt, bx, c, s, lo, cnt, x)
 
 
 @jit
@@ -281,19 +248,13 @@ def blue4(r0, r1, r2, r3, m, n, first, last, cnt, bmax, tot, low, x):
     if first:
         for t in range(n):
             mt = m[t]
-            bx, c, s, lo = _blue_hit(r0[t], mt, ninf, z, z, inf)
-            bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
-            bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
-            bx, c, s, lo = _blue_hit(r3[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _four_hits(r0, r1, r2, r3, t, mt, ninf, z, z, inf)
             bmax[t], cnt[t], tot[t], low[t] = bx, np.int32(c), s, lo
     else:
         for t in range(n):
             mt = m[t]
             bx, c, s, lo = bmax[t], np.float32(cnt[t]), tot[t], low[t]
-            bx, c, s, lo = _blue_hit(r0[t], mt, bx, c, s, lo)
-            bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
-            bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
-            bx, c, s, lo = _blue_hit(r3[t], mt, bx, c, s, lo)
+            bx, c, s, lo = _four_hits(r0, r1, r2, r3, t, mt, bx, c, s, lo)
             if last:
                 _four_into(t, mt, bx, c, s, lo, cnt, x)
             else:
