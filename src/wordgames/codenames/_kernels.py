@@ -130,14 +130,13 @@ def four_scores(n, m, cnt, bmax, tot, low, x):
 
     Those of :func:`tie_scores`, computed once per split for all of its records.
     """
-    zero = np.float32(0.0)  # + 0.0 turns -0.0 into 0.0 (equal in every comparison)
     for t in range(n):
         many = cnt[t] >= 2
         lo = low[t] if many else bmax[t]
-        x[0, t] = (-(tot[t] / np.float32(cnt[t])) if many else -bmax[t]) + zero
-        x[1, t] = -lo + zero
-        x[2, t] = m[t] + zero
-        x[3, t] = (m[t] - lo) + zero
+        x[0, t] = -(tot[t] / np.float32(cnt[t])) if many else -bmax[t]
+        x[1, t] = -lo
+        x[2, t] = m[t]
+        x[3, t] = m[t] - lo
 
 
 @numba.njit(inline="always")
@@ -209,14 +208,13 @@ def _four_hits(r0, r1, r2, r3, t, mt, bx, c, s, lo):
 @numba.njit(inline="always")
 def _four_into(t, mt, bx, c, s, lo, cnt, x):
     """The four scores of :func:`four_scores` from one column's statistics."""
-    zero = np.float32(0.0)
     many = c >= np.float32(2.0)
     lw = lo if many else bx
     cnt[t] = np.int32(c)
-    x[0, t] = (-(s / c) if many else -bx) + zero
-    x[1, t] = -lw + zero
-    x[2, t] = mt + zero
-    x[3, t] = (mt - lw) + zero
+    x[0, t] = -(s / c) if many else -bx
+    x[1, t] = -lw
+    x[2, t] = mt
+    x[3, t] = mt - lw
 
 
 @jit
@@ -313,20 +311,17 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
             blue = bi[bp[s] : bp[s + 1]]
             red = ri[rp[s] : rp[s + 1]]
             nbl = blue.shape[0]
-            if fused and 1 <= nbl <= 4:
-                red_max(mat, red, j0, n, m)
-                r1 = mat[blue[1], j0 : j0 + n] if nbl > 1 else neg[:n]
-                r2 = mat[blue[2], j0 : j0 + n] if nbl > 2 else neg[:n]
-                r3 = mat[blue[3], j0 : j0 + n] if nbl > 3 else neg[:n]
-                blue4_scores(mat[blue[0], j0 : j0 + n], r1, r2, r3, m, n, cnt, x4)
-            elif fused and nbl > 4:
+            if fused and nbl:
                 red_max(mat, red, j0, n, m)
                 for g in range(0, nbl, 4):  # four blue rows at a time, missing ones -inf
                     r0 = mat[blue[g], j0 : j0 + n]
                     r1 = mat[blue[g + 1], j0 : j0 + n] if g + 1 < nbl else neg[:n]
                     r2 = mat[blue[g + 2], j0 : j0 + n] if g + 2 < nbl else neg[:n]
                     r3 = mat[blue[g + 3], j0 : j0 + n] if g + 3 < nbl else neg[:n]
-                    blue4(r0, r1, r2, r3, m, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
+                    if nbl <= 4:
+                        blue4_scores(r0, r1, r2, r3, m, n, cnt, x4)
+                    else:
+                        blue4(r0, r1, r2, r3, m, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
             elif n_ex:
                 split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
                 if four:
@@ -424,7 +419,9 @@ def clue_values(mat, sp, bp, bi, rp, ri, codes, cp, ci, own, ex, rec_c, rec_v):
                 for e in range(n_ex):
                     rec_c[i, e] = cnt[0]
                     if codes[e] == 4:
-                        rec_v[i, e] = np.float64(x)  # the column's row: added below
+                        rec_v[i, e] = np.float64(
+                            x
+                        )  # the column; its vocabulary row is set by the caller
                     else:
                         tie_scores(codes[e], 1, m, cnt, bmax, tot, low, score)
                         rec_v[i, e] = np.float64(score[0])

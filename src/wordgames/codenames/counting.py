@@ -211,7 +211,7 @@ def _rank_batch(g, batch, pool) -> dict:
             clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c,
                         plan.rec_v)  # fmt: skip
         for ci, cols in enumerate(products.chunks):
-            mat = _sweep(count_columns, plan, products, ci, pool, beats, ties, lo < n_ex, hi > n_ex)
+            mat = _sweep(count_columns, plan, products, ci, pool, beats, ties, lo, hi)
             xp, xi = plan.dropped(cols)
             drop_columns(mat, cols.start, *plan.args(), plan.rec_c, plan.rec_v, plan.cp, plan.ci,
                          xp, xi, plan.own(cols), lo, hi, beats, ties)  # fmt: skip
@@ -300,23 +300,19 @@ def _join(warm, plan: _Plan) -> None:
         plan.set_clusters()
 
 
-def _sweep(count_columns, plan, products, ci, pool, beats, ties, exhaustive, clusters):
-    """Count the columns of slice ``ci``, shared out among the pool's threads; returns its product.
+def _sweep(count_columns, plan, products, ci, pool, beats, ties, lo, hi):
+    """Count slots ``lo:hi`` over slice ``ci``'s columns among the pool's threads; its product.
 
-    Each thread computes its own columns' product first (BLAS on one thread: BLAS threads that
-    wait for work after a product take the processor from the counting).
+    The slots are the ExhaustiveSearchSenders' (``lo`` 0) or the ClusterSenders' (from
+    ``len(plan.ex)``). Each thread computes its own columns' product first (BLAS on one
+    thread: BLAS threads that wait for work after a product take the processor from the
+    counting).
     """
     n_parts = getattr(pool, "_max_workers", 1) if pool is not None else 1
+    exhaustive = lo == 0 and len(plan.ex) > 0
     codes = plan.codes if exhaustive else plan.codes[:0]
-    n_ex = len(plan.ex)
-    if exhaustive and clusters:
-        rec_c, rec_v, sl = plan.rec_c, plan.rec_v, slice(None)
-    elif exhaustive:
-        rec_c, rec_v, sl = plan.rec_c, plan.rec_v[:, :n_ex], slice(0, n_ex)
-    else:
-        rec_c, rec_v, sl = plan.rec_c[:, :0], plan.rec_v[:, n_ex:], slice(n_ex, None)
-    rec_v = np.ascontiguousarray(rec_v)
-    rec_c = np.ascontiguousarray(rec_c)
+    rec_c = np.ascontiguousarray(plan.rec_c if exhaustive else plan.rec_c[:, :0])
+    rec_v = np.ascontiguousarray(plan.rec_v[:, lo:hi])
     cols = products.chunks[ci]
     mat = products.buffer(ci)
     edges = np.linspace(0, mat.shape[1], n_parts + 1).astype(np.int64)
@@ -337,6 +333,6 @@ def _sweep(count_columns, plan, products, ci, pool, beats, ties, exhaustive, clu
         for k in range(len(parts)):
             run(k)
     for bt, tt in outs:
-        beats[:, sl] += bt
-        ties[:, sl] += tt
+        beats[:, lo:hi] += bt
+        ties[:, lo:hi] += tt
     return mat

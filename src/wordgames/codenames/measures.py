@@ -833,7 +833,7 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
         kept = [_valid_for(s, probs, out[n]) for s, n in zip(group, g.names, strict=True)][0]
         valid.extend((p, crow, part, i) for i, (p, crow) in enumerate(kept))
     excl_cache: dict[tuple, np.ndarray] = {}
-    ranked: list = []  # (part, place, sender index, name, problem, best, worst, candidates)
+    ranked: list = []  # (part, place, sender index, problem, best, worst, candidates)
     for records in _batches(valid, batch_words):
         batch = _prepare_batch(g, records, chunk_bytes, excl_cache)
         if counter is _count_beats:
@@ -845,8 +845,8 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
         if progress:
             progress(len(records))
     # in the order of the problems, whatever the batches: the intervals resample that order
-    for part, _i, _si, name, p, best, worst, n_cand in sorted(ranked, key=lambda r: r[:3]):
-        _record_rank(results[part][name], p, best, worst, n_cand)
+    for part, _i, si, p, best, worst, n_cand in sorted(ranked, key=lambda r: r[:3]):
+        _record_rank(results[part][g.names[si]], p, best, worst, n_cand)
 
 
 def _batches(valid: list, batch_words: int) -> list[list]:
@@ -959,7 +959,7 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
 
 
 def _ranks_of_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> list[tuple]:
-    """Each record's ranks: ``(part, place, sender index, name, problem, best, worst, n)``.
+    """Each record's ranks: ``(part, place, sender index, problem, best, worst, n)``.
 
     A clue that may not be given for its board is counted as ``clue_illegal`` in its result.
     """
@@ -975,7 +975,7 @@ def _ranks_of_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> lis
                     results[part][name].skipped["clue_illegal"] += p.weight
                     continue
                 b, t = beats[(blue, red, si, j)]
-                out.append((part, i, si, name, p, b + 1, b + 1 + t, g.n_vocab - len(ex)))
+                out.append((part, i, si, p, b + 1, b + 1 + t, g.n_vocab - len(ex)))
     return out
 
 
