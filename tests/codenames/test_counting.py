@@ -142,37 +142,47 @@ def test_splits_with_many_records_and_exact_ties_give_the_same_result():
 @pytest.mark.parametrize("column_bytes", [4 * 40 * 10, 4 * 40 * 37, 4 * 40 * 1])
 def test_slices_cut_smaller_than_the_batch_give_the_same_counts(column_bytes, monkeypatch):
     # the batch's slices have 37 columns for 40 words; the compiled passes cut them into
-    # pieces of 10, 37 (not cut) or 1 column, each product into the one buffer (pass 2: each
-    # thread's columns of a piece), the number of threads from n_jobs
+    # pieces of 10, 37 (not cut) or 1 column, each product into its thread's buffer, the
+    # number of threads from n_jobs
     import wordgames.codenames.counting as counting
 
     emb = random_embedding(400, 5, seed=11, duplicates=120)
     problems = _random_problems(emb, 70, seed=12)
     kw = {"chunk_bytes": 4 * 40 * 37, "batch_words": 40, "n_jobs": 2}
     old = sender_ranks(_all_senders(emb, "cosine"), problems, compiled=False, **kw)
-    filled = []
-    real = counting._Products.fill
+    filled, in_pass1 = [], []
+    real_fill, real_pass1 = counting._Products.fill, counting._clue_columns
 
     def fill(self, mat, start, stop, at):
         if not hasattr(self, "batch_no"):  # one object a batch (ids of freed ones come back)
             self.batch_no = len({f[0] for f in filled})
-        filled.append((self.batch_no, self.shape, start, stop))
-        return real(self, mat, start, stop, at)
+        filled.append((self.batch_no, self.shape, start, stop, bool(in_pass1)))
+        return real_fill(self, mat, start, stop, at)
+
+    def pass1(plan, products):
+        in_pass1.append(True)
+        try:
+            return real_pass1(plan, products)
+        finally:
+            in_pass1.clear()
 
     monkeypatch.setattr(counting, "COLUMN_BYTES", column_bytes)
     monkeypatch.setattr(counting._Products, "fill", fill)
+    monkeypatch.setattr(counting, "_clue_columns", pass1)
     new = sender_ranks(_all_senders(emb, "cosine"), problems, **kw)
     _same(new, old)
-    for _batch, (n_words, step), start, stop in filled:  # within the budget and the slice
+    for _batch, (n_words, step), start, stop, _p1 in filled:  # within the budget and the slice
         assert (
             stop - start <= step == max(1, min(37 * 40 // n_words, column_bytes // (4 * n_words)))
         )
-    for batch in {f[0] for f in filled}:  # pass 2 covers every column twice (the exhaustive
-        # senders, then the cluster's); pass 1 adds the pieces that hold a clue
-        cover = np.zeros(400, int)
-        for b, _shape, start, stop in filled:
-            cover[start:stop] += b == batch
-        assert set(cover.tolist()) <= {2, 3} and 3 in cover
+    for batch in {f[0] for f in filled}:
+        # pass 2 counts every column once for every sender, or twice where a slice was counted
+        # before the clusters were chosen; pass 1 computes the pieces that hold a clue, once
+        cover = {True: np.zeros(400, int), False: np.zeros(400, int)}
+        for b, _shape, start, stop, p1 in filled:
+            cover[p1][start:stop] += b == batch
+        assert set(cover[False].tolist()) <= {1, 2} and set(cover[True].tolist()) <= {0, 1}
+        assert cover[True].any()
 
 
 def test_compiled_equals_numpy_pass_with_a_smaller_clue_vocabulary():
@@ -219,3 +229,57 @@ def test_compiled_equals_numpy_pass_on_real_records(name, glove):
         old = measure(default_senders(glove), sample, compiled=False)
         _same(new, old)
         assert sum(len(r.best) for r in new.values()) > 0
+
+
+def test_meanwhile_runs_once_on_the_calling_thread_while_the_kernels_count(monkeypatch):
+    # work the caller gives to run beside the counting: once, on its own thread, before that
+    # thread counts (another counts meanwhile), and the ranks are unchanged
+    import threading
+
+    import wordgames.codenames.counting as counting
+    from wordgames.codenames.measures import sender_ranks_parts
+
+    sweeps = []
+    real_init = counting._Sweep.__init__
+
+    def init(self, *a):
+        real_init(self, *a)
+        sweeps.append(self)
+
+    monkeypatch.setattr(counting._Sweep, "__init__", init)
+    emb = random_embedding(300, 4, seed=21, duplicates=40)
+    problems = _random_problems(emb, 40, seed=22)
+    kw = {"chunk_bytes": 4 * 40 * 20, "batch_words": 40, "n_jobs": 2}
+    calls = []
+
+    def meanwhile():
+        on_caller = threading.current_thread() is threading.main_thread()
+        calls.append((on_caller, len(sweeps), 0 in sweeps[-1].counts if sweeps else None))
+
+    new = sender_ranks_parts(_all_senders(emb), [(problems, None)], meanwhile=meanwhile, **kw)
+    old = sender_ranks(_all_senders(emb), problems, compiled=False, **kw)
+    _same(new[0], old)
+    assert calls == [(True, 1, False)]  # the calling thread had not counted yet
+    assert 1 in sweeps[0].counts  # the other thread counted
+    # no counting sender: it still runs, once
+    calls.clear()
+    sweeps.clear()
+    sender_ranks_parts([RandomSender(emb)], [(problems, None)], meanwhile=meanwhile, **kw)
+    assert calls == [(True, 0, None)]
+
+
+def test_an_error_beside_the_counting_stops_it_and_is_raised():
+    import threading
+
+    emb = random_embedding(300, 4, seed=23)
+    problems = _random_problems(emb, 30, seed=24)
+
+    def meanwhile():
+        raise KeyError("boom")
+
+    from wordgames.codenames.measures import sender_ranks_parts
+
+    with pytest.raises(KeyError, match="boom"):
+        sender_ranks_parts(_all_senders(emb), [(problems, None)], meanwhile=meanwhile,
+                           chunk_bytes=4 * 40 * 20, batch_words=40, n_jobs=2)  # fmt: skip
+    assert not [t for t in threading.enumerate() if t.name.startswith("wordgames-count")]

@@ -126,3 +126,30 @@ def test_one_blue_word_shortcut_still_reports_oov():
     emb = random_embedding(20, 3, seed=8)
     with pytest.raises(OOVError):
         ClusterSender(emb).choose_cluster(["w1"], ["w2", "nope"])
+
+
+@pytest.mark.parametrize("max_clusters", [2, 10])
+def test_choose_clusters_of_many_splits_equals_one_by_one(max_clusters):
+    # one compiled call for every split's runs: the same cluster as each split alone, with
+    # one blue word (no k-means), the fallback (max_clusters 2: often no all-blue cluster),
+    # ties among clusters of the largest size, and a board of more than 62 words
+    emb = random_embedding(120, 3, seed=5, duplicates=30)
+    rng = np.random.default_rng(6)
+    splits = []
+    for _ in range(60):
+        k = int(rng.integers(2, 14))
+        words = [f"w{i}" for i in rng.choice(120, k, replace=False)]
+        n_blue = int(rng.integers(1, k))
+        splits.append((words[:n_blue], words[n_blue:]))
+    splits.append(([f"w{i}" for i in range(40)], [f"w{i}" for i in range(40, 70)]))
+    sender = ClusterSender(emb, n_restarts=4, max_clusters=max_clusters, random_state=2)
+    alone = [sender.choose_cluster(b, r) for b, r in splits]
+    assert ClusterSender(emb, n_restarts=4, max_clusters=max_clusters,
+                         random_state=2).choose_clusters(splits) == alone  # fmt: skip
+    assert len({len(c) for c in alone}) > 2
+
+
+def test_choose_clusters_refuses_a_board_without_blue_words():
+    emb = random_embedding(20, 3, seed=1)
+    with pytest.raises(ValueError, match="at least one blue word"):
+        ClusterSender(emb).choose_clusters([(["w1"], ["w2"]), ([], ["w3", "w4"])])

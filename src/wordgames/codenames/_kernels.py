@@ -443,25 +443,59 @@ def blue_cluster_codes(labels, is_blue):
     runs, n = labels.shape
     best = 0
     codes = np.empty(runs * n, np.int64)
+    size = np.empty(n, np.int64)
+    blue = np.empty(n, np.bool_)
+    code = np.empty(n, np.int64)
     k = 0
     for r in range(runs):
+        size[:] = 0
+        blue[:] = True
+        code[:] = 0
+        for i in range(n):  # one pass over the points: each cluster's size, colour and code
+            j = labels[r, i]
+            size[j] += 1
+            blue[j] = blue[j] and is_blue[i]
+            code[j] |= np.int64(1) << (n - 1 - i)
         for j in range(n):
-            size = 0
-            blue = True
-            code = np.int64(0)
-            for i in range(n):
-                if labels[r, i] == j:
-                    size += 1
-                    blue = blue and is_blue[i]
-                    code |= np.int64(1) << (n - 1 - i)
-            if size == 0 or not blue or size < best:
+            if size[j] == 0 or not blue[j] or size[j] < best:
                 continue
-            if size > best:
-                best = size
+            if size[j] > best:
+                best = size[j]
                 k = 0
-            codes[k] = code
+            codes[k] = code[j]
             k += 1
     return best, np.unique(codes[:k])
+
+
+@jit
+def kmeans_codes(x, xp, karr, kp, init, ip, max_iter, is_blue):
+    """:func:`lloyd` and :func:`blue_cluster_codes` of many boards in one call.
+
+    Board ``b`` has the points ``x[xp[b]:xp[b+1]]`` (blue where ``is_blue``), the runs
+    ``karr[kp[b]:kp[b+1]]`` and their initial points ``init[ip[b]:ip[b+1]]`` (runs x the
+    board's largest k, flat). Returns each board's largest all-blue size and its codes,
+    ``codes[cp[b]:cp[b+1]]``.
+    """
+    n_boards = xp.shape[0] - 1
+    best = np.zeros(n_boards, np.int64)
+    cp = np.zeros(n_boards + 1, np.int64)
+    out = np.empty(0, np.int64)
+    parts = []
+    for b in range(n_boards):
+        n = xp[b + 1] - xp[b]
+        runs = kp[b + 1] - kp[b]
+        kmax = (ip[b + 1] - ip[b]) // max(runs, 1)
+        labels = np.zeros((runs, n), np.int64)
+        starts = init[ip[b] : ip[b + 1]].reshape(runs, kmax)
+        lloyd(x[xp[b] : xp[b + 1]], karr[kp[b] : kp[b + 1]], starts, max_iter, labels)
+        size, codes = blue_cluster_codes(labels, is_blue[xp[b] : xp[b + 1]])
+        best[b] = size
+        cp[b + 1] = cp[b] + codes.shape[0]
+        parts.append(codes)
+    out = np.empty(cp[-1], np.int64)
+    for b in range(n_boards):
+        out[cp[b] : cp[b + 1]] = parts[b]
+    return best, out, cp
 
 
 @jit

@@ -719,6 +719,30 @@ class ClusterSender(_EmbeddingSender):
         labels = batched_kmeans(x, ks, int(self.n_restarts), rng, int(self.max_iter))[0]
         return _cluster_words(words, x, is_blue, _largest_blue_cluster(x, is_blue, labels))
 
+    def choose_clusters(self, splits: Sequence[tuple]) -> list[tuple[str, ...]]:
+        """:meth:`choose_cluster` of many ``(blue, red)`` splits: the same answers.
+
+        Each split's runs start from its own seeded draws, as alone; the k-means runs and the
+        cluster codes of every split are one compiled call
+        (:func:`~wordgames.codenames._kernels.kmeans_codes`), which releases the GIL. Boards
+        of more than 62 words go one by one.
+        """
+        out: list = [None] * len(splits)
+        todo = []
+        for i, (blue, red) in enumerate(splits):
+            setup = self._kmeans_setup(blue, red)
+            if not isinstance(setup, list):
+                out[i] = setup
+            elif len(setup[0]) > 62:
+                out[i] = self.choose_cluster(blue, red)
+            else:
+                todo.append((i, setup))
+        if todo:
+            for (i, (words, x, is_blue, _rng, _ks)), best, sets in _kmeans_many(self, todo):
+                member = None if best == 0 else _tightest(x, is_blue, sets)
+                out[i] = _cluster_words(words, x, is_blue, member)
+        return out
+
     def cluster_for(self, blue: Sequence[str], red: Sequence[str]) -> tuple[str, ...]:
         """:meth:`choose_cluster`, remembered per board split.
 
@@ -798,6 +822,47 @@ def batched_kmeans(
     return labels, karr
 
 
+def _kmeans_many(sender: ClusterSender, todo: list):
+    """``((index, setup), best size, member sets)`` of each board of :meth:`~ClusterSender.choose_clusters`.
+
+    The initial points are drawn per board as :func:`batched_kmeans` draws them.
+    """
+    from wordgames.codenames._kernels import kmeans_codes
+
+    xs, karrs, inits, blues = [], [], [], []
+    for _i, (_words, x, is_blue, rng, ks) in todo:
+        n = x.shape[0]
+        ks = [k for k in ks if 1 <= k <= n]
+        karr = np.repeat(np.asarray(ks, dtype=np.int64), int(sender.n_restarts))
+        init = np.argsort(rng.random((len(karr), n)), axis=1)[:, : max(ks)]
+        xs.append(x)
+        karrs.append(karr)
+        inits.append(init.ravel())
+        blues.append(is_blue)
+    best, codes, cp = kmeans_codes(
+        np.ascontiguousarray(np.concatenate(xs), dtype=np.float64),
+        _offsets(xs),
+        np.concatenate(karrs),
+        _offsets(karrs),
+        np.ascontiguousarray(np.concatenate(inits), dtype=np.int64),
+        _offsets(inits),
+        int(sender.max_iter),
+        np.concatenate(blues),
+    )
+    for b, item in enumerate(todo):
+        n = item[1][1].shape[0]
+        c = codes[cp[b] : cp[b + 1]]
+        sets = ((c[:, None] >> np.arange(n - 1, -1, -1, dtype=np.int64)) & 1).astype(bool)
+        yield item, int(best[b]), sets
+
+
+def _offsets(arrays) -> np.ndarray:
+    """Where each array starts in their concatenation, and the total at the end."""
+    out = np.zeros(len(arrays) + 1, dtype=np.int64)
+    out[1:] = np.cumsum([len(a) for a in arrays])
+    return out
+
+
 def _distinct_rows(mask: np.ndarray) -> np.ndarray:
     """Distinct rows of a boolean matrix (in the order of ``np.unique(mask, axis=0)``).
 
@@ -855,8 +920,13 @@ def _largest_blue_cluster(x, is_blue, labels) -> np.ndarray | None:
     inside the runs.
     """
     sets = _largest_blue_sets(labels, is_blue)
-    if sets is None or len(sets) == 1:
-        return sets if sets is None else sets[0]
+    return sets if sets is None else _tightest(x, is_blue, sets)
+
+
+def _tightest(x, is_blue, sets: np.ndarray) -> np.ndarray:
+    """The chosen set of :func:`_largest_blue_cluster` among distinct member sets (rows)."""
+    if len(sets) == 1:
+        return sets[0]
     red = x[~is_blue]
     scored = []
     for i, members in enumerate(sets):

@@ -8,8 +8,9 @@ Here one compiled kernel (numba) does the same arithmetic in one pass over small
 columns that stay in the processor's cache: for every split of the batch, the nearest red
 word, the count and statistics of the targets, each ClusterSender's centroid key, and for
 every record and sender the number of columns whose keys beat the clue's and tie with them
-(the clue's own keys are read off its column by the same functions). ClusterSender's k-means
-runs on a thread of its own meanwhile (:func:`rank_batch`).
+(the clue's own keys are read off its column by the same functions). One thread counts while
+the calling thread chooses ClusterSender's clusters and does the caller's other work, then
+both count (:func:`rank_batch`).
 
 The arithmetic is the agents' own, operation for operation (float32 maxima and sums in the
 same order, the same divisions), on the same similarity matrix, so every count is the one
@@ -20,6 +21,9 @@ numpy pass.
 """
 
 from __future__ import annotations
+
+import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -82,18 +86,19 @@ class _Plan:
         self.four = sorted(self.codes[:4].tolist()) == [0, 1, 2, 3]
         self.splits = list(batch.splits.items())
         # records of a split with the same clue have the same counts: one kernel row for them
-        self.keys: dict[tuple, int] = {}  # (blue, red, record index) -> its kernel row
+        rec_row = []  # the kernel row of each record, in batch order
         crows, blues, reds, rec_ptr = [], [], [], [0]
         for (blue, red), items in self.splits:
             blues.append([self.row[w] for w in blue])
             reds.append([self.row[w] for w in red])
             first: dict[int, int] = {}
-            for j, (_p, crow, *_place) in enumerate(items):
+            for _p, crow, *_place in items:
                 if crow not in first:
                     first[crow] = len(crows)
                     crows.append(crow)
-                self.keys[(blue, red, j)] = first[crow]
+                rec_row.append(first[crow])
             rec_ptr.append(len(crows))
+        self.rec_row = np.asarray(rec_row, dtype=np.int64)
         self.crows = np.asarray(crows, dtype=np.int64)
         self.n_rows = len(crows)
         self.sp = np.asarray(rec_ptr, dtype=np.int64)
@@ -147,79 +152,172 @@ class _Plan:
         return ptr, rows[order]
 
 
-def _warm_clusters(plan: _Plan):
-    """Choose every split's clusters on a thread of its own, while the kernels count.
+def rank_batch(g, batch, pool, meanwhile: Callable[[], None] | None = None) -> tuple:
+    """Passes 1 and 2 by the kernels: ``(beats, ties)``, a row per record, a column per sender.
 
-    The k-means loop and the kernels release the GIL, so they overlap (the choice among each
-    board's clusters, a little numpy, holds it).
-    """
-    import threading
-
-    if not plan.cl:
-        return None
-    splits = [key for key, _items in plan.splits]
-    senders = [plan.senders[si] for si in plan.cl]
-
-    def work():
-        for blue, red in splits:
-            for s in senders:
-                s.cluster_for(blue, red)
-
-    t = threading.Thread(target=work, name="wordgames-kmeans", daemon=True)
-    t.start()
-    return t
-
-
-def rank_batch(g, batch, pool) -> dict:
-    """Passes 1 and 2 by the kernels: ``{(blue, red, sender index, record index): [beats, ties]}``.
+    The records in batch order (its splits in order, each split's records in order).
 
     The same answer as :func:`wordgames.codenames.measures._clue_values` followed by
     :func:`wordgames.codenames.measures._count_beats` for the senders of :func:`kernel_kind`,
     from the same similarities: the products of vocabulary slices of at most
-    ``COLUMN_BYTES``, written into one buffer that is used again. Pass 1 copies the clue
-    column of every record out of its slice's product (a small matrix) and reads each
-    record's own keys off it. Pass 2 counts every slice's columns for the
-    ExhaustiveSearchSenders, shared out among the pool's threads (the kernels release the
-    GIL), while the ClusterSenders' k-means runs on a thread of its own; then, the clusters
-    chosen, it counts the slices again for the ClusterSenders. Computing a slice's product
-    again costs less than keeping them all: a large fresh array costs its page faults, and a
-    small one stays in the processor's cache.
+    ``COLUMN_BYTES``. Pass 1 copies the clue column of every record out of its slice's product
+    (a small matrix) and reads each record's own keys off it. Pass 2 (:class:`_Sweep`) counts
+    the slices on the pool's number of threads: while the calling thread chooses the
+    ClusterSenders' clusters (k-means) and runs ``meanwhile`` (work of the caller's that holds
+    the GIL, such as the receivers), one thread counts; then the calling thread counts too.
+    A slice counted before the clusters were chosen is counted again for the ClusterSenders
+    only; after, for every sender at once. Computing a slice's product again costs less than
+    keeping them all: a large fresh array costs its page faults, and a small one stays in the
+    processor's cache.
     """
     from wordgames.blas import single_threaded_blas
 
     with single_threaded_blas():
-        return _rank_batch(g, batch, pool)
+        return _rank_batch(g, batch, pool, meanwhile)
 
 
-def _rank_batch(g, batch, pool) -> dict:
+def _rank_batch(g, batch, pool, meanwhile) -> tuple:
     count_columns, drop_columns, clue_values = _kernels()
     plan = _Plan(g, batch)
-    warm = _warm_clusters(plan)
     products = _Products(g, batch)
     clue_mat, own = _clue_columns(plan, products)
     clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, True, plan.rec_c, plan.rec_v)
     _frequency_rows(plan)
     plan.set_dropped(batch)
-    beats = np.zeros((plan.n_rows, len(plan.slots)), dtype=np.int64)
-    ties = np.zeros_like(beats)
-    n_ex = len(plan.ex)
-    for lo, hi in ((0, n_ex), (n_ex, len(plan.slots))):
-        if lo == hi:
-            continue
-        if lo == n_ex:  # the ClusterSenders: their clusters chosen, their own keys read off
-            _join(warm, plan)
+    sweep = _Sweep(plan, products, (count_columns, drop_columns))
+    n_threads = getattr(pool, "_max_workers", 1) if pool is not None else 1
+    helpers = [threading.Thread(target=sweep.work, args=(k + 1,), daemon=True,
+                                name=f"wordgames-count-{k + 1}") for k in range(n_threads - 1)]  # fmt: skip
+    for t in helpers:
+        t.start()
+    try:
+        if plan.cl:  # the ClusterSenders: their clusters chosen, their own keys read off
+            plan.set_clusters()
             clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c,
                         plan.rec_v)  # fmt: skip
-        for ci, cols in enumerate(products.chunks):
-            mat = _sweep(count_columns, plan, products, ci, pool, beats, ties, lo, hi)
-            xp, xi = plan.dropped(cols)
-            drop_columns(mat, cols.start, *plan.args(), plan.rec_c, plan.rec_v, plan.cp, plan.ci,
-                         xp, xi, plan.own(cols), lo, hi, beats, ties)  # fmt: skip
-    out = {}
-    for (blue, red, j), i in plan.keys.items():
-        for e, si in enumerate(plan.slots):
-            out[(blue, red, si, j)] = [int(beats[i, e]), int(ties[i, e])]
-    return out
+        sweep.clusters_ready()
+        if meanwhile is not None:
+            meanwhile()
+        sweep.work(0)
+    finally:
+        sweep.stop_if_failed()
+        for t in helpers:
+            t.join()
+    beats, ties = sweep.totals()
+    # a row per record (records of a split with the same clue share one), a column per sender
+    cols = np.argsort(np.asarray(plan.slots))
+    return beats[plan.rec_row][:, cols], ties[plan.rec_row][:, cols]
+
+
+class _Sweep:
+    """Pass 2: the slices counted by several threads, each with its own product and counts.
+
+    A thread takes the next slice; it counts it for every sender when the clusters are chosen,
+    else for the ExhaustiveSearchSenders, and the slice waits for a second count for the
+    ClusterSenders. A thread's counts are its own (summed at the end: the same totals whatever
+    thread counted what). Each slice's dropped columns are laid out before the threads start,
+    so that a counting thread holds the GIL only to start a product or a kernel.
+    """
+
+    def __init__(self, plan: _Plan, products: _Products, kernels):
+        self.plan, self.products, self.kernels = plan, products, kernels
+        self.n_ex, self.n_slots = len(plan.ex), len(plan.slots)
+        self.fresh = list(range(len(products.chunks)))[::-1]  # popped from the end: in order
+        self.later: list[int] = []  # counted for the ExhaustiveSearchSenders only
+        self.ready = threading.Event()
+        self.lock = threading.Lock()
+        self.failed: BaseException | None = None
+        self.dropped = [plan.dropped(cols) for cols in products.chunks]
+        self.own = [plan.own(cols) for cols in products.chunks]
+        self.shape = (plan.n_rows, self.n_slots)
+        self.counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.slot_args = {(0, self.n_ex): _slot_args(plan, 0, self.n_ex)}
+
+    def clusters_ready(self) -> None:
+        """The ClusterSenders' keys are read off: slices may be counted for every sender."""
+        for lo in (0, self.n_ex):
+            self.slot_args[(lo, self.n_slots)] = _slot_args(self.plan, lo, self.n_slots)
+        self.ready.set()
+
+    def _next(self) -> tuple[int, int, int] | None:
+        """``(slice, first slot, end slot)`` to count next, or None when all are counted."""
+        while True:
+            with self.lock:
+                ready = self.ready.is_set()
+                if self.failed is not None or not (self.fresh or self.later):
+                    return None
+                if self.fresh and ready:
+                    return self.fresh.pop(), 0, self.n_slots
+                if self.fresh and self.n_ex:
+                    ci = self.fresh.pop()
+                    if self.n_ex < self.n_slots:
+                        self.later.append(ci)
+                    return ci, 0, self.n_ex
+                if self.later and ready:
+                    return self.later.pop(), self.n_ex, self.n_slots
+            self.ready.wait()
+
+    def work(self, k: int) -> None:
+        """Count slices until none is left (thread ``k``: its own product buffer and counts)."""
+        try:
+            while (task := self._next()) is not None:
+                self._count(k, *task)
+        except BaseException as exc:  # the calling thread raises it
+            with self.lock:
+                self.failed = self.failed or exc
+            self.ready.set()
+            if k == 0:
+                raise
+
+    def stop_if_failed(self) -> None:
+        """Let waiting threads end (after an error of the calling thread's, say)."""
+        with self.lock:
+            if self.fresh or self.later:
+                self.failed = self.failed or RuntimeError("counting stopped")
+        self.ready.set()
+
+    def _count(self, k: int, ci: int, lo: int, hi: int) -> None:
+        count_columns, drop_columns = self.kernels
+        plan, cols = self.plan, self.products.chunks[ci]
+        if k not in self.counts:
+            self.counts[k] = (np.zeros(self.shape, np.int64), np.zeros(self.shape, np.int64))
+        beats, ties = self.counts[k]
+        mat = self.products.get(ci, k)
+        codes, rec_c, rec_v, four = self.slot_args[(lo, hi)]
+        shape = (plan.n_rows, hi - lo)
+        bt, tt = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+        count_columns(mat, cols.start, 0, mat.shape[1], plan.sp, plan.bp, plan.bi, plan.rp,
+                      plan.ri, codes, rec_c, rec_v, plan.cp, plan.ci, four, bt, tt)  # fmt: skip
+        beats[:, lo:hi] += bt
+        ties[:, lo:hi] += tt
+        xp, xi = self.dropped[ci]
+        drop_columns(mat, cols.start, *plan.args(), plan.rec_c, plan.rec_v, plan.cp, plan.ci,
+                     xp, xi, self.own[ci], lo, hi, beats, ties)  # fmt: skip
+
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every thread's counts summed: ``(beats, ties)``."""
+        if self.failed is not None:
+            raise self.failed
+        beats, ties = np.zeros(self.shape, np.int64), np.zeros(self.shape, np.int64)
+        for b, t in self.counts.values():
+            beats += b
+            ties += t
+        return beats, ties
+
+
+def _slot_args(plan: _Plan, lo: int, hi: int) -> tuple:
+    """The kernel's arguments for slots ``lo:hi``: codes, counts, values, the four fused.
+
+    The slots are the ExhaustiveSearchSenders' (``lo`` 0) and, from ``len(plan.ex)``, the
+    ClusterSenders'.
+    """
+    exhaustive = lo == 0 and len(plan.ex) > 0
+    return (
+        plan.codes if exhaustive else plan.codes[:0],
+        np.ascontiguousarray(plan.rec_c if exhaustive else plan.rec_c[:, :0]),
+        np.ascontiguousarray(plan.rec_v[:, lo:hi]),
+        plan.four and exhaustive,
+    )
 
 
 #: bytes of one slice's similarity product in the compiled passes (a piece of the batch's own
@@ -245,14 +343,14 @@ class _Products:
         ]
         self.shape = (len(batch.words), step)
 
-    def buffer(self, ci: int) -> np.ndarray:
-        """The buffer shaped for slice ``ci`` (what it holds is overwritten by :meth:`fill`)."""
+    def buffer(self, ci: int, k: int = 0) -> np.ndarray:
+        """Thread ``k``'s buffer shaped for slice ``ci`` (overwritten by :meth:`fill`)."""
         n = self.chunks[ci].stop - self.chunks[ci].start
         size = self.shape[0] * self.shape[1]
         bufs = self.g.buffers
-        if not bufs or bufs[0].size < size:
-            bufs[:] = [np.empty(size, np.float32)]
-        return bufs[0][: self.shape[0] * n].reshape(self.shape[0], n)
+        if k not in bufs or bufs[k].size < size:
+            bufs[k] = np.empty(size, np.float32)
+        return bufs[k][: self.shape[0] * n].reshape(self.shape[0], n)
 
     def fill(self, mat: np.ndarray, start: int, stop: int, at: int) -> None:
         """The product of the vocabulary rows ``start:stop`` into ``mat``'s columns from ``at``."""
@@ -261,9 +359,9 @@ class _Products:
         if res is not out:  # a distance other than the cosine makes its own array
             out[...] = res
 
-    def get(self, ci: int) -> np.ndarray:
-        """The product of slice ``ci``, in the buffer (overwriting the one before)."""
-        mat = self.buffer(ci)
+    def get(self, ci: int, k: int = 0) -> np.ndarray:
+        """The product of slice ``ci``, in thread ``k``'s buffer (overwriting the one before)."""
+        mat = self.buffer(ci, k)
         self.fill(mat, self.chunks[ci].start, self.chunks[ci].stop, 0)
         return mat
 
@@ -290,49 +388,3 @@ def _frequency_rows(plan: _Plan) -> None:
     for e, code in enumerate(plan.codes.tolist()):
         if code == TIE_BREAK_CODES["frequency"]:
             plan.rec_v[:, e] = plan.crows
-
-
-def _join(warm, plan: _Plan) -> None:
-    """Wait for the clusters and lay them out (once)."""
-    if warm is not None:
-        warm.join()
-    if plan.cl and len(plan.cp) == 1:
-        plan.set_clusters()
-
-
-def _sweep(count_columns, plan, products, ci, pool, beats, ties, lo, hi):
-    """Count slots ``lo:hi`` over slice ``ci``'s columns among the pool's threads; its product.
-
-    The slots are the ExhaustiveSearchSenders' (``lo`` 0) or the ClusterSenders' (from
-    ``len(plan.ex)``). Each thread computes its own columns' product first (BLAS on one
-    thread: BLAS threads that wait for work after a product take the processor from the
-    counting).
-    """
-    n_parts = getattr(pool, "_max_workers", 1) if pool is not None else 1
-    exhaustive = lo == 0 and len(plan.ex) > 0
-    codes = plan.codes if exhaustive else plan.codes[:0]
-    rec_c = np.ascontiguousarray(plan.rec_c if exhaustive else plan.rec_c[:, :0])
-    rec_v = np.ascontiguousarray(plan.rec_v[:, lo:hi])
-    cols = products.chunks[ci]
-    mat = products.buffer(ci)
-    edges = np.linspace(0, mat.shape[1], n_parts + 1).astype(np.int64)
-    parts = [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
-    shape = (plan.n_rows, rec_v.shape[1])
-    outs = [(np.zeros(shape, np.int64), np.zeros(shape, np.int64)) for _ in parts]
-    four = plan.four and exhaustive
-
-    def run(k):
-        (a, b), (bt, tt) = parts[k], outs[k]
-        products.fill(mat, cols.start + a, cols.start + b, a)
-        count_columns(mat, cols.start, a, b, plan.sp, plan.bp, plan.bi, plan.rp, plan.ri,
-                      codes, rec_c, rec_v, plan.cp, plan.ci, four, bt, tt)  # fmt: skip
-
-    if pool is not None and len(parts) > 1:
-        list(pool.map(run, range(len(parts))))
-    else:
-        for k in range(len(parts)):
-            run(k)
-    for bt, tt in outs:
-        beats[:, lo:hi] += bt
-        ties[:, lo:hi] += tt
-    return mat

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -572,6 +573,7 @@ def sender_ranks_parts(
     n_jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     compiled: bool = True,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[dict[str, SenderRanks]]:
     """:func:`sender_ranks` of several sets of problems (data sets, kinds of data) at once.
 
@@ -586,13 +588,17 @@ def sender_ranks_parts(
     ``compiled``: the senders that :func:`~wordgames.codenames.counting.kernel_kind` knows are
     counted by the compiled kernel (:mod:`wordgames.codenames.counting`); ``False`` counts
     every sender with the numpy pass, the previous method, kept as the reference (the same
-    ranks).
+    ranks). ``meanwhile()``, when given, is called once on the calling thread: while the
+    compiled kernels count on another (with the draws of the
+    :class:`~wordgames.codenames.agents.DrawnRankSender`), else at the end. Work that holds
+    the GIL, such as the receivers, then shares the processors with the counting.
     """
     from wordgames.codenames.counting import compiled_available, kernel_kind
 
     compiled = compiled and compiled_available()
     results: list[dict[str, SenderRanks]] = [{} for _ in parts]
     fast: dict[tuple, list] = defaultdict(list)
+    later: list[Callable[[], None]] = []  # work for the calling thread while the kernels count
     seen: set[str] = set()
     for s in senders:
         name = agent_name(s)
@@ -605,7 +611,7 @@ def sender_ranks_parts(
             out[name] = SenderRanks(name, agent_params(s), skipped=Counter(skipped or {}))
         if isinstance(s, DrawnRankSender):
             for out, (problems, _skipped) in zip(results, parts, strict=True):
-                _drawn_ranks(s, problems, out[name])
+                later.append(partial(_drawn_ranks, s, problems, out[name]))
         elif isinstance(s, CountingSender):
             by_kernel = compiled and kernel_kind(s) is not None
             fast[(id(s.embedding), s.distance, s.n_vocab, by_kernel)].append(s)
@@ -618,12 +624,28 @@ def sender_ranks_parts(
             )
 
     problems = [p for p, _skipped in parts]
+    once = _Once([*later, meanwhile])
     for key, group in fast.items():
         counter = _count_beats
         if key[-1]:
-            from wordgames.codenames.counting import rank_batch as counter
+            from wordgames.codenames.counting import rank_batch
+
+            counter = partial(rank_batch, meanwhile=once)
         _fast_senders(group, problems, results, batch_words, progress, chunk_bytes, n_jobs, counter)
+    once()
     return results
+
+
+class _Once:
+    """Calls that run once, in order, on the first call (later calls do nothing)."""
+
+    def __init__(self, calls):
+        self.calls = [c for c in calls if c is not None]
+
+    def __call__(self) -> None:
+        calls, self.calls = self.calls, []
+        for call in calls:
+            call()
 
 
 def _record_rank(res: SenderRanks, p: RankProblem, best: int, worst: int, n_cand: int) -> None:
@@ -790,8 +812,9 @@ class _SenderGroup:
 
     senders: list
     names: list[str]
-    #: reusable float32 buffers of the similarity products (:func:`~.counting.rank_batch`)
-    buffers: list = field(default_factory=list)
+    #: reusable float32 buffers of the similarity products, one per counting thread
+    #: (:func:`~.counting.rank_batch`)
+    buffers: dict = field(default_factory=dict)
 
     @property
     def embedding(self):
@@ -833,20 +856,30 @@ def _fast_senders_on(group, problems, results, batch_words, progress, chunk_byte
         kept = [_valid_for(s, probs, out[n]) for s, n in zip(group, g.names, strict=True)][0]
         valid.extend((p, crow, part, i) for i, (p, crow) in enumerate(kept))
     excl_cache: dict[tuple, np.ndarray] = {}
-    ranked: list = []  # (part, place, sender index, problem, best, worst, candidates)
+    ranked = []  # each batch's _Ranked
     for records in _batches(valid, batch_words):
         batch = _prepare_batch(g, records, chunk_bytes, excl_cache)
-        if counter is _count_beats:
+        if counter is _count_beats:  # the numpy pass
             target, kept = _clue_values(g, batch)
-            beats = _count_beats(g, batch, target, kept, pool)
+            counts = _count_arrays(batch, _count_beats(g, batch, target, kept, pool), len(group))
         else:  # the compiled passes (wordgames.codenames.counting.rank_batch)
-            beats = counter(g, batch, pool)
-        ranked.extend(_ranks_of_batch(g, batch, beats, results))
+            counts = counter(g, batch, pool)
+        ranked.append(_ranks_of_batch(g, batch, *counts, results))
         if progress:
             progress(len(records))
-    # in the order of the problems, whatever the batches: the intervals resample that order
-    for part, _i, si, p, best, worst, n_cand in sorted(ranked, key=lambda r: r[:3]):
-        _record_rank(results[part][g.names[si]], p, best, worst, n_cand)
+    _record_ranks(g, ranked, results)
+
+
+def _count_arrays(batch, beats: dict, n_senders: int) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy pass's ``{(blue, red, sender, record): [beats, ties]}`` as two arrays.
+
+    Row ``r`` is the batch's ``r``-th record (splits in order, each split's records in
+    order), column ``s`` its sender.
+    """
+    keys = [(*split, si, j) for split, items in batch.splits.items() for j in range(len(items))
+            for si in range(n_senders)]  # fmt: skip
+    arr = np.array([beats[k] for k in keys], dtype=np.int64).reshape(-1, n_senders, 2)
+    return arr[:, :, 0], arr[:, :, 1]
 
 
 def _batches(valid: list, batch_words: int) -> list[list]:
@@ -942,8 +975,6 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
     The splits of a slice are independent, so they run on a pool of threads (numpy releases the GIL
     inside its loops). Returns ``{(blue, red, sender index, record index): [beats, ties]}``.
     """
-    from functools import partial
-
     count = partial(_count_split, g, batch, target)
     beats: dict[tuple, list] = defaultdict(lambda: [0, 0])
     for ci, cols in enumerate(batch.chunks):
@@ -958,25 +989,80 @@ def _count_beats(g: _SenderGroup, batch: _Batch, target: dict, kept: dict, pool)
     return beats
 
 
-def _ranks_of_batch(g: _SenderGroup, batch: _Batch, beats: dict, results) -> list[tuple]:
-    """Each record's ranks: ``(part, place, sender index, problem, best, worst, n)``.
+@dataclass
+class _Ranked:
+    """One batch's ranks: records in batch order, a column per sender (-1: not ranked)."""
 
-    A clue that may not be given for its board is counted as ``clue_illegal`` in its result.
+    problems: list
+    part: np.ndarray
+    place: np.ndarray
+    best: np.ndarray  # (records, senders)
+    worst: np.ndarray
+    n_cand: np.ndarray
+
+
+def _ranks_of_batch(g: _SenderGroup, batch: _Batch, beats, ties, results) -> _Ranked:
+    """Each record's ranks from its counts (``beats``, ``ties``: records x senders).
+
+    A clue that may not be given for its board is counted as ``clue_illegal`` in its result
+    and gets no rank.
     """
-    out = []
-    ex_sets: dict[int, set] = {}
-    for (blue, red), items in batch.splits.items():
-        for si, name in enumerate(g.names):
+    items = [item for _split, its in batch.splits.items() for item in its]
+    crow = [it[1] for it in items]
+    n_cand = np.empty((len(items), len(g.names)), dtype=np.int64)
+    legal = np.ones_like(n_cand, dtype=bool)
+    ex_sets: dict[int, set] = {}  # the senders of a split mostly share one exclusion array
+    r = 0
+    for (blue, red), its in batch.splits.items():
+        for si in range(len(g.names)):
             ex = batch.excl[(blue, red, si)]
-            if id(ex) not in ex_sets:
-                ex_sets[id(ex)] = set(ex.tolist())
-            for j, (p, crow, part, i) in enumerate(items):
-                if crow in ex_sets[id(ex)]:
-                    results[part][name].skipped["clue_illegal"] += p.weight
-                    continue
-                b, t = beats[(blue, red, si, j)]
-                out.append((part, i, si, p, b + 1, b + 1 + t, g.n_vocab - len(ex)))
-    return out
+            n_cand[r : r + len(its), si] = g.n_vocab - len(ex)
+            bad = ex_sets.get(id(ex))
+            if bad is None:
+                bad = ex_sets[id(ex)] = set(ex.tolist())
+            for k in range(r, r + len(its)):
+                if crow[k] in bad:
+                    legal[k, si] = False
+        r += len(its)
+    for k, si in zip(*np.nonzero(~legal), strict=True):
+        p, _crow, part, _i = items[k]
+        results[part][g.names[si]].skipped["clue_illegal"] += p.weight
+    best = np.where(legal, beats + 1, -1)
+    return _Ranked(
+        [it[0] for it in items],
+        np.fromiter((it[2] for it in items), dtype=np.int64, count=len(items)),
+        np.fromiter((it[3] for it in items), dtype=np.int64, count=len(items)),
+        best,
+        np.where(legal, beats + 1 + ties, -1),
+        n_cand,
+    )
+
+
+def _record_ranks(g: _SenderGroup, ranked: list[_Ranked], results) -> None:
+    """The batches' ranks into each part's results, in the order of its problems.
+
+    Whatever the batches, each result lists its records in input order: the intervals
+    resample that order.
+    """
+    if not ranked:
+        return
+    problems = [p for rk in ranked for p in rk.problems]
+    part = np.concatenate([rk.part for rk in ranked])
+    place = np.concatenate([rk.place for rk in ranked])
+    best, worst, n_cand = (np.concatenate([getattr(rk, a) for rk in ranked]) for a in
+                           ("best", "worst", "n_cand"))  # fmt: skip
+    order = np.lexsort((place, part))
+    for si, name in enumerate(g.names):
+        for pt in np.unique(part).tolist():
+            rows = order[(part[order] == pt) & (best[order, si] > 0)]
+            res = results[pt][name]
+            ps = [problems[k] for k in rows.tolist()]
+            res.record_ids.extend(p.record_id for p in ps)
+            res.groups.extend(p.group for p in ps)
+            res.best.extend(best[rows, si].tolist())
+            res.worst.extend(worst[rows, si].tolist())
+            res.n_candidates.extend(n_cand[rows, si].tolist())
+            res.weights.extend(int(p.weight) for p in ps)
 
 
 def sender_ranks_receiver_data(
