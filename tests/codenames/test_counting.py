@@ -159,10 +159,10 @@ def test_slices_cut_smaller_than_the_batch_give_the_same_counts(column_bytes, mo
         filled.append((self.batch_no, self.shape, start, stop, bool(in_pass1)))
         return real_fill(self, mat, start, stop, at)
 
-    def pass1(plan, products):
+    def pass1(plan, products, k):
         in_pass1.append(True)
         try:
-            return real_pass1(plan, products)
+            return real_pass1(plan, products, k)
         finally:
             in_pass1.clear()
 

@@ -724,22 +724,26 @@ class ClusterSender(_EmbeddingSender):
 
         Each split's runs start from its own seeded draws, as alone; the k-means runs and the
         cluster codes of every split are one compiled call
-        (:func:`~wordgames.codenames._kernels.kmeans_codes`), which releases the GIL. Boards
-        of more than 62 words go one by one.
+        (:func:`~wordgames.codenames._kernels.kmeans_codes`), which releases the GIL. A split
+        with one blue word, a word out of the vocabulary or more than 62 words goes alone.
         """
         out: list = [None] * len(splits)
-        todo = []
+        index = self.embedding.word_index
+        boards = []  # (split index, words, their rows, blue mask, seeded generator)
         for i, (blue, red) in enumerate(splits):
-            setup = self._kmeans_setup(blue, red)
-            if not isinstance(setup, list):
-                out[i] = setup
-            elif len(setup[0]) > 62:
+            blue = [_norm(w) for w in blue]
+            red = [_norm(w) for w in red]
+            words = sorted(blue + red)
+            rows = [index.get(w) for w in words]
+            if len(blue) < 2 or None in rows or len(words) > 62:
                 out[i] = self.choose_cluster(blue, red)
-            else:
-                todo.append((i, setup))
-        if todo:
-            for (i, (words, x, is_blue, _rng, _ks)), best, sets in _kmeans_many(self, todo):
-                member = None if best == 0 else _tightest(x, is_blue, sets)
+                continue
+            blue_set = set(blue)
+            rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
+            boards.append((i, words, rows, [w in blue_set for w in words], rng))
+        if boards:
+            for (i, words, _rows, _blue, _rng), x, is_blue, sets in _kmeans_many(self, boards):
+                member = None if sets is None else _tightest(x, is_blue, sets)
                 out[i] = _cluster_words(words, x, is_blue, member)
         return out
 
@@ -749,14 +753,19 @@ class ClusterSender(_EmbeddingSender):
         It is kept in ``clusters_``, the agent's own fitted state: every vocabulary slice and
         ``clue_number`` ask again.
         """
+        return self.clusters_for([(blue, red)])[0]
+
+    def clusters_for(self, splits: Sequence[tuple]) -> list[tuple[str, ...]]:
+        """:meth:`cluster_for` of many splits: those not remembered by :meth:`choose_clusters`."""
         cache = self.__dict__.setdefault("clusters_", {})
-        key = (tuple(sorted(blue)), tuple(sorted(red)))
-        cluster = cache.get(key)
-        if cluster is None:
-            if len(cache) > 1 << 14:
-                cache.clear()
-            cluster = cache[key] = self.choose_cluster(blue, red)
-        return cluster
+        keys = [(tuple(sorted(blue)), tuple(sorted(red))) for blue, red in splits]
+        todo = list(dict.fromkeys(k for k in keys if k not in cache))
+        found = dict(zip(todo, self.choose_clusters(todo), strict=True))
+        found.update((k, cache[k]) for k in keys if k in cache)
+        if len(cache) + len(todo) > 1 << 14:
+            cache.clear()
+        cache.update(found)
+        return [found[k] for k in keys]
 
     def _kmeans_setup(self, blue, red):
         """The board for k-means, or the answer itself (a tuple) when it needs no k-means.
@@ -822,38 +831,41 @@ def batched_kmeans(
     return labels, karr
 
 
-def _kmeans_many(sender: ClusterSender, todo: list):
-    """``((index, setup), best size, member sets)`` of each board of :meth:`~ClusterSender.choose_clusters`.
+def _kmeans_many(sender: ClusterSender, boards: list):
+    """``(board, points, blue mask, member sets or None)`` of :meth:`ClusterSender.choose_clusters`.
 
-    The initial points are drawn per board as :func:`batched_kmeans` draws them.
+    The points and initial points are those :meth:`ClusterSender.choose_cluster` gives its
+    :func:`batched_kmeans` (the draws of each board's own generator).
     """
     from wordgames.codenames._kernels import kmeans_codes
 
-    xs, karrs, inits, blues = [], [], [], []
-    for _i, (_words, x, is_blue, rng, ks) in todo:
-        n = x.shape[0]
-        ks = [k for k in ks if 1 <= k <= n]
+    emb = sender.embedding
+    mat = emb.unit if sender.distance == "cosine" else emb.vectors
+    x = np.asarray(mat[[r for b in boards for r in b[2]]], dtype=np.float64)
+    xp = _offsets([b[1] for b in boards])
+    karrs, inits = [], []
+    for _i, words, _rows, _blue, rng in boards:
+        n = len(words)
+        ks = range(1, min(int(sender.max_clusters), n) + 1)
         karr = np.repeat(np.asarray(ks, dtype=np.int64), int(sender.n_restarts))
-        init = np.argsort(rng.random((len(karr), n)), axis=1)[:, : max(ks)]
-        xs.append(x)
         karrs.append(karr)
-        inits.append(init.ravel())
-        blues.append(is_blue)
+        inits.append(np.argsort(rng.random((len(karr), n)), axis=1)[:, : ks[-1]].ravel())
+    is_blue = np.fromiter((v for b in boards for v in b[3]), dtype=bool, count=int(xp[-1]))
     best, codes, cp = kmeans_codes(
-        np.ascontiguousarray(np.concatenate(xs), dtype=np.float64),
-        _offsets(xs),
+        x,
+        xp,
         np.concatenate(karrs),
         _offsets(karrs),
-        np.ascontiguousarray(np.concatenate(inits), dtype=np.int64),
+        np.concatenate(inits).astype(np.int64),
         _offsets(inits),
         int(sender.max_iter),
-        np.concatenate(blues),
+        is_blue,
     )
-    for b, item in enumerate(todo):
-        n = item[1][1].shape[0]
+    for b, board in enumerate(boards):
+        lo, hi = int(xp[b]), int(xp[b + 1])
         c = codes[cp[b] : cp[b + 1]]
-        sets = ((c[:, None] >> np.arange(n - 1, -1, -1, dtype=np.int64)) & 1).astype(bool)
-        yield item, int(best[b]), sets
+        sets = ((c[:, None] >> np.arange(hi - lo - 1, -1, -1, dtype=np.int64)) & 1).astype(bool)
+        yield board, x[lo:hi], is_blue[lo:hi], sets if best[b] else None
 
 
 def _offsets(arrays) -> np.ndarray:

@@ -109,12 +109,14 @@ class _Plan:
         self.rec_v = np.zeros((self.n_rows, len(self.slots)), dtype=np.float64)
 
     def set_clusters(self) -> None:
-        """Each cluster slot's cluster rows (ClusterSender.cluster_for: k-means, remembered)."""
+        """Each cluster slot's cluster rows (ClusterSender.clusters_for: k-means, remembered)."""
+        splits = [key for key, _items in self.splits]
+        chosen = [self.senders[si].clusters_for(splits) for si in self.cl]
         self.cp, self.ci = _csr(
             [
-                [self.row[w] for w in self.senders[si].cluster_for(blue, red)]
-                for (blue, red), _items in self.splits
-                for si in self.cl
+                [self.row[w] for w in chosen[q][s]]
+                for s in range(len(splits))
+                for q in range(len(self.cl))
             ]
         )
 
@@ -177,24 +179,19 @@ def rank_batch(g, batch, pool, meanwhile: Callable[[], None] | None = None) -> t
 
 
 def _rank_batch(g, batch, pool, meanwhile) -> tuple:
-    count_columns, drop_columns, clue_values = _kernels()
     plan = _Plan(g, batch)
-    products = _Products(g, batch)
-    clue_mat, own = _clue_columns(plan, products)
-    clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, True, plan.rec_c, plan.rec_v)
-    _frequency_rows(plan)
-    plan.set_dropped(batch)
-    sweep = _Sweep(plan, products, (count_columns, drop_columns))
+    sweep = _Sweep(plan, _Products(g, batch), batch, _kernels())
     n_threads = getattr(pool, "_max_workers", 1) if pool is not None else 1
-    helpers = [threading.Thread(target=sweep.work, args=(k + 1,), daemon=True,
+    helpers = [threading.Thread(target=sweep.work, args=(k + 1, k == 0), daemon=True,
                                 name=f"wordgames-count-{k + 1}") for k in range(n_threads - 1)]  # fmt: skip
+    if not helpers:
+        sweep.first()
     for t in helpers:
         t.start()
     try:
         if plan.cl:  # the ClusterSenders: their clusters chosen, their own keys read off
             plan.set_clusters()
-            clue_values(clue_mat, *plan.args(), plan.cp, plan.ci, own, False, plan.rec_c,
-                        plan.rec_v)  # fmt: skip
+            sweep.cluster_values()
         sweep.clusters_ready()
         if meanwhile is not None:
             meanwhile()
@@ -210,31 +207,56 @@ def _rank_batch(g, batch, pool, meanwhile) -> tuple:
 
 
 class _Sweep:
-    """Pass 2: the slices counted by several threads, each with its own product and counts.
+    """Pass 1, then pass 2: the slices counted by several threads, each with its own counts.
 
-    A thread takes the next slice; it counts it for every sender when the clusters are chosen,
-    else for the ExhaustiveSearchSenders, and the slice waits for a second count for the
-    ClusterSenders. A thread's counts are its own (summed at the end: the same totals whatever
-    thread counted what). Each slice's dropped columns are laid out before the threads start,
-    so that a counting thread holds the GIL only to start a product or a kernel.
+    The first counting thread does pass 1 (:meth:`first`) while the calling thread chooses the
+    clusters. Then a thread takes the next slice, computes its product into its own buffer and
+    counts it for every sender when the clusters are chosen, else for the
+    ExhaustiveSearchSenders (the slice waits for a second count for the ClusterSenders). A
+    thread's counts are its own, summed at the end: the same totals whatever thread counted
+    what. Each slice's dropped columns are laid out in pass 1, so that a counting thread holds
+    the GIL only to start a product or a kernel.
     """
 
-    def __init__(self, plan: _Plan, products: _Products, kernels):
-        self.plan, self.products, self.kernels = plan, products, kernels
+    def __init__(self, plan: _Plan, products: _Products, batch, kernels):
+        self.plan, self.products, self.batch, self.kernels = plan, products, batch, kernels
         self.n_ex, self.n_slots = len(plan.ex), len(plan.slots)
         self.fresh = list(range(len(products.chunks)))[::-1]  # popped from the end: in order
         self.later: list[int] = []  # counted for the ExhaustiveSearchSenders only
-        self.ready = threading.Event()
+        self.values = threading.Event()  # pass 1 done
+        self.ready = threading.Event()  # the clusters chosen and their keys read off
         self.lock = threading.Lock()
         self.failed: BaseException | None = None
-        self.dropped = [plan.dropped(cols) for cols in products.chunks]
-        self.own = [plan.own(cols) for cols in products.chunks]
         self.shape = (plan.n_rows, self.n_slots)
         self.counts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.slot_args = {(0, self.n_ex): _slot_args(plan, 0, self.n_ex)}
+        self.slot_args: dict[tuple[int, int], tuple] = {}
+
+    def first(self, k: int = 0) -> None:
+        """Pass 1 (thread ``k``'s buffer): each record's own keys, the dropped columns."""
+        plan, clue_values = self.plan, self.kernels[2]
+        self.clue_mat, self.own_col = _clue_columns(plan, self.products, k)
+        clue_values(self.clue_mat, *plan.args(), plan.cp, plan.ci, self.own_col, True,
+                    plan.rec_c, plan.rec_v)  # fmt: skip
+        _frequency_rows(plan)
+        plan.set_dropped(self.batch)
+        self.dropped = [plan.dropped(cols) for cols in self.products.chunks]
+        self.own = [plan.own(cols) for cols in self.products.chunks]
+        self.slot_args[(0, self.n_ex)] = _slot_args(plan, 0, self.n_ex)
+        self.values.set()
+
+    def cluster_values(self) -> None:
+        """The ClusterSenders' own keys, read off the clue columns once pass 1 is done."""
+        self.values.wait()
+        if self.failed is None:
+            plan = self.plan
+            self.kernels[2](self.clue_mat, *plan.args(), plan.cp, plan.ci, self.own_col, False,
+                            plan.rec_c, plan.rec_v)  # fmt: skip
 
     def clusters_ready(self) -> None:
         """The ClusterSenders' keys are read off: slices may be counted for every sender."""
+        self.values.wait()
+        if self.failed is not None:  # in pass 1
+            raise self.failed
         for lo in (0, self.n_ex):
             self.slot_args[(lo, self.n_slots)] = _slot_args(self.plan, lo, self.n_slots)
         self.ready.set()
@@ -257,14 +279,21 @@ class _Sweep:
                     return self.later.pop(), self.n_ex, self.n_slots
             self.ready.wait()
 
-    def work(self, k: int) -> None:
-        """Count slices until none is left (thread ``k``: its own product buffer and counts)."""
+    def work(self, k: int, first: bool = False) -> None:
+        """Count slices until none is left (thread ``k``: its own product buffer and counts).
+
+        ``first``: do pass 1 before.
+        """
         try:
+            if first:
+                self.first(k)
+            self.values.wait()
             while (task := self._next()) is not None:
                 self._count(k, *task)
         except BaseException as exc:  # the calling thread raises it
             with self.lock:
                 self.failed = self.failed or exc
+            self.values.set()
             self.ready.set()
             if k == 0:
                 raise
@@ -272,12 +301,13 @@ class _Sweep:
     def stop_if_failed(self) -> None:
         """Let waiting threads end (after an error of the calling thread's, say)."""
         with self.lock:
-            if self.fresh or self.later:
+            if self.fresh or self.later or not self.values.is_set():
                 self.failed = self.failed or RuntimeError("counting stopped")
+        self.values.set()
         self.ready.set()
 
     def _count(self, k: int, ci: int, lo: int, hi: int) -> None:
-        count_columns, drop_columns = self.kernels
+        count_columns, drop_columns, _clue_values = self.kernels
         plan, cols = self.plan, self.products.chunks[ci]
         if k not in self.counts:
             self.counts[k] = (np.zeros(self.shape, np.int64), np.zeros(self.shape, np.int64))
@@ -366,7 +396,7 @@ class _Products:
         return mat
 
 
-def _clue_columns(plan: _Plan, products: _Products) -> tuple[np.ndarray, np.ndarray]:
+def _clue_columns(plan: _Plan, products: _Products, k: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Pass 1: the product's column of every record's clue, and each record's column in it.
 
     Only the slices that hold a clue are computed. The columns are copied out of the slice's
@@ -377,7 +407,7 @@ def _clue_columns(plan: _Plan, products: _Products) -> tuple[np.ndarray, np.ndar
     starts = np.array([c.start for c in products.chunks], dtype=np.int64)
     where = np.searchsorted(starts, rows, side="right") - 1  # the slice of each clue row
     for ci in np.unique(where).tolist():
-        mat = products.get(ci)
+        mat = products.get(ci, k)
         sel = np.flatnonzero(where == ci)
         out[:, sel] = mat[:, rows[sel] - products.chunks[ci].start]
     return out, np.searchsorted(rows, plan.crows).astype(np.int64)
