@@ -219,14 +219,47 @@ def _four_into(t, mt, bx, c, s, lo, cnt, x):
 
 @jit
 def blue4_scores(r0, r1, r2, r3, m, n, cnt, x):
-    """:func:`blue4` with ``first`` and ``last``: up to four blue rows, straight to the scores.
+    """:func:`blue4` with ``first`` and ``last``: four blue rows, straight to the scores.
 
-    The same operations (a missing row is a row of -inf), in one loop of its own.
+    The same operations, in one loop of its own (fewer rows: :func:`blue1_scores` and on).
     """
     z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
     for t in range(n):
         mt = m[t]
         bx, c, s, lo = _four_hits(r0, r1, r2, r3, t, mt, ninf, z, z, inf)
+        _four_into(t, mt, bx, c, s, lo, cnt, x)
+
+
+@jit
+def blue1_scores(r0, m, n, cnt, x):
+    """:func:`blue4_scores` of one blue row (no missing rows to go through)."""
+    z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
+    for t in range(n):
+        mt = m[t]
+        bx, c, s, lo = _blue_hit(r0[t], mt, ninf, z, z, inf)
+        _four_into(t, mt, bx, c, s, lo, cnt, x)
+
+
+@jit
+def blue2_scores(r0, r1, m, n, cnt, x):
+    """:func:`blue4_scores` of two blue rows."""
+    z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
+    for t in range(n):
+        mt = m[t]
+        bx, c, s, lo = _blue_hit(r0[t], mt, ninf, z, z, inf)
+        bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
+        _four_into(t, mt, bx, c, s, lo, cnt, x)
+
+
+@jit
+def blue3_scores(r0, r1, r2, m, n, cnt, x):
+    """:func:`blue4_scores` of three blue rows."""
+    z, ninf, inf = np.float32(0.0), np.float32(-np.inf), np.float32(np.inf)
+    for t in range(n):
+        mt = m[t]
+        bx, c, s, lo = _blue_hit(r0[t], mt, ninf, z, z, inf)
+        bx, c, s, lo = _blue_hit(r1[t], mt, bx, c, s, lo)
+        bx, c, s, lo = _blue_hit(r2[t], mt, bx, c, s, lo)
         _four_into(t, mt, bx, c, s, lo, cnt, x)
 
 
@@ -318,7 +351,13 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                     r1 = mat[blue[g + 1], j0 : j0 + n] if g + 1 < nbl else neg[:n]
                     r2 = mat[blue[g + 2], j0 : j0 + n] if g + 2 < nbl else neg[:n]
                     r3 = mat[blue[g + 3], j0 : j0 + n] if g + 3 < nbl else neg[:n]
-                    if nbl <= 4:
+                    if nbl == 1:  # below four rows, no missing row is gone through
+                        blue1_scores(r0, m, n, cnt, x4)
+                    elif nbl == 2:
+                        blue2_scores(r0, r1, m, n, cnt, x4)
+                    elif nbl == 3:
+                        blue3_scores(r0, r1, r2, m, n, cnt, x4)
+                    elif nbl == 4:
                         blue4_scores(r0, r1, r2, r3, m, n, cnt, x4)
                     else:
                         blue4(r0, r1, r2, r3, m, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
