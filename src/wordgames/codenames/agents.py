@@ -1081,17 +1081,26 @@ class EmbeddingNearestReceiver(Agent):
         self.distance = distance
 
     def closeness(self, board_words: Sequence[str], clue: str) -> np.ndarray:
-        words = [_norm(w) for w in board_words]
+        return self._closeness([_norm(w) for w in board_words], _norm(clue))
+
+    def _closeness(self, words: list[str], clue: str) -> np.ndarray:
+        """:meth:`closeness` of normalised words (their rows looked up directly)."""
+        emb = self.embedding
         normalized = self.distance == "cosine"
-        b, _ = self.embedding.vectors_for(words, normalized=normalized, oov="raise")
-        c = self.embedding.vector(_norm(clue), normalized=normalized)
+        index = emb.word_index
+        rows = [index.get(w, -1) for w in (*words, clue)]
+        if -1 in rows:  # the usual lookups raise the usual errors
+            emb.vectors_for(words, oov="raise")
+            emb.index(clue)
+        mat = emb.unit if normalized else emb.vectors
+        b, c = mat[rows[:-1]], mat[rows[-1]]
         if normalized:
             return b @ c
         return -np.linalg.norm(b - c, axis=1)
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
         words = [_norm(w) for w in board_words]
-        order = np.argsort(-self.closeness(words, clue), kind="stable")
+        order = np.argsort(-self._closeness(words, _norm(clue)), kind="stable")
         return [words[i] for i in order]
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:

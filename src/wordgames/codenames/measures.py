@@ -698,18 +698,24 @@ def _ask_ahead(agent, questions: list) -> None:
         ask(questions)
 
 
-def _map_questions(rec, records, res):
-    """The records Algorithm 5 asks ``rec`` about: ``(record, board, picks)``; skips counted."""
+def _map_boards(records) -> list[tuple]:
+    """``(record, board, picks, clue, why skipped or None)`` of each record, normalised once."""
+    out = []
     for r in records:
         board = list(dict.fromkeys(_norm(w) for w in r.board))
         picks = set(_norm(w) for w in r.chosen)
-        if not picks:
-            res.skipped["no_picks"] += _weight(r)
+        why = "no_picks" if not picks else None if picks <= set(board) else "pick_not_on_board"
+        out.append((r, board, picks, _norm(r.clue), why))
+    return out
+
+
+def _map_questions(rec, boards, res):
+    """The records Algorithm 5 asks ``rec`` about: ``(record, board, picks)``; skips counted."""
+    for r, board, picks, clue, why in boards:
+        if why is not None:
+            res.skipped[why] += _weight(r)
             continue
-        if not picks <= set(board):
-            res.skipped["pick_not_on_board"] += _weight(r)
-            continue
-        if _skipped_oov(rec, res, board, _norm(r.clue), _weight(r)):
+        if _skipped_oov(rec, res, board, clue, _weight(r)):
             continue
         yield r, board, picks
 
@@ -1301,12 +1307,12 @@ def receiver_map(
     >>> s["map"], s["n"], dict(res.skipped)
     (1.0, 1, {'oov_clue': 1})
     """
-    records = list(records)
+    boards = _map_boards(records)
     out = {}
     for rec in receivers:
         name = agent_name(rec)
         res = ReceiverScores(name, agent_params(_receiver(rec)), "map", bounds=(0.0, 1.0))
-        asked = list(_map_questions(rec, records, res))
+        asked = list(_map_questions(rec, boards, res))
         _ask_ahead(rec, [(board, _norm(r.clue)) for r, board, _ in asked])
         for r, board, picks in asked:
             try:
