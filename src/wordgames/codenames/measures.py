@@ -918,10 +918,12 @@ def _prepare_batch(
         p = item[0]
         splits[(tuple(sorted(p.blue)), tuple(sorted(p.red)))].append(item)
     excl = {}
+    rules: dict = {}  # senders with equal rules share their excluded rows
+    kinds = [rules.setdefault(s.clue_rules, len(rules)) for s in g.senders]
     for blue, red in splits:
         board = tuple(sorted(blue + red))
         for si, s in enumerate(g.senders):
-            key = (s.clue_rules, board)
+            key = (kinds[si], board)
             if key not in excl_cache:
                 excl_cache[key] = s.excluded_rows(board)
             excl[(blue, red, si)] = excl_cache[key]
