@@ -306,7 +306,8 @@ def all_datasets(emb):
     (tw, tc), (ow, oc) = runs[True][1], runs[False][1]
     senders = runs[True][0][0].timings["senders"]
     print(
-        f"  total: now {tw:.2f} s wall, {tc:.1f} s cpu (senders {senders:.2f} s); previous "
+        f"  total: now {tw:.2f} s wall, {tc:.1f} s cpu (senders, the receivers beside them: "
+        f"{senders:.2f} s); previous "
         f"{ow:.2f} s wall, {oc:.1f} s cpu; ratio previous/now {ow / tw:.1f}x wall, "
         f"{oc / tc:.1f}x cpu"
     )
