@@ -27,7 +27,7 @@ def test_a_real_run_after_warming_compiles_no_kernel(data_root):
     before = _signatures()
     # the kernels Python calls (the others are compiled into them)
     entry = ("count_columns", "drop_columns", "clue_values", "lloyd", "blue_cluster_codes",
-             "link_bits", "refresh_tops", "search_levels")  # fmt: skip
+             "kmeans_codes", "link_bits", "refresh_tops", "search_levels")  # fmt: skip
     assert all(before[k] for k in before if k.rsplit(".", 1)[1] in entry)
     wordgames.evaluate(
         ["glove-6b-50d"], ["codenames", "wales"], quick=True, data_root=data_root, ci_resamples=0

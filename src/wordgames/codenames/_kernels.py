@@ -518,7 +518,6 @@ def kmeans_codes(x, xp, karr, kp, init, ip, max_iter, is_blue):
     n_boards = xp.shape[0] - 1
     best = np.zeros(n_boards, np.int64)
     cp = np.zeros(n_boards + 1, np.int64)
-    out = np.empty(0, np.int64)
     parts = []
     for b in range(n_boards):
         n = xp[b + 1] - xp[b]

@@ -739,7 +739,7 @@ class ClusterSender(_EmbeddingSender):
                 out[i] = self.choose_cluster(blue, red)
                 continue
             blue_set = set(blue)
-            rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
+            rng = self._board_rng(blue, red)
             boards.append((i, words, rows, [w in blue_set for w in words], rng))
         if boards:
             for (i, words, _rows, _blue, _rng), x, is_blue, sets in _kmeans_many(self, boards):
@@ -785,9 +785,12 @@ class ClusterSender(_EmbeddingSender):
         x = np.asarray(x, dtype=np.float64)
         blue_set = set(blue)
         is_blue = np.array([w in blue_set for w in words], dtype=bool)
-        rng = derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
         ks = list(range(1, min(int(self.max_clusters), len(words)) + 1))
-        return [words, x, is_blue, rng, ks]
+        return [words, x, is_blue, self._board_rng(blue, red), ks]
+
+    def _board_rng(self, blue: list[str], red: list[str]) -> np.random.Generator:
+        """The generator of a board's initial points: the seed and the board's words."""
+        return derive_rng(self.random_state, *sorted(blue), "|", *sorted(red))
 
     def _centroid_keys(self, geometry: BoardGeometry, cluster: Sequence[str]) -> list[np.ndarray]:
         sims = geometry.sims
@@ -822,13 +825,18 @@ def batched_kmeans(
     from wordgames.codenames._kernels import lloyd
 
     x = np.ascontiguousarray(x, dtype=np.float64)
-    n = x.shape[0]
-    ks = [k for k in ks if 1 <= k <= n]
-    karr = np.repeat(np.asarray(ks, dtype=np.int64), n_restarts)
-    init = np.argsort(rng.random((len(karr), n)), axis=1)[:, : max(ks)]  # distinct random points
-    labels = np.zeros((len(karr), n), dtype=np.int64)
+    karr, init = _initial_points(x.shape[0], ks, n_restarts, rng)
+    labels = np.zeros((len(karr), x.shape[0]), dtype=np.int64)
     lloyd(x, karr, np.ascontiguousarray(init, dtype=np.int64), int(max_iter), labels)
     return labels, karr
+
+
+def _initial_points(n: int, ks, n_restarts: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """``(k of each run, its initial points)``: distinct random points of ``n``, per run."""
+    ks = [k for k in ks if 1 <= k <= n]
+    karr = np.repeat(np.asarray(ks, dtype=np.int64), n_restarts)
+    init = np.argsort(rng.random((len(karr), n)), axis=1)[:, : max(ks)]
+    return karr, init
 
 
 def _kmeans_many(sender: ClusterSender, boards: list):
@@ -845,11 +853,10 @@ def _kmeans_many(sender: ClusterSender, boards: list):
     xp = _offsets([b[1] for b in boards])
     karrs, inits = [], []
     for _i, words, _rows, _blue, rng in boards:
-        n = len(words)
-        ks = range(1, min(int(sender.max_clusters), n) + 1)
-        karr = np.repeat(np.asarray(ks, dtype=np.int64), int(sender.n_restarts))
+        ks = range(1, min(int(sender.max_clusters), len(words)) + 1)
+        karr, init = _initial_points(len(words), ks, int(sender.n_restarts), rng)
         karrs.append(karr)
-        inits.append(np.argsort(rng.random((len(karr), n)), axis=1)[:, : ks[-1]].ravel())
+        inits.append(init.ravel())
     is_blue = np.fromiter((v for b in boards for v in b[3]), dtype=bool, count=int(xp[-1]))
     best, codes, cp = kmeans_codes(
         x,
