@@ -139,6 +139,78 @@ def test_splits_with_many_records_and_exact_ties_give_the_same_result():
     assert any(w > b for b, w in zip(res.best, res.worst, strict=True))  # ties were met
 
 
+def test_red_groups_by_hand():
+    # splits 0 and 1 share the red rows 1, 2, 3: read once (3 rows) plus one other each and
+    # the shared maximum once each, 7 reads instead of 8; split 2 shares nothing: alone
+    from wordgames.codenames.counting import _red_groups
+
+    gs, gp, gi, ep, ei = _red_groups([[1, 2, 3, 4], [3, 2, 1, 5], [9]])
+    assert gs.tolist() == [0, 0, 1]
+    assert [gi[gp[g] : gp[g + 1]].tolist() for g in range(2)] == [[1, 2, 3], [9]]
+    assert [ei[ep[s] : ep[s + 1]].tolist() for s in range(3)] == [[4], [5], []]
+    # two splits sharing one red row of four each: joined, 1 + 3 + 3 + 2 = 9 reads, not 8
+    gs, *_ = _red_groups([[1, 2, 3, 4], [1, 6, 7, 8]])
+    assert gs.tolist() == [0, 1]
+
+
+def _games(emb, n_games, seed):
+    """Records of games as they go on: each turn guesses words off one 14-word board.
+
+    The splits of a game share most red words (groups of splits in the kernel); a turn has
+    one to six blue words and one or several clues, drawn among the duplicated words (exact
+    ties of every key) and the rest.
+    """
+    rng = np.random.default_rng(seed)
+    problems = []
+    for g in range(n_games):
+        board = [f"w{j}" for j in rng.choice(260, 14, replace=False)]
+        for turn in range(6):
+            left = board[turn * 2 :]
+            n_blue = 1 + (g + turn) % min(6, len(left) - 1)
+            blue, red = tuple(left[:n_blue]), tuple(left[n_blue:])
+            for r in range(1 if (g + turn) % 3 else 4):
+                clue = f"w{int(rng.choice(np.r_[0:60, 260:320, 0:260]))}"
+                if clue not in board:
+                    problems.append(RankProblem(f"{g}-{turn}-{r}", blue, red, clue))
+    return problems
+
+
+def test_games_on_the_default_line_up_give_the_numpy_pass_counts(monkeypatch):
+    # the default line-up's own paths: red words read once per group of splits, a split's only
+    # record counted straight from its blue rows (clues of fewer than two targets and of more),
+    # up to four blue rows and more, several records of a split, the ClusterSender's sums
+    import wordgames.codenames.counting as counting
+
+    plans = []
+    real_init = counting._Sweep.__init__
+
+    def init(self, plan, *a):
+        real_init(self, plan, *a)
+        plans.append(plan)
+
+    monkeypatch.setattr(counting._Sweep, "__init__", init)
+    emb = random_embedding(320, 3, seed=31, duplicates=60)
+    problems = _games(emb, 30, seed=32)
+    kw = {"chunk_bytes": 4 * 90 * 150, "batch_words": 90, "n_jobs": 2}
+    new = sender_ranks(default_senders(emb, quick=True), problems, **kw)
+    old = sender_ranks(default_senders(emb, quick=True), problems, compiled=False, **kw)
+    _same(new, old)
+    assert any(w > b for b, w in zip(new["cluster"].best, new["cluster"].worst, strict=True))
+    # every path was taken
+    one, c, n_blue, shared = [], [], [], []
+    for plan in plans:
+        records = np.diff(plan.sp)
+        one += (records == 1).tolist()
+        c += plan.rec_c[plan.sp[:-1][records == 1], 0].tolist()
+        n_blue += np.diff(plan.bp).tolist()
+        gs, gp, gi, ep, ei = plan.groups
+        shared.append(np.bincount(gs).max() > 1 and np.diff(gp).max() > 0)
+    assert any(one) and not all(one)
+    assert min(c) < 2 <= max(c)
+    assert min(n_blue) == 1 and max(n_blue) > 4
+    assert all(shared)
+
+
 @pytest.mark.parametrize("column_bytes", [4 * 40 * 10, 4 * 40 * 37, 4 * 40 * 1])
 def test_slices_cut_smaller_than_the_batch_give_the_same_counts(column_bytes, monkeypatch):
     # the batch's slices have 37 columns for 40 words; the compiled passes cut them into

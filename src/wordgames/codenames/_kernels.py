@@ -12,13 +12,18 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-#: columns per block: a block of every board word's row stays in the level-2 cache
-BLOCK = 512
+#: columns per block: the rows that a group of splits reads stay in the level-2 cache, and
+#: the work of each split per block (its views, calls and counts) is spread over many columns
+#: (1024 to 2048 counted the human data 9% faster than 512 on a 2 MB cache; 256 25% slower)
+BLOCK = 1024
 
-jit = numba.njit(nogil=True, cache=True, error_model="numpy")
+#: for the arithmetic of the agents: ``fastmath=False`` said outright, for numba gives a
+#: function that does not say its caller's fast-math flags, and a sum's order is its value
+jit = numba.njit(nogil=True, cache=True, error_model="numpy", fastmath=False)
 #: for loops that count: float32 counters of 0.0 and 1.0 are exact in any order (a block has
 #: at most BLOCK columns), so their sums may be reordered into vector code; numba would widen
-#: integer counters to int64, half the lanes
+#: integer counters to int64, half the lanes. Numbers such a loop computes come from ``jit``
+#: functions (which LLVM inlines with their own flags), never from its own arithmetic
 count_jit = numba.njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc"})
 
 
@@ -45,7 +50,21 @@ def red_max(mat, red, j0, n, m):
     ninf = np.float32(-np.inf)
     for t in range(n):
         m[t] = ninf
-    q = 0
+    red_more(mat, red, 0, j0, n, m)
+
+
+@jit
+def red_max_from(mat, red, j0, n, m, start):
+    """``m``: the maximum of ``start`` and the red rows (at least one). Exact in any order."""
+    r0 = mat[red[0], j0 : j0 + n]
+    for t in range(n):
+        m[t] = max(start[t], r0[t])
+    red_more(mat, red, 1, j0, n, m)
+
+
+@jit
+def red_more(mat, red, q, j0, n, m):
+    """``m`` raised to the red rows from the ``q``-th, four rows a pass."""
     while q + 4 <= red.shape[0]:
         r0 = mat[red[q], j0 : j0 + n]
         r1 = mat[red[q + 1], j0 : j0 + n]
@@ -140,12 +159,10 @@ def four_scores(n, m, cnt, bmax, tot, low, x):
 
 
 @numba.njit(inline="always")
-def _count(b, tt, more, same, v, s):
-    """A column's beat and tie added to the counts ``(b, tt)`` against a clue's score ``s``."""
+def _tie(b, tt, same, v, s):
+    """A column of the clue's count: its beat (a lower score) and tie added to ``(b, tt)``."""
     one, zero = np.float32(1.0), np.float32(0.0)
-    return b + (one if (more or (same and v < s)) else zero), tt + (
-        one if (same and v == s) else zero
-    )
+    return b + (one if (same and v < s) else zero), tt + (one if (same and v == s) else zero)
 
 
 @count_jit
@@ -161,25 +178,28 @@ def four_direct(c, sv, n, cnt, x, out):
     count and for the clue itself, so their counts are counted once (the loop without them).
     """
     c32 = np.int32(c)
+    one, z = np.float32(1.0), np.float32(0.0)
     s0, s1 = np.float32(sv[0]), np.float32(sv[1])
     s2, s3 = np.float32(sv[2]), np.float32(sv[3])
-    b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = np.float32(0.0)
+    mo = b0 = b1 = b2 = b3 = t0 = t1 = t2 = t3 = z
     two = c >= 2
     for t in range(n if two else 0):
-        more, same = cnt[t] > c32, cnt[t] == c32
-        b0, t0 = _count(b0, t0, more, same, x[0, t], s0)
-        b1, t1 = _count(b1, t1, more, same, x[1, t], s1)
-        b2, t2 = _count(b2, t2, more, same, x[2, t], s2)
-        b3, t3 = _count(b3, t3, more, same, x[3, t], s3)
+        same = cnt[t] == c32
+        mo += one if cnt[t] > c32 else z
+        b0, t0 = _tie(b0, t0, same, x[0, t], s0)
+        b1, t1 = _tie(b1, t1, same, x[1, t], s1)
+        b2, t2 = _tie(b2, t2, same, x[2, t], s2)
+        b3, t3 = _tie(b3, t3, same, x[3, t], s3)
     for t in range(0 if two else n):
-        more, same = cnt[t] > c32, cnt[t] == c32
-        b0, t0 = _count(b0, t0, more, same, x[0, t], s0)
-        b2, t2 = _count(b2, t2, more, same, x[2, t], s2)
-        b3, t3 = _count(b3, t3, more, same, x[3, t], s3)
+        same = cnt[t] == c32
+        mo += one if cnt[t] > c32 else z
+        b0, t0 = _tie(b0, t0, same, x[0, t], s0)
+        b2, t2 = _tie(b2, t2, same, x[2, t], s2)
+        b3, t3 = _tie(b3, t3, same, x[3, t], s3)
     if not two:
         b1, t1 = b0, t0
     for e, (b, tt) in enumerate(((b0, t0), (b1, t1), (b2, t2), (b3, t3))):
-        out[e, 0] += np.int64(b)
+        out[e, 0] += np.int64(b) + np.int64(mo)
         out[e, 1] += np.int64(tt)
 
 
@@ -194,6 +214,12 @@ def _blue_hit(v, mt, bx, c, s, lo):
         s + (v if h else zero),
         min(lo, v if h else np.float32(np.inf)),
     )
+
+
+@jit
+def _high_keys(c, s, lo, mt):
+    """Scores of a column of two targets or more: its first, second and fourth."""
+    return -(s / c), -lo, mt - lo
 
 
 @numba.njit(inline="always")
@@ -215,6 +241,93 @@ def _four_into(t, mt, bx, c, s, lo, cnt, x):
     x[1, t] = -lw
     x[2, t] = mt
     x[3, t] = mt - lw
+
+
+@jit
+def _low_hit(v, mt, bx, c):
+    """A blue word's terms for a clue of fewer than two targets: nearest blue word, count."""
+    return max(bx, v), c + (np.float32(1.0) if v > mt else np.float32(0.0))
+
+
+@jit
+def _low_keys(mt, bx):
+    """Scores of a column of fewer than two targets: its first (and second) and its fourth."""
+    return -bx, mt - bx
+
+
+@jit
+def _high_hit(v, mt, c, s, lo):
+    """A blue word's terms for a clue of two targets or more: count, sum, minimum."""
+    h = v > mt
+    return (
+        c + (np.float32(1.0) if h else np.float32(0.0)),
+        s + (v if h else np.float32(0.0)),
+        min(lo, v if h else np.float32(np.inf)),
+    )
+
+
+@count_jit
+def one_low(r0, r1, r2, r3, nbl, m, n, cc, sv, out):
+    """:func:`four_direct` of a split's only record, its clue of count < 2, from the blue rows.
+
+    Columns of a count other than the clue's beat it or not whatever their scores, and those
+    of its count (below two) have the scores of a count below two: minus the nearest blue
+    word's closeness, the nearest red word's, their difference. So only the nearest blue word
+    and the count are needed. ``nbl`` blue rows (1 to 4) in ``r0``...
+    """
+    f = np.float32
+    z, ninf, one = f(0.0), f(-np.inf), f(1.0)
+    ccf, s0, s2, s3 = f(cc), f(sv[0]), f(sv[2]), f(sv[3])
+    mo = b0 = t0 = b2 = t2 = b3 = t3 = z
+    for t in range(n):
+        mt = m[t]
+        bx, c = _low_hit(r0[t], mt, ninf, z)
+        if nbl > 1:
+            bx, c = _low_hit(r1[t], mt, bx, c)
+        if nbl > 2:
+            bx, c = _low_hit(r2[t], mt, bx, c)
+        if nbl > 3:
+            bx, c = _low_hit(r3[t], mt, bx, c)
+        same = c == ccf
+        mo += one if c > ccf else z
+        x0, x3 = _low_keys(mt, bx)
+        b0, t0 = _tie(b0, t0, same, x0, s0)
+        b2, t2 = _tie(b2, t2, same, mt, s2)
+        b3, t3 = _tie(b3, t3, same, x3, s3)
+    for e, (b, tt) in enumerate(((b0, t0), (b0, t0), (b2, t2), (b3, t3))):
+        out[e, 0] += np.int64(b) + np.int64(mo)
+        out[e, 1] += np.int64(tt)
+
+
+@count_jit
+def one_high(r0, r1, r2, r3, nbl, m, n, cc, sv, out):
+    """:func:`one_low` for a clue of count ``cc`` >= 2 (``nbl`` 2 to 4 blue rows).
+
+    The columns of its count have two targets or more: their scores need the targets' sum and
+    minimum, not the nearest blue word.
+    """
+    f = np.float32
+    z, inf, one = f(0.0), f(np.inf), f(1.0)
+    ccf, s0, s1, s2, s3 = f(cc), f(sv[0]), f(sv[1]), f(sv[2]), f(sv[3])
+    mo = b0 = t0 = b1 = t1 = b2 = t2 = b3 = t3 = z
+    for t in range(n):
+        mt = m[t]
+        c, s, lo = _high_hit(r0[t], mt, z, z, inf)
+        c, s, lo = _high_hit(r1[t], mt, c, s, lo)
+        if nbl > 2:
+            c, s, lo = _high_hit(r2[t], mt, c, s, lo)
+        if nbl > 3:
+            c, s, lo = _high_hit(r3[t], mt, c, s, lo)
+        same = c == ccf
+        mo += one if c > ccf else z
+        x0, x1, x3 = _high_keys(c, s, lo, mt)
+        b0, t0 = _tie(b0, t0, same, x0, s0)
+        b1, t1 = _tie(b1, t1, same, x1, s1)
+        b2, t2 = _tie(b2, t2, same, mt, s2)
+        b3, t3 = _tie(b3, t3, same, x3, s3)
+    for e, (b, tt) in enumerate(((b0, t0), (b1, t1), (b2, t2), (b3, t3))):
+        out[e, 0] += np.int64(b) + np.int64(mo)
+        out[e, 1] += np.int64(tt)
 
 
 @jit
@@ -319,13 +432,51 @@ def centroid_count(acc, n, v):
 
 
 @jit
+def _centroid_sum(v0, v1, v2, v3, nr):
+    """A column's sum of its first ``nr`` cluster rows (1 to 4), in order: :func:`centroid_block`."""
+    acc = np.float32(0.0) + v0
+    if nr > 1:
+        acc += v1
+    if nr > 2:
+        acc += v2
+    if nr > 3:
+        acc += v3
+    return acc
+
+
+@count_jit
+def centroid_direct(mat, rows, j0, n, v):
+    """:func:`centroid_block` then :func:`centroid_count`, for up to four cluster rows."""
+    nr = rows.shape[0]
+    r0 = mat[rows[0], j0 : j0 + n]
+    r1 = mat[rows[min(1, nr - 1)], j0 : j0 + n]
+    r2 = mat[rows[min(2, nr - 1)], j0 : j0 + n]
+    r3 = mat[rows[min(3, nr - 1)], j0 : j0 + n]
+    v32 = np.float32(v)
+    one, zero = np.float32(1.0), np.float32(0.0)
+    beats = ties = zero
+    for t in range(n):
+        key = -_centroid_sum(r0[t], r1[t], r2[t], r3[t], nr)
+        beats += one if key < v32 else zero
+        ties += one if key == v32 else zero
+    return np.int64(beats), np.int64(ties)
+
+
+@jit
 def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, rec_v,
-                  cp, ci, four, beats, ties):  # fmt: skip
+                  cp, ci, four, gs, gp, gi, ep, ei, beats, ties):  # fmt: skip
     """Counts over columns ``j_start:j_stop`` for every record of the batch and every slot.
 
     Split ``s`` has the records ``sp[s]:sp[s+1]``, blue rows ``bi[bp[s]:bp[s+1]]``, red rows
     ``ri[rp[s]:rp[s+1]]`` and, for cluster slot ``q``, the rows ``ci[cp[k]:cp[k+1]]`` with
-    ``k = s * n_cluster + q``. ``four``: the first four codes are 0, 1, 2 and 3.
+    ``k = s * n_cluster + q``. ``four``: the first four codes are 0, 1, 2 and 3. The default
+    line-up reads the red rows by group (:func:`wordgames.codenames.counting._red_groups`):
+    split ``s`` is in group ``gs[s]``, of common rows ``gi[gp[g]:gp[g+1]]``, and has its
+    others ``ei[ep[s]:ep[s+1]]``.
+
+    One function, longer than most: numba passes every array as several numbers, a cost per
+    call paid for every split of every block, and its own inlining of helpers made this
+    loop 3-10% slower (measured on the human data).
     """
     nb = BLOCK
     m, cnt, bmax, tot, low, acc = scratch(nb)
@@ -338,34 +489,62 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
     x4 = np.empty((4, nb), np.float32)
     neg = np.full(nb, -np.inf, np.float32)  # a missing blue row of blue4
     fused = four and n_ex == 4  # the default line-up alone needs no statistics but its scores
+    mc = np.empty(nb, np.float32)  # the nearest of the red words common to a group of splits
     for j0 in range(j_start, j_stop, nb):
         n = min(nb, j_stop - j0)
+        cur = -1
         for s in range(sp.shape[0] - 1):
             blue = bi[bp[s] : bp[s + 1]]
             red = ri[rp[s] : rp[s + 1]]
             nbl = blue.shape[0]
-            if fused and nbl:
-                red_max(mat, red, j0, n, m)
+            one = fused and nbl <= 4 and sp[s + 1] - sp[s] == 1
+            mm = m
+            if fused and nbl:  # the group's common red words once, then the split's others
+                gr = gs[s]
+                if gr != cur:
+                    red_max(mat, gi[gp[gr] : gp[gr + 1]], j0, n, mc)
+                    cur = gr
+                if ep[s + 1] > ep[s]:
+                    red_max_from(mat, ei[ep[s] : ep[s + 1]], j0, n, m, mc)
+                else:
+                    mm = mc
+            if one and nbl:  # a split's only record: counted straight from the blue rows
+                i = sp[s]
+                for e in range(4):
+                    sv4[codes[e]] = rec_v[i, e]
+                out4[:, :] = 0
+                r0 = mat[blue[0], j0 : j0 + n]
+                r1 = mat[blue[min(1, nbl - 1)], j0 : j0 + n]
+                r2 = mat[blue[min(2, nbl - 1)], j0 : j0 + n]
+                r3 = mat[blue[min(3, nbl - 1)], j0 : j0 + n]
+                if rec_c[i, 0] < 2:
+                    one_low(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
+                elif rec_c[i, 0] <= nbl:
+                    one_high(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
+                for e in range(4):
+                    beats[i, e] += out4[codes[e], 0]
+                    ties[i, e] += out4[codes[e], 1]
+            elif fused and nbl:
                 for g in range(0, nbl, 4):  # four blue rows at a time, missing ones -inf
                     r0 = mat[blue[g], j0 : j0 + n]
                     r1 = mat[blue[g + 1], j0 : j0 + n] if g + 1 < nbl else neg[:n]
                     r2 = mat[blue[g + 2], j0 : j0 + n] if g + 2 < nbl else neg[:n]
                     r3 = mat[blue[g + 3], j0 : j0 + n] if g + 3 < nbl else neg[:n]
                     if nbl == 1:  # below four rows, no missing row is gone through
-                        blue1_scores(r0, m, n, cnt, x4)
+                        blue1_scores(r0, mm, n, cnt, x4)
                     elif nbl == 2:
-                        blue2_scores(r0, r1, m, n, cnt, x4)
+                        blue2_scores(r0, r1, mm, n, cnt, x4)
                     elif nbl == 3:
-                        blue3_scores(r0, r1, r2, m, n, cnt, x4)
+                        blue3_scores(r0, r1, r2, mm, n, cnt, x4)
                     elif nbl == 4:
-                        blue4_scores(r0, r1, r2, r3, m, n, cnt, x4)
+                        blue4_scores(r0, r1, r2, r3, mm, n, cnt, x4)
                     else:
-                        blue4(r0, r1, r2, r3, m, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
+                        blue4(r0, r1, r2, r3, mm, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
             elif n_ex:
                 split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
                 if four:
                     four_scores(n, m, cnt, bmax, tot, low, x4)
-            if four:  # the default line-up: its scores once, then one pass per record
+            if four and not (one and nbl):  # the line-up's scores once, then each record
                 for i in range(sp[s], sp[s + 1]):
                     for e in range(4):
                         sv4[codes[e]] = rec_v[i, e]
@@ -376,7 +555,7 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                         ties[i, e] += out4[codes[e], 1]
                 n_done = 4
             else:
-                n_done = 0
+                n_done = 4 if (one and nbl) else 0
             for e in range(n_done, n_ex):
                 tie_scores(codes[e], n, m, cnt, bmax, tot, low, scores[e])
                 for i in range(sp[s], sp[s + 1]):
@@ -387,7 +566,14 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                     ties[i, e] += t_
             for q in range(n_cl - n_ex):
                 k = s * (n_cl - n_ex) + q
-                centroid_block(mat, ci[cp[k] : cp[k + 1]], j0, n, acc)
+                rows = ci[cp[k] : cp[k + 1]]
+                if sp[s + 1] - sp[s] == 1 and 0 < rows.shape[0] <= 4:  # one record: no sums kept
+                    i = sp[s]
+                    b, t_ = centroid_direct(mat, rows, j0, n, rec_v[i, n_ex + q])
+                    beats[i, n_ex + q] += b
+                    ties[i, n_ex + q] += t_
+                    continue
+                centroid_block(mat, rows, j0, n, acc)
                 for i in range(sp[s], sp[s + 1]):
                     b, t_ = centroid_count(acc, n, rec_v[i, n_ex + q])
                     beats[i, n_ex + q] += b
