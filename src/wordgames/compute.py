@@ -42,6 +42,7 @@ def compute_unit(
     import contextlib
 
     from wordgames.errors import DatasetMissingError, OptionalDependencyError, SkipMeasure
+    from wordgames.heap import long_lived_heap
     from wordgames.safeio import confine
 
     opts = measure.make_options(options)
@@ -71,8 +72,9 @@ def compute_unit(
         if callable(getattr(s, "take_transcript", None)):
             s.take_transcript()
     try:
-        # a plot or table written under the output folder never follows a link out of it
-        with confine(out_dir) if out_dir else contextlib.nullcontext():
+        # a plot or table written under the output folder never follows a link out of it; the
+        # objects alive before are left out of the collector's full passes (wordgames.heap)
+        with confine(out_dir) if out_dir else contextlib.nullcontext(), long_lived_heap():
             result = measure.load()(embedding, ctx)
     except (DatasetMissingError, SkipMeasure, OptionalDependencyError) as exc:
         return Skip(name, measure.name, str(exc))
