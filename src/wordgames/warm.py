@@ -34,7 +34,7 @@ def _toy_embedding():
 
 
 def _codenames(emb) -> None:
-    from wordgames.codenames.agents import default_senders
+    from wordgames.codenames.agents import ClusterSender, default_senders
     from wordgames.codenames.measures import RankProblem, sender_ranks
 
     problems = [
@@ -42,6 +42,9 @@ def _codenames(emb) -> None:
         for i in range(4)
     ]
     sender_ranks(default_senders(emb, quick=True), problems, n_jobs=2)
+    # one board alone: the k-means and cluster codes Python calls itself (a split that goes
+    # alone, as when a word is unknown or a board has more than 62 words)
+    ClusterSender(emb, n_restarts=2).choose_cluster(_WORDS[:3], _WORDS[3:9])
 
 
 def _wales(emb) -> None:

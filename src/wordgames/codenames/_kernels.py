@@ -165,6 +165,14 @@ def _tie(b, tt, same, v, s):
     return b + (one if (same and v < s) else zero), tt + (one if (same and v == s) else zero)
 
 
+@jit
+def _add_counts(out, more, beats, ties):
+    """Four scores' beats and ties (float32 counts) into ``out``, each beaten by ``more`` too."""
+    for e in range(4):
+        out[e, 0] += np.int64(beats[e]) + np.int64(more)
+        out[e, 1] += np.int64(ties[e])
+
+
 @count_jit
 def four_direct(c, sv, n, cnt, x, out):
     """Columns that beat the clue for each of the default line-up's four scores, and ties.
@@ -198,9 +206,7 @@ def four_direct(c, sv, n, cnt, x, out):
         b3, t3 = _tie(b3, t3, same, x[3, t], s3)
     if not two:
         b1, t1 = b0, t0
-    for e, (b, tt) in enumerate(((b0, t0), (b1, t1), (b2, t2), (b3, t3))):
-        out[e, 0] += np.int64(b) + np.int64(mo)
-        out[e, 1] += np.int64(tt)
+    _add_counts(out, mo, (b0, b1, b2, b3), (t0, t1, t2, t3))
 
 
 @numba.njit(inline="always")
@@ -294,9 +300,7 @@ def one_low(r0, r1, r2, r3, nbl, m, n, cc, sv, out):
         b0, t0 = _tie(b0, t0, same, x0, s0)
         b2, t2 = _tie(b2, t2, same, mt, s2)
         b3, t3 = _tie(b3, t3, same, x3, s3)
-    for e, (b, tt) in enumerate(((b0, t0), (b0, t0), (b2, t2), (b3, t3))):
-        out[e, 0] += np.int64(b) + np.int64(mo)
-        out[e, 1] += np.int64(tt)
+    _add_counts(out, mo, (b0, b0, b2, b3), (t0, t0, t2, t3))
 
 
 @count_jit
@@ -325,9 +329,7 @@ def one_high(r0, r1, r2, r3, nbl, m, n, cc, sv, out):
         b1, t1 = _tie(b1, t1, same, x1, s1)
         b2, t2 = _tie(b2, t2, same, mt, s2)
         b3, t3 = _tie(b3, t3, same, x3, s3)
-    for e, (b, tt) in enumerate(((b0, t0), (b1, t1), (b2, t2), (b3, t3))):
-        out[e, 0] += np.int64(b) + np.int64(mo)
-        out[e, 1] += np.int64(tt)
+    _add_counts(out, mo, (b0, b1, b2, b3), (t0, t1, t2, t3))
 
 
 @jit
