@@ -497,9 +497,9 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
         cur = -1
         for s in range(sp.shape[0] - 1):
             blue = bi[bp[s] : bp[s + 1]]
-            red = ri[rp[s] : rp[s + 1]]
             nbl = blue.shape[0]
-            one = fused and nbl <= 4 and sp[s + 1] - sp[s] == 1
+            # a split's only record of up to four blue rows: counted straight from the rows
+            one = fused and 0 < nbl <= 4 and sp[s + 1] - sp[s] == 1
             mm = m
             if fused and nbl:  # the group's common red words once, then the split's others
                 gr = gs[s]
@@ -510,24 +510,7 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                     red_max_from(mat, ei[ep[s] : ep[s + 1]], j0, n, m, mc)
                 else:
                     mm = mc
-            if one and nbl:  # a split's only record: counted straight from the blue rows
-                i = sp[s]
-                for e in range(4):
-                    sv4[codes[e]] = rec_v[i, e]
-                out4[:, :] = 0
-                r0 = mat[blue[0], j0 : j0 + n]
-                r1 = mat[blue[min(1, nbl - 1)], j0 : j0 + n]
-                r2 = mat[blue[min(2, nbl - 1)], j0 : j0 + n]
-                r3 = mat[blue[min(3, nbl - 1)], j0 : j0 + n]
-                if rec_c[i, 0] < 2:
-                    one_low(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
-                elif rec_c[i, 0] <= nbl:
-                    one_high(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
-                for e in range(4):
-                    beats[i, e] += out4[codes[e], 0]
-                    ties[i, e] += out4[codes[e], 1]
-            elif fused and nbl:
-                for g in range(0, nbl, 4):  # four blue rows at a time, missing ones -inf
+                for g in range(0, 0 if one else nbl, 4):  # four blue rows a time, missing -inf
                     r0 = mat[blue[g], j0 : j0 + n]
                     r1 = mat[blue[g + 1], j0 : j0 + n] if g + 1 < nbl else neg[:n]
                     r2 = mat[blue[g + 2], j0 : j0 + n] if g + 2 < nbl else neg[:n]
@@ -543,21 +526,30 @@ def count_columns(mat, col0, j_start, j_stop, sp, bp, bi, rp, ri, codes, rec_c, 
                     else:
                         blue4(r0, r1, r2, r3, mm, n, g == 0, g + 4 >= nbl, cnt, bmax, tot, low, x4)
             elif n_ex:
-                split_block(mat, blue, red, j0, n, m, cnt, bmax, tot, low)
+                split_block(mat, blue, ri[rp[s] : rp[s + 1]], j0, n, m, cnt, bmax, tot, low)
                 if four:
                     four_scores(n, m, cnt, bmax, tot, low, x4)
-            if four and not (one and nbl):  # the line-up's scores once, then each record
+            n_done = 0
+            if four:  # the line-up's scores once (or none: one record), then each record
                 for i in range(sp[s], sp[s + 1]):
                     for e in range(4):
                         sv4[codes[e]] = rec_v[i, e]
                     out4[:, :] = 0
-                    four_direct(rec_c[i, 0], sv4, n, cnt, x4, out4)
+                    if not one:
+                        four_direct(rec_c[i, 0], sv4, n, cnt, x4, out4)
+                    else:
+                        r0 = mat[blue[0], j0 : j0 + n]
+                        r1 = mat[blue[min(1, nbl - 1)], j0 : j0 + n]
+                        r2 = mat[blue[min(2, nbl - 1)], j0 : j0 + n]
+                        r3 = mat[blue[min(3, nbl - 1)], j0 : j0 + n]
+                        if rec_c[i, 0] < 2:
+                            one_low(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
+                        elif rec_c[i, 0] <= nbl:
+                            one_high(r0, r1, r2, r3, nbl, mm, n, rec_c[i, 0], sv4, out4)
                     for e in range(4):
                         beats[i, e] += out4[codes[e], 0]
                         ties[i, e] += out4[codes[e], 1]
                 n_done = 4
-            else:
-                n_done = 4 if (one and nbl) else 0
             for e in range(n_done, n_ex):
                 tie_scores(codes[e], n, m, cnt, bmax, tot, low, scores[e])
                 for i in range(sp[s], sp[s + 1]):
