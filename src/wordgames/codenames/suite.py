@@ -37,6 +37,7 @@ from wordgames.codenames.spec import (
     QUICK_PLAYER_DATASETS,
     SUITE_MAX_RECORDS,
 )
+from wordgames.heap import long_lived_heap
 from wordgames.paired import item_record
 
 if TYPE_CHECKING:
@@ -156,6 +157,7 @@ def evaluate_human_data(data, senders: Sequence, receivers: Sequence, **kw) -> D
     return evaluate_human_datasets([data], senders, receivers, **kw)[0]
 
 
+@long_lived_heap()  # no full collection walks the loaded data while the kernels wait
 def evaluate_human_datasets(
     datasets: Sequence,
     senders: Sequence,
@@ -201,15 +203,6 @@ def evaluate_human_datasets(
         One per data set, in order. ``timings["senders"]`` is the shared pass's time, the
         receivers' included: they run while the senders' kernels count.
     """
-    from wordgames.heap import long_lived_heap
-
-    with long_lived_heap():  # no full collection walks the loaded data while the kernels wait
-        return _evaluate_human_datasets(datasets, senders, receivers, max_records, seed,
-                                        target_score, blue_score, red_score, progress, compiled)  # fmt: skip
-
-
-def _evaluate_human_datasets(datasets, senders, receivers, max_records, seed, target_score,
-                             blue_score, red_score, progress, compiled) -> list[DatasetEvaluation]:  # fmt: skip
     from wordgames.codenames.measures import sender_ranks_parts
 
     evs, samples, parts, slots = [], [], [], []
