@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import wordgames  # noqa: F401 - pins a relative $WORDGAMES_DATA before any test changes folder
+
 _DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 
 import pytest
 
@@ -140,3 +141,24 @@ def test_symlink_out_of_the_root_is_refused(tmp_path, monkeypatch):
     (root / "toy").symlink_to(outside)  # the whole folder
     with pytest.raises(DatasetMissingError, match="outside the data root"):
         dataset_dir("toy-set", root)
+
+
+def test_a_relative_data_root_means_the_folder_where_it_was_given(tmp_path):
+    # the README's test command gives WORDGAMES_DATA=../shared/data; code that changes folder
+    # afterwards (the docs tests run each page in a temporary folder) still finds it
+    import subprocess
+    import sys
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "work").mkdir()
+    code = (
+        "import os, wordgames\n"
+        "from wordgames.datasets.registry import data_root\n"
+        "os.chdir('/')\n"
+        "print(data_root(), os.environ['WORDGAMES_DATA'], os.environ['WORDGAMES_CACHE'])\n"
+    )
+    env = {**os.environ, "WORDGAMES_DATA": "../data", "WORDGAMES_CACHE": "cache"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "work", env=env,
+                         capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+    data = str((tmp_path / "data").resolve())
+    assert out == [data, data, str((tmp_path / "work" / "cache").resolve())]

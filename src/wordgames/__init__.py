@@ -9,7 +9,26 @@ Heavy modules (numpy, torch, nltk, matplotlib, ray) are imported only where they
 ``import wordgames`` and ``wordgames --help`` stay fast: the names below load on first use.
 """
 
+import os as _os
+
 from wordgames._version import __version__
+
+
+def _pin_relative_roots() -> None:
+    """A relative ``$WORDGAMES_DATA`` or ``$WORDGAMES_CACHE`` is made absolute, once, here.
+
+    It means the folder relative to where it was given (``WORDGAMES_DATA=../shared/data
+    wordgames run``), so it is resolved against the working folder at import: code that
+    changes folder later (a test in a temporary folder, a server) and the processes it starts
+    still find it.
+    """
+    for key in ("WORDGAMES_DATA", "WORDGAMES_CACHE"):
+        value = _os.environ.get(key)
+        if value and not _os.path.isabs(value):
+            _os.environ[key] = _os.path.abspath(value)
+
+
+_pin_relative_roots()
 
 _LAZY = {
     "evaluate": "wordgames.evaluation",

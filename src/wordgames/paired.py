@@ -170,13 +170,16 @@ def _mean_difference(counts: np.ndarray, d: np.ndarray, weights, strata) -> np.n
     Both are weighted means over the same items with the same weights, so their difference
     is the weighted mean of ``d`` (per stratum, then averaged over the strata).
     """
+    from wordgames.exact import weighted_sums  # a fixed order: no last bit from the CPU
+
     w = counts * (1.0 if weights is None else weights)
+    d = np.asarray(d, dtype=np.float64)
     if strata is None:
-        return (w @ d) / w.sum(axis=1)
+        return weighted_sums(w, d[:, None])[:, 0] / w.sum(axis=1)
     parts = []
     for s in dict.fromkeys(strata.tolist()):
         idx = strata == s
-        parts.append((w[:, idx] @ d[idx]) / w[:, idx].sum(axis=1))
+        parts.append(weighted_sums(w[:, idx], d[idx, None])[:, 0] / w[:, idx].sum(axis=1))
     return np.mean(parts, axis=0)
 
 

@@ -139,18 +139,22 @@ def test_wikispeedia_human_tables_and_success_rate():
 
 
 def test_w_path_is_one_when_cosine_falls_with_distance():
-    # a two-way path 0 - 1 - ... - 11, so m(i, j) = |i - j|; vectors on a half circle, so
-    # cos = cos(|i - j| pi / 11) falls strictly with the distance: Spearman(-m, cos) = 1
+    # a two-way path 0 - 1 - ... - 11, so m(i, j) = |i - j|; node i's vector holds 1/4 in
+    # dimensions i .. i + 15 (a window of 16), so cos = (16 - |i - j|) / 16 exactly (the
+    # components are on the grid): it falls strictly with the distance and is equal for equal
+    # distances, so Spearman(-m, cos) = 1 exactly
     n = 12
     a = np.arange(n - 1)
     g = DiGraph.from_edges(np.r_[a, a + 1], np.r_[a + 1, a], n)
     from wordgames.wales.titles import NodeVectors
 
-    ang = np.linspace(0, np.pi, n)
-    nv = NodeVectors(np.arange(n), np.stack([np.cos(ang), np.sin(ang)], 1))
+    windows = np.zeros((n, n + 15))
+    for i in range(n):
+        windows[i, i : i + 16] = 0.25
+    nv = NodeVectors(np.arange(n), windows)
+    assert nv.similarity(np.arange(n), 0).tolist() == [(16 - d) / 16 for d in range(n)]
     out = w_path_baseline(g, nv, 500, seed=0)
     assert out["n_pairs"] == 500
-    # (float32 rounding splits the cosines of equal distances: 1 up to those ties)
-    assert out["w_path"] == pytest.approx(1.0, abs=5e-3)
+    assert out["w_path"] == pytest.approx(1.0, abs=1e-12)
     shuffled = NodeVectors(np.random.default_rng(0).permutation(n), nv.unit)
     assert w_path_baseline(g, shuffled, 500, seed=0)["w_path"] < 0.9

@@ -43,6 +43,7 @@ import numpy as np
 from wordgames.codenames.board import Board, ClueRules, _norm, derive_rng
 from wordgames.codenames.spec import TIE_BREAKS  # declared once, beside the options
 from wordgames.errors import OOVError
+from wordgames.exact import cosines, sq_distances, sq_norms
 from wordgames.params import Params
 
 DISTANCES = ("cosine", "euclidean")
@@ -176,20 +177,16 @@ class VocabSims:
         self.words = words
         self.row = {w: i for i, w in enumerate(words)}
         self.distance = distance
+        # exact products (wordgames.exact), rounded once to float32: the same numbers whatever
+        # the machine, the batch or the slice
         if distance == "cosine":
             u = embedding.unit
             # into ``out`` when given: the same product, without a fresh array's page faults
-            self.mat = np.matmul(u[look.indices], u[self.cols].T, out=out)
+            self.mat = cosines(u[look.indices], u[self.cols], out=out)
         elif distance == "euclidean":
-            v = embedding.vectors
-            b = np.asarray(v[look.indices], dtype=np.float32)
-            d2 = (
-                _sqnorms(embedding)[self.cols][None, :]
-                + (b * b).sum(1)[:, None]
-                - 2.0 * (b @ np.asarray(v[self.cols]).T)
-            )
-            np.maximum(d2, 0.0, out=d2)
-            self.mat = -np.sqrt(d2)
+            g = embedding.raw_grid[0]
+            d2 = sq_distances(g[look.indices], g[self.cols], b_sq=_sqnorms(embedding)[self.cols])
+            self.mat = (-np.sqrt(d2)).astype(np.float32)
         else:
             raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
         self.n_cols = self.mat.shape[1]
@@ -243,10 +240,10 @@ _SQNORMS: dict[int, tuple[object, np.ndarray]] = {}
 
 
 def _sqnorms(embedding) -> np.ndarray:
+    """Exact squared norms of the embedding's raw grid (:func:`wordgames.exact.raw_grid`)."""
     hit = _SQNORMS.get(id(embedding))
     if hit is None or hit[0] is not embedding:
-        v = np.asarray(embedding.vectors, dtype=np.float32)
-        hit = (embedding, np.einsum("ij,ij->i", v, v))
+        hit = (embedding, sq_norms(embedding.raw_grid[0]))
         _SQNORMS.clear()
         _SQNORMS[id(embedding)] = hit
     return hit[1]
@@ -800,10 +797,15 @@ class ClusterSender(_EmbeddingSender):
             for r in sims.rows(cluster):
                 acc += sims.mat[r]
             return [-acc]
-        v = np.asarray(self.embedding.vectors[sims.cols])
-        c = np.asarray(self.embedding.vectors_for(cluster)[0], dtype=np.float32).mean(0)
-        d2 = _sqnorms(self.embedding)[sims.cols] - 2.0 * (v @ c) + float(c @ c)
-        return [np.sqrt(np.maximum(d2, 0.0))]
+        # |w - centroid|^2 is the mean of |w - x|^2 over the members less a constant of the
+        # cluster: their sum (exact squared distances, added in the cluster's order) orders alike
+        g = self.embedding.raw_grid[0]
+        rows = self.embedding.lookup(list(cluster)).indices
+        d2 = sq_distances(g[rows], g[sims.cols], b_sq=_sqnorms(self.embedding)[sims.cols])
+        acc = d2[0].copy()
+        for row in d2[1:]:
+            acc += row
+        return [acc]
 
     def clue_keys(self, geometry: BoardGeometry) -> list[np.ndarray]:
         return self._centroid_keys(geometry, self.cluster_for(geometry.blue, geometry.red))
@@ -1099,11 +1101,13 @@ class EmbeddingNearestReceiver(Agent):
         if -1 in rows:  # the usual lookups raise the usual errors
             emb.vectors_for(words, oov="raise")
             emb.index(clue)
-        mat = emb.unit if normalized else emb.vectors
-        b, c = mat[rows[:-1]], mat[rows[-1]]
+        # exact similarities (wordgames.exact): a near-tie between two board words is decided
+        # the same way on every machine
         if normalized:
-            return b @ c
-        return -np.linalg.norm(b - c, axis=1)
+            u = emb.unit
+            return cosines(u[rows[:-1]], u[rows[-1:]])[:, 0]
+        g = emb.raw_grid[0]
+        return -np.sqrt(sq_distances(g[rows[:-1]], g[rows[-1:]])[:, 0])
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
         words = [_norm(w) for w in board_words]

@@ -273,7 +273,7 @@ class _Sweep:
     def first(self, k: int = 0) -> None:
         """Pass 1 (thread ``k``'s buffer): each record's own keys, the dropped columns."""
         plan, clue_values = self.plan, self.kernels[2]
-        self.clue_mat, self.own_col = _clue_columns(plan, self.products, k)
+        self.clue_mat, self.own_col = _clue_columns(plan, self.products)
         clue_values(self.clue_mat, *plan.args(), plan.cp, plan.ci, self.own_col, True,
                     plan.rec_c, plan.rec_v)  # fmt: skip
         _frequency_rows(plan)
@@ -435,21 +435,15 @@ class _Products:
         return mat
 
 
-def _clue_columns(plan: _Plan, products: _Products, k: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def _clue_columns(plan: _Plan, products: _Products) -> tuple[np.ndarray, np.ndarray]:
     """Pass 1: the product's column of every record's clue, and each record's column in it.
 
-    Only the slices that hold a clue are computed. The columns are copied out of the slice's
-    product, so every number is the one pass 2 sees.
+    One product of the batch's words with the clues' rows alone: every similarity is exact
+    (:mod:`wordgames.exact`), so each number is the one pass 2 sees in its slice.
     """
     rows = np.unique(plan.crows)
-    out = np.empty((products.shape[0], len(rows)), np.float32)
-    starts = np.array([c.start for c in products.chunks], dtype=np.int64)
-    where = np.searchsorted(starts, rows, side="right") - 1  # the slice of each clue row
-    for ci in np.unique(where).tolist():
-        mat = products.get(ci, k)
-        sel = np.flatnonzero(where == ci)
-        out[:, sel] = mat[:, rows[sel] - products.chunks[ci].start]
-    return out, np.searchsorted(rows, plan.crows).astype(np.int64)
+    out = products.g.sims(products.words, rows).mat
+    return np.ascontiguousarray(out, dtype=np.float32), np.searchsorted(rows, plan.crows)
 
 
 def _frequency_rows(plan: _Plan) -> None:

@@ -49,6 +49,7 @@ from wordgames.codenames.agents import (
 from wordgames.codenames.board import _norm
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
+from wordgames.exact import weighted_sums
 from wordgames.stats import rank_summary
 from wordgames.subjects import AnswerError
 
@@ -352,7 +353,8 @@ def joint_bootstrap_ci(
     with single_threaded_blas():  # small products: BLAS threads cost more than they give
         for counts in _shared_counts(w, n_resamples, seed, chunk):
             if means:
-                for k, m in zip(means, (counts @ mean_cols / n).T, strict=True):
+                # summed in a fixed order: the interval's last bits never come from the CPU
+                for k, m in zip(means, (weighted_sums(counts, mean_cols) / n).T, strict=True):
                     dist[k].append(m)
             for k, order in orders.items():
                 dist[k].append(_median_of_counts(counts, cols[k], order, n))

@@ -213,7 +213,9 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
 
 MEASURE = Measure(
     name="codenames",
-    version="4",  # 4: mrr@10 and the player sender; 3: skipped records counted by weight
+    # 5: exact similarities (issue 36); 4: mrr@10 and the player sender; 3: skipped records
+    # counted by weight
+    version="5",
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
@@ -349,7 +351,7 @@ class SelfplayOptions:
 
 SELFPLAY = Measure(
     name="codenames-selfplay",
-    version="1",
+    version="2",  # 2: exact similarities (issue 36)
     family="codenames",
     description="Codenames self-play: every sender subject with every receiver subject "
     "(Table 1 of Solomon & Ben Zion); the subject of a score is the receiver",

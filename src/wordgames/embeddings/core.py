@@ -143,16 +143,27 @@ class Embedding:
 
     @property
     def unit(self) -> np.ndarray:
-        """Unit-normalised float32 copy of the matrix (rows of norm 0 stay 0), read-only."""
+        """Unit-normalised float32 copy of the matrix (rows of norm 0 stay 0), read-only.
+
+        Rounded to multiples of 2**-24 (:func:`wordgames.exact.unit_grid`) by operations that
+        give the same bits on every CPU, so that :func:`wordgames.exact.cosines` of its rows
+        is exact: every machine and every code path compares the same similarities.
+        """
         if self._unit is None:
-            v = np.asarray(self._vectors, dtype=np.float32)
-            norms = np.linalg.norm(v, axis=1, keepdims=True)
-            norms[norms == 0] = 1.0
+            from wordgames.exact import unit_grid
+
             # C order: rows are gathered everywhere, and the package's .npy is Fortran-ordered
-            unit = np.ascontiguousarray(v / norms)
-            unit.flags.writeable = False
-            self._unit = unit
+            self._unit = unit_grid(self._vectors)
         return self._unit
+
+    @property
+    def raw_grid(self) -> tuple[np.ndarray, int]:
+        """The raw vectors on an exact grid, for exact Euclidean distances (``exact.raw_grid``)."""
+        if getattr(self, "_raw_grid", None) is None:
+            from wordgames.exact import raw_grid
+
+            self._raw_grid = raw_grid(self._vectors)
+        return self._raw_grid
 
     def fingerprint(self) -> str:
         """sha256 of the vocabulary and the matrix bytes: identifies the content, not the path."""

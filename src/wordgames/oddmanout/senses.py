@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.errors import DataFormatError
+from wordgames.exact import unit_grid
 
 
 class SenseEmbedding:
@@ -62,9 +63,9 @@ class SenseEmbedding:
         self.word_index = {w: i for i, w in enumerate(self.words.tolist())}
         if len(self.word_index) != len(self.words):
             raise ValueError("words must be unique")
-        norms = np.linalg.norm(self.vectors, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        self.unit = self.vectors / norms
+        # on the exact grid (wordgames.exact): the solvers' float64 Gram matrices are exact,
+        # so a near-tie between two candidates is decided alike on every machine
+        self.unit = unit_grid(self.vectors)
         self.name = name
         self.source = source
 

@@ -160,8 +160,9 @@ _PCT = (0.0, 100.0)
 MEASURE = Measure(
     name="oddmanout",
     # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy);
-    # 4: a player names the category, compared with WordNet's explanation
-    version="4",
+    # 4: a player names the category, compared with WordNet's explanation; 5: exact
+    # similarities (issue 36)
+    version="5",
     family="oddmanout",
     description="Odd-Man-Out puzzles: %correct / %wrong / %abstained",
     compute="wordgames.oddmanout.suite:run",

@@ -46,7 +46,8 @@ class SimilarityOptions:
 
 SIMILARITY = Measure(
     name="similarity",
-    version="3",  # 3: OOV pairs kept under oov="fixed" counted as n_oov
+    # 4: exact cosines (issue 36); 3: OOV pairs kept under oov="fixed" counted as n_oov
+    version="4",
     family="similarity",
     description="Word-similarity benchmarks (Spearman, Pearson)",
     compute="wordgames.similarity.suite:run",

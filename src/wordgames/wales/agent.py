@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wordgames.exact import dots
 from wordgames.params import Params
 from wordgames.wales.graph import DiGraph
 from wordgames.wales.lockstep import TIE_TOL
@@ -228,7 +229,7 @@ def target_similarities(vectors: NodeVectors, target: int, oov_similarity: float
     tr = int(vectors.rows[target])
     if tr < 0:
         raise ValueError(f"target node {target} has no vector: such tasks must be excluded")
-    sims = np.clip((vectors.node_matrix() @ vectors.unit[tr]).astype(np.float64), -1.0, 1.0)
+    sims = np.clip(dots(vectors.node_matrix(), vectors.unit[tr]), -1.0, 1.0)  # exact
     sims[vectors.rows < 0] = oov_similarity
     sims[target] = 1.0
     return sims
@@ -418,7 +419,7 @@ class GreedyAgent(Params):
 
         def sim_of(nodes):
             r = vectors.rows[nodes]
-            s = np.clip((vectors.unit[r] @ ut).astype(np.float64), -1.0, 1.0)
+            s = np.clip(dots(vectors.unit[r], ut), -1.0, 1.0)
             s[r < 0] = oov
             s[nodes == target] = 1.0
             return s

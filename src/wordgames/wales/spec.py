@@ -228,7 +228,7 @@ QUICK_PLAYER: dict = {"human_k": 20, "exponents": (), "percents": (), "max_steps
 
 MEASURE = Measure(
     name="wales",
-    version="2",
+    version="3",  # 3: exact similarities (issue 36)
     family="wales",
     description="WALES: greedy navigation of the Wikipedia link graph",
     compute="wordgames.wales.suite:run",
@@ -304,7 +304,7 @@ class AgentsOptions:
 
 AGENTS = Measure(
     name="wales-agents",
-    version="1",
+    version="2",  # 2: exact similarities (issue 36)
     family="wales",
     description="WALES: the greedy agent (gamma = 1) beside the stochastic P_q agent, on the "
     "human-played Wikispeedia pairs and power-law task sets (section 3.1)",
@@ -401,7 +401,7 @@ class BaselinesOptions:
 
 BASELINES = Measure(
     name="wales-baselines",
-    version="1",
+    version="2",  # 2: exact similarities (issue 36)
     family="wales",
     description="WALES baselines: people on The Wiki Game (the authors' results: shortest "
     "path / the best, average and median human path) and, for a subject, w-path",

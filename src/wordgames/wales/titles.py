@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from wordgames.exact import dots, unit_grid
+
 _SPLIT = r"[^\w']+|_"
 
 
@@ -48,7 +50,9 @@ class NodeVectors:
 
     def __post_init__(self):
         self.rows = np.asarray(self.rows, dtype=np.int64)
-        self.unit = np.ascontiguousarray(self.unit, dtype=np.float32)
+        # on the exact grid (wordgames.exact): every similarity below is exact, so the greedy
+        # step between two near-equal links is the same on every machine
+        self.unit = unit_grid(np.ascontiguousarray(self.unit, dtype=np.float32))
 
     def node_matrix(self) -> np.ndarray:
         """Dense (n_nodes, dim) float32 matrix, zero rows for nodes without a vector (cached)."""
@@ -79,8 +83,7 @@ class NodeVectors:
         if tr < 0:
             raise ValueError(f"target node {target} has no vector")
         r = self.rows[nodes]
-        sims = self.unit[r] @ self.unit[tr]
-        sims = np.clip(sims.astype(np.float64), -1.0, 1.0)
+        sims = np.clip(dots(self.unit[r], self.unit[tr]), -1.0, 1.0)
         sims[r < 0] = oov_similarity
         sims[nodes == target] = 1.0
         return sims
@@ -90,7 +93,8 @@ class NodeVectors:
         ra, rb = self.rows[np.asarray(a)], self.rows[np.asarray(b)]
         ok = (ra >= 0) & (rb >= 0)
         out = np.full(ra.size, np.nan)
-        out[ok] = np.einsum("ij,ij->i", self.unit[ra[ok]], self.unit[rb[ok]])
+        a64, b64 = self.unit[ra[ok]].astype(np.float64), self.unit[rb[ok]].astype(np.float64)
+        out[ok] = np.einsum("ij,ij->i", a64, b64)  # exact on the grid, in any order
         return out
 
 
