@@ -5,8 +5,9 @@ keeps the machine code on disk (``cache=True``). A newcomer's first ``wordgames 
 that (10-15 s here); the install script runs this module instead, which calls every kernel
 through the code paths a run takes, on toy inputs of the same types: the Codenames counting,
 clue values and dropped columns (every sender of the paper's line-up, ClusterSender's k-means
-included) and the WALES agent's lockstep search. The compiled code is kept for the CPU it was
-compiled on: a different machine compiles again on first use, as before.
+included), the fixed-order sums of the intervals and the WALES agent's lockstep search. The
+compiled code is kept for the CPU it was compiled on: a different machine compiles again on
+first use, as before.
 
 Example
 -------
@@ -45,6 +46,10 @@ def _codenames(emb) -> None:
     # one board alone: the k-means and cluster codes Python calls itself (a split that goes
     # alone, as when a word is unknown or a board has more than 62 words)
     ClusterSender(emb, n_restarts=2).choose_cluster(_WORDS[:3], _WORDS[3:9])
+    # the intervals' and paired comparisons' fixed-order sums (wordgames.exact)
+    from wordgames.exact import weighted_sums
+
+    weighted_sums(np.ones((2, 3)), np.ones((3, 2)))
 
 
 def _wales(emb) -> None:
@@ -54,7 +59,9 @@ def _wales(emb) -> None:
 
     src = np.arange(16, dtype=np.int64)
     g = DiGraph.from_edges(np.r_[src, src], np.r_[(src + 1) % 16, (src + 5) % 16])
-    nv = NodeVectors(src, emb.vectors[:16])
+    # nodes 4 apart share a vector, so each node's two links (1 and 5 on) tie: the deeper
+    # search, whose loops are compiled, runs
+    nv = NodeVectors(src % 4, emb.vectors[:4])
     for gamma in (1.0, 0.5):  # the greedy rule and the general search
         GreedyAgent(gamma=gamma).run(g, nv, np.array([0, 3]), np.array([9, 12]), lockstep=True)
 
