@@ -229,7 +229,7 @@ def target_similarities(vectors: NodeVectors, target: int, oov_similarity: float
     tr = int(vectors.rows[target])
     if tr < 0:
         raise ValueError(f"target node {target} has no vector: such tasks must be excluded")
-    sims = np.clip(dots(vectors.node_matrix(), vectors.unit[tr]), -1.0, 1.0)  # exact
+    sims = np.clip(dots(vectors.node_matrix64(), vectors.unit[tr]), -1.0, 1.0)  # exact
     sims[vectors.rows < 0] = oov_similarity
     sims[target] = 1.0
     return sims
@@ -247,19 +247,27 @@ def outcome_arrays(n_tasks: int, reason: str | None = None) -> dict:
 def similarity_rows(vectors: NodeVectors, targets, oov_similarity: float) -> np.ndarray:
     """``target_similarities`` of each target, one row each (float64, targets x nodes).
 
-    The rows are the very numbers :func:`target_similarities` gives (one matrix-vector product
-    per target, as a single navigation computes them). Those products run on one BLAS thread:
-    they are small, and on a busy machine BLAS threads mostly wait for one another (384-dim
-    titles, 5,000 tasks at load 4.8: 27.6 s of CPU with the default threads, 1.1 s with one).
-    A row's dot products do not depend on the thread count, so neither do the results.
+    The rows are the very numbers :func:`target_similarities` gives: the products are exact
+    (grid vectors, :mod:`wordgames.exact`), so one matrix product for a block of targets
+    gives each the same bits as its own matrix-vector product. They run on one BLAS thread
+    (on a busy machine BLAS threads mostly wait for one another).
     """
     from wordgames.blas import single_threaded_blas
 
     targets = np.asarray(targets, dtype=np.int64)
+    tr = vectors.rows[targets] if targets.size else np.zeros(0, dtype=np.int64)
+    if (tr < 0).any():
+        bad = int(targets[np.flatnonzero(tr < 0)[0]])
+        raise ValueError(f"target node {bad} has no vector: such tasks must be excluded")
     sims = np.empty((targets.size, vectors.rows.size), dtype=np.float64)
+    m64, step = vectors.node_matrix64(), 1024
     with single_threaded_blas():
-        for i, t in enumerate(targets.tolist()):
-            sims[i] = target_similarities(vectors, t, oov_similarity)
+        for a in range(0, targets.size, step):  # blocks of targets: a few products
+            block = sims[a : a + step]
+            np.matmul(vectors.unit[tr[a : a + step]].astype(np.float64), m64.T, out=block)
+    np.clip(sims, -1.0, 1.0, out=sims)
+    sims[:, vectors.rows < 0] = oov_similarity
+    sims[np.arange(targets.size), targets] = 1.0
     return sims
 
 

@@ -62,6 +62,12 @@ class NodeVectors:
             self._node_matrix = m
         return self._node_matrix
 
+    def node_matrix64(self) -> np.ndarray:
+        """:meth:`node_matrix` in float64 (cached): the exact products' left side."""
+        if getattr(self, "_node_matrix64", None) is None:
+            self._node_matrix64 = self.node_matrix().astype(np.float64)
+        return self._node_matrix64
+
     @property
     def n_nodes(self) -> int:
         return int(self.rows.size)
