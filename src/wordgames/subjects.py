@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -253,7 +254,140 @@ def answer_all(player, questions) -> list[str]:
 
 
 # --------------------------------------------------------------------------- reading answers
-_NONE_ANSWERS = frozenset({"none", "no answer", "abstain", "-"})
+#: the rules, in the order they are tried
+RULES = ("exact", "case", "tidy", "preamble", "reason", "mention")
+
+_NONE_ANSWERS = frozenset({"none", "no answer", "abstain", "-", "none of them", "n/a"})
+_MARKDOWN = re.compile(r"\*\*|__|`+|^[#>]+\s*|(?<!\w)\*(?!\s)|(?<!\s)\*(?!\w)")
+_NUMBERING = re.compile(r"^\s*(?:\(?\d+[.)]|[-*•])\s+")
+_WRAP = "\"'“”‘’«»()[]{}<>"
+_CLOSING = ".!?;:,"
+_PREAMBLE = re.compile(
+    r"^(?:(?:my |the |final |best )*(?:answer|guess|choice|pick|response|link|click|move|"
+    r"odd (?:one|word|man) out)(?: would be| is| will be)?\s*[:=-]?|"
+    r"i(?:\s+would|\s+will|'d|'ll)?\s+(?:choose|pick|select|go with|click(?: on)?|follow|say|guess)"
+    r"(?: the link)?\s*[:=-]?|"
+    r"(?:the )?(?:word|link|page) (?:that doesn't belong|that does not belong|to (?:click|follow))"
+    r"(?: is)?\s*[:=-]?|"
+    r"(?:so|thus|therefore|okay|ok|sure)[,!:]?\s*(?:the answer is)?\s*[:=-]?)\s*",
+    re.IGNORECASE,
+)
+_REASON = re.compile(r"\s+(?:-|–|—|because|since|as)\s+|\s*[(:]|,\s+|;\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer read: the option it names (``None`` for "none") and the rule that read it."""
+
+    value: str | None
+    rule: str
+
+
+def _tidy(text: str) -> str:
+    """Markdown, numbering, surrounding quotes and brackets and closing punctuation off."""
+    text = _MARKDOWN.sub("", text.strip())
+    text = _NUMBERING.sub("", text).strip()
+    for _ in range(3):  # nested wrappers: **"grass"**
+        text = text.strip().strip(_WRAP).strip()
+    return text
+
+
+def _lookup(candidates, exact: dict, lower: dict) -> str | None:
+    for c in candidates:
+        for form in (c, c.replace(" ", "_"), c.replace("_", " ")):
+            if form in exact:
+                return exact[form]
+            hit = lower.get(form.lower())
+            if hit is not None:
+                return hit
+    return None
+
+
+def _forms(text: str) -> list[str]:
+    """A tidied text as written, then without one closing punctuation mark."""
+    out = [text]
+    if text and text[-1] in _CLOSING:
+        out.append(_tidy(text[:-1]))  # quotes or markdown before the mark: 'grass'.
+    return out
+
+
+def _mentions(text: str, options) -> list[str]:
+    """Options found in ``text`` as whole words, those inside a longer found one left out."""
+    low = " " + re.sub(r"[_\s]+", " ", text.lower()) + " "
+    found = []
+    for o in options:
+        key = re.sub(r"[_\s]+", " ", str(o).lower()).strip()
+        if key and re.search(r"(?<![\w])" + re.escape(key) + r"(?![\w])", low):
+            found.append((o, key))
+    keys = [k for _, k in found]
+    return [o for o, k in found if not any(k != other and k in other for other in keys)]
+
+
+def read_choice(answer, options, *, allow_none: bool = False) -> Reading:
+    """The one option ``answer`` names, and the rule that read it, as a careful person reads.
+
+    A model is judged on its play, not on its formatting: "The answer is **grass**." names
+    the option ``grass`` as plainly as ``grass`` does. The rules are tried in this order
+    (:data:`RULES`), and an answer is accepted only when a rule finds **exactly one** legal
+    option (one that names two options, or none, raises :class:`AnswerError`):
+
+    * ``exact``: the answer, spaces around it trimmed, is an option as written;
+    * ``case``: the same, ignoring case;
+    * ``tidy``: after taking off markdown (``**``, ``__``, backticks, a leading ``#`` or
+      ``>``), quotes and brackets around it, list numbering (``1.``, ``2)``, ``-``), one
+      closing full stop or other punctuation mark; spaces read as underscores and back;
+    * ``preamble``: the same after a leading phrase ("The answer is", "Answer:", "I choose",
+      "My guess:", "The odd one out is", "I would click on", "Final answer:"...);
+    * ``reason``: the first line, or what comes before a reason ("grass - not a fruit",
+      "grass, because ...", "grass (not a fruit)", "grass: ..."), tidied;
+    * ``mention``: the options that occur in the answer as whole words (ignoring case,
+      underscores as spaces), an option found only inside a longer one found too left out.
+
+    An exact answer is always read as itself first: "Washington,_D.C." is the option
+    ``Washington,_D.C.``; a closing full stop is taken off only when the answer as written
+    is no option. ``allow_none``: "none" (and the like) is an answer, read as ``None``.
+
+    >>> read_choice("The answer is **Grass**.", ["cherry", "grass"])
+    Reading(value='grass', rule='preamble')
+    >>> read_choice("Washington,_D.C.", ["Washington,_D.C.", "Texas"]).value
+    'Washington,_D.C.'
+    >>> read_choice("cherry or grass", ["cherry", "grass"])
+    Traceback (most recent call last):
+    ...
+    wordgames.subjects.AnswerError: the answer names 2 of the options ('cherry', 'grass'), not one
+    """
+    text = str(answer).strip()
+    opts = [str(o) for o in options]
+    exact = {o: o for o in opts}
+    lower: dict[str, str] = {}
+    for o in opts:
+        lower.setdefault(o.lower(), o)
+    if text in exact:
+        return Reading(text, "exact")
+    if text.lower() in lower:
+        return Reading(lower[text.lower()], "case")
+    tidy = _tidy(text)
+    steps = [("tidy", tidy)]
+    pre = _PREAMBLE.sub("", tidy, count=1)
+    steps.append(("preamble", _tidy(pre)))
+    first = pre.splitlines()[0] if pre.strip() else pre
+    steps.append(("reason", _tidy(_REASON.split(_tidy(first), maxsplit=1)[0])))
+    for rule, candidate in steps:
+        forms = _forms(candidate)
+        if allow_none and any(f.lower() in _NONE_ANSWERS for f in forms):
+            return Reading(None, rule)
+        hit = _lookup(forms, exact, lower)
+        if hit is not None:
+            return Reading(hit, rule)
+    found = _mentions(text, opts)
+    if len(found) == 1:
+        return Reading(found[0], "mention")
+    if found:
+        shown = ", ".join(repr(o) for o in found[:4])
+        raise AnswerError(f"the answer names {len(found)} of the options ({shown}), not one")
+    if allow_none and tidy.lower().rstrip(_CLOSING) in _NONE_ANSWERS:
+        return Reading(None, "tidy")
+    raise AnswerError(f"the answer {text[:80]!r} is not one of the {len(opts)} options")
 
 
 def _items_of(answer: str) -> list[str]:
@@ -270,7 +404,7 @@ def _items_of(answer: str) -> list[str]:
 
 
 def parse_choice(answer: str, options, *, allow_none: bool = False) -> str | None:
-    """The one option ``answer`` names (case-insensitive), ``None`` for "none" when allowed.
+    """The one option ``answer`` names, ``None`` for "none" when allowed (:func:`read_choice`).
 
     Raises :class:`AnswerError` (with the answer, shortened) for anything else.
 
@@ -283,13 +417,7 @@ def parse_choice(answer: str, options, *, allow_none: bool = False) -> str | Non
     ...
     wordgames.subjects.AnswerError: the answer 'kiwi' is not one of the 2 options
     """
-    text = str(answer).strip().rstrip(".").strip().strip("\"'`").strip()
-    if allow_none and text.lower() in _NONE_ANSWERS:
-        return None
-    by_lower = {str(o).lower(): o for o in options}
-    if text.lower() in by_lower:
-        return by_lower[text.lower()]
-    raise AnswerError(f"the answer {text[:80]!r} is not one of the {len(by_lower)} options")
+    return read_choice(answer, options, allow_none=allow_none).value
 
 
 def parse_ranking(answer: str, options) -> list[str]:

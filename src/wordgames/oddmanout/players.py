@@ -31,10 +31,12 @@ MAX_CATEGORY_WORDS = 6
 def parse_answer(answer: str, words) -> tuple[str | None, str | None, str]:
     """``(odd word or None for "none", category or None, category status)`` of an answer.
 
-    The word is read strictly (:func:`~wordgames.subjects.parse_choice`: an
-    :class:`~wordgames.subjects.AnswerError` otherwise); the category is what follows the
-    first colon, lower-cased: ``named``, ``not-named`` (no colon, or nothing after it) or
-    ``unreadable`` (not a phrase of at most six words).
+    The word is read as a careful person reads it (:func:`~wordgames.subjects.read_choice`:
+    from what comes before the first colon, else from the whole answer; an
+    :class:`~wordgames.subjects.AnswerError` when no single word of the puzzle is named); the
+    category is what follows the first colon, lower-cased: ``named``, ``not-named`` (no
+    colon, nothing after it, or the word not before it) or ``unreadable`` (not a phrase of at
+    most six words).
 
     >>> parse_answer("Bus: Fruits.", ["apple", "bus", "pear"])
     ('bus', 'fruits', 'named')
@@ -44,7 +46,10 @@ def parse_answer(answer: str, words) -> tuple[str | None, str | None, str]:
     ('bus', None, 'unreadable')
     """
     head, colon, tail = str(answer).strip().partition(":")
-    picked = parse_choice(head, words, allow_none=True)
+    try:  # "word: category", the format asked for
+        picked = parse_choice(head, words, allow_none=True)
+    except AnswerError:  # another form ("Answer: grass"): the word read from the whole answer
+        return parse_choice(answer, words, allow_none=True), None, "not-named"
     text = tail.strip().rstrip(".").strip().strip("\"'`").strip().lower()
     if not colon or not text or picked is None:
         return picked, None, "not-named"

@@ -1,10 +1,14 @@
 """The WALES navigator driven by a *player* subject (:mod:`wordgames.subjects`).
 
-At each page :class:`PlayerNavigator` shows the player the target's title, the page's title and
-the titles of every link on the page (Wikispeedia pages have up to about 300: all are shown,
-in the graph's order) and asks which link to follow. The walk ends at the target (success) or
-after ``max_steps`` links (a failure, scored 0 as for the greedy agents). An answer that names
-no link of the page ends the task as a failure with reason ``unreadable-answer``, counted.
+At each page :class:`PlayerNavigator` shows the player the target's title, the page's title,
+the pages it has visited and the titles of every link on the page to a page not visited yet
+(Wikispeedia pages have up to about 300: all are shown, in the graph's order) and asks which
+link to follow: like the paper's agent, it moves to unvisited pages only, so it cannot loop.
+The walk ends at the target (success), after ``max_steps`` links, or at a page whose every
+link leads back (``dead-end``; failures, scored 0 as for the greedy agents). The answer is
+read as a careful person reads it (:func:`~wordgames.subjects.read_choice`); one that names
+no single link of the list ends the task as a failure with reason ``unreadable-answer``,
+counted.
 """
 
 from __future__ import annotations
@@ -49,10 +53,13 @@ class PlayerNavigator(Params):
         self.player = player
         self.max_steps = max_steps
 
-    def question(self, page: str, target: str, links) -> Question:
-        prompt = PROMPT.format(page=page, target=target, links="\n".join(links))
+    def question(self, page: str, target: str, links, visited=()) -> Question:
+        """The question at ``page``: its unvisited ``links``, the pages ``visited`` so far."""
+        shown = ", ".join(repr(v) for v in visited) or "none"
+        prompt = PROMPT.format(page=page, target=target, links="\n".join(links), visited=shown)
         # the step cap is not in the prompt: it tells a dry run how many steps a task may take
-        fields = {"page": page, "target": target, "links": tuple(links), "step_cap": self.max_steps}
+        fields = {"page": page, "target": target, "links": tuple(links),
+                  "visited": tuple(visited), "step_cap": self.max_steps}  # fmt: skip
         return Question("wales", "navigator", fields, prompt, PROMPT_VERSION, answer_tokens=32)
 
     def run(self, graph, sources, targets) -> dict:
@@ -69,28 +76,39 @@ class PlayerNavigator(Params):
         success = np.zeros(n, dtype=bool)
         reason = np.full(n, "", dtype=object)
         walking, asked = list(range(n)), 0
+        visited = [[int(here[i])] for i in range(n)]  # in order, the start page first
         while walking:
             ask = []
             for i in walking:
-                links = [str(names[v]) for v in graph.successors(int(here[i]))]
+                seen = set(visited[i])
+                nodes = [int(v) for v in graph.successors(int(here[i])) if int(v) not in seen]
                 if steps[i] >= self.max_steps:
                     reason[i] = "step-cap"
-                elif not links:
+                elif not nodes:  # no link, or every link back to a visited page
                     reason[i] = "dead-end"
                 else:
-                    ask.append((i, links))
+                    ask.append((i, nodes, [str(names[v]) for v in nodes]))
             questions = [
-                self.question(str(names[here[i]]), str(names[goal[i]]), links) for i, links in ask
+                self.question(
+                    str(names[here[i]]),
+                    str(names[goal[i]]),
+                    links,
+                    [str(names[v]) for v in visited[i]],
+                )  # fmt: skip
+                for i, _nodes, links in ask
             ]
             asked += len(questions)
             walking = []
-            for (i, links), answer in zip(ask, answer_all(self.player, questions), strict=True):
+            for (i, nodes, links), answer in zip(
+                ask, answer_all(self.player, questions), strict=True
+            ):
                 try:
                     title = parse_choice(answer, links)
                 except AnswerError:
                     reason[i] = "unreadable-answer"
                     continue
-                here[i] = int(graph.successors(int(here[i]))[links.index(title)])
+                here[i] = nodes[links.index(title)]
+                visited[i].append(int(here[i]))
                 steps[i] += 1
                 if here[i] == goal[i]:
                     success[i] = True

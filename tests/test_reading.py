@@ -1,0 +1,158 @@
+"""A player's free answer is read as a careful person reads it (issue 37, wordgames.subjects).
+
+Answers in the styles chat models write (preambles, markdown, numbering, quotes, capitals, a
+reason after the item, spaces for underscores, a closing full stop) are each read as meant, by
+the rule the docs name; an answer that names two options or none is unreadable, never a guess.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from wordgames.oddmanout.players import parse_answer
+from wordgames.subjects import RULES, AnswerError, parse_choice, read_choice
+
+PUZZLE = ["cherry", "orange", "apple", "grass", "grape"]
+
+#: (answer, the rule that reads it): every one names "grass"
+ODDMANOUT_STYLES = [
+    ("grass", "exact"),
+    ("Grass", "case"),
+    ("grass.", "tidy"),
+    ("**grass**", "tidy"),
+    ("`grass`", "tidy"),
+    ('"grass"', "tidy"),
+    ("'Grass'.", "tidy"),
+    ("1. grass", "tidy"),
+    ("- grass", "tidy"),
+    ("> grass", "tidy"),
+    ("### grass", "tidy"),
+    ("The answer is grass.", "preamble"),
+    ("The odd one out is **grass**.", "preamble"),
+    ("Final answer: GRASS", "preamble"),
+    ("**Answer:** grass", "preamble"),
+    ("The word that doesn't belong is grass.", "preamble"),
+    ("grass - the others are all fruits", "reason"),
+    ("grass, because the others are fruits", "reason"),
+    ("grass (the others are fruits)", "reason"),
+    ("My choice: grass\nReason: it is a plant, not a fruit.", "reason"),
+    ("I think the odd one out is grass, since it's not a fruit.", "mention"),
+    ("Looking at these words, grass stands out: it is a plant.", "mention"),
+]
+
+LINKS = ["Isaac_Newton", "Albert_Einstein", "Washington,_D.C.", "Physics",
+         "E.T._the_Extra-Terrestrial"]  # fmt: skip
+
+#: (answer, the rule that reads it): every one names "Albert_Einstein"
+WALES_STYLES = [
+    ("Albert_Einstein", "exact"),
+    ("albert_einstein", "case"),
+    ("Albert Einstein", "tidy"),
+    ("Albert Einstein.", "tidy"),
+    ("**Albert_Einstein**", "tidy"),
+    ("`Albert_Einstein`", "tidy"),
+    ('"Albert Einstein"', "tidy"),
+    ("1. Albert_Einstein", "tidy"),
+    ("'Albert_Einstein'.", "tidy"),
+    ("> Albert_Einstein", "tidy"),
+    ("I would click on Albert_Einstein.", "preamble"),
+    ("I choose Albert Einstein", "preamble"),
+    ("I'll follow Albert_Einstein", "preamble"),
+    ("Link: Albert_Einstein", "preamble"),
+    ("The best link is Albert_Einstein.", "preamble"),
+    ("Answer: **Albert Einstein**", "preamble"),
+    ("Albert_Einstein - he is closest to the target", "reason"),
+    ("Albert_Einstein, because it leads to Physics", "reason"),
+    ("Albert_Einstein (a physicist)", "reason"),
+    ("Next link: Albert_Einstein", "mention"),
+    ("Go to Albert_Einstein, it is the nearest page.", "mention"),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), ODDMANOUT_STYLES)
+def test_oddmanout_answers_in_realistic_styles_are_read_as_meant(answer, rule):
+    assert read_choice(answer, PUZZLE) == read_choice(answer, PUZZLE)  # no state between calls
+    got = read_choice(answer, PUZZLE)
+    assert (got.value, got.rule) == ("grass", rule)
+    assert parse_answer(answer, PUZZLE)[0] == "grass"
+
+
+@pytest.mark.parametrize(("answer", "rule"), WALES_STYLES)
+def test_wales_answers_in_realistic_styles_are_read_as_meant(answer, rule):
+    got = read_choice(answer, LINKS)
+    assert (got.value, got.rule) == ("Albert_Einstein", rule)
+
+
+def test_there_are_twenty_styles_a_game_and_every_rule_is_used():
+    assert len(ODDMANOUT_STYLES) >= 20 and len(WALES_STYLES) >= 20
+    assert {r for _, r in ODDMANOUT_STYLES} == set(RULES) == {r for _, r in WALES_STYLES}
+
+
+def test_an_exact_answer_ending_in_a_full_stop_is_itself():
+    # the old reader took the full stop off before comparing: this title could never be chosen
+    assert read_choice("Washington,_D.C.", LINKS) == read_choice("Washington,_D.C.", LINKS)
+    assert parse_choice("Washington,_D.C.", LINKS) == "Washington,_D.C."
+    assert parse_choice("Washington, D.C.", LINKS) == "Washington,_D.C."
+    assert parse_choice("E.T. the Extra-Terrestrial.", LINKS) == "E.T._the_Extra-Terrestrial"
+    assert parse_choice("running.", ["running.", "run"]) == "running."
+    assert parse_choice("running.", ["running", "run"]) == "running"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["cherry or grass", "banana", "", "Either grass or apple.", "I am not sure.", "orange apple"],
+)
+def test_an_answer_naming_two_options_or_none_is_unreadable(answer):
+    with pytest.raises(AnswerError):
+        read_choice(answer, PUZZLE)
+
+
+def test_none_is_an_answer_only_when_allowed():
+    for answer in ("none", "None.", "**None**", "Answer: none"):
+        assert read_choice(answer, PUZZLE, allow_none=True).value is None
+        with pytest.raises(AnswerError):
+            read_choice(answer, PUZZLE)
+
+
+def test_an_option_inside_a_longer_one_found_too_does_not_count():
+    links = ["York", "New_York", "Paris"]
+    assert read_choice("I would go to New York next.", links).value == "New_York"
+    assert read_choice("Go to York next.", links).value == "York"
+
+
+def test_the_category_is_kept_in_the_format_asked_for():
+    assert parse_answer("**grass**: not a fruit", PUZZLE) == ("grass", "not a fruit", "named")
+    assert parse_answer("Answer: grass", PUZZLE) == ("grass", None, "not-named")
+
+
+def test_the_wales_navigator_sees_what_it_visited_and_never_goes_back():
+    import numpy as np
+
+    from wordgames.subjects import PlayerSubject
+    from wordgames.wales.graph import DiGraph
+    from wordgames.wales.players import PlayerNavigator
+
+    asked = []
+
+    class Back(PlayerSubject):  # always names the first link it is shown: back, if it could
+        def answer(self, q):
+            asked.append(q)
+            return q.fields["links"][0]
+
+        def identity(self):
+            return {"kind": "back"}
+
+    # a <-> b, b -> c, c -> a and c -> d: from a to d the first links lead back every time
+    g = DiGraph.from_edges([0, 1, 1, 2, 2], [1, 0, 2, 0, 3], names=["a", "b", "c", "d"])
+    out = PlayerNavigator(Back("b")).run(g, np.array([0]), np.array([3]))
+    assert out["success"].tolist() == [True] and out["n_steps"].tolist() == [3]
+    assert [q.fields["links"] for q in asked] == [("b",), ("c",), ("d",)]
+    assert [q.fields["visited"] for q in asked] == [("a",), ("a", "b"), ("a", "b", "c")]
+    assert "'a', 'b'" in asked[2].prompt
+    # every link back to a visited page: a dead end, not a loop to the step cap
+    g2 = DiGraph.from_edges([0, 1], [1, 0], names=["a", "b"])
+    out2 = PlayerNavigator(Back("b")).run(g2, np.array([0]), np.array([1]))
+    assert out2["success"].tolist() == [True]
+    g3 = DiGraph.from_edges([0, 1, 2], [1, 0, 0], names=["a", "b", "c"])
+    out3 = PlayerNavigator(Back("b")).run(g3, np.array([0]), np.array([2]))
+    assert out3["reason"].tolist() == ["dead-end"] and out3["n_steps"].tolist() == [1]
