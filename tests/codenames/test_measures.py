@@ -372,3 +372,38 @@ def test_candidates_that_are_the_whole_vocabulary_give_the_full_rank(make):
     cand = sender_ranks_candidates([sender], recs)[sender.name]
     assert cand.best == full.best and cand.worst == full.worst
     assert cand.n_candidates == full.n_candidates
+
+
+def test_algorithm_5_shows_every_receiver_the_board_in_one_seeded_order():
+    # the records list the picks first: a receiver that keeps the board's order would score
+    # AP 1 on every record from the order alone; shown the seeded order, it scores as random
+    class AsShown:
+        name = "as-shown"
+
+        def __init__(self):
+            self.seen = []
+
+        def ranked_forward(self, board, clue):
+            self.seen.append(list(board))
+            return list(board)
+
+        def guess(self, board, clue, number):
+            return list(board)[:number]
+
+    rng = np.random.default_rng(4)
+    records = []
+    for i in range(3000):
+        words = [f"w{j}" for j in rng.choice(100, 11, replace=False)]
+        records.append(
+            HumanReceiverRecord("toy", str(i), tuple(words[:10]), words[10], tuple(words[:2]))
+        )
+    a, b = AsShown(), AsShown()
+    m = receiver_map([a], records)["as-shown"].summary()
+    se = (m["ci_high"] - m["ci_low"]) / 3.92
+    assert abs(m["map"] - expected_random_ap(10, 2)) < 4 * se
+    receiver_map([b], records[::-1], seed=0)
+    assert a.seen == b.seen[::-1]  # the same order for a record whatever came before it
+    assert receiver_map([AsShown()], records, seed=None)["as-shown"].summary()["map"] == 1.0
+    assert receiver_map([AsShown()], records[:50], seed=1)["as-shown"].scores != (
+        receiver_map([AsShown()], records[:50], seed=0)["as-shown"].scores
+    )

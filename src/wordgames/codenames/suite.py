@@ -222,7 +222,7 @@ def evaluate_human_datasets(
 
     def receivers_and_candidates():  # while the senders' kernels count
         for ev, (rec, snd) in zip(evs, samples, strict=True):
-            _receivers_and_candidates(ev, rec, snd, senders, receivers, scores)
+            _receivers_and_candidates(ev, rec, snd, senders, receivers, scores, seed)
 
     t = time.perf_counter()
     ranked = sender_ranks_parts(
@@ -255,7 +255,7 @@ def _problems(kind: str, records):
     return problems_from_sender_records(records)
 
 
-def _receivers_and_candidates(ev, rec, snd, senders, receivers, scores: dict) -> None:
+def _receivers_and_candidates(ev, rec, snd, senders, receivers, scores: dict, seed=0) -> None:
     """Algorithms 5 and 7 of one data set, and its senders on the candidates people chose from."""
     from wordgames.codenames.measures import (
         receiver_guess_score,
@@ -265,7 +265,7 @@ def _receivers_and_candidates(ev, rec, snd, senders, receivers, scores: dict) ->
 
     if rec:
         t = time.perf_counter()
-        ev.receivers_on_receiver_data = receiver_map(receivers, rec)
+        ev.receivers_on_receiver_data = receiver_map(receivers, rec, seed=seed)
         ev.timings["human_receiver.receivers"] = time.perf_counter() - t
     if snd:
         t = time.perf_counter()
