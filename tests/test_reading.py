@@ -156,3 +156,44 @@ def test_the_wales_navigator_sees_what_it_visited_and_never_goes_back():
     g3 = DiGraph.from_edges([0, 1, 2], [1, 0, 0], names=["a", "b", "c"])
     out3 = PlayerNavigator(Back("b")).run(g3, np.array([0]), np.array([2]))
     assert out3["reason"].tolist() == ["dead-end"] and out3["n_steps"].tolist() == [1]
+
+
+def test_algorithm_7_asks_the_player_for_tau_guesses():
+    from wordgames.codenames.measures import receiver_guess_score
+    from wordgames.codenames.players import PlayerReceiver
+    from wordgames.codenames.records import HumanSenderRecord
+    from wordgames.subjects import PlayerSubject
+
+    asked = []
+
+    class Guesser(PlayerSubject):  # names the blue words it is told of, in a chatty style
+        def answer(self, q):
+            asked.append(q)
+            return "My guesses:\n1. **Dog** (a pet)\n2. cat, because cats are pets\n3. car"
+
+        def identity(self):
+            return {"kind": "guesser"}
+
+    rec = HumanSenderRecord("toy", "1", blue=("dog", "cat"), red=("car", "sun"), clue="pet",
+                            number=2, targets=("dog", "cat"))  # fmt: skip
+    res = receiver_guess_score([PlayerReceiver(Guesser("g"))], [rec])["player-receiver"]
+    assert [q.fields["number"] for q in asked] == [2]
+    assert "for 2 word(s)" in asked[0].prompt and "exactly 2" in asked[0].prompt
+    # the heading passed over, the reasons after the words read past; two guesses read
+    assert res.scores == [1.0] and dict(res.skipped) == {}
+    asked.clear()
+
+    class Plain(Guesser):
+        def answer(self, q):
+            asked.append(q)
+            return "1. **Dog** (a pet)\n2. car\n3. cat"
+
+    res = receiver_guess_score([PlayerReceiver(Plain("p"))], [rec])["player-receiver"]
+    assert res.scores == [(1.0 - 1.0) / 2]  # dog a target, car red; the third not read
+
+    class Unreadable(Guesser):
+        def answer(self, q):
+            return "1. dog\n2. something hot"
+
+    res = receiver_guess_score([PlayerReceiver(Unreadable("u"))], [rec])["player-receiver"]
+    assert res.scores == [] and dict(res.skipped) == {"unreadable_answer": 1}

@@ -1391,7 +1391,7 @@ def receiver_guess_score(
         name = agent_name(rec)
         res = ReceiverScores(name, agent_params(_receiver(rec)), "guess_score", bounds=bounds)
         asked = list(_guess_questions(rec, records, res, number_for))
-        _ask_ahead(rec, [(board, clue) for _, board, clue, _, _, _ in asked])
+        _ask_ahead(rec, [(board, clue, tau) for _, board, clue, _, tau, _ in asked])
         for r, board, clue, blue, tau, targets in asked:
             try:
                 picks = rec.guess(board, clue, tau)

@@ -9,8 +9,8 @@ records (a clue ranked below 10 counts 0 in both). One request per record; ``giv
 self-play) asks the same question and gives the first listed clue with its number.
 
 :class:`PlayerReceiver` asks the player to order the board words for a clue; the order is the
-receiver's ``ranked_forward`` (Algorithm 5's ranking) and its first ``number`` words its guess
-(Algorithm 7). An answer that is not an ordering of exactly the board words is an
+receiver's ``ranked_forward`` (Algorithm 5's ranking). For a guess (Algorithm 7, self-play) it
+asks for ``number`` guesses, as the paper's receiver makes them, read by :func:`parse_guesses`. An answer that is not an ordering of exactly the board words is an
 :class:`~wordgames.subjects.AnswerError`: the record is skipped as ``unreadable_answer`` and
 counted, never scored as a guess.
 """
@@ -23,12 +23,20 @@ from collections.abc import Sequence
 from wordgames.codenames.agents import Agent
 from wordgames.codenames.board import Board, ClueRules, _norm
 from wordgames.prompts import template
-from wordgames.subjects import AnswerError, Question, _items_of, answer_all, parse_ranking
+from wordgames.subjects import (
+    AnswerError,
+    Question,
+    _items_of,
+    answer_all,
+    parse_ranking,
+    read_choice,
+)
 
 #: the receiver's prompt (``wordgames/prompts/codenames_receiver.txt``) and its version (part
 #: of the question, hence of the player's answers)
 PROMPT, PROMPT_VERSION = template("codenames_receiver")
 SENDER_PROMPT, SENDER_PROMPT_VERSION = template("codenames_sender")
+GUESS_PROMPT, GUESS_PROMPT_VERSION = template("codenames_guess")
 SCORE_PROMPT, SCORE_PROMPT_VERSION = template("codenames_receiver_logprob")
 CLUE_SCORE_PROMPT, CLUE_SCORE_PROMPT_VERSION = template("codenames_sender_logprob")
 _CLUE_LINE = re.compile(r"^([a-z][a-z'-]*)\s*[:=-]?\s*(\d+)$")
@@ -63,6 +71,42 @@ def parse_clues(answer: str, board_words, rules: ClueRules | None = None) -> lis
         out.append((clue, number))
     if not out:
         raise AnswerError("the answer lists no clue")
+    return out
+
+
+def parse_guesses(answer: str, board_words, number: int) -> list[str]:
+    r"""The board words ``answer`` guesses, in its order: the first ``number`` of them.
+
+    A guess a line (or, on one line, a guess a comma), each read as a careful person reads it
+    (:func:`~wordgames.subjects.read_choice` among the board words: numbering, markdown and a
+    reason after the word are fine; a heading line ending in ":" before the first guess is
+    passed over); an item that names no single board word, or one listed twice, makes the
+    answer unreadable
+    (:class:`~wordgames.subjects.AnswerError`). Fewer than ``number`` guesses are the
+    receiver's play (Algorithm 7 scores the guesses made); beyond ``number`` none is read.
+
+    >>> parse_guesses("1. **Dog**\n2. cat (it purrs)", ["dog", "cat", "car"], 2)
+    ['dog', 'cat']
+    >>> parse_guesses("dog\ncar\ncat", ["dog", "cat", "car"], 1)
+    ['dog']
+    """
+    lines = [ln for ln in str(answer).splitlines() if ln.strip()]
+    items = lines if len(lines) > 1 else _items_of(str(answer))  # a guess a line, else commas
+    out: list[str] = []
+    for item in items:
+        if len(out) == int(number):
+            break
+        try:
+            word = read_choice(item, board_words).value
+        except AnswerError:
+            if not out and item.rstrip().endswith(":"):  # a heading ("My guesses:")
+                continue
+            raise
+        if word in out:
+            raise AnswerError(f"the answer guesses {word!r} twice")
+        out.append(word)
+    if not out:
+        raise AnswerError("the answer guesses no board word")
     return out
 
 
@@ -187,9 +231,24 @@ class PlayerReceiver(Agent):
             "codenames", "receiver", fields, prompt, PROMPT_VERSION, answer_tokens=tokens
         )
 
+    def guess_question(self, board_words: Sequence[str], clue: str, number: int) -> Question:
+        """Algorithm 7's question: ``number`` guesses for the clue, not a whole ordering."""
+        number = max(1, int(number))
+        prompt = GUESS_PROMPT.format(clue=clue, number=number, board="\n".join(board_words))
+        fields = {"board": tuple(board_words), "clue": clue, "number": number}
+        return Question("codenames", "receiver", fields, prompt, GUESS_PROMPT_VERSION,
+                        answer_tokens=8 + 4 * number)  # fmt: skip
+
     def ask_ahead(self, items) -> None:
-        """Ask the questions of ``items`` (``(board words, clue)`` pairs) together; kept until read."""
-        questions = [self.question(list(b), c) for b, c in items]
+        """Ask the questions of ``items`` together; kept until read.
+
+        ``(board words, clue)`` pairs ask for orderings (Algorithm 5), ``(board words, clue,
+        number)`` triples for guesses (Algorithm 7).
+        """
+        questions = [
+            self.question(list(it[0]), it[1]) if len(it) == 2 else self.guess_question(*it)
+            for it in items
+        ]
         self._ahead = _ask_distinct(self.player, questions)
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
@@ -197,7 +256,9 @@ class PlayerReceiver(Agent):
         return parse_ranking(answer, board_words)
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
-        return self.ranked_forward(board_words, clue)[:number]
+        """The player's guesses for the clue (asked for ``number`` of them, as people are)."""
+        answer = _asked(self, self.guess_question(list(board_words), clue, number))
+        return parse_guesses(answer, board_words, number)
 
 
 class LogprobReceiver(Agent):
