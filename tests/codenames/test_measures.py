@@ -178,14 +178,20 @@ def test_expected_random_ap_by_enumeration():
         assert expected_random_ap(n, r) == pytest.approx(np.mean(aps))
 
 
-def test_random_receiver_scores_as_random():
-    rng = np.random.default_rng(3)
+def _picks_first_records(seed: int, n: int = 3000) -> list:
+    """Records of 10 board words and a clue, the two picks listed first."""
+    rng = np.random.default_rng(seed)
     records = []
-    for i in range(3000):
+    for i in range(n):
         words = [f"w{j}" for j in rng.choice(100, 11, replace=False)]
         records.append(
             HumanReceiverRecord("toy", str(i), tuple(words[:10]), words[10], tuple(words[:2]))
         )
+    return records
+
+
+def test_random_receiver_scores_as_random():
+    records = _picks_first_records(3)
     m = receiver_map([RandomReceiver(random_state=0)], records)["random-receiver"].summary()
     se = (m["ci_high"] - m["ci_low"]) / 3.92
     assert abs(m["map"] - expected_random_ap(10, 2)) < 4 * se
@@ -390,13 +396,7 @@ def test_algorithm_5_shows_every_receiver_the_board_in_one_seeded_order():
         def guess(self, board, clue, number):
             return list(board)[:number]
 
-    rng = np.random.default_rng(4)
-    records = []
-    for i in range(3000):
-        words = [f"w{j}" for j in rng.choice(100, 11, replace=False)]
-        records.append(
-            HumanReceiverRecord("toy", str(i), tuple(words[:10]), words[10], tuple(words[:2]))
-        )
+    records = _picks_first_records(4)
     a, b = AsShown(), AsShown()
     m = receiver_map([a], records)["as-shown"].summary()
     se = (m["ci_high"] - m["ci_low"]) / 3.92
