@@ -96,7 +96,7 @@ def cosines(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.n
     step = max(1, _PRODUCT_BYTES // (8 * max(1, m)))
     for s in range(0, n, step):  # blocks of columns, not words: a few per call
         e = min(n, s + step)
-        out[:, s:e] = a64 @ np.asarray(b[s:e], dtype=np.float64).T
+        out[:, s:e] = dots(a64, b[s:e])
     return out
 
 
@@ -132,7 +132,7 @@ def sq_distances(a: np.ndarray, b: np.ndarray, a_sq=None, b_sq=None) -> np.ndarr
     a64, b64 = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     a_sq = sq_norms(a64) if a_sq is None else a_sq
     b_sq = sq_norms(b64) if b_sq is None else b_sq
-    d2 = a_sq[:, None] + b_sq[None, :] - 2.0 * (a64 @ b64.T)
+    d2 = a_sq[:, None] + b_sq[None, :] - 2.0 * dots(a64, b64)
     return np.maximum(d2, 0.0, out=d2)
 
 

@@ -46,7 +46,7 @@ from wordgames.codenames.agents import (
     VocabSims,
     agent_params,
 )
-from wordgames.codenames.board import _norm
+from wordgames.codenames.board import _norm, derive_rng
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
 from wordgames.exact import weighted_sums
@@ -709,8 +709,6 @@ def _map_boards(records, seed: int | None = 0) -> list[tuple]:
     receiver that keeps the board's order among equal scores must not profit from it.
     ``seed=None`` keeps the record's order.
     """
-    from wordgames.codenames.board import derive_rng
-
     out = []
     for r in records:
         board = list(dict.fromkeys(_norm(w) for w in r.board))

@@ -10,7 +10,8 @@ self-play) asks the same question and gives the first listed clue with its numbe
 
 :class:`PlayerReceiver` asks the player to order the board words for a clue; the order is the
 receiver's ``ranked_forward`` (Algorithm 5's ranking). For a guess (Algorithm 7, self-play) it
-asks for ``number`` guesses, as the paper's receiver makes them, read by :func:`parse_guesses`. An answer that is not an ordering of exactly the board words is an
+asks for ``number`` guesses, as the paper's receiver makes them, read by :func:`parse_guesses`.
+An answer that is not an ordering of exactly the board words, or no readable guess, is an
 :class:`~wordgames.subjects.AnswerError`: the record is skipped as ``unreadable_answer`` and
 counted, never scored as a guess.
 """
@@ -81,9 +82,9 @@ def parse_guesses(answer: str, board_words, number: int) -> list[str]:
     (:func:`~wordgames.subjects.read_choice` among the board words: numbering, markdown and a
     reason after the word are fine; a heading line ending in ":" before the first guess is
     passed over); an item that names no single board word, or one listed twice, makes the
-    answer unreadable
-    (:class:`~wordgames.subjects.AnswerError`). Fewer than ``number`` guesses are the
-    receiver's play (Algorithm 7 scores the guesses made); beyond ``number`` none is read.
+    answer unreadable (:class:`~wordgames.subjects.AnswerError`). Fewer than ``number``
+    guesses are the receiver's play (Algorithm 7 scores the guesses made); beyond ``number``
+    none is read.
 
     >>> parse_guesses("1. **Dog**\n2. cat (it purrs)", ["dog", "cat", "car"], 2)
     ['dog', 'cat']

@@ -263,8 +263,7 @@ def similarity_rows(vectors: NodeVectors, targets, oov_similarity: float) -> np.
     m64, step = vectors.node_matrix64(), 1024
     with single_threaded_blas():
         for a in range(0, targets.size, step):  # blocks of targets: a few products
-            block = sims[a : a + step]
-            np.matmul(vectors.unit[tr[a : a + step]].astype(np.float64), m64.T, out=block)
+            sims[a : a + step] = dots(vectors.unit[tr[a : a + step]], m64)
     np.clip(sims, -1.0, 1.0, out=sims)
     sims[:, vectors.rows < 0] = oov_similarity
     sims[np.arange(targets.size), targets] = 1.0
