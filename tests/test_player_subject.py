@@ -174,29 +174,39 @@ def _average_precision(ranking, picks) -> float:
 
 
 def test_player_receiver_scores_its_table_and_counts_the_unread(played, data_root):
-    from wordgames.codenames.board import _norm
+    from wordgames.codenames.board import _norm, derive_rng
     from wordgames.codenames.human_data import load_human_data
     from wordgames.datasets import declared_items
 
     res, _, _ = played
     row = _score(res, "codenames", "codenames-pilot", "player-receiver", "human_receiver.map")
     # by hand: each record's AP of the table's order for its board and clue; the records of
-    # the boards left out of the table are unread answers, skipped and counted
+    # the boards left out of the table are unread answers (asked twice), scored by the game's
+    # no move: the board as it was shown (the run's seeded order), in n and counted
     table = codenames_table(data_root)
     aps, unread = [], 0
     for r in load_human_data("codenames-pilot", data_root).receiver:
         board = list(dict.fromkeys(_norm(w) for w in r.board))
         key = ("codenames", _norm(r.clue), frozenset(board))
-        if key in LEFT_OUT:
-            unread += r.count
-            continue
         picks = {_norm(w) for w in r.chosen}
+        if key in LEFT_OUT:
+            rng = derive_rng(0, "algorithm-5-board-order", *sorted(board), "|", _norm(r.clue))
+            shown = [board[i] for i in rng.permutation(len(board))]
+            unread += r.count
+            aps += [_average_precision(shown, picks)] * r.count
+            continue
         aps += [_average_precision(table[key].split("\n"), picks)] * r.count
     assert row.value == pytest.approx(np.mean(aps), abs=1e-12)
-    assert row.n == len(aps) and row.n_skipped == unread > 0
-    assert row.skip_reason == "the player's answer could not be read"
+    assert row.n == len(aps) and row.n_skipped == 0 and row.n_unread == unread > 0
     assert row.n + row.n_skipped == declared_items("codenames-pilot", "human_receiver.map")
     assert 0.0 <= row.ci_low <= row.value <= row.ci_high <= 1.0
+    ff = _score(res, "codenames", "codenames-pilot", "player-receiver",
+                "human_receiver.format_failures")  # fmt: skip
+    assert ff.value == pytest.approx(unread / len(aps)) and ff.n == len(aps)
+    assert 0.0 <= ff.ci_low < ff.value < ff.ci_high <= 1.0
+    (read,) = [t for t in res.results if t.measure == "codenames"][0].tables["answers_read"][1:]
+    assert read["agent"] == "player-receiver" and read["unreadable"] == len(LEFT_OUT)
+    assert read["reprompted"] == len(LEFT_OUT) and read["exact"] == read["answers"] - len(LEFT_OUT)
 
 
 def test_player_sender_hits_and_truncated_mrr_by_hand(played, data_root):
@@ -212,8 +222,10 @@ def test_player_sender_hits_and_truncated_mrr_by_hand(played, data_root):
         if not picks or len(picks) != len(set(_norm(w) for w in r.chosen)):
             continue  # skipped before any question (no picks, a pick off the board)
         key = ("codenames-sender", frozenset(picks), frozenset(set(board) - set(picks)))
-        if key not in table:
-            unread += r.count  # the lookup player answers "" for a board it has no list for
+        if key not in table:  # the lookup player answers "" for a board it has no list for:
+            unread += r.count  # no clue listed, the person's clue below the list: 0, in n
+            hits += [0.0] * r.count
+            rr += [0.0] * r.count
             continue
         listed = [line.split()[0] for line in table[key].split("\n")][:10]
         rank = listed.index(_norm(r.clue)) + 1 if _norm(r.clue) in listed else None
@@ -223,7 +235,7 @@ def test_player_sender_hits_and_truncated_mrr_by_hand(played, data_root):
     m = _score(res, "codenames", "codenames-pilot", "player-sender", "human_receiver.mrr@10")
     assert h.value == pytest.approx(np.mean(hits), abs=1e-12) and 0 < h.value < 1
     assert m.value == pytest.approx(np.mean(rr), abs=1e-12) and m.value < h.value
-    assert h.n == m.n == len(hits) and h.n_skipped >= unread
+    assert h.n == m.n == len(hits) and h.n_unread == m.n_unread == unread
     assert 0.0 <= h.ci_low <= h.value <= h.ci_high <= 1.0
     # a free list defines no mean rank: no such row for the player, one for the embeddings'
     df = res.to_frame()

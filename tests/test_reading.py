@@ -191,9 +191,106 @@ def test_algorithm_7_asks_the_player_for_tau_guesses():
     res = receiver_guess_score([PlayerReceiver(Plain("p"))], [rec])["player-receiver"]
     assert res.scores == [(1.0 - 1.0) / 2]  # dog a target, car red; the third not read
 
-    class Unreadable(Guesser):
+    class Remark(Guesser):  # a remark that names no board word is passed over
         def answer(self, q):
             return "1. dog\n2. something hot"
 
+    res = receiver_guess_score([PlayerReceiver(Remark("r"))], [rec])["player-receiver"]
+    assert res.scores == [1.0 / 2] and res.unread == 0
+
+    class Unreadable(Guesser):  # no board word, asked twice (one re-prompt): no guess, in n
+        def answer(self, q):
+            asked.append(q)
+            return "I have no idea, sorry."
+
+    asked.clear()
     res = receiver_guess_score([PlayerReceiver(Unreadable("u"))], [rec])["player-receiver"]
-    assert res.scores == [] and dict(res.skipped) == {"unreadable_answer": 1}
+    assert res.scores == [0.0] and res.unread == 1 and dict(res.skipped) == {}
+    assert len(asked) == 2 and asked[1].history == (("I have no idea, sorry.",
+                                                     asked[1].history[0][1]),)  # fmt: skip
+    assert "guesses no board word" in asked[1].history[0][1]
+    assert res.reading.row()["unreadable"] == 1 and res.reading.row()["reprompted"] == 1
+
+
+# --------------------------------------------------------------------------- lists
+BOARD = ["dog", "cat", "ice_cream", "car", "tree"]
+ORDER = ["cat", "dog", "tree", "ice_cream", "car"]
+
+
+def _lines(fmt: str, words=ORDER) -> str:
+    return "\n".join(fmt.format(i=i, w=w, W=w.capitalize(), s=w.replace("_", " "))
+                     for i, w in enumerate(words, 1))  # fmt: skip
+
+
+#: (answer, the rule that reads it): every one ranks the board as ORDER
+RANKING_STYLES = [
+    (_lines("{w}"), "exact"),
+    (", ".join(ORDER), "exact"),
+    (_lines("{W}"), "case"),
+    (_lines("{i}. {w}"), "tidy"),
+    (_lines("{i}) {w}"), "tidy"),
+    (_lines("- {w}"), "tidy"),
+    (_lines("* {w}"), "tidy"),
+    (_lines("**{w}**"), "tidy"),
+    (_lines("{i}. **{W}**"), "tidy"),
+    (_lines("`{w}`"), "tidy"),
+    (_lines('"{w}"'), "tidy"),
+    (_lines("{s}"), "tidy"),
+    (_lines("{w}."), "tidy"),
+    ("\n\n".join(ORDER), "tidy"),
+    (_lines("{i}. {w} - related to pets"), "reason"),
+    (_lines("{w} (a guess)"), "reason"),
+    (_lines("{i}. {W}: close to the clue"), "reason"),
+    ("Here is my ranking:\n" + _lines("{i}. {w}"), "tidy"),
+    (
+        "Sure! From most to least related:\n\n" + _lines("{i}. **{W}**") + "\n\nHope this helps.",
+        "tidy",
+    ),
+    (_lines("{w}, because it is near"), "reason"),
+    ("1. cat\n2. dog\n3. tree", "partial"),  # the rest in the order shown
+]
+
+#: (answer, the rule that reads it): every one lists ocean (2) then waves (1)
+CLUE_STYLES = [
+    ("ocean 2\nwaves 1", "exact"),
+    ("Ocean 2\nWaves 1", "case"),
+    ("1. ocean 2\n2. waves 1", "tidy"),
+    ("ocean (2)\nwaves (1)", "tidy"),
+    ("ocean, 2\nwaves, 1", "tidy"),
+    ("ocean: 2\nwaves: 1", "tidy"),
+    ("ocean - 2\nwaves - 1", "tidy"),
+    ("**ocean** 2\n**waves** 1", "tidy"),
+    ("**Ocean** (2)\n**Waves** (1)", "tidy"),
+    ('"ocean" 2\n"waves" 1', "tidy"),
+    ("- ocean 2\n- waves 1", "tidy"),
+    ("ocean 2, waves 1", "tidy"),
+    ("ocean 2; waves 1", "tidy"),
+    ("Clue: ocean, Number: 2\nClue: waves, Number: 1", "tidy"),
+    ("ocean 2 - sea and fish\nwaves 1 - the beach", "reason"),
+    ("1. **ocean** (2): links sea and fish\n2. **waves** (1): the beach", "reason"),
+    ("ocean 2 (sea, fish)\nwaves 1 (beach)", "reason"),
+    ("Here are my clues:\nocean 2\nwaves 1", "partial"),  # the heading is passed over
+    ("ocean for 2\nwaves for 1", "tidy"),
+    ("ocean x2\nwaves x1", "tidy"),
+    ("1) Ocean - 2\n2) Waves - 1", "tidy"),
+]
+
+
+@pytest.mark.parametrize(("answer", "rule"), RANKING_STYLES)
+def test_rankings_in_realistic_styles_are_read_as_meant(answer, rule):
+    from wordgames.subjects import read_ranking
+
+    got = read_ranking(answer, BOARD)
+    assert (got.value, got.rule) == (ORDER, rule)
+
+
+@pytest.mark.parametrize(("answer", "rule"), CLUE_STYLES)
+def test_clues_in_realistic_styles_are_read_as_meant(answer, rule):
+    from wordgames.codenames.players import read_clues
+
+    got = read_clues(answer, BOARD)
+    assert (got.value, got.rule) == ([("ocean", 2), ("waves", 1)], rule)
+
+
+def test_twenty_styles_of_lists_too():
+    assert len(RANKING_STYLES) >= 20 and len(CLUE_STYLES) >= 20

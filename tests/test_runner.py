@@ -272,7 +272,7 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
         table.splitlines()[0]
         == (
             "embedding,measure,dataset,subject,metric,value,ci_low,ci_high,n,n_skipped,n_oov,"
-            "skip_reason,coverage,thin,thin_reason"  # issue 10: every score's coverage, thinness
+            "n_unread,skip_reason,coverage,thin,thin_reason"  # issue 10: coverage, thinness
         )
         and len(table.splitlines()) == 5
     )

@@ -82,6 +82,7 @@ def test_table_shows_score_rows(tmp_path):
         "n",
         "n_skipped",
         "n_oov",
+        "n_unread",
         "skip_reason",
         "coverage",
         "thin",

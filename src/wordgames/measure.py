@@ -140,6 +140,12 @@ class Score:
         Items *inside* ``n`` that hold an out-of-vocabulary word and are scored by the
         measure's rule for them (an Odd-Man-Out solver abstains, ``oov="fixed"`` gives a pair
         a fixed cosine). They count against ``coverage``.
+    n_unread : int
+        Items *inside* ``n`` whose player's answer could not be read, even after a re-prompt,
+        and that are scored by the game's "no move" for them (:mod:`wordgames.reading`): an
+        abstention, a failed task, the board left as shown, no guess, no clue. Every printer
+        shows them beside the value; a ``format_failures`` row gives their share with its
+        interval. They do not count against ``coverage`` (the item was played).
     """
 
     embedding: str
@@ -158,6 +164,7 @@ class Score:
     thin: bool = False
     thin_reason: str = ""
     n_oov: int = 0
+    n_unread: int = 0
 
     @property
     def total(self) -> int | None:
@@ -698,6 +705,7 @@ class MeasureResult:
         n_skipped: int = 0,
         skip_reason: str = "",
         n_oov: int = 0,
+        n_unread: int = 0,
     ):
         """Append one :class:`~wordgames.measure.Score` row; returns it.
 
@@ -721,6 +729,7 @@ class MeasureResult:
             int(n_skipped),
             skip_reason,
             n_oov=int(n_oov),
+            n_unread=int(n_unread),
         )
         self.scores.append(row)
         return row

@@ -6,8 +6,9 @@
   Today an encoder is frozen into ``vectors`` over a word list (``transformer:MODEL``).
 * ``player``: answers a game's question in words (:class:`Player`): a chat LLM, a person's
   recorded answers, or the lookup table of a test. The agents that need a player
-  (:mod:`wordgames.agents`) ask it :class:`Question` objects and parse its answers strictly:
-  an answer they cannot read is a skip with its reason, counted, never a guess.
+  (:mod:`wordgames.agents`) ask it :class:`Question` objects and read its answers as a
+  careful person reads them (:func:`read_choice`, :mod:`wordgames.reading`): an answer they
+  cannot read, even asked again, is the game's "no move", counted, never a guess.
 * ``scorer``: gives the log-probability of each of a question's options as the continuation of
   its prompt (:class:`Scorer`): a language model behind a completions server whose
   log-probabilities pass the subject's check (:func:`problem_with`).
@@ -36,6 +37,8 @@ from wordgames.errors import WordgamesError
 
 VECTORS, ENCODER, PLAYER, SCORER = "vectors", "encoder", "player", "scorer"
 CAPABILITIES = (VECTORS, ENCODER, PLAYER, SCORER)
+#: the kinds of answer a question asks for (:attr:`Question.form`)
+FORMS = ("choice", "choice-or-none", "word-category", "ranking", "guesses", "clues")
 
 
 class AnswerError(WordgamesError):
@@ -62,6 +65,13 @@ class Question:
     answer_tokens : int
         The longest answer the question needs, in tokens (a word; a ranking of 25 words): a
         chat model is not asked for more.
+    form : str
+        The kind of answer (:data:`FORMS`: ``"choice"``, ``"ranking"``, ``"clues"``...): what a
+        server that constrains its output is given as a JSON schema
+        (:func:`wordgames.llm.structured.answer_schema`); ``""``: free text only.
+    history : tuple of (str, str)
+        The earlier answers to this question that could not be read, each with what was
+        wrong (:meth:`retry`): a chat model sees them as the conversation so far.
     """
 
     game: str
@@ -70,6 +80,19 @@ class Question:
     prompt: str = ""
     prompt_version: str = "1"
     answer_tokens: int = 256
+    form: str = ""
+    history: tuple = ()
+
+    def retry(self, answer: str, problem: str) -> Question:
+        """The same question asked again after ``answer``, which could not be read (``problem``).
+
+        >>> q = Question("g", "r", prompt="Which?").retry("hmm", "no option named")
+        >>> q.history, q.prompt
+        ((('hmm', 'no option named'),), 'Which?')
+        """
+        from dataclasses import replace
+
+        return replace(self, history=(*self.history, (str(answer), str(problem))))
 
     def summary(self, max_items: int = 12) -> str:
         """The question's fields in one line (long lists as their length), for transcripts.
@@ -391,13 +414,12 @@ def read_choice(answer, options, *, allow_none: bool = False) -> Reading:
 
 
 def _items_of(answer: str) -> list[str]:
-    """The items of an answer: one per line or comma, list numbering and quotes taken off."""
-    import re
-
-    parts = re.split(r"[\n,]", answer)
+    """The items of an answer: one per line, or per comma when it is one line; numbering off."""
+    lines = [ln for ln in str(answer).splitlines() if ln.strip()]
+    parts = lines if len(lines) > 1 else re.split(r"[,;]", str(answer))
     out = []
     for p in parts:
-        p = re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", p).strip().strip("\"'`").strip()
+        p = _NUMBERING.sub("", p).strip()
         if p:
             out.append(p)
     return out
@@ -420,32 +442,65 @@ def parse_choice(answer: str, options, *, allow_none: bool = False) -> str | Non
     return read_choice(answer, options, allow_none=allow_none).value
 
 
-def parse_ranking(answer: str, options) -> list[str]:
-    r"""Every option once, in the order ``answer`` lists them (one per line or comma).
+def loosest(rules) -> str:
+    """The latest of ``rules`` in :data:`RULES` (what it took to read a list of items).
 
-    >>> parse_ranking("1. pear\n2. apple", ["apple", "pear"])
-    ['pear', 'apple']
+    >>> loosest(["exact", "tidy", "case"])
+    'tidy'
+    """
+    order = {r: i for i, r in enumerate((*RULES, "partial"))}
+    return max(rules, key=lambda r: order.get(r, -1))
+
+
+def read_ranking(answer, options) -> Reading:
+    r"""The options in the order ``answer`` lists them (one per line, or per comma on one line).
+
+    Each item is read as :func:`read_choice` reads an answer (numbering, markdown, a reason
+    after the word are fine); an item that names no single option (a heading, a remark) and
+    an option listed again are passed over. When every option is listed the rule is the
+    loosest one any item needed; an answer that lists only some is read as a ranking of
+    those, the others after them in the order they were shown (rule ``partial``: the
+    receiver's "no move" for the words it did not rank). An answer that lists no option
+    raises :class:`AnswerError`.
+
+    >>> read_ranking("1. pear\n2. apple", ["apple", "pear"])
+    Reading(value=['pear', 'apple'], rule='tidy')
+    >>> read_ranking("**Pear** is closest", ["apple", "pear", "fig"])
+    Reading(value=['pear', 'apple', 'fig'], rule='partial')
+    """
+    opts = [str(o) for o in options]
+    out: list[str] = []
+    rules: list[str] = []
+    for item in _items_of(str(answer)):
+        try:
+            got = read_choice(item, opts)
+        except AnswerError:
+            continue
+        if got.value not in out:
+            out.append(got.value)
+            rules.append(got.rule)
+    if not out:
+        raise AnswerError(f"the answer {str(answer)[:80]!r} ranks none of the {len(opts)} words")
+    if len(out) < len(opts):
+        return Reading(out + [o for o in opts if o not in out], "partial")
+    rule = loosest(rules)
+    plain = {sep.join(out) for sep in ("\n", ", ", ",")}
+    if rule == "exact" and str(answer).strip() not in plain:  # numbering, blank lines
+        rule = "tidy"
+    return Reading(out, rule)
+
+
+def parse_ranking(answer: str, options) -> list[str]:
+    r"""Every option once, in the order ``answer`` ranks them (:func:`read_ranking`).
+
     >>> parse_ranking("pear", ["apple", "pear"])
+    ['pear', 'apple']
+    >>> parse_ranking("I cannot rank these", ["apple", "pear"])
     Traceback (most recent call last):
     ...
-    wordgames.subjects.AnswerError: the answer leaves out 1 of the 2 words: 'apple'
+    wordgames.subjects.AnswerError: the answer 'I cannot rank these' ranks none of the 2 words
     """
-    by_lower = {str(o).lower(): o for o in options}
-    out: list[str] = []
-    for item in _items_of(str(answer)):
-        word = by_lower.get(item.lower().rstrip("."))
-        if word is None:
-            raise AnswerError(f"the answer lists {item[:80]!r}, which is not one of the words")
-        if word in out:
-            raise AnswerError(f"the answer lists {word!r} twice")
-        out.append(word)
-    missing = [o for o in by_lower.values() if o not in out]
-    if missing:
-        raise AnswerError(
-            f"the answer leaves out {len(missing)} of the {len(by_lower)} words: "
-            + ", ".join(repr(m) for m in missing[:5])
-        )
-    return out
+    return read_ranking(answer, options).value
 
 
 # --------------------------------------------------------------------------- plug-ins
@@ -465,6 +520,7 @@ def subject_factories() -> dict:
 BUILTIN_KINDS = {
     "chat": "wordgames.llm.subject:from_spec",
     "embed": "wordgames.llm.embed:from_spec",  # an embeddings service, encoded into vectors
+    "gguf": "wordgames.llm.gguf:from_spec",  # a GGUF model in this process: exact log-probs
 }
 
 

@@ -156,6 +156,25 @@ def answers_table() -> Table:
     )
 
 
+def answers_read_table() -> Table:
+    """How a player's answers were read (:mod:`wordgames.reading`): one row per agent and task.
+
+    The answers read, each rule's use (:data:`~wordgames.reading.READ_RULES`), the answers
+    re-prompted and those still unreadable (the format failures). Declared beside
+    :func:`answers_table` by every measure a player can play.
+    """
+    from wordgames.reading import READ_RULES
+
+    rules = " ".join(f"{r}:int" for r in READ_RULES)
+    return Table(
+        "answers_read",
+        columns(
+            f"dataset:str agent:str task:str answers:int {rules} reprompted:int unreadable:int"
+        ),
+        "how a player's answers were read: each rule's use, re-prompts, format failures",
+    )
+
+
 def columns(spec: str) -> tuple[Column, ...]:
     """Columns from a compact ``"name:type name:type?"`` list (whitespace between columns).
 

@@ -1,4 +1,4 @@
-"""The player sender: its strict reading of a list of clues, its censored ranks and mrr@10."""
+"""The player sender: how it reads a list of clues, its censored ranks and mrr@10."""
 
 from __future__ import annotations
 
@@ -33,9 +33,7 @@ TEN = "\n".join(f"clue{c} 1" for c in "abcdefghij")
     ("answer", "why"),
     [
         ("", "lists no clue"),
-        ("ocean", "not a word and a number"),
-        ("ocean 2\nsea breeze 1", "not a word and a number"),
-        ("ocean 2\nocean 1", "twice"),
+        ("sea breeze 1", "not a word and a number"),
         ("Dog 1", "it is a board word"),
         ("ice 1", "part of the board word 'ice cream'"),
     ],
@@ -45,9 +43,28 @@ def test_parse_clues_names_what_it_cannot_read(answer, why):
         parse_clues(answer, ["dog", "ice cream"])
 
 
+@pytest.mark.parametrize(
+    ("answer", "read", "rule"),
+    [
+        ("ocean", [("ocean", 1)], "partial"),  # no number: read with 1
+        ("ocean 2\nsea breeze 1", [("ocean", 2)], "partial"),  # two words: passed over
+        ("ocean 2\nocean 1", [("ocean", 2)], "partial"),  # listed again: the first stands
+        ("ocean 2\ndog 1\nwaves 1", [("ocean", 2), ("waves", 1)], "partial"),  # a board word
+        ("ocean 2\nwaves 1", [("ocean", 2), ("waves", 1)], "exact"),
+    ],
+)
+def test_read_clues_passes_over_what_is_no_legal_clue_and_says_so(answer, read, rule):
+    from wordgames.codenames.players import read_clues
+
+    got = read_clues(answer, ["dog", "ice cream"])
+    assert (got.value, got.rule) == (read, rule)
+
+
 def test_parse_clues_reads_numbering_and_separators_and_applies_the_boards_rules():
-    got = parse_clues("1. Ocean: 2\n2) waves - 1, tide 0", ["dog"])
+    got = parse_clues("1. Ocean: 2\n2) waves - 1\ntide 0", ["dog"])
     assert got == [("ocean", 2), ("waves", 1), ("tide", 0)]
+    assert parse_clues("ocean 2, waves 1; tide 0", ["dog"]) == [("ocean", 2), ("waves", 1),
+                                                                 ("tide", 0)]  # fmt: skip
     with pytest.raises(AnswerError, match="shares a stem"):
         parse_clues("dogs 1", ["dog"], ClueRules(no_shared_stem=True))
 
@@ -84,8 +101,12 @@ def test_censored_ranks_by_hand():
     assert res.defined() == ("hits@10", "mrr@10")
     lo, hi = s["ci"]["mrr@10"]
     assert 0.0 <= lo <= s["mrr@10"] <= hi <= 1.0
-    bad = sender_ranks([PlayerSender(Listing("no list here"))], problems)["player-sender"]
-    assert bad.skipped == {"unreadable_answer": 4} and not bad.best
+    # no list at all (asked again, once): the game's no move, no clue listed, in n, counted
+    listing = Listing("no list here!")
+    bad = sender_ranks([PlayerSender(listing)], problems)["player-sender"]
+    assert not bad.skipped and bad.best == [11, 11, 11] and bad.unread == 4
+    assert listing.asked == 2 and bad.reading.row()["unreadable"] == 1
+    assert bad.summary(n_resamples=0)["hits@10"] == 0.0
 
 
 def test_mrr_at_10_of_a_full_ranking_is_its_reciprocal_rank_cut_at_ten():

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+#: requests the llama.cpp server answers 200 to when a chat subject with ``answers="auto"``
+#: probes it, once per response cache: ``json_schema`` is refused (not a 200),
+#: ``json_object`` with a schema is honoured
+PROBE = 1
+
 
 def _serve(tmp_path_factory, folder: str, **options):
     """Start a server (skipping, with the reason, when an extra is missing); yields it."""

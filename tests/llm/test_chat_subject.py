@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import wordgames
+from tests.llm.conftest import PROBE
 from tests.llm.proxy import FaultyProxy
 from wordgames.llm import ChatSubject
 
@@ -52,7 +53,8 @@ def test_a_chat_model_plays_odd_man_out_and_a_second_run_makes_no_request(llm_se
     res = _play(_subject(llm_server, tmp_path), tmp_path)
     (r,) = res.results
     n = len(PUZZLES)
-    assert llm_server.requests() - before == n  # one request a puzzle, counted by the server
+    # one request a puzzle, counted by the server, after the structured-output probe
+    assert llm_server.requests() - before == n + PROBE
     assert r.usage["requests"] == n and r.usage["cache_hits"] == 0 and r.usage["tokens_in"] > 0
     pct = {m: r.value(m, "toy", "player") for m in ("pct_correct", "pct_wrong", "pct_abstained")}
     assert sum(pct.values()) == pytest.approx(100.0)
@@ -62,16 +64,17 @@ def test_a_chat_model_plays_odd_man_out_and_a_second_run_makes_no_request(llm_se
     assert {a["question"].split("=")[0] for a in answers} == {"words"}
     # a new subject, no store: every answer comes from the response cache
     again = _play(_subject(llm_server, tmp_path), tmp_path).results[0]
-    assert llm_server.requests() - before == n
+    assert llm_server.requests() - before == n + PROBE  # the probe's outcome is cached too
     assert again.usage["requests"] == 0 and again.usage["cache_hits"] == n
     np.testing.assert_array_equal([s.value for s in again.scores], [s.value for s in r.scores])
     assert [a["answer"] for a in again.tables["answers"]] == [a["answer"] for a in answers]
 
 
 def test_429_and_500_are_retried_and_give_the_same_numbers(llm_server, tmp_path):
-    clean = _play(_subject(llm_server, tmp_path / "a"), tmp_path).results[0]
+    # free answers: no structured-output probe, so the proxy sees the puzzles' requests only
+    clean = _play(_subject(llm_server, tmp_path / "a", answers="free"), tmp_path).results[0]
     with FaultyProxy(llm_server.base_url, failures=[429, 500, 503]) as proxy:
-        res = _play(_subject(proxy.base_url, tmp_path / "b"), tmp_path)
+        res = _play(_subject(proxy.base_url, tmp_path / "b", answers="free"), tmp_path)
     (r,) = res.results
     assert proxy.failed == 3 and proxy.seen == len(PUZZLES) + 3  # each failure sent again
     np.testing.assert_array_equal([s.value for s in r.scores], [s.value for s in clean.scores])
@@ -129,7 +132,7 @@ def test_a_chat_model_gives_clues_scored_against_peoples_and_plays_a_cross_play_
     hits = r.find("human_receiver.hits@10", "codenames-pilot", "player-sender")
     mrr = r.find("human_receiver.mrr@10", "codenames-pilot", "player-sender")
     asked = r.usage["requests"]
-    assert llm_server.requests() - before == asked == len(r.tables["answers"]) > 0
+    assert llm_server.requests() - before - PROBE == asked == len(r.tables["answers"]) > 0
     assert hits.n + hits.n_skipped == 6 == mrr.n + mrr.n_skipped  # scored or counted, never lost
     assert hits.n == 0 or 0.0 <= mrr.value <= hits.value <= 1.0
     with pytest.raises(KeyError):  # a free list of 10 clues defines no mean rank

@@ -12,6 +12,7 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from tests.llm.conftest import PROBE
 from wordgames.cli import app
 
 pytestmark = pytest.mark.slow  # a real model server: a minute or so
@@ -30,14 +31,14 @@ def test_run_report_and_a_second_run_makes_no_request(llm_server, tmp_path, monk
     before = llm_server.requests()
     r = CliRunner().invoke(app, _args(llm_server, out), env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
-    assert llm_server.requests() - before == N_QUICK
+    assert llm_server.requests() - before == N_QUICK + PROBE  # the structured-output probe
     assert "chat:smollm2" in r.output and "pct_correct" in r.output
     again = CliRunner().invoke(app, _args(llm_server, out))
     assert again.exit_code == 0, again.output
-    assert llm_server.requests() - before == N_QUICK  # the store: nothing to compute
+    assert llm_server.requests() - before == N_QUICK + PROBE  # the store: nothing to compute
     other = CliRunner().invoke(app, _args(llm_server, tmp_path / "Y"))  # a new folder
     assert other.exit_code == 0, other.output
-    assert llm_server.requests() - before == N_QUICK  # the response cache answers it all
+    assert llm_server.requests() - before == N_QUICK + PROBE  # the cache answers it all
     rep = CliRunner().invoke(app, ["report", str(out)])
     assert rep.exit_code == 0, rep.output
     assert "chat:smollm2" in (out / "report.html").read_text(encoding="utf-8")
@@ -57,6 +58,7 @@ def test_a_run_killed_mid_way_resends_no_answered_request(llm_server, tmp_path):
     db = cache / "llm" / "responses.sqlite"
     with sqlite3.connect(db) as con:
         stored = con.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+    stored -= PROBE  # the structured-output probe's outcome is kept there too
     assert 0 < stored < N_QUICK
     mid = llm_server.requests()
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
@@ -94,7 +96,7 @@ def test_dry_run_counts_the_requests_a_run_then_sends(llm_server, tmp_path, monk
     assert not (out / "records").exists() or not any((out / "records").rglob("*.json"))
     real = CliRunner().invoke(app, _args(llm_server, out), env=env)
     assert real.exit_code == 0, real.output
-    assert llm_server.requests() - before == N_QUICK  # what the dry run said
+    assert llm_server.requests() - before == N_QUICK + PROBE  # what the dry run said
     again = CliRunner().invoke(app, [*_args(llm_server, tmp_path / "Y"), "--dry-run"], env=env)
     assert again.exit_code == 0, again.output
     # every answer cached now: no request to send

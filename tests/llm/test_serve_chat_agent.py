@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.llm.conftest import PROBE
 from wordgames.errors import WordgamesError
 
 pytestmark = pytest.mark.slow  # a real model server
@@ -43,7 +44,7 @@ def test_a_chat_model_gives_the_clues_people_guess(llm_server, data_root, fresh,
     except StudyConfigError as exc:  # the model gave no readable clue at all: said so
         assert "no readable clue for any of 4 boards" in str(exc)
         items = []
-    assert llm_server.requests() - before == 4  # one request a board
+    assert llm_server.requests() - before == 4 + PROBE  # one request a board, and the probe
     for it in items:
         board = Board(tuple(it["blue"]), tuple(it["red"]))
         assert board.check_clue(it["clue"]) == it["clue"]  # legal for its board
@@ -54,7 +55,7 @@ def test_a_chat_model_gives_the_clues_people_guess(llm_server, data_root, fresh,
         game_for(cfg.game).generate(cfg)
     except StudyConfigError:
         pass
-    assert llm_server.requests() - before == 4
+    assert llm_server.requests() - before == 4 + PROBE
 
 
 def test_a_chat_model_guesses_a_persons_clue(llm_server, data_root, fresh, monkeypatch):

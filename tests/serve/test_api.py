@@ -506,7 +506,9 @@ def test_admin_measures_mark_thin_scores(app_for, db_url):
     ).text
     table = _measure_table(page)
     people = [cells for thin, cells in table if cells[0] == "people"]
-    assert len(people) == 4 and len(table) > 4 and 'id="thin-legend"' in page
+    # %C, %W, %A, accuracy when answering, and the share of unreadable answers (none: clicks)
+    assert len(people) == 5 and len(table) > 5 and 'id="thin-legend"' in page
+    assert [c[3] for c in people if c[3] == "format_failures"] == ["format_failures"]
     for thin, cells in table:  # columns: ... value, CI, n, coverage, note
         assert thin and cells[6] == "3" and cells[8] == "thin: n = 3 is below 30, not ranked"
     assert all(cells[7] == "100%" for cells in people)

@@ -335,6 +335,24 @@ def run(
             min=0,
         ),
     ] = None,
+    answers: Annotated[
+        str,
+        typer.Option(
+            metavar="free|structured|auto",
+            help="With chat:MODEL: structured answers (a JSON schema the server constrains "
+            "its output to: a legal option by construction), free text read by the games' "
+            "rules, or auto (default: structured where the server honours a schema, probed "
+            "once before any work).",
+        ),
+    ] = "auto",
+    reprompts: Annotated[
+        int,
+        typer.Option(
+            help="With chat:MODEL: times an answer that cannot be read is asked again, told "
+            "what was wrong (default 1).",
+            min=0,
+        ),
+    ] = 1,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
 
@@ -377,6 +395,9 @@ def run(
         api_key_env=api_key_env,
         max_concurrency=max_concurrency,
         max_requests=max_requests,
+        answers=answers,
+        reprompts=reprompts,
+        probe=not dry_run,  # a dry run sends nothing: a cached probe, else free answers
     )
     check_embedding_specs(specs)  # before any executor starts: "file not found" first
     check_measure_names(measure)

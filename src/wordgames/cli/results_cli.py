@@ -380,7 +380,9 @@ def _long_row(r) -> list[str]:
         format_number(r.value),
         ci,
         format_number(n) if n is not None else "",
-        skipped_text(r.n_skipped, n, r.skip_reason, getattr(r, "n_oov", 0)),
+        skipped_text(
+            r.n_skipped, n, r.skip_reason, getattr(r, "n_oov", 0), getattr(r, "n_unread", 0)
+        ),
         (r.thin_reason or "yes") if r.thin else "",
     ]
 

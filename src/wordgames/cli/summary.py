@@ -119,11 +119,22 @@ def _score_row(r, s) -> Row:
         coverage_counts(s),
         bool(s.thin),
         s.thin_reason,
-        s.skip_reason if s.n_skipped or s.n_oov else "",
+        _why(s),
         s.direction,
         column=(r.measure, s.dataset, s.subject, s.metric),
         oov_only=bool(s.n_oov) and not s.n_skipped,
     )
+
+
+def _why(s) -> str:
+    """The skip reason of a score, and its unreadable answers (a player's) after it."""
+    why = s.skip_reason if s.n_skipped or s.n_oov else ""
+    unread = getattr(s, "n_unread", 0)
+    if unread:
+        total = (s.n or 0) + (s.n_skipped or 0)
+        why = "; ".join(filter(None, [why, f"unreadable answers {unread:,} of {total:,}, "
+                                            "scored as the game's no move"]))  # fmt: skip
+    return why
 
 
 def _grouped(rows: list[Row]) -> list[Row]:

@@ -50,6 +50,7 @@ from wordgames.codenames.board import _norm, derive_rng
 from wordgames.codenames.records import HumanReceiverRecord, HumanSenderRecord
 from wordgames.errors import OOVError
 from wordgames.exact import weighted_sums
+from wordgames.reading import take_tally
 from wordgames.stats import rank_summary
 from wordgames.subjects import AnswerError
 
@@ -98,6 +99,11 @@ class SenderRanks:
     #: the length of the sender's list when it ranks only its best clues (a player sender):
     #: a clue not listed has rank ``listed + 1``, known only to be below the list
     listed: int | None = None
+    #: decisions scored by the game's "no move" because the player's answer could not be
+    #: read (in ``n``; a sender that lists no clue ranks the person's clue below its list)
+    unread: int = 0
+    #: how the player's answers were read (:class:`~wordgames.reading.Tally`), else None
+    reading: object = None
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -234,6 +240,11 @@ class ReceiverScores:
     oov_words: Counter = field(default_factory=Counter)
     #: the range a record's score can take (intervals are kept inside it)
     bounds: tuple[float | None, float | None] = (None, None)
+    #: decisions scored by the game's "no move" because the player's answer could not be
+    #: read (in ``n``: the board left as shown; no guess)
+    unread: int = 0
+    #: how the player's answers were read (:class:`~wordgames.reading.Tally`), else None
+    reading: object = None
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
     def values(self, group: str | None = None) -> np.ndarray:
@@ -673,9 +684,12 @@ def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
         except (OOVError, KeyError):
             res.skipped["oov_board"] += p.weight
             continue
-        except AnswerError:  # a player's answer that lists no readable clues: counted
-            res.skipped["unreadable_answer"] += p.weight
-            continue
+        except AnswerError:  # no readable clue: the game's "no move", no clue listed, counted
+            if res.listed is None:
+                res.skipped["unreadable_answer"] += p.weight
+                continue
+            ranking = []
+            res.unread += p.weight
         if p.clue in ranking:
             pos = ranking.index(p.clue) + 1
             _record_rank(res, p, pos, pos, len(ranking))
@@ -686,6 +700,7 @@ def _slow_sender(sender, problems, res: SenderRanks, progress) -> None:
             continue
         if progress:
             progress(1)
+    res.reading = take_tally(sender)
 
 
 def _ask_ahead(agent, questions: list) -> None:
@@ -1337,13 +1352,14 @@ def receiver_map(
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
                 continue
-            except AnswerError:  # a player's answer that is no ranking: counted, not scored
-                res.skipped["unreadable_answer"] += _weight(r)
-                continue
+            except AnswerError:  # the game's "no move": the board left as shown, counted
+                ranking = list(board)
+                res.unread += _weight(r)
             res.record_ids.append(r.record_id)
             res.groups.append(r.clue_source or "unknown")
             res.scores.append(average_precision(ranking, picks))
             res.weights.append(_weight(r))
+        res.reading = take_tally(rec)
         out[name] = res
     return out
 
@@ -1396,9 +1412,9 @@ def receiver_guess_score(
             except (OOVError, KeyError):
                 res.skipped["oov_board"] += _weight(r)
                 continue
-            except AnswerError:
-                res.skipped["unreadable_answer"] += _weight(r)
-                continue
+            except AnswerError:  # the game's "no move": no guess, scored 0, counted
+                picks = []
+                res.unread += _weight(r)
             tset = set(targets)
             row = 0.0
             for w in picks:
@@ -1412,5 +1428,6 @@ def receiver_guess_score(
             res.groups.append(r.clue_source or "human")
             res.scores.append(row / tau)
             res.weights.append(_weight(r))
+        res.reading = take_tally(rec)
         out[name] = res
     return out

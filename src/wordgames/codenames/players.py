@@ -11,9 +11,11 @@ self-play) asks the same question and gives the first listed clue with its numbe
 :class:`PlayerReceiver` asks the player to order the board words for a clue; the order is the
 receiver's ``ranked_forward`` (Algorithm 5's ranking). For a guess (Algorithm 7, self-play) it
 asks for ``number`` guesses, as the paper's receiver makes them, read by :func:`parse_guesses`.
-An answer that is not an ordering of exactly the board words, or no readable guess, is an
-:class:`~wordgames.subjects.AnswerError`: the record is skipped as ``unreadable_answer`` and
-counted, never scored as a guess.
+Every answer is read as a careful person reads it (:func:`~wordgames.subjects.read_ranking`,
+:func:`read_guesses`, :func:`read_clues`) and asked again once where it cannot be read
+(:func:`~wordgames.reading.ask_and_read`); what still cannot be read is a format failure, the
+game's "no move" for the record (the board as shown, no guess, no clue listed), in ``n`` and
+counted (``unread``), never a skip.
 """
 
 from __future__ import annotations
@@ -22,15 +24,18 @@ import re
 from collections.abc import Sequence
 
 from wordgames.codenames.agents import Agent
-from wordgames.codenames.board import Board, ClueRules, _norm
+from wordgames.codenames.board import Board, ClueRules
 from wordgames.prompts import template
+from wordgames.reading import Tally
 from wordgames.subjects import (
+    _NUMBERING,
     AnswerError,
     Question,
+    Reading,
     _items_of,
-    answer_all,
-    parse_ranking,
+    loosest,
     read_choice,
+    read_ranking,
 )
 
 #: the receiver's prompt (``wordgames/prompts/codenames_receiver.txt``) and its version (part
@@ -40,94 +45,158 @@ SENDER_PROMPT, SENDER_PROMPT_VERSION = template("codenames_sender")
 GUESS_PROMPT, GUESS_PROMPT_VERSION = template("codenames_guess")
 SCORE_PROMPT, SCORE_PROMPT_VERSION = template("codenames_receiver_logprob")
 CLUE_SCORE_PROMPT, CLUE_SCORE_PROMPT_VERSION = template("codenames_sender_logprob")
-_CLUE_LINE = re.compile(r"^([a-z][a-z'-]*)\s*[:=-]?\s*(\d+)$")
 
 
-def parse_clues(answer: str, board_words, rules: ClueRules | None = None) -> list[tuple[str, int]]:
-    r"""The ``(clue, number)`` pairs ``answer`` lists, in its order (one per line or comma).
+_Q = "\"'“”‘’*_`"
+_CLUE_NUMBER = re.compile(
+    rf"^[{_Q}(\[]*([a-z][a-z'’-]*)[{_Q})\]]*\s*(?:[:,=(\[–—-]|for|x)?\s*[(\[]?\s*(\d{{1,2}})(?!\w)"
+)
+_CLUE_ALONE = re.compile(rf"^[{_Q}(\[]*([a-z][a-z'’-]*)[{_Q})\]]*\s*(?:$|[-–—:(,]\s*)")
+_LABELS = re.compile(r"\b(?:clue|number|count|words?)\s*[:=]\s*", re.IGNORECASE)
 
-    Strict: every item must be one word and a number, the word a legal clue for the board
-    (never a board word) and listed once; otherwise :class:`~wordgames.subjects.AnswerError`
-    says which item.
 
-    >>> parse_clues("1. pet 2\nwheels 1", ["dog", "cat", "car"])
-    [('pet', 2), ('wheels', 1)]
-    >>> parse_clues("dog 1", ["dog", "cat"])
+def _clue_items(answer: str) -> list[str]:
+    """A clue a line; on one line, a clue a comma or semicolon (``pet 2, fur 1``)."""
+    lines = [ln for ln in str(answer).splitlines() if ln.strip()]
+    if len(lines) == 1:
+        lines = re.split(r"[;,]\s*(?=[^\d\s])", lines[0])
+    return [_NUMBERING.sub("", ln).strip() for ln in lines if ln.strip()]
+
+
+def _read_clue(item: str) -> tuple[str, int | None, str] | None:
+    """``(clue, number or None, rule)`` of one item, or ``None`` when it is no clue."""
+    text = _LABELS.sub("", item).strip().lower()
+    m = _CLUE_NUMBER.match(text)
+    if m is not None:
+        clue, number = m.group(1).replace("’", "'"), int(m.group(2))
+        plain = f"{clue} {number}"
+        if item.strip() == plain:
+            return clue, number, "exact"
+        if item.strip().lower() == plain:
+            return clue, number, "case"
+        rest = text[m.end() :].strip().strip(_Q + ")].").strip()
+        return clue, number, "reason" if rest else "tidy"
+    m = _CLUE_ALONE.match(text)
+    return None if m is None else (m.group(1).replace("’", "'"), None, "partial")
+
+
+def read_clues(answer: str, board_words, rules: ClueRules | None = None):
+    r"""The ``(clue, number)`` pairs ``answer`` lists, in its order, and the rule that read them.
+
+    A clue a line (on one line, a clue a comma), each read as a careful person reads it:
+    numbering, markdown and quotes, ``clue (2)``, ``clue, 2``, ``clue: 2``, ``Clue: pet,
+    Number: 2`` and a reason after the number are fine (rules ``tidy``, ``reason``); a clue
+    without a number is read with number 1 (rule ``partial``). An item that is no single word
+    and a number, a clue listed again, and a clue the board's rules forbid (a board word) are
+    passed over (rule ``partial``). An answer with no legal clue raises
+    :class:`~wordgames.subjects.AnswerError`, saying why.
+
+    >>> read_clues("1. **Ocean** (2) - waves\nwheels: 1", ["dog", "car"])
+    Reading(value=[('ocean', 2), ('wheels', 1)], rule='reason')
+    >>> read_clues("dog 1", ["dog", "cat"])
     Traceback (most recent call last):
     ...
     wordgames.subjects.AnswerError: the clue 'dog' is not legal: it is a board word
     """
     rules = rules or ClueRules()
     out: list[tuple[str, int]] = []
-    for item in _items_of(str(answer)):
-        m = _CLUE_LINE.match(_norm(item))
-        if m is None:
-            raise AnswerError(f"the answer lists {item[:80]!r}, which is not a word and a number")
-        clue, number = m.group(1), int(m.group(2))
+    used: list[str] = []
+    problems: list[str] = []
+    for item in _clue_items(answer):
+        got = _read_clue(item)
+        if got is None:
+            problems.append(f"the answer lists {item[:80]!r}, which is not a word and a number")
+            used.append("partial")
+            continue
+        clue, number, rule = got
         why = rules.why_illegal(clue, board_words)
         if why is not None:
-            raise AnswerError(f"the clue {clue!r} is not legal: {why}")
-        if clue in (c for c, _ in out):
-            raise AnswerError(f"the answer lists the clue {clue!r} twice")
-        out.append((clue, number))
+            problems.append(f"the clue {clue!r} is not legal: {why}")
+        elif clue in (c for c, _ in out):
+            problems.append(f"the answer lists the clue {clue!r} twice")
+        else:
+            out.append((clue, 1 if number is None else number))
+            used.append(rule)
+            continue
+        used.append("partial")
     if not out:
-        raise AnswerError("the answer lists no clue")
-    return out
+        raise AnswerError(problems[0] if problems else "the answer lists no clue")
+    rule = loosest(used)
+    if rule == "exact" and str(answer).strip() != "\n".join(f"{c} {n}" for c, n in out):
+        rule = "tidy"  # numbering, one line
+    return Reading(out, rule)
 
 
-def parse_guesses(answer: str, board_words, number: int) -> list[str]:
+def parse_clues(answer: str, board_words, rules: ClueRules | None = None) -> list[tuple[str, int]]:
+    r"""The ``(clue, number)`` pairs of :func:`read_clues`.
+
+    >>> parse_clues("1. pet 2\nwheels 1", ["dog", "cat", "car"])
+    [('pet', 2), ('wheels', 1)]
+    """
+    return read_clues(answer, board_words, rules).value
+
+
+def read_guesses(answer: str, board_words, number: int) -> Reading:
     r"""The board words ``answer`` guesses, in its order: the first ``number`` of them.
 
     A guess a line (or, on one line, a guess a comma), each read as a careful person reads it
     (:func:`~wordgames.subjects.read_choice` among the board words: numbering, markdown and a
-    reason after the word are fine; a heading line ending in ":" before the first guess is
-    passed over); an item that names no single board word, or one listed twice, makes the
-    answer unreadable (:class:`~wordgames.subjects.AnswerError`). Fewer than ``number``
-    guesses are the receiver's play (Algorithm 7 scores the guesses made); beyond ``number``
-    none is read.
+    reason after the word are fine); an item that names no single board word (a heading, a
+    remark) and a word guessed again are passed over. Fewer than ``number`` guesses are the
+    receiver's play (Algorithm 7 scores the guesses made); beyond ``number`` none is read.
+    An answer that guesses no board word raises :class:`~wordgames.subjects.AnswerError`.
 
-    >>> parse_guesses("1. **Dog**\n2. cat (it purrs)", ["dog", "cat", "car"], 2)
-    ['dog', 'cat']
-    >>> parse_guesses("dog\ncar\ncat", ["dog", "cat", "car"], 1)
+    >>> read_guesses("1. **Dog**\n2. cat (it purrs)", ["dog", "cat", "car"], 2)
+    Reading(value=['dog', 'cat'], rule='reason')
+    >>> read_guesses("dog\ncar\ncat", ["dog", "cat", "car"], 1).value
     ['dog']
     """
-    lines = [ln for ln in str(answer).splitlines() if ln.strip()]
-    items = lines if len(lines) > 1 else _items_of(str(answer))  # a guess a line, else commas
     out: list[str] = []
-    for item in items:
+    used: list[str] = []
+    for item in _items_of(str(answer)):
         if len(out) == int(number):
             break
         try:
-            word = read_choice(item, board_words).value
+            got = read_choice(item, board_words)
         except AnswerError:
-            if not out and item.rstrip().endswith(":"):  # a heading ("My guesses:")
-                continue
-            raise
-        if word in out:
-            raise AnswerError(f"the answer guesses {word!r} twice")
-        out.append(word)
+            continue
+        if got.value not in out:
+            out.append(got.value)
+            used.append(got.rule)
     if not out:
-        raise AnswerError("the answer guesses no board word")
-    return out
+        raise AnswerError(f"the answer {str(answer)[:80]!r} guesses no board word")
+    rule = loosest(used)
+    if rule == "exact" and str(answer).strip() not in {"\n".join(out), ", ".join(out)}:
+        rule = "tidy"
+    return Reading(out, rule)
 
 
-def _ask_distinct(player, questions) -> dict:
-    """The player's answer to each distinct question, asked together (in first-asked order)."""
+def parse_guesses(answer: str, board_words, number: int) -> list[str]:
+    """The guesses of :func:`read_guesses`."""
+    return read_guesses(answer, board_words, number).value
+
+
+def _ask_distinct(agent, questions, read) -> None:
+    """Ask each distinct question once, read its answer (re-prompting once); keep the reads."""
+    from wordgames.reading import ask_and_read
+
     distinct = list({_key(q): q for q in questions}.items())
-    answers = answer_all(player, [q for _, q in distinct])
-    return {k: a for (k, _), a in zip(distinct, answers, strict=True)}
+    tally = agent.__dict__.setdefault("_tally", Tally())
+    reads = ask_and_read(agent.player, [q for _, q in distinct], read, tally=tally)
+    agent._ahead = {k: r for (k, _), r in zip(distinct, reads, strict=True)}
 
 
-def _asked(agent, question: Question) -> str:
-    """The answer :meth:`ask_ahead` got for ``question``, else the player's answer now.
+def _asked(agent, question: Question, read):
+    """What :meth:`ask_ahead` read for ``question``, else the player's answer read now.
 
     The same question gets the same answer (a chat subject's from its cache), so an answer
     asked ahead serves every record that asks it, until the next ``ask_ahead``.
     """
     ahead = agent.__dict__.get("_ahead") or {}
-    if _key(question) in ahead:
-        return ahead[_key(question)]
-    return agent.player.answer(question)
+    if _key(question) not in ahead:
+        _ask_distinct(agent, [question], read)
+        ahead = agent._ahead
+    return ahead[_key(question)].get()
 
 
 def _key(question: Question) -> tuple:
@@ -173,19 +242,27 @@ class PlayerSender(Agent):
         prompt = SENDER_PROMPT.format(k=self.n_clues, blue="\n".join(blue), red="\n".join(red))
         fields = {"blue": tuple(blue), "red": tuple(red), "n_clues": self.n_clues}
         tokens = 8 + 5 * self.n_clues  # a clue and a number a line: about 4 tokens
-        return Question(
-            "codenames", "sender", fields, prompt, SENDER_PROMPT_VERSION, answer_tokens=tokens
-        )
+        return Question("codenames", "sender", fields, prompt, SENDER_PROMPT_VERSION,
+                        answer_tokens=tokens, form="clues")  # fmt: skip
+
+    @staticmethod
+    def _read(rules=None):
+        def read(answer, q):
+            return read_clues(answer, [*q.fields["blue"], *q.fields["red"]], rules)
+
+        return read
 
     def ask_ahead(self, boards) -> None:
         """Ask the questions of ``boards`` (``(blue, red)`` pairs) together; kept until read."""
         questions = [self.question(list(b), list(r)) for b, r in boards]
-        self._ahead = _ask_distinct(self.player, questions)
+        _ask_distinct(self, questions, self._read())
 
     def clues(self, blue, red, rules: ClueRules | None = None) -> list[tuple[str, int]]:
         """The player's ``(clue, number)`` pairs for (blue, red), best first, at most ``n_clues``."""
-        answer = _asked(self, self.question(list(blue), list(red)))
-        return parse_clues(answer, [*blue, *red], rules)[: self.n_clues]
+        question = self.question(list(blue), list(red))
+        if rules is not None and rules != ClueRules():  # read by these rules, not the defaults
+            self.__dict__.pop("_ahead", None)
+        return _asked(self, question, self._read(rules))[: self.n_clues]
 
     def ranked_forward(self, blue, red) -> list[str]:
         return [c for c, _ in self.clues(blue, red)]
@@ -228,9 +305,8 @@ class PlayerReceiver(Agent):
         fields = {"board": tuple(board_words), "clue": clue}
         # a word a line: about 3 tokens each
         tokens = 8 + 4 * len(board_words)
-        return Question(
-            "codenames", "receiver", fields, prompt, PROMPT_VERSION, answer_tokens=tokens
-        )
+        return Question("codenames", "receiver", fields, prompt, PROMPT_VERSION,
+                        answer_tokens=tokens, form="ranking")  # fmt: skip
 
     def guess_question(self, board_words: Sequence[str], clue: str, number: int) -> Question:
         """Algorithm 7's question: ``number`` guesses for the clue, not a whole ordering."""
@@ -238,7 +314,7 @@ class PlayerReceiver(Agent):
         prompt = GUESS_PROMPT.format(clue=clue, number=number, board="\n".join(board_words))
         fields = {"board": tuple(board_words), "clue": clue, "number": number}
         return Question("codenames", "receiver", fields, prompt, GUESS_PROMPT_VERSION,
-                        answer_tokens=8 + 4 * number)  # fmt: skip
+                        answer_tokens=8 + 4 * number, form="guesses")  # fmt: skip
 
     def ask_ahead(self, items) -> None:
         """Ask the questions of ``items`` together; kept until read.
@@ -250,16 +326,21 @@ class PlayerReceiver(Agent):
             self.question(list(it[0]), it[1]) if len(it) == 2 else self.guess_question(*it)
             for it in items
         ]
-        self._ahead = _ask_distinct(self.player, questions)
+        _ask_distinct(self, questions, _read_receiver)
 
     def ranked_forward(self, board_words: Sequence[str], clue: str) -> list[str]:
-        answer = _asked(self, self.question(list(board_words), clue))
-        return parse_ranking(answer, board_words)
+        return _asked(self, self.question(list(board_words), clue), _read_receiver)
 
     def guess(self, board_words: Sequence[str], clue: str, number: int) -> list[str]:
         """The player's guesses for the clue (asked for ``number`` of them, as people are)."""
-        answer = _asked(self, self.guess_question(list(board_words), clue, number))
-        return parse_guesses(answer, board_words, number)
+        return _asked(self, self.guess_question(list(board_words), clue, number), _read_receiver)
+
+
+def _read_receiver(answer, q: Question) -> Reading:
+    """A receiver's answer: guesses where it was asked for some, else an ordering."""
+    if "number" in q.fields:
+        return read_guesses(answer, q.fields["board"], q.fields["number"])
+    return read_ranking(answer, q.fields["board"])
 
 
 class LogprobReceiver(Agent):

@@ -27,7 +27,7 @@ from wordgames.measure import (
     check_names,
     check_range,
 )
-from wordgames.tables import Table, answers_table, columns
+from wordgames.tables import Table, answers_read_table, answers_table, columns
 
 _STATS = (
     "mean_rank:float? median_rank:float? mrr:float? hits@10:float? hits@100:float? mrr@10:float? "
@@ -37,6 +37,7 @@ _STATS = (
 #: the tables of the Codenames measure (:func:`wordgames.codenames.suite.tables`)
 TABLES = (
     answers_table(),
+    answers_read_table(),
     Table(
         "senders",
         columns(
@@ -211,11 +212,17 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
     )
 
 
+#: what a ``format_failures`` row is, in the measures' declarations
+FORMAT_FAILURES = (
+    "share of a player's decisions whose answer could not be read, even after a re-prompt "
+    "(scored by the game's no move: the board as shown, no guess, no clue)"
+)
+
 MEASURE = Measure(
     name="codenames",
-    # 5: exact similarities (issue 36); 4: mrr@10 and the player sender; 3: skipped records
-    # counted by weight
-    version="5",
+    # 6: a player's unreadable answer is the game's no move, in n (issue 37); 5: exact
+    # similarities (issue 36); 4: mrr@10 and the player sender; 3: skipped records by weight
+    version="6",
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
@@ -236,6 +243,10 @@ MEASURE = Measure(
         ),
         *_sender_metrics("human_receiver"),
         *_sender_metrics("human_sender"),
+        *(
+            Metric(f"{kind}.format_failures", LOWER, _UNIT, FORMAT_FAILURES)
+            for kind in ("human_receiver", "human_sender")
+        ),
         Metric(
             CANDIDATES_METRIC,
             LOWER,

@@ -39,6 +39,7 @@ from wordgames.codenames.spec import (
 )
 from wordgames.heap import long_lived_heap
 from wordgames.paired import item_record
+from wordgames.reading import answers_read_row, format_failure_score
 
 if TYPE_CHECKING:
     from wordgames.measure import MeasureResult
@@ -413,7 +414,9 @@ def scores_of(
         for data, among, results in _sender_parts(ev):
             for agent, res in results.items():
                 s = res.summary(intervals=RANK_STATS, **ci.kw())
-                why = dict(n=s["n"], n_skipped=s["n_skipped"], skip_reason=skip_reason(res.skipped))
+                why = dict(n=s["n"], n_skipped=s["n_skipped"], skip_reason=skip_reason(res.skipped),
+                           n_unread=res.unread)  # fmt: skip
+                _reading_rows(result, ev.dataset, data, agent, res, s["n"])
                 if among == "candidates":
                     result.score(
                         ev.dataset,
@@ -439,10 +442,25 @@ def scores_of(
                     n=s["n"],
                     n_skipped=s["n_skipped"],
                     skip_reason=skip_reason(res.skipped),
+                    n_unread=res.unread,
                 )
+                _reading_rows(result, ev.dataset, data, agent, res, s["n"])
                 if MEASURE.headline_of(row) is not None:
                     result.keep_items(row, _items([(ev.dataset, res)], strata=False))
     aggregate_scores(result, evaluations, ci)
+
+
+def _reading_rows(result: MeasureResult, dataset: str, data: str, agent: str, res, n) -> None:
+    """A player agent's ``format_failures`` row and ``answers_read`` row (others have none)."""
+    if res.reading is None:
+        return
+    metric = f"{data}.format_failures"
+    if any(r.key[2:] == (dataset, agent, metric) for r in result.scores):
+        return  # a sender's statistics share one reading
+    format_failure_score(result, dataset, agent, metric, res.unread, n)
+    result.tables.setdefault("answers_read", []).append(
+        answers_read_row(dataset, agent, res.reading, data)
+    )
 
 
 def _stat(role: str, stat: str) -> dict:
@@ -508,6 +526,7 @@ def aggregate_scores(
         for _name, res in parts:
             skipped.update(res.skipped)
         n_skipped = sum(skipped.values())
+        n_unread = sum(getattr(res, "unread", 0) for _name, res in parts)
         covs = [
             values[name].size / (values[name].size + sum(res.skipped.values()))
             if values[name].size
@@ -531,6 +550,7 @@ def aggregate_scores(
             n=n,
             n_skipped=n_skipped,
             skip_reason=why,
+            n_unread=n_unread,
         )
         row.coverage = float(np.mean(covs))
         used_parts = [(nm, r) for nm, r in parts if nm in used]

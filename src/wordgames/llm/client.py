@@ -50,6 +50,8 @@ class Usage:
     cache_hits: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
+    #: requests that probed what the server can do (structured output), not the games'
+    probes: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -168,6 +170,39 @@ class ChatClient:
             prompt_version,
         )
         return kept["text"], cached
+
+    def structured_flavour(self, *, cached_only: bool = False) -> str | None:
+        """The ``response_format`` flavour this server honours (a JSON schema), or ``None``.
+
+        Each flavour of :data:`~wordgames.llm.structured.FLAVOURS` is tried with one probe
+        question whose schema allows only two made-up words: a server that answers one of them
+        honours it; one that refuses the request or answers in words does not. The outcome is
+        kept in the response cache (a second run sends no probe); probes are counted apart
+        (``usage.probes``), not against ``max_requests``. ``cached_only`` sends nothing.
+        """
+        from wordgames.llm.structured import FLAVOURS, probe_passes, probe_request
+
+        model = self.check()
+        what = {"probe": "structured-output", "flavours": list(FLAVOURS)}
+        key = request_key(model, what, "structured-probe-1")
+        hit = self.cache.get(key)
+        if hit is not None or cached_only:
+            return (hit or {}).get("text") or None
+        found = None
+        for flavour in FLAVOURS:
+            request = probe_request(flavour)
+            try:
+                reply = self._send(
+                    lambda api, r=request: api.chat.completions.create(model=self.model, **r),
+                    probe=True,
+                )
+            except ServerError:  # the server refuses the flavour (400, 422...)
+                continue
+            if probe_passes(reply.choices[0].message.content or ""):
+                found = flavour
+                break
+        self.cache.put(key, model, what, {"text": found or ""}, 0, 0)
+        return found
 
     def continuation_logprob(
         self, prompt: str, continuation: str, *, prompt_version: str
@@ -293,18 +328,24 @@ class ChatClient:
             self.usage.tokens_out += tout
         return tin, tout
 
-    def _send(self, call):
-        """``call(openai client)``: one request, counted and capped; errors name the server."""
+    def _send(self, call, *, probe: bool = False):
+        """``call(openai client)``: one request, counted and capped; errors name the server.
+
+        A ``probe`` (what can the server do?) is counted apart and never capped.
+        """
         api = self._openai()
         import openai
 
         with self._lock:
-            if self.max_requests is not None and self.usage.requests >= self.max_requests:
+            if probe:
+                self.usage.probes += 1
+            elif self.max_requests is not None and self.usage.requests >= self.max_requests:
                 raise RequestBudgetSpent(
                     f"{self.max_requests} request(s) sent to {self.base_url}: the cap "
                     "(--max-requests) is reached; what was done is stored"
                 )
-            self.usage.requests += 1
+            else:
+                self.usage.requests += 1
         try:
             return call(api)
         except openai.APIStatusError as exc:  # after the client's own retries

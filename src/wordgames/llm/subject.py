@@ -2,8 +2,10 @@
 
 Each game's question (:class:`~wordgames.subjects.Question`) is sent as one chat request: the
 system prompt (``wordgames/prompts/system.txt``) and the question's prompt (the agent's prompt
-file, filled in), decoded at temperature 0 with a fixed seed where the server takes one. The
-reply is the answer the agent parses (strictly: what cannot be read is a counted skip).
+file, filled in), decoded at temperature 0 with a fixed seed where the server takes one; with the question's
+JSON schema where the server honours one (``answers``, :mod:`wordgames.llm.structured`). The
+reply is read by the game's reader, and asked again once where it cannot be read
+(:mod:`wordgames.reading`).
 
 The subject's identity, hence its key in the results store, is the model, the server's URL, the
 version of every prompt file and the decoding parameters; never the key, which is read from the
@@ -47,10 +49,22 @@ class ChatSubject(PlayerSubject):
         Send no question: a question the response cache cannot answer is noted in
         :attr:`planned` (with an estimate of its tokens) and answered ``""``, which the agents
         count as unreadable. Only the server's model list is fetched.
+    answers : {"auto", "structured", "free"}
+        How answers are asked for (:mod:`wordgames.llm.structured`): ``structured`` gives the
+        server each question's JSON schema, so an answer is a legal option by construction
+        (an error before any work when the server honours none); ``free`` asks for text, read
+        by the games' readers; ``auto`` (default) probes the server once and uses structured
+        answers where it honours them. What was used is part of the identity.
+    reprompts : int
+        Times an answer that cannot be read is asked again, told what was wrong (default 1;
+        part of the identity: it changes what is scored).
+    probe : bool
+        Whether ``answers="auto"`` may probe the server (one request, kept in the response
+        cache); ``False`` (``wordgames run --dry-run``): a probe the cache holds, else free.
 
     Examples
     --------
-    >>> s = ChatSubject("smollm2", base_url="http://127.0.0.1:9/v1")
+    >>> s = ChatSubject("smollm2", base_url="http://127.0.0.1:9/v1", answers="free")
     >>> s.name, s.identity()["model"], s.identity()["decoding"]["temperature"]
     ('chat:smollm2', 'smollm2', 0.0)
     >>> "api_key" in str(s.identity())
@@ -75,8 +89,12 @@ class ChatSubject(PlayerSubject):
         max_requests: int | None = None,
         cache_path: str | None = None,
         dry_run: bool = False,
+        answers: str = "auto",
+        reprompts: int = 1,
+        probe: bool = True,
     ):
         from wordgames.llm.client import server_url
+        from wordgames.llm.structured import MODES
 
         super().__init__(name or f"chat:{model}")
         if max_concurrency < 1:
@@ -88,6 +106,13 @@ class ChatSubject(PlayerSubject):
         self.max_concurrency, self.max_requests = max_concurrency, max_requests
         self.cache_path = cache_path
         self.dry_run = bool(dry_run)
+        if answers not in MODES:
+            raise WordgamesError(f"answers must be one of {', '.join(MODES)}, got {answers!r}")
+        if int(reprompts) < 0:
+            raise WordgamesError(f"reprompts must be at least 0, got {reprompts}")
+        self.answers, self.reprompts, self.probe = answers, int(reprompts), bool(probe)
+        #: what the answers are asked as: "free" or a structured flavour (after the probe)
+        self._mode: str | None = "free" if answers == "free" else None
         #: the questions a dry run would send (:func:`planned_row`), each distinct one once
         self.planned: list[dict] = []
         self._planned_keys: set = set()
@@ -109,6 +134,8 @@ class ChatSubject(PlayerSubject):
                 "seed": self.seed,
                 "max_tokens": self.max_tokens,
             },
+            "answers": self.answer_mode,
+            "reprompts": self.reprompts,
         }
         if self.dry_run:  # its empty answers must never be taken for the model's in a store
             out["dry_run"] = True
@@ -134,6 +161,31 @@ class ChatSubject(PlayerSubject):
     def check(self) -> None:
         """Reach the server and find the model before any work (an error names the URL)."""
         self.client.check()
+        _ = self.answer_mode
+
+    @property
+    def answer_mode(self) -> str:
+        """``"free"`` or the structured flavour the server honours (probed once, cached).
+
+        A dry run probes nothing: it uses a probe the response cache holds, else free text.
+        """
+        if self._mode is None:
+            offline = self.dry_run or (not self.probe and self.answers == "auto")
+            found = self.client.structured_flavour(cached_only=offline)
+            if found is None and self.answers == "structured":
+                from wordgames.llm.client import ServerError
+
+                raise ServerError(
+                    f"the model server at {self.base_url} honours no JSON schema in "
+                    "response_format (tried: json_schema, json_object with a schema): "
+                    "use --answers free or auto"
+                )
+            self._mode = found or "free"
+        return self._mode
+
+    def structured_for(self, question: Question) -> bool:
+        """Whether ``question`` is asked for a structured answer (a form, a capable server)."""
+        return bool(question.form) and self.answer_mode != "free"
 
     def capability_problem(self, capability: str) -> str | None:
         """Why the server cannot serve ``capability`` (a scorer needs true log-probabilities)."""
@@ -178,25 +230,42 @@ class ChatSubject(PlayerSubject):
 
     # ------------------------------------------------------------------ answering
     def messages(self, question: Question) -> list[dict]:
+        """The system prompt, the question, and each unreadable answer with what was wrong."""
         from wordgames.prompts import template
 
         system, _ = template("system")
-        return [
+        again, _ = template("reprompt")
+        out = [
             {"role": "system", "content": system},
             {"role": "user", "content": question.prompt},
         ]
+        for answer, problem in question.history:
+            out += [
+                {"role": "assistant", "content": answer},
+                {"role": "user", "content": again.format(problem=problem)},
+            ]
+        return out
 
-    def _ask(self, question: Question) -> tuple[str, dict]:
-        """The reply and its transcript row."""
+    def _request(self, question: Question) -> dict:
+        """The request's settings: prompt versions, decoding, the schema where structured."""
+        from wordgames.llm.structured import answer_schema, response_format
         from wordgames.prompts import template
 
+        version = f"{template('system')[1]}/{question.prompt_version}"
+        if question.history:
+            version += f"/reprompt-{template('reprompt')[1]}"
+        tokens = question.answer_tokens
+        request = {"prompt_version": version, "temperature": self.temperature, "seed": self.seed}
+        if self.structured_for(question):  # JSON around the answer: about twice the tokens
+            tokens = 2 * tokens + 16
+            request["response_format"] = response_format(answer_schema(question), self._mode)
+        request["max_tokens"] = min(self.max_tokens, tokens)
+        return request
+
+    def _ask(self, question: Question) -> tuple[str, dict]:
+        """The reply (a structured one as the plain answer it stands for) and its transcript row."""
         messages = self.messages(question)
-        request = {
-            "prompt_version": f"{template('system')[1]}/{question.prompt_version}",
-            "temperature": self.temperature,
-            "seed": self.seed,
-            "max_tokens": min(self.max_tokens, question.answer_tokens),
-        }
+        request = self._request(question)
         if self.dry_run:
             text = self.client.cached_chat(messages, **request)
             cached = text is not None
@@ -204,12 +273,22 @@ class ChatSubject(PlayerSubject):
                 text = ""
                 key = (request["prompt_version"], question.prompt)
                 with self._lock:  # asked again, it would be answered from the cache
-                    if key not in self._planned_keys:
+                    # a re-prompt of a dry run's empty answer is no request a run would send
+                    if key not in self._planned_keys and not question.history:
                         self._planned_keys.add(key)
                         self.planned.append(planned_row(question, messages, request["max_tokens"]))
         else:
             text, cached = self.client.chat(messages, **request)
-        return text, _transcript_row(question, text, cached)
+        row = _transcript_row(question, text, cached)
+        if "response_format" in request and text:
+            from wordgames.llm.structured import structured_text
+            from wordgames.subjects import AnswerError
+
+            try:
+                text = structured_text(question, text)
+            except AnswerError:  # the reader sees the raw reply, and says what is wrong
+                pass
+        return text, row
 
     def answer(self, question: Question) -> str:
         text, row = self._ask(question)

@@ -19,13 +19,39 @@ import numpy as np
 from wordgames.oddmanout.embedding_solver import Solution
 from wordgames.params import Params
 from wordgames.prompts import template
-from wordgames.subjects import AnswerError, Question, answer_all, parse_choice
+from wordgames.reading import Tally, ask_and_read
+from wordgames.subjects import AnswerError, Question, Reading, read_choice
 
 #: the prompt (``wordgames/prompts/oddmanout_solver.txt``) and its version
 PROMPT, PROMPT_VERSION = template("oddmanout_solver")
 _PHRASE = re.compile(r"^[a-z][a-z' -]*$")
 #: the most words a category may have
 MAX_CATEGORY_WORDS = 6
+
+
+def read_answer(answer: str, words) -> Reading:
+    """:func:`parse_answer`'s triple and the rule that read the word (``Reading``).
+
+    >>> read_answer("The odd one out is **bus**: the others are fruits.", ["apple", "bus"]).rule
+    'preamble'
+    """
+    head, colon, tail = str(answer).strip().partition(":")
+    try:  # "word: category", the format asked for
+        got = read_choice(head, words, allow_none=True)
+    except AnswerError:  # another form ("Answer: grass"): the word read from the whole answer
+        got = read_choice(answer, words, allow_none=True)
+        return Reading((got.value, None, "not-named"), got.rule)
+    picked = got.value
+    text = tail.strip().rstrip(".").strip().strip("\"'`").strip().lower()
+    if not colon or not text or picked is None:
+        return Reading((picked, None, "not-named"), got.rule)
+    text = " ".join(text.split())
+    if not _PHRASE.match(text) or len(text.split()) > MAX_CATEGORY_WORDS:
+        return Reading((picked, None, "unreadable"), got.rule)
+    rule = got.rule
+    if rule == "exact" and str(answer).strip() != f"{picked}: {text}":  # case, spaces, a "."
+        rule = "tidy" if str(answer).strip().lower() != f"{picked}: {text}" else "case"
+    return Reading((picked, text, "named"), rule)
 
 
 def parse_answer(answer: str, words) -> tuple[str | None, str | None, str]:
@@ -45,18 +71,7 @@ def parse_answer(answer: str, words) -> tuple[str | None, str | None, str]:
     >>> parse_answer("bus: 42!", ["apple", "bus", "pear"])
     ('bus', None, 'unreadable')
     """
-    head, colon, tail = str(answer).strip().partition(":")
-    try:  # "word: category", the format asked for
-        picked = parse_choice(head, words, allow_none=True)
-    except AnswerError:  # another form ("Answer: grass"): the word read from the whole answer
-        return parse_choice(answer, words, allow_none=True), None, "not-named"
-    text = tail.strip().rstrip(".").strip().strip("\"'`").strip().lower()
-    if not colon or not text or picked is None:
-        return picked, None, "not-named"
-    text = " ".join(text.split())
-    if not _PHRASE.match(text) or len(text.split()) > MAX_CATEGORY_WORDS:
-        return picked, None, "unreadable"
-    return picked, text, "named"
+    return read_answer(answer, words).value
 
 
 class PlayerSolver(Params):
@@ -91,7 +106,8 @@ class PlayerSolver(Params):
     def question(self, words) -> Question:
         prompt = PROMPT.format(words=", ".join(words))
         fields = {"words": tuple(words)}
-        return Question("oddmanout", "solver", fields, prompt, PROMPT_VERSION, answer_tokens=24)
+        return Question("oddmanout", "solver", fields, prompt, PROMPT_VERSION, answer_tokens=24,
+                        form="word-category")  # fmt: skip
 
     def solve(self, puzzles) -> Solution:
         """The player's answer to every puzzle, asked together (:func:`answer_all`)."""
@@ -101,13 +117,18 @@ class PlayerSolver(Params):
         category = np.full(P, None, dtype=object)
         status = np.full(P, "", dtype=object)  # of the category, where a word was chosen
         listed = [[str(w) for w in puzzles.words[p]] for p in range(P)]
-        answers = answer_all(self.player, [self.question(words) for words in listed])
-        for p, (words, answer) in enumerate(zip(listed, answers, strict=True)):
-            try:
-                picked, category[p], how = parse_answer(answer, words)
-            except AnswerError:
+        tally = Tally()
+        reads = ask_and_read(
+            self.player,
+            [self.question(words) for words in listed],
+            lambda answer, q: read_answer(answer, q.fields["words"]),
+            tally=tally,
+        )
+        for p, (words, read) in enumerate(zip(listed, reads, strict=True)):
+            if not read.ok:  # the game's "no move": an abstention, counted by its reason
                 reason[p] = "unreadable-answer"
                 continue
+            picked, category[p], how = read.value
             if picked is None:
                 reason[p] = "abstained"
             else:
@@ -119,7 +140,7 @@ class PlayerSolver(Params):
             np.zeros((P, n)),
             parameters={"player": self.player.identity(), "prompt_version": PROMPT_VERSION},
             oov={"puzzles_with_oov": 0, "oov_words": 0},
-            extra={"category": category, "category_status": status},
+            extra={"category": category, "category_status": status, "reading": tally},
         )
 
     def describe(self) -> dict:

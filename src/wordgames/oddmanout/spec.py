@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric, check_names
-from wordgames.tables import Table, answers_table, columns
+from wordgames.tables import Table, answers_read_table, answers_table, columns
 
 #: the tables of the Odd-Man-Out measure (:mod:`wordgames.oddmanout.suite`)
 TABLES = (
     answers_table(),
+    answers_read_table(),
     Table(
         "table3",
         columns(
@@ -162,7 +163,7 @@ MEASURE = Measure(
     # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy);
     # 4: a player names the category, compared with WordNet's explanation; 5: exact
     # similarities (issue 36)
-    version="5",
+    version="6",  # 6: a player's answers re-prompted, read by rules, counted (issue 37)
     family="oddmanout",
     description="Odd-Man-Out puzzles: %correct / %wrong / %abstained",
     compute="wordgames.oddmanout.suite:run",
@@ -172,6 +173,13 @@ MEASURE = Measure(
         Metric("pct_correct", HIGHER, _PCT, "% of puzzles solved"),
         Metric("pct_wrong", LOWER, _PCT, "% of puzzles answered wrongly"),
         Metric("pct_abstained", None, _PCT, "% of puzzles the solver abstained on"),
+        Metric(
+            "format_failures",
+            LOWER,
+            (0.0, 1.0),
+            "share of puzzles whose player's answer could not be read, even after a re-prompt "
+            "(scored as abstentions)",
+        ),
         Metric(
             "accuracy_answered",
             HIGHER,

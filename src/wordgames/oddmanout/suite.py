@@ -35,6 +35,7 @@ from functools import cache
 
 from wordgames.measure import MeasureResult, Timer
 from wordgames.paired import item_record
+from wordgames.reading import answers_read_row, format_failure_score
 from wordgames.safeio import save_figure
 
 VERSION = "3"
@@ -199,6 +200,9 @@ def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: 
     s = solved.score
     n, n_oov = int(s["n"]), int(s["puzzles_with_oov"])
     n_abstained = int(s["abstained"])
+    sol = solved.solution
+    reasons = getattr(sol, "reason", None)
+    n_unread = 0 if reasons is None else int(sum(r == "unreadable-answer" for r in reasons))
     why = f"puzzles with a word not in {unknown} (counted as abstained)" if n_oov else ""
     nan2 = (math.nan, math.nan)
     for metric in SCORE_METRICS:
@@ -215,11 +219,18 @@ def add_scores(result: MeasureResult, subject: str, solved: SolvedSet, unknown: 
             n_skipped=skipped,
             skip_reason="; ".join(x for x in (reason, why) if x),
             n_oov=0 if answered_only else n_oov,
+            n_unread=0 if answered_only else n_unread,
         )
         kind = {"pct_correct": 1, "pct_wrong": 0}.get(metric)
         if kind is not None and solved.outcomes is not None:
             per = 100.0 * (solved.outcomes == kind)
             result.keep_items(row, item_record(solved.ids, per))
+    tally = (getattr(sol, "extra", None) or {}).get("reading")
+    if tally is not None:  # a player: its format failures, and how its answers were read
+        format_failure_score(result, solved.dataset, subject, "format_failures", n_unread, n)
+        result.tables.setdefault("answers_read", []).append(
+            answers_read_row(solved.dataset, subject, tally, "solver")
+        )
 
 
 def solve_sets(solver, sets: dict, boot: dict | None = None) -> list[SolvedSet]:

@@ -527,7 +527,8 @@ class _Cells:
     def __init__(self, lb):
         self.row = {lab: i for i, lab in enumerate(lb.values.index)}
         self.col = {c: j for j, c in enumerate(lb.columns)}
-        keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "n_oov", "skip_reason")
+        keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "n_oov", "n_unread",
+                "skip_reason")  # fmt: skip
         self.a = {k: getattr(lb, k).to_numpy() for k in keys}
         for k in ("thin", "thin_reason", "ci_clipped"):
             self.a[k] = getattr(lb, k).to_numpy()
@@ -539,7 +540,9 @@ class _Cells:
     def _skipped(self, i: int, j: int) -> str:
         """The counts in the cell, the reason as a footnote mark (said once under the table)."""
         a = self.a
-        text = skipped_text(a["n_skipped"][i, j], a["n"][i, j], "", a["n_oov"][i, j])
+        text = skipped_text(
+            a["n_skipped"][i, j], a["n"][i, j], "", a["n_oov"][i, j], a["n_unread"][i, j]
+        )
         reason = str(a["skip_reason"][i, j] or "")
         if text and reason:
             mark = self.footnotes.setdefault(reason, len(self.footnotes) + 1)

@@ -216,6 +216,7 @@ LONG_COLUMNS = [
     "n",
     "n_skipped",
     "n_oov",
+    "n_unread",
     "skip_reason",
     "skipped",
     "coverage",
@@ -271,6 +272,7 @@ def long_table(coll: Collection, *, all_variants: bool = True):
                     "n": s.n,
                     "n_skipped": s.n_skipped,
                     "n_oov": s.n_oov,
+                    "n_unread": s.n_unread,
                     "skip_reason": s.skip_reason,
                     "skipped": score_skipped_text(s),
                     "coverage": s.coverage,
@@ -324,6 +326,7 @@ CELL_FRAMES = (
     "coverage",
     "ci_clipped",
     "n_oov",
+    "n_unread",
     "top",
     "best_cell",
 )
@@ -352,6 +355,7 @@ class Leaderboard:
     coverage: object = None
     ci_clipped: object = None
     n_oov: object = None
+    n_unread: object = None
     top: object = None
     best_cell: object = None
     directions: dict = field(default_factory=dict)
@@ -401,8 +405,9 @@ class Leaderboard:
                         "n": a["n"],
                         "n_skipped": a["n_skipped"],
                         "n_oov": a["n_oov"],
+                        "n_unread": a["n_unread"],
                         "skipped": skipped_text(
-                            a["n_skipped"], a["n"], a["skip_reason"], a["n_oov"]
+                            a["n_skipped"], a["n"], a["skip_reason"], a["n_oov"], a["n_unread"]
                         ),
                         "coverage": a["coverage"],
                         "thin": bool(a["thin"]),
@@ -423,6 +428,7 @@ class Leaderboard:
             "n",
             "n_skipped",
             "n_oov",
+            "n_unread",
             "skipped",
             "coverage",
             "thin",
@@ -433,7 +439,9 @@ class Leaderboard:
         ]
         df = pd.DataFrame(rows, columns=cols)
         # counts, missing where no row
-        return df.astype({"n": "Int64", "n_skipped": "Int64", "n_oov": "Int64"})
+        return df.astype(
+            {"n": "Int64", "n_skipped": "Int64", "n_oov": "Int64", "n_unread": "Int64"}
+        )
 
     def mean_rank(self):
         """Each embedding's mean rank over the ranked columns (lower is better)."""
@@ -447,7 +455,7 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
     shape = (len(labels), len(cols))
     cells = {
         k: np.full(shape, np.nan)
-        for k in ("values", "ci_low", "ci_high", "n", "n_skipped", "n_oov", "coverage")
+        for k in ("values", "ci_low", "ci_high", "n", "n_skipped", "n_oov", "n_unread", "coverage")
     }
     cells["skip_reason"] = np.full(shape, "", dtype=object)
     cells["thin_reason"] = np.full(shape, "", dtype=object)
@@ -465,6 +473,7 @@ def _fill(coll: Collection, labels: list[str], cols: list[tuple]) -> dict:
                 cells["ci_high"][i, j], cells["n_skipped"][i, j] = s.ci_high, s.n_skipped
                 cells["n"][i, j] = math.nan if s.n is None else s.n
                 cells["n_oov"][i, j] = s.n_oov
+                cells["n_unread"][i, j] = s.n_unread
                 cells["skip_reason"][i, j] = s.skip_reason
                 cells["coverage"][i, j] = s.coverage
                 cells["thin"][i, j], cells["thin_reason"][i, j] = s.thin, s.thin_reason

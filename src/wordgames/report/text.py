@@ -50,7 +50,7 @@ def finite(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0) -> str:
+def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0, n_unread=0) -> str:
     """What was left out of a value, or kept in it without every word known.
 
     The base is always the data set's item count, ``n + n_skipped`` (one meaning of ``n``).
@@ -59,6 +59,8 @@ def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0) -> str:
     ('skipped 3 of 100: pairs with an OOV word', '')
     >>> skipped_text(0, 585, "puzzles with a word not in the vocabulary (counted as abstained)", 56)
     'out of vocabulary 56 of 585: puzzles with a word not in the vocabulary (counted as abstained)'
+    >>> skipped_text(0, 30, n_unread=3)
+    "unreadable answers 3 of 30, scored as the game's no move"
     """
     parts = []
     total = f" of {format_number(n + (n_skipped or 0))}" if finite(n) else ""
@@ -66,14 +68,25 @@ def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0) -> str:
         parts.append(f"skipped {format_number(n_skipped)}{total}")
     if finite(n_oov) and n_oov:
         parts.append(f"out of vocabulary {format_number(n_oov)}{total}")
+    unread = (
+        f"unreadable answers {format_number(n_unread)}{total}, scored as the game's no move"
+        if finite(n_unread) and n_unread
+        else ""
+    )
     if not parts:
-        return ""
-    return ", ".join(parts) + (f": {reason}" if reason else "")
+        return unread
+    return "; ".join(filter(None, [", ".join(parts) + (f": {reason}" if reason else ""), unread]))
 
 
 def score_skipped_text(score) -> str:
     """:func:`skipped_text` of a :class:`~wordgames.measure.Score` (every printer calls this)."""
-    return skipped_text(score.n_skipped, score.n, score.skip_reason, getattr(score, "n_oov", 0))
+    return skipped_text(
+        score.n_skipped,
+        score.n,
+        score.skip_reason,
+        getattr(score, "n_oov", 0),
+        getattr(score, "n_unread", 0),
+    )
 
 
 def thin_text(reason: str) -> str:

@@ -33,7 +33,7 @@ def check_record(entry) -> None:
 
 
 _TEXT_FIELDS = ("embedding", "measure", "dataset", "subject", "metric")
-_COUNT_FIELDS = ("n", "n_skipped", "n_oov")
+_COUNT_FIELDS = ("n", "n_skipped", "n_oov", "n_unread")
 MAX_COUNT = 2**53  # a count beyond what a float holds exactly is no count of items
 _SHAPES = {"tables": dict, "oov": dict, "parameters": dict, "plots": list,
            "timings": dict, "notes": list, "scores": list, "items": dict, "usage": dict}  # fmt: skip

@@ -41,6 +41,7 @@ SCORE_COLUMNS = (
     "n",
     "n_skipped",
     "n_oov",
+    "n_unread",
     "skip_reason",
     "coverage",
     "thin",

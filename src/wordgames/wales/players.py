@@ -17,7 +17,8 @@ import numpy as np
 
 from wordgames.params import Params
 from wordgames.prompts import template
-from wordgames.subjects import AnswerError, Question, answer_all, parse_choice
+from wordgames.reading import Tally, ask_and_read
+from wordgames.subjects import Question, read_choice
 
 #: the navigator's prompt (``wordgames/prompts/wales_navigator.txt``) and its version
 PROMPT, PROMPT_VERSION = template("wales_navigator")
@@ -60,13 +61,18 @@ class PlayerNavigator(Params):
         # the step cap is not in the prompt: it tells a dry run how many steps a task may take
         fields = {"page": page, "target": target, "links": tuple(links),
                   "visited": tuple(visited), "step_cap": self.max_steps}  # fmt: skip
-        return Question("wales", "navigator", fields, prompt, PROMPT_VERSION, answer_tokens=32)
+        return Question("wales", "navigator", fields, prompt, PROMPT_VERSION, answer_tokens=32,
+                        form="choice")  # fmt: skip
 
     def run(self, graph, sources, targets) -> dict:
-        """Per task: ``n_steps``, ``success``, ``reason`` (``""`` on success) and ``questions``.
+        """Per task: ``n_steps``, ``success``, ``reason`` (``""`` on success), and more.
+
+        Also ``questions`` (asked) and ``reading`` (how the answers were read,
+        :class:`~wordgames.reading.Tally`).
 
         The tasks walk in lockstep: each round asks every walking task's question together
-        (:func:`~wordgames.subjects.answer_all`: concurrently where the player can).
+        (:func:`~wordgames.reading.ask_and_read`: concurrently where the player can; an
+        unreadable answer asked again with what was wrong).
         """
         names = graph.names
         here = np.asarray(sources, dtype=np.int64).copy()
@@ -75,7 +81,7 @@ class PlayerNavigator(Params):
         steps = np.zeros(n, dtype=np.int64)
         success = np.zeros(n, dtype=bool)
         reason = np.full(n, "", dtype=object)
-        walking, asked = list(range(n)), 0
+        walking, asked, tally = list(range(n)), 0, Tally()
         visited = [[int(here[i])] for i in range(n)]  # in order, the start page first
         while walking:
             ask = []
@@ -99,14 +105,12 @@ class PlayerNavigator(Params):
             ]
             asked += len(questions)
             walking = []
-            for (i, nodes, links), answer in zip(
-                ask, answer_all(self.player, questions), strict=True
-            ):
-                try:
-                    title = parse_choice(answer, links)
-                except AnswerError:
+            reads = ask_and_read(self.player, questions, _read_link, tally=tally)
+            for (i, nodes, links), read in zip(ask, reads, strict=True):
+                if not read.ok:  # the game's "no move": the task ends as a failure, counted
                     reason[i] = "unreadable-answer"
                     continue
+                title = read.value
                 here[i] = nodes[links.index(title)]
                 visited[i].append(int(here[i]))
                 steps[i] += 1
@@ -114,4 +118,9 @@ class PlayerNavigator(Params):
                     success[i] = True
                 else:
                     walking.append(i)
-        return {"n_steps": steps, "success": success, "reason": reason, "questions": int(asked)}
+        return {"n_steps": steps, "success": success, "reason": reason, "questions": int(asked),
+                "reading": tally}  # fmt: skip
+
+
+def _read_link(answer, question: Question):
+    return read_choice(answer, question.fields["links"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wordgames.measure import HIGHER, LOWER, Headline, Measure, Metric
-from wordgames.tables import Table, answers_table, columns
+from wordgames.tables import Table, answers_read_table, answers_table, columns
 
 _SCORE_COLUMNS = (
     "embedding:str task_set:str convention:str score:float ci_low:float? ci_high:float? "
@@ -23,6 +23,7 @@ _SCORE_COLUMNS = (
 #: the tables of the WALES measure (:mod:`wordgames.wales.suite`)
 TABLES = (
     answers_table(),
+    answers_read_table(),
     Table(
         "distributions",
         columns(
@@ -228,7 +229,9 @@ QUICK_PLAYER: dict = {"human_k": 20, "exponents": (), "percents": (), "max_steps
 
 MEASURE = Measure(
     name="wales",
-    version="3",  # 3: exact similarities (issue 36)
+    # 4: a player's unreadable answers counted (n_unread, format_failures; issue 37); 3: exact
+    # similarities (issue 36)
+    version="4",
     family="wales",
     description="WALES: greedy navigation of the Wikipedia link graph",
     compute="wordgames.wales.suite:run",
@@ -244,6 +247,13 @@ MEASURE = Measure(
         Metric("failure_rate", LOWER, (0.0, 1.0), "share of tasks the agent did not finish"),
         Metric("w_path", HIGHER, (-1.0, 1.0), "w-path: Spearman of -path length and cosine"),
         Metric("title_coverage", HIGHER, (0.0, 1.0), "share of pages with a vector"),
+        Metric(
+            "format_failures",
+            LOWER,
+            (0.0, 1.0),
+            "share of a player's tasks ended by an answer that could not be read, even after a "
+            "re-prompt (scored as failures)",
+        ),
     ),
     headlines=(
         Headline(

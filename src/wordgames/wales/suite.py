@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from wordgames.measure import MeasureResult, Timer
+from wordgames.reading import answers_read_row, format_failure_score
 
 VERSION = "2"
 DEFAULT_TASK_SET = "human"
@@ -145,7 +146,14 @@ def run_navigator(subject, name: str, ctx) -> MeasureResult:
         with Timer(result.timings, tasks.name):
             run, row = _navigate(nav, setup.graph, tasks, ctx)
         asked += int(run.get("questions", 0))
-        _task_rows(result, row, name, with_failures=True)
+        unread = int((np.asarray(run["reason"]).astype(str) == "unreadable-answer").sum())
+        _task_rows(result, row, name, with_failures=True, n_unread=unread)
+        if run.get("reading") is not None:  # a player: its format failures, how it was read
+            format_failure_score(result, row["task_set"], name, "format_failures", unread,
+                                 row["n_scored"])  # fmt: skip
+            result.tables.setdefault("answers_read", []).append(
+                answers_read_row(row["task_set"], name, run["reading"], "navigator")
+            )
         reasons = np.asarray(run["reason"])[~run["success"]].astype(str)
         counts = dict(zip(*np.unique(reasons, return_counts=True), strict=True))
         result.tables.setdefault("distributions", []).append(
@@ -504,11 +512,15 @@ def add_scores(
 
 
 def _task_rows(
-    result: MeasureResult, row: dict, subject: str, *, with_failures: bool, metric: str = "score"
-):
-    """The score (and the failure rate) of one task-set row, with their intervals; the score."""
+    result: MeasureResult, row: dict, subject: str, *, with_failures: bool, metric: str = "score",
+    n_unread: int = 0,
+):  # fmt: skip
+    """The score (and the failure rate) of one task-set row, with their intervals; the score.
+
+    ``n_unread``: tasks ended by an answer that could not be read (failures, in ``n``).
+    """
     skipped, why = _excluded(row)
-    kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why}
+    kw = {"n": row["n_scored"], "n_skipped": skipped, "skip_reason": why, "n_unread": n_unread}
     head = result.score(
         row["task_set"], subject, metric, row["score"], ci=(row["ci_low"], row["ci_high"]), **kw
     )
