@@ -564,18 +564,21 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
 
 
 def _chat_subjects(specs, **options):
-    """``chat:MODEL`` and ``embed:MODEL`` specs as subjects built with the server options."""
-    served = ("chat:", "embed:")
-    if not any(isinstance(s, str) and s.startswith(served) for s in specs):
+    """``chat:``, ``embed:`` and ``gguf:`` specs as subjects built with their options."""
+    served = ("chat:", "embed:", "gguf:")
+    if not any(isinstance(s, str) and s.startswith(("chat:", "embed:")) for s in specs):
         if options["base_url"] or options["max_requests"] is not None:
             fail("--base-url and --max-requests apply to chat:MODEL and embed:MODEL subjects")
+    if not any(isinstance(s, str) and s.startswith(served) for s in specs):
         return specs
     from wordgames.errors import WordgamesError
     from wordgames.subjects import from_spec
 
     # a chat model takes every option; an embeddings service only the server's
     server = {k: options[k] for k in ("base_url", "api_key_env")}
-    kinds = {"chat": options, "embed": server}
+    # a model in this process: how it is asked (its reading options), no server
+    local = {k: options[k] for k in ("answers", "reprompts")}
+    kinds = {"chat": options, "embed": server, "gguf": local}
     try:
         return [
             from_spec(s, **kinds[s.split(":", 1)[0]])
