@@ -452,6 +452,30 @@ def loosest(rules) -> str:
     return max(rules, key=lambda r: order.get(r, -1))
 
 
+def read_items(answer, options, limit: int | None = None) -> tuple[list[str], list[str]]:
+    r"""The distinct options an answer lists, item by item (:func:`_items_of`), and their rules.
+
+    Each item is read by :func:`read_choice`; one that names no single option (a heading, a
+    remark) and an option listed again are passed over; at most ``limit`` are read.
+
+    >>> read_items("My picks:\n1. **Dog**\n2. dog\n3. cat", ["dog", "cat"])
+    (['dog', 'cat'], ['tidy', 'exact'])
+    """
+    out: list[str] = []
+    rules: list[str] = []
+    for item in _items_of(str(answer)):
+        if limit is not None and len(out) >= int(limit):
+            break
+        try:
+            got = read_choice(item, options)
+        except AnswerError:
+            continue
+        if got.value not in out:
+            out.append(got.value)
+            rules.append(got.rule)
+    return out, rules
+
+
 def read_ranking(answer, options) -> Reading:
     r"""The options in the order ``answer`` lists them (one per line, or per comma on one line).
 
@@ -469,16 +493,7 @@ def read_ranking(answer, options) -> Reading:
     Reading(value=['pear', 'apple', 'fig'], rule='partial')
     """
     opts = [str(o) for o in options]
-    out: list[str] = []
-    rules: list[str] = []
-    for item in _items_of(str(answer)):
-        try:
-            got = read_choice(item, opts)
-        except AnswerError:
-            continue
-        if got.value not in out:
-            out.append(got.value)
-            rules.append(got.rule)
+    out, rules = read_items(answer, opts)
     if not out:
         raise AnswerError(f"the answer {str(answer)[:80]!r} ranks none of the {len(opts)} words")
     if len(out) < len(opts):

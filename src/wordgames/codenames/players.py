@@ -32,9 +32,8 @@ from wordgames.subjects import (
     AnswerError,
     Question,
     Reading,
-    _items_of,
     loosest,
-    read_choice,
+    read_items,
     read_ranking,
 )
 
@@ -151,18 +150,7 @@ def read_guesses(answer: str, board_words, number: int) -> Reading:
     >>> read_guesses("dog\ncar\ncat", ["dog", "cat", "car"], 1).value
     ['dog']
     """
-    out: list[str] = []
-    used: list[str] = []
-    for item in _items_of(str(answer)):
-        if len(out) == int(number):
-            break
-        try:
-            got = read_choice(item, board_words)
-        except AnswerError:
-            continue
-        if got.value not in out:
-            out.append(got.value)
-            used.append(got.rule)
+    out, used = read_items(answer, [str(w) for w in board_words], limit=number)
     if not out:
         raise AnswerError(f"the answer {str(answer)[:80]!r} guesses no board word")
     rule = loosest(used)
