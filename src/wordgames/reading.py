@@ -185,16 +185,16 @@ def take_tally(agent) -> Tally | None:
     return agent.__dict__.pop("_tally", None) or Tally()
 
 
-def format_failure_score(result, dataset: str, subject: str, metric: str, tally_or_counts,
+def format_failure_score(result, dataset: str, subject: str, metric: str, n_unread: int,
                          n_items: int) -> None:  # fmt: skip
     """Append the ``format_failures`` row: the share of ``n_items`` whose answer was unreadable.
 
-    ``tally_or_counts`` is the number of items that got the game's "no move" (weighted as the
+    ``n_unread`` is the number of items that got the game's "no move" (weighted as the
     game's scores are). The interval is Wilson's 95 % score interval, inside [0, 1].
     """
     from wordgames.stats import wilson_interval
 
-    k = int(tally_or_counts)
+    k = int(n_unread)
     n = int(n_items)
     value = k / n if n else float("nan")
     ci = wilson_interval(k, n) if n else (float("nan"), float("nan"))

@@ -122,7 +122,7 @@ class GGUFSubject(PlayerSubject):
             "n_ctx": self.n_ctx,
             "prompts": versions(),
             "decoding": {"temperature": 0.0, "seed": 0, "max_tokens": self.max_tokens},
-            "answers": "json_object" if self.answers == "structured" else "free",
+            "answers": self._mode,
             "reprompts": self.reprompts,
             "logprob_decimals": LOGPROB_DECIMALS,
         }
@@ -199,31 +199,30 @@ class GGUFSubject(PlayerSubject):
             )  # fmt: skip
             out.append(float(kept["logprob"]))
             all_cached &= cached
+        from wordgames.llm.subject import _transcript_row
+
         answer = json.dumps(dict(zip(map(str, options), out, strict=True)))
-        self._transcript.append(_row(question, answer, all_cached))
+        self._transcript.append(_transcript_row(question, answer, all_cached))
         return out
 
     # ------------------------------------------------------------------ answering
     def answer(self, question: Question) -> str:
-        from wordgames.llm.structured import answer_schema, structured_text
-        from wordgames.llm.subject import ChatSubject
+        from wordgames.llm.structured import structured_text
+        from wordgames.llm.subject import ChatSubject, _transcript_row
         from wordgames.subjects import AnswerError
 
-        messages = ChatSubject.messages(self, question)
-        request = {"messages": messages, "max_tokens": min(self.max_tokens, question.answer_tokens)}
-        if self.structured_for(question):
-            request["max_tokens"] = min(self.max_tokens, 2 * question.answer_tokens + 16)
-            request["response_format"] = {"type": "json_object",
-                                          "schema": answer_schema(question)}  # fmt: skip
+        # the chat subject's rule: prompt versions, decoding, the schema where structured
+        settings = ChatSubject._request(self, question)
+        version = settings.pop("prompt_version")
+        request = {"messages": ChatSubject.messages(self, question), **settings}
 
         def compute():
-            reply = self.llm.create_chat_completion(**request, temperature=0.0, seed=0)
+            reply = self.llm.create_chat_completion(**request)
             return {"text": reply["choices"][0]["message"]["content"] or ""}
 
-        kept, cached = self._cached(request, ChatSubject._request(self, question)["prompt_version"],
-                                    compute)  # fmt: skip
+        kept, cached = self._cached(request, version, compute)
         text = kept["text"]
-        self._transcript.append(_row(question, text, cached))
+        self._transcript.append(_transcript_row(question, text, cached))
         if "response_format" in request and text:
             try:
                 return structured_text(question, text)
@@ -251,12 +250,6 @@ class GGUFSubject(PlayerSubject):
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
-
-
-def _row(question: Question, answer: str, cached: bool) -> dict:
-    from wordgames.llm.subject import _transcript_row
-
-    return _transcript_row(question, answer, cached)
 
 
 def from_spec(rest: str, **kwargs) -> GGUFSubject:
