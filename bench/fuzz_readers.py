@@ -1107,6 +1107,89 @@ def _register_issue22() -> None:
 _register_issue22()
 
 
+# --------------------------------------------------------------------------- issue 38
+def _seed_gz(folder: Path) -> Path:
+    """A gzip-compressed GloVe text file: the compressed bytes are what is mutated."""
+    import gzip
+
+    p = folder / "g.txt.gz"
+    p.write_bytes(gzip.compress(_text_rows().encode("utf-8"), mtime=0))
+    return p
+
+
+_MANIFEST_SOURCE: dict[Path, Path] = {}  # the mutated manifest -> the file it caches
+
+
+def _seed_manifest(folder: Path) -> Path:
+    """A GloVe file parsed into the embedding cache; the cache's manifest is mutated."""
+    from wordgames.embeddings import load_embedding
+
+    src = folder / "g.txt"
+    src.write_text(_text_rows(), encoding="utf-8")
+    load_embedding(src)
+    manifest = next(Path(os.environ["WORDGAMES_CACHE"]).rglob("manifest.json"))
+    _MANIFEST_SOURCE[manifest] = src
+    return manifest
+
+
+def _read_through_manifest(path: Path):
+    """The embedding read again through its (mutated) cache: the file's words and vectors."""
+    from wordgames.embeddings import load_embedding
+
+    emb = load_embedding(_MANIFEST_SOURCE[path])
+    if emb.words.tolist() != WORDS or not np.array_equal(np.asarray(emb.vectors), VECS):
+        raise AssertionError("a damaged manifest gave other vectors than the file's")
+    return emb
+
+
+RESPONSE_KEYS = [f"{i:064x}" for i in range(5)]
+
+
+def _seed_response_cache(folder: Path) -> Path:
+    from wordgames.llm.cache import ResponseCache
+
+    p = folder / "responses.sqlite"
+    cache = ResponseCache(p)
+    for i, key in enumerate(RESPONSE_KEYS):
+        cache.put(key, "m", {"q": i}, {"text": f"answer {i}"}, 3, 1, server="http://h/v1")
+    con = cache._connect()
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return p
+
+
+def _read_response_cache(path: Path):
+    """Open a (mutated) response cache, read every key, write one: never an exception."""
+    from wordgames.llm.cache import ResponseCache
+
+    cache = ResponseCache(path)
+    got = {k: cache.get(k) for k in RESPONSE_KEYS}
+    cache.put("f" * 64, "m", {}, {"text": "new"}, 0, 0)
+    if not cache.read_only and cache.get("f" * 64) != {"text": "new"}:
+        raise AssertionError("the cache kept no new answer")
+    bad = [v for v in got.values() if v is not None and not isinstance(v, dict)]
+    if bad:
+        raise AssertionError(f"answers that are not objects: {bad[:2]}")
+    return cache
+
+
+def _cache_repairs(cache) -> Mapping:
+    return {"problems": len(cache.problems), "unreadable_rows": cache.unreadable_rows,
+            "unsaved": cache.unsaved} if (cache.problems or cache.unreadable_rows) else {}  # fmt: skip
+
+
+def _register_issue38() -> None:
+    register(FuzzReader("glove-text-gz", _seed_gz, _load(), tags=("embeddings",)))
+    register(FuzzReader("embedding-cache-manifest", _seed_manifest, _read_through_manifest,
+                        tags=("cache",)))  # fmt: skip
+    register(FuzzReader("response-cache", _seed_response_cache, _read_response_cache,
+                        words=lambda c: [], repairs=_cache_repairs, check=_no_check,
+                        tags=("cache",)))  # fmt: skip
+
+
+_register_issue38()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10_000, help="mutations per reader")

@@ -6,7 +6,16 @@ from pathlib import Path
 
 
 class WordgamesError(Exception):
-    """Base class of every error raised on purpose by wordgames."""
+    """Base class of every error raised on purpose by wordgames.
+
+    Its message is redacted when it is made (:func:`wordgames.redact.redact`): an error that
+    quotes a server's text never carries a key the process holds.
+    """
+
+    def __init__(self, *args):
+        from wordgames.redact import redact
+
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class DataFormatError(WordgamesError, ValueError):

@@ -17,6 +17,7 @@ import contextlib
 import contextvars
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,6 +92,28 @@ def _check_confined(path: Path) -> None:
             check_inside(absolute.parent, root)
 
 
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system says it (Linux).
+
+    >>> 0 <= current_umask() <= 0o777
+    True
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # elsewhere: set and restore it (under a lock: it is the process's)
+        old = os.umask(0o022)
+        os.umask(old)
+    return old
+
+
+_UMASK_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def atomic_target(path: str | Path) -> Iterator[Path]:
     """A fresh temporary file beside ``path``, renamed onto ``path`` when the block succeeds.
@@ -107,7 +130,10 @@ def atomic_target(path: str | Path) -> Iterator[Path]:
         fd, name = tempfile.mkstemp(
             prefix=f".{path.name[:80]}.{os.getpid()}.", suffix=TMP_SUFFIX, dir=path.parent
         )
-        os.close(fd)
+        try:  # mkstemp makes it 0600: the file a user asked for follows their umask
+            os.fchmod(fd, 0o666 & ~current_umask())
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise WordgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
     tmp = Path(name)

@@ -76,3 +76,38 @@ def test_init_only_refuses_an_option_that_would_break_play(tmp_path, inputs):
     r = runner.invoke(app, ["serve", "--study", str(f), "--init-only"])
     assert r.exit_code == 2, r.output
     assert "wiki.max_clicks" in r.output and "from 1 to 1000" in r.output
+
+
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        ({"slug": float("nan")}, "slug"),  # before: init_study looped for ever on "nan"
+        ({"slug": 10**5000}, "slug"),  # before: a traceback (str() of a 5,000-digit integer)
+        ({"slug": 0}, "slug"),  # before: accepted and served as "0"
+        ({"slug": float("inf")}, "slug"),
+        ({"slug": __import__("datetime").date(2024, 1, 1)}, "slug"),  # a TOML date
+        ({"game": ["oddmanout"]}, "game"),
+        ({"completion_code": 12345}, "completion_code"),
+        ({"completion_url": 7}, "completion_url"),
+        ({"seed": 10**5000}, "seed"),
+        ({"seed": -1}, "seed"),
+        ({"require_pid": "yes"}, "require_pid"),
+        ({"texts": {"title": 3}}, "texts"),
+        ({"game": "wiki", "wiki": {"max_clicks": 10**5000}}, "wiki.max_clicks"),
+        ({"game": "codenames-receiver", "codenames": {"clue_vocabulary": 10**5000}},
+         "codenames.clue_vocabulary"),
+    ],
+)  # fmt: skip
+def test_every_field_has_its_type_checked_with_a_message(change, key):
+    with pytest.raises(StudyConfigError) as err:
+        study_from_dict({**BASE, **change}, source="study.toml")
+    text = str(err.value)
+    assert key in text and "study.toml" in text and len(text) < 400, text
+
+
+def test_a_toml_study_file_with_a_date_or_nan_slug_is_refused_naming_it(tmp_path):
+    for value in ("nan", "inf", "1979-05-27", "0"):
+        path = tmp_path / "study.toml"
+        path.write_text(f'slug = {value}\ngame = "oddmanout"\ntrials = 2\npool_size = 4\n')
+        with pytest.raises(StudyConfigError, match="option .slug.: expected a string"):
+            load_study_file(path)

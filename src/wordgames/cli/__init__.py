@@ -50,6 +50,7 @@ app.add_typer(embeddings_app, name="embeddings")
 def _add_family_apps() -> None:
     # each family's CLI module only defines its typer app; heavy imports live in the commands
     from wordgames.cli import (
+        cache_cli,
         cbm_cli,
         codenames_cli,
         collect_cli,
@@ -69,6 +70,7 @@ def _add_family_apps() -> None:
     app.add_typer(results_cli.app, name="results")
     app.add_typer(serve_cli.app, name="serve")
     app.add_typer(collect_cli.app, name="collect")
+    app.add_typer(cache_cli.app, name="cache")
     report_cli.register(app)
 
 
@@ -444,15 +446,34 @@ def run(
     if res.failed:
         raise typer.Exit(1)
     if not res.results:  # every measure was skipped: nothing to show is not a success
-        fail(
-            "nothing was computed: every measure was skipped (the reasons are above); "
-            "check WORDGAMES_DATA or --data-root"
-            + (
-                f" (now {res.parameters.get('data_root')})"
-                if res.parameters.get("data_root")
-                else ""
-            )
-        )
+        fail(nothing_computed(res))
+
+
+def nothing_computed(res) -> str:
+    """Why a run computed nothing, from its skips' reasons: only what did happen is said.
+
+    >>> from types import SimpleNamespace as NS
+    >>> from wordgames.measure import Skip
+    >>> nothing_computed(NS(skipped=[Skip("chat:m", "oddmanout", "5 request(s) sent to "
+    ...     "http://h/v1: the cap (--max-requests) is reached")], parameters={}))[:58]
+    'nothing was computed: the request cap (--max-requests) was'
+    """
+    reasons = [s.reason for s in res.skipped]
+    if reasons and all("--max-requests" in r for r in reasons):
+        return ("nothing was computed: the request cap (--max-requests) was reached before a "
+                "result was complete; the answers so far are cached, so a run with a higher "
+                "cap sends only the rest")  # fmt: skip
+    out = "nothing was computed: every measure was skipped (the reasons are above)"
+    if any(_about_data(r) for r in reasons) or not reasons:
+        root = res.parameters.get("data_root")
+        out += "; check WORDGAMES_DATA or --data-root" + (f" (now {root})" if root else "")
+    return out
+
+
+def _about_data(reason: str) -> bool:
+    """Whether a skip's reason is data that was not found."""
+    low = reason.lower()
+    return any(w in low for w in ("available", "missing", "data root", "not found"))
 
 
 def inapplicable_run_options(

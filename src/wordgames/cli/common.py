@@ -101,9 +101,11 @@ def fail(message: str, code: int = 2) -> None:
     """Print ``error: message`` on stderr (user text escaped) and exit with ``code``."""
     from rich.markup import escape
 
+    from wordgames.redact import redact
+
     # soft wrap: a path, a URL or a suggested command in the message is never cut in two
     console(stderr=True).print(
-        f"[bold red]error:[/] {escape(str(message))}", highlight=False, soft_wrap=True
+        f"[bold red]error:[/] {escape(redact(str(message)))}", highlight=False, soft_wrap=True
     )
     raise typer.Exit(code)
 
@@ -114,6 +116,8 @@ def console(stderr: bool = False, **kwargs):
     Lines of text are never hard-wrapped (a path, a URL or a suggested command stays one token
     a reader can copy, from a terminal or a file); tables keep the console's width.
     """
+    # no emoji codes: "chat:m:" or "joy:smile:.txt" is a name, printed as given
+    kwargs.setdefault("emoji", False)
     return _console_class()(stderr=stderr, **kwargs)
 
 
@@ -127,8 +131,12 @@ def _console_class():
 
         class SoftConsole(Console):
             def print(self, *objects, soft_wrap=None, **kwargs):
+                from wordgames.redact import redact
+
                 if soft_wrap is None and objects and all(isinstance(o, str) for o in objects):
                     soft_wrap = True  # the terminal wraps what is too long for it
+                # no key the process holds is ever printed, whatever a server's text quoted
+                objects = tuple(redact(o) if isinstance(o, str) else o for o in objects)
                 super().print(*objects, soft_wrap=soft_wrap, **kwargs)
 
         _CONSOLE_CLASS = SoftConsole

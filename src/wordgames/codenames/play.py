@@ -206,7 +206,7 @@ def play_terminal(
     from rich.markup import escape
     from rich.prompt import Prompt
 
-    console = console or Console()
+    console = console or Console(emoji=False)  # a word is printed as given
     ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
     screen = Screen(console, board, colours=role == "sender")
     game_ref: list = []

@@ -208,7 +208,7 @@ def _open_checked(folder: Path) -> tuple[list[str], np.ndarray, LoadReport | Non
     try:
         manifest = json.loads((folder / "manifest.json").read_text())
         n, dim = int(manifest["n_rows"]), int(manifest["dim"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, OverflowError) as exc:  # 1e309: inf
         raise ValueError(f"no readable manifest ({type(exc).__name__})") from None
     if manifest.get("version") != CACHE_VERSION:
         raise ValueError(f"written by cache version {manifest.get('version')!r}")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import codecs
 import os
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -284,6 +285,8 @@ def detect_format(path: Path) -> str:
                 head = fh.read(4096)
     except EOFError:
         raise DataFormatError(path, None, "the gzip data is cut short (truncated?)") from None
+    except zlib.error as exc:  # damaged compressed data
+        raise DataFormatError(path, None, f"the gzip data is damaged ({exc})") from None
     except OSError as exc:
         why = exc.strerror or str(exc)
         raise DataFormatError(path, None, f"cannot read the file ({why})") from None

@@ -47,9 +47,11 @@ def detect_header(first_line: str) -> tuple[int, int] | None:
 
     >>> detect_header("400000 50"), detect_header("the 0.1 0.2"), detect_header("3 ²")
     ((400000, 50), None, None)
+    >>> detect_header("9" * 4400 + " 3")
     """
     parts = first_line.split()
-    if len(parts) == 2 and all(p.isascii() and p.isdigit() for p in parts):
+    # at most 18 digits: a count no file holds is no header (and int() of 4,300 digits raises)
+    if len(parts) == 2 and all(p.isascii() and p.isdigit() and len(p) <= 18 for p in parts):
         return int(parts[0]), int(parts[1])
     return None
 

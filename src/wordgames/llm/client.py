@@ -7,15 +7,24 @@ reachable, and the model is one it serves, or an error naming the URL), every re
 through the :class:`~wordgames.llm.cache.ResponseCache`, the number of requests can be capped
 (``max_requests``: then :class:`RequestBudgetSpent`, a skip, and what is done is stored), and the
 usage (requests, tokens in and out, cache hits) is counted.
+
+What a misbehaving server cannot do (``tests/llm/test_misbehaving_server.py``): get the key
+written or printed (every text it sends is redacted, :mod:`wordgames.redact`); get an error
+answer cached (an empty or null answer, a vector that is not finite, a malformed answer are
+never kept); give a traceback (every malformed answer is a :class:`ServerError` naming the
+URL); hold a request past ``timeout`` seconds or fill memory (each answer ends by a deadline
+and is read up to a cap: :mod:`wordgames.llm.http`).
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import asdict, dataclass
 
 from wordgames.errors import SkipMeasure, WordgamesError
 from wordgames.llm.cache import ResponseCache, request_key
+from wordgames.redact import redact, remember_secret
 
 
 def server_url(base_url: str | None, what: str) -> str:
@@ -52,6 +61,8 @@ class Usage:
     tokens_out: int = 0
     #: requests that probed what the server can do (structured output), not the games'
     probes: int = 0
+    #: answers the response cache could not keep (read-only, a full disk): asked again next run
+    not_kept: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -69,7 +80,7 @@ class ChatClient:
     api_key : str
         The key (read from the environment by the caller; never stored or written).
     timeout : float
-        Seconds before a request is given up (then retried).
+        Seconds an answer may take, first byte to last (a deadline, then retried).
     max_retries : int
         Retries of a request on 429, 5xx, timeouts and dropped connections, with back-off.
     max_requests : int or None
@@ -91,6 +102,7 @@ class ChatClient:
     ):
         self.model, self.base_url = model, base_url
         self._api_key = api_key
+        remember_secret(api_key)  # redacted from every message and answer from now on
         self.timeout, self.max_retries, self.max_requests = timeout, max_retries, max_requests
         self.cache = cache if cache is not None else ResponseCache()
         self.usage = Usage()
@@ -104,11 +116,14 @@ class ChatClient:
             from wordgames.errors import require
 
             openai = require("openai", "llm", "a chat: subject")
+            from wordgames.llm.http import bounded_client
+
             self._client = openai.OpenAI(
                 base_url=self.base_url,
                 api_key=self._api_key,
                 timeout=self.timeout,
                 max_retries=self.max_retries,
+                http_client=bounded_client(self.timeout),
             )
         return self._client
 
@@ -120,13 +135,18 @@ class ChatClient:
         import openai
 
         try:
-            ids = [m.id for m in api.models.list()]
+            ids = [redact(str(m.id)) for m in api.models.list()]
         except openai.AuthenticationError as exc:
             raise ServerError(
                 f"the model server at {self.base_url} refused the key ({exc})"
             ) from None
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
             raise ServerError(f"cannot reach the model server at {self.base_url} ({exc})") from None
+        except (ValueError, TypeError, AttributeError) as exc:  # JSON, or no list of models
+            raise ServerError(
+                f"the model server at {self.base_url} sent a model list that is not JSON "
+                f"with a list of models ({type(exc).__name__}: {exc})"
+            ) from None
         match = [i for i in ids if i == self.model or i.rsplit("/", 1)[-1] == self.model]
         if not match:
             raise ServerError(
@@ -139,21 +159,32 @@ class ChatClient:
     def _key(self, request: dict, prompt_version: str, **key_extra) -> tuple[str, str]:
         """``(reported model, cache key)`` of ``request`` (and what else decides its answer)."""
         model = self.check()
-        return model, request_key(model, {**request, **key_extra}, prompt_version)
+        return model, request_key(model, {**request, **key_extra}, prompt_version, self.base_url)
 
-    def _cached_request(self, create, request: dict, parse, prompt_version: str, **key_extra):
+    def _cached_request(self, create, request: dict, parse, prompt_version: str, *,
+                        keep=None, **key_extra):  # fmt: skip
         """``(what is kept of the reply, whether it came from the cache)`` for one request.
 
         ``create(api)`` is the openai method that sends ``request``; ``parse(reply)`` the
-        JSON-ready part of its reply that the cache keeps (written as soon as it arrives).
+        JSON-ready part of its reply that the cache keeps (written as soon as it arrives;
+        a reply without it is a :class:`ServerError`); ``keep(kept)``: whether it may be kept
+        (an empty answer is not: a server in trouble sends them; it is asked again next time).
         """
         model, key = self._key(request, prompt_version, **key_extra)
         hit = self._cached(key)
         if hit is not None:
             return hit, True
         reply = self._send(lambda api: create(api)(model=self.model, **request))
-        kept = parse(reply)
-        self.cache.put(key, model, request, kept, *self._count_tokens(reply))
+        try:
+            kept = parse(reply)
+        except (AttributeError, IndexError, KeyError, TypeError) as exc:
+            raise ServerError(
+                f"the model server at {self.base_url} sent an answer without the expected "
+                f"fields ({type(exc).__name__}: {exc})"
+            ) from None
+        tokens = self._count_tokens(reply)
+        if keep is None or keep(kept):
+            self._keep(key, model, request, kept, *tokens, server=self.base_url)
         return kept, False
 
     def cached_chat(self, messages: list[dict], *, prompt_version: str, **decoding) -> str | None:
@@ -166,8 +197,11 @@ class ChatClient:
         kept, cached = self._cached_request(
             lambda api: api.chat.completions.create,
             {"messages": messages, **decoding},
-            lambda reply: {"text": reply.choices[0].message.content or ""},
+            lambda reply: {
+                "text": redact(_first_choice(reply, self.base_url).message.content or "")
+            },  # fmt: skip
             prompt_version,
+            keep=lambda kept: bool(kept["text"]),  # a null or empty answer is not kept
         )
         return kept["text"], cached
 
@@ -184,7 +218,7 @@ class ChatClient:
 
         model = self.check()
         what = {"probe": "structured-output", "flavours": list(FLAVOURS)}
-        key = request_key(model, what, "structured-probe-1")
+        key = request_key(model, what, "structured-probe-1", self.base_url)
         hit = self.cache.get(key)
         if hit is not None or cached_only:
             return (hit or {}).get("text") or None
@@ -198,10 +232,11 @@ class ChatClient:
                 )
             except ServerError:  # the server refuses the flavour (400, 422...)
                 continue
-            if probe_passes(reply.choices[0].message.content or ""):
+            choices = getattr(reply, "choices", None) or []
+            if choices and probe_passes(getattr(choices[0].message, "content", None) or ""):
                 found = flavour
                 break
-        self.cache.put(key, model, what, {"text": found or ""}, 0, 0)
+        self._keep(key, model, what, {"text": found or ""}, 0, 0, server=self.base_url)
         return found
 
     def continuation_logprob(
@@ -284,7 +319,7 @@ class ChatClient:
         one vector per token (llama.cpp's, which does not pool) gets their mean.
         """
         model = self.check()
-        keys = [request_key(model, {"embedding_of": w}, "embed-1") for w in words]
+        keys = [request_key(model, {"embedding_of": w}, "embed-1", self.base_url) for w in words]
         vectors: list = [None] * len(words)
         todo = []
         for i, key in enumerate(keys):
@@ -299,18 +334,21 @@ class ChatClient:
             reply = self._send(
                 lambda api, t=texts: api.embeddings.create(model=self.model, input=t)
             )
-            data = sorted(reply.data, key=lambda d: d.index)
-            if len(data) != len(part):
-                raise ServerError(
-                    f"the model server at {self.base_url} sent {len(data)} vectors for "
-                    f"{len(part)} words"
-                )
-            tin, _ = self._count_tokens(reply)
-            for i, d in zip(part, data, strict=True):
-                vectors[i] = _pooled(d.embedding)
-                self.cache.put(keys[i], model, {"embedding_of": words[i]}, {"vector": vectors[i]},
-                               0, 0)  # fmt: skip
+            got = _checked_vectors(reply, len(part), self.base_url)
+            self._count_tokens(reply)
+            for i, vector in zip(part, got, strict=True):
+                vectors[i] = vector
+                self._keep(keys[i], model, {"embedding_of": words[i]}, {"vector": vector},
+                               0, 0, server=self.base_url)  # fmt: skip
         return vectors
+
+    def _keep(self, *row, server: str) -> None:
+        """Write one answer to the cache; one it could not keep is counted (``not_kept``)."""
+        before = self.cache.unsaved
+        self.cache.put(*row, server=server)
+        if self.cache.unsaved != before:
+            with self._lock:
+                self.usage.not_kept += 1
 
     def _cached(self, key: str) -> dict | None:
         """The cached response of ``key`` (counted as a hit), or None."""
@@ -321,8 +359,8 @@ class ChatClient:
         return hit
 
     def _count_tokens(self, reply) -> tuple[int, int]:
-        tin = getattr(reply.usage, "prompt_tokens", 0) or 0
-        tout = getattr(reply.usage, "completion_tokens", 0) or 0
+        usage = getattr(reply, "usage", None)
+        tin, tout = (_count(getattr(usage, k, 0)) for k in ("prompt_tokens", "completion_tokens"))
         with self._lock:
             self.usage.tokens_in += tin
             self.usage.tokens_out += tout
@@ -346,14 +384,93 @@ class ChatClient:
                 )
             else:
                 self.usage.requests += 1
+        from wordgames.llm.http import AnswerTooLarge
+
         try:
             return call(api)
         except openai.APIStatusError as exc:  # after the client's own retries
             raise ServerError(
                 f"the model server at {self.base_url} answered {exc.status_code} ({exc.message})"
             ) from None
+        except openai.APITimeoutError:
+            raise ServerError(
+                f"the model server at {self.base_url} did not finish an answer within "
+                f"{self.timeout:g} s ({self.max_retries + 1} tries)"
+            ) from None
         except openai.APIConnectionError as exc:
             raise ServerError(f"lost the model server at {self.base_url} ({exc})") from None
+        except AnswerTooLarge as exc:  # not retried: it would be sent again
+            raise ServerError(
+                f"the model server at {self.base_url} sent {exc} in one answer (the cap; "
+                "docs/llm.md)"
+            ) from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ServerError(
+                f"the model server at {self.base_url} sent an answer that is not JSON ({exc})"
+            ) from None
+        except ValueError as exc:  # openai's own checks of an answer's shape
+            raise ServerError(
+                f"the model server at {self.base_url} sent a malformed answer ({exc})"
+            ) from None
+
+
+def _first_choice(reply, url: str):
+    """The first choice of a chat or completions answer (none: a :class:`ServerError`)."""
+    choices = getattr(reply, "choices", None)
+    if not choices:
+        raise ServerError(f"the model server at {url} sent an answer with no choices")
+    return choices[0]
+
+
+def _numbers(values):
+    """``values`` as sent, where each is a JSON number (a string "0.5" is no number)."""
+    flat = (
+        values if not values or not isinstance(values[0], list) else [x for v in values for x in v]
+    )
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in flat):
+        bad = next(x for x in flat if not isinstance(x, int | float) or isinstance(x, bool))
+        raise ValueError(f"a vector holds {bad!r:.40}, not a number")
+    return values
+
+
+def _cut(values, n: int = 8) -> str:
+    return ", ".join(map(repr, values[:n])) + (", ..." if len(values) > n else "")
+
+
+def _count(value) -> int:
+    """A token count as the server gave it (anything else: 0, it is only counted)."""
+    return value if isinstance(value, int) and 0 <= value < 2**40 else 0
+
+
+def _checked_vectors(reply, n: int, url: str) -> list[list[float]]:
+    """``n`` vectors of one length, every number finite, from an embeddings answer."""
+    import numpy as np
+
+    data = getattr(reply, "data", None)
+    if not data:
+        raise ServerError(f"the model server at {url} sent no vectors")
+    if len(data) != n:
+        raise ServerError(f"the model server at {url} sent {len(data)} vectors for {n} words")
+    indexes = [getattr(d, "index", None) for d in data]
+    if sorted(i for i in indexes if isinstance(i, int) and not isinstance(i, bool)) != list(
+        range(n)
+    ):
+        raise ServerError(f"the model server at {url} sent vectors indexed {_cut(indexes)}: "
+                          f"expected each of 0 to {n - 1} once")  # fmt: skip
+    try:
+        ordered = sorted(data, key=lambda d: d.index)
+        vectors = [_pooled(_numbers(d.embedding)) for d in ordered]
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ServerError(f"the model server at {url} sent a malformed vector ({exc})") from None
+    sizes = sorted({len(v) for v in vectors})
+    if len(sizes) > 1:
+        raise ServerError(
+            f"the model server at {url} sent vectors of {sizes[0]} and {sizes[-1]} numbers"
+        )
+    if not np.isfinite(np.asarray(vectors, dtype=np.float64)).all():
+        raise ServerError(f"the model server at {url} sent a vector holding a number that is "
+                          "not a finite number (NaN or infinity): nothing of it is cached")  # fmt: skip
+    return vectors
 
 
 #: how far a server's two log-probabilities of one token may differ (numerical noise)

@@ -143,6 +143,9 @@ def read_protocol_seeds(path: str | Path) -> list[tuple[str, dict[str, list[str]
             )
         _check_words(path, lineno, [obj["seed"], *cats, *(w for ws in cats.values() for w in ws)])
         out.append((obj["seed"], cats))
+    if not out:  # an empty file is no protocol: nothing would be generated, silently
+        raise DataFormatError(path, None, 'holds no seed: expected one {"seed": ..., '
+                              '"categories": ...} object a line')  # fmt: skip
     return out
 
 

@@ -6,6 +6,8 @@ validate is quarantined by the store (and recomputed) and named by the report.
 
 from __future__ import annotations
 
+import math
+
 __all__ = ["check_record", "check_result"]
 
 
@@ -54,6 +56,9 @@ def check_result(result) -> None:
     if not isinstance(result.get("embedding", ""), str):
         raise ValueError("the result's embedding is not a name")
     wrong = [k for k, t in _SHAPES.items() if k in result and not isinstance(result[k], t)]
+    # a plot is a path, a note a line of text: ``plots: [1]`` or ``[null]`` is no record
+    wrong += [k for k in ("plots", "notes") if k not in wrong
+              and not all(isinstance(x, str) for x in result.get(k) or ())]  # fmt: skip
     if wrong:
         raise ValueError(f"the result's {', '.join(wrong)} have the wrong type")
     for i, sc in enumerate(result.get("scores") or ()):
@@ -79,7 +84,12 @@ def _score_problem(sc) -> str:
     numbers = [
         f
         for f in ("value", "ci_low", "ci_high", "coverage")
-        if sc.get(f) is not None and (isinstance(sc[f], bool) or not isinstance(sc[f], int | float))
-    ]
+        if sc.get(f) is not None
+        and (
+            isinstance(sc[f], bool)
+            or not isinstance(sc[f], int | float)
+            or (isinstance(sc[f], float) and math.isinf(sc[f]))
+        )
+    ]  # NaN is a score that is not defined; an infinite one is no score
     bad = text + counts + numbers
     return f"{', '.join(bad)} of the wrong type or out of range" if bad else ""

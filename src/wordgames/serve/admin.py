@@ -19,7 +19,7 @@ import zipfile
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from sqlalchemy import func, select
 from starlette.concurrency import run_in_threadpool
 
@@ -40,8 +40,22 @@ COOKIE = "wg_admin"
 
 
 def _bearer(ctx: Ctx, request: Request) -> bool:
+    """Whether the request carries the admin token as ``Authorization: Bearer``.
+
+    A wrong token is a failed login like the form's (the one limiter of every way the token
+    is tried: :func:`bearer_limit` refuses a waiting address before any page runs); it is
+    judged once a request.
+    """
     auth = request.headers.get("authorization", "")
-    return auth.lower().startswith("bearer ") and same(auth[7:].strip(), ctx.admin_token)
+    if not auth.lower().startswith("bearer "):
+        return False
+    known = getattr(request.state, "wg_bearer", None)
+    if known is None:
+        known = same(auth[7:].strip(), ctx.admin_token)
+        request.state.wg_bearer = known
+        limiter = request.app.state.admin_limiter
+        (limiter.succeeded if known else limiter.failed)(_client(request))
+    return known
 
 
 def session_of(ctx: Ctx, request: Request) -> str | None:
@@ -119,6 +133,16 @@ def admin_routes(app: FastAPI, ctx: Ctx) -> None:
     limiter = LoginLimiter()
     app.state.admin_limiter = limiter  # tests turn its clock
 
+    @app.middleware("http")
+    async def bearer_limit(request: Request, call_next):
+        """A client waiting after failed logins gets 429 for a Bearer token too."""
+        if request.url.path.startswith("/admin") and request.headers.get("authorization"):
+            wait = limiter.wait(_client(request))
+            if wait > 0:
+                return PlainTextResponse(f"Too many failed logins: wait {wait:.0f} s.", 429,
+                                         headers={"retry-after": str(max(1, round(wait)))})  # fmt: skip
+        return await call_next(request)
+
     @app.get("/admin")
     def admin_home(request: Request):
         csrf = session_of(ctx, request)
@@ -130,6 +154,7 @@ def admin_routes(app: FastAPI, ctx: Ctx) -> None:
             title="Admin",
             csrf=csrf or "",
             rows=[(st, study_summary(ctx, st)) for st in studies],
+            problems=sorted(ctx.problems.items()),
         )
 
     @app.post("/admin/login")

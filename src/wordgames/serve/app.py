@@ -65,10 +65,9 @@ def create_app(
 
         run_migrations(db)
     require_current(db)
-    for slug in store.list_studies(db):  # load every study and what its game needs, once
-        study = store.load_study(db, slug)
-        study.game.warm(study.cfg)
     ctx = Ctx(db, admin_token, secure_cookies)
+    for slug in store.list_studies(db):  # load every study and what its game needs, once
+        _warm(ctx, slug)
     app = FastAPI(title="wordgames serve", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.ctx = ctx
     app.add_middleware(BodyLimitMiddleware, max_body=max_body)
@@ -77,6 +76,24 @@ def create_app(
     _participant_routes(app, ctx)
     admin_routes(app, ctx)
     return app
+
+
+def _warm(ctx: Ctx, slug: str) -> None:
+    """Make a study ready; what fails is kept for the admin page and the log.
+
+    A model's unreadable answer or a server that is down stops neither the app nor the other
+    studies.
+    """
+    from wordgames.errors import WordgamesError
+
+    try:
+        study = store.load_study(ctx.db, slug)
+        study.game.warm(study.cfg)
+    except (WordgamesError, OSError, ValueError) as exc:
+        from wordgames.redact import redact
+
+        ctx.problems[slug] = redact(f"{type(exc).__name__}: {exc}")
+        log.warning("study %s: getting it ready failed: %s", slug, ctx.problems[slug])
 
 
 def create_app_from_env() -> FastAPI:

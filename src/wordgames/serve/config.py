@@ -136,14 +136,26 @@ class StudyConfig:
     oddmanout: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        # each field's type first: str() of a number or a date would pass a pattern ("nan",
+        # "0", "2024-01-01"), and of an integer of 5,000 digits raise
+        for key in ("slug", "game", "completion_code", "completion_url"):
+            v = getattr(self, key)
+            _check(isinstance(v, str), key, f"a string; got {_shown(v)}")
         _check(
-            SLUG_RE.match(str(self.slug)) is not None,
+            SLUG_RE.match(self.slug) is not None,
             "slug",
             f"lower-case letters, digits and '-', at most 40 characters; got {self.slug!r}",
         )
         _check(self.game in GAMES, "game", f"one of {', '.join(GAMES)}; got {self.game!r}")
         for key in ("trials", "pool_size", "seed"):
-            _check(_is_int(getattr(self, key)), key, f"an integer; got {getattr(self, key)!r}")
+            _check(
+                _is_int(getattr(self, key)), key, f"an integer; got {_shown(getattr(self, key))}"
+            )
+        _check(0 <= self.seed < 2**63, "seed", f"from 0 to 2**63 - 1; got {_shown(self.seed)}")
+        _check(isinstance(self.require_pid, bool), "require_pid",
+               f"true or false; got {_shown(self.require_pid)}")  # fmt: skip
+        _check(isinstance(self.texts, dict) and all(isinstance(v, str) for v in self.texts.values()),
+               "texts", "a table of strings")  # fmt: skip
         _check(1 <= self.trials <= MAX_TRIALS, "trials", f"between 1 and {MAX_TRIALS}")
         _check(self.pool_size >= self.trials, "pool_size", f"at least trials ({self.trials})")
         _check(self.pool_size <= 5000, "pool_size", "at most 5000")
@@ -165,12 +177,12 @@ class StudyConfig:
         _check(
             cv in ("auto", "nounlist", "content", "embedding"),
             "codenames.clue_vocabulary",
-            f"'auto', 'nounlist', 'content' or 'embedding'; got {cv!r}",
+            f"'auto', 'nounlist', 'content' or 'embedding'; got {_shown(cv)}",
         )
         for key in ("reveal_targets", "no_shared_stem", "no_substring"):
             if key in self.codenames:
                 v = self.codenames[key]
-                _check(isinstance(v, bool), f"codenames.{key}", f"true or false; got {v!r}")
+                _check(isinstance(v, bool), f"codenames.{key}", f"true or false; got {_shown(v)}")
         _check_game_options(self)
         att = self.attention
         _check(att.action in ("flag", "end"), "attention.action", "'flag' or 'end'")
@@ -256,28 +268,36 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _shown(value) -> str:
+    """A value as a message shows it: its type, and a long one cut (never str() of a huge int)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _check_game_options(cfg: StudyConfig) -> None:
     """Every game option of ``cfg`` has its type and range (:data:`INT_OPTIONS`...)."""
     for (section, key), (lo, hi) in INT_OPTIONS.items():
         if key in getattr(cfg, section):
             v = getattr(cfg, section)[key]
             _check(_is_int(v) and lo <= v <= hi, f"{section}.{key}",
-                   f"a whole number from {lo} to {hi}; got {v!r}")  # fmt: skip
+                   f"a whole number from {lo} to {hi}; got {_shown(v)}")  # fmt: skip
     for section, key in BOOL_OPTIONS:
         if key in getattr(cfg, section):
             v = getattr(cfg, section)[key]
-            _check(isinstance(v, bool), f"{section}.{key}", f"true or false; got {v!r}")
+            _check(isinstance(v, bool), f"{section}.{key}", f"true or false; got {_shown(v)}")
     for section, key in TEXT_OPTIONS:
         if key in getattr(cfg, section):
             v = getattr(cfg, section)[key]
             _check(isinstance(v, str) and 0 < len(v) <= 4096 and v.isprintable(),
-                   f"{section}.{key}", f"a file name or a name; got {v!r}")  # fmt: skip
+                   f"{section}.{key}", f"a file name or a name; got {_shown(v)}")  # fmt: skip
     for section, key in LIST_OPTIONS:
         if key in getattr(cfg, section):
             v = getattr(cfg, section)[key]
             _check(isinstance(v, list | tuple) and 0 < len(v) <= 50
                    and all(isinstance(x, str) and x.isprintable() for x in v),
-                   f"{section}.{key}", f"a list of agent names; got {v!r}")  # fmt: skip
+                   f"{section}.{key}", f"a list of agent names; got {_shown(v)}")  # fmt: skip
     omo, wiki = cfg.oddmanout, cfg.wiki
     _check(omo.get("min_examples", 3) <= omo.get("n_examples", 5), "oddmanout.min_examples",
            f"at most n_examples ({omo.get('n_examples', 5)}): no answer could pass")  # fmt: skip
@@ -383,7 +403,7 @@ def study_from_dict(data: dict, *, source: str = "<options>") -> StudyConfig:
         if not isinstance(sec, dict) or set(sec) - keys:
             raise StudyConfigError(
                 f"{source}: [{section}] takes {', '.join(sorted(keys))}; got "
-                f"{sorted(set(sec) - keys) if isinstance(sec, dict) else sec!r}"
+                f"{sorted(set(sec) - keys) if isinstance(sec, dict) else _shown(sec)}"
             )
         kw[section] = sec
     try:

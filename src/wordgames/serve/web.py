@@ -40,6 +40,8 @@ class Ctx:
         self.env = templates()
         self.admin_token = admin_token
         self.secure = secure_cookies
+        #: what failed while a study was made ready (slug -> message), shown on the admin page
+        self.problems: dict[str, str] = {}
 
     def page(self, name: str, status: int = 200, **kw) -> HTMLResponse:
         """Render a template (autoescaped)."""
