@@ -1124,10 +1124,15 @@ def _seed_manifest(folder: Path) -> Path:
     """A GloVe file parsed into the embedding cache; the cache's manifest is mutated."""
     from wordgames.embeddings import load_embedding
 
-    src = folder / "g.txt"
+    # one place for the source: its path is in the cached report, so the manifest's bytes
+    # are the same whatever the work folder (hypothesis replays an example byte for byte)
+    cache = Path(os.environ["WORDGAMES_CACHE"])
+    shutil.rmtree(cache, ignore_errors=True)  # a manifest an earlier example left is not the seed
+    src = cache.parent / "manifest-source" / "g.txt"
+    src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text(_text_rows(), encoding="utf-8")
     load_embedding(src)
-    manifest = next(Path(os.environ["WORDGAMES_CACHE"]).rglob("manifest.json"))
+    manifest = next(cache.rglob("manifest.json"))
     _MANIFEST_SOURCE[manifest] = src
     return manifest
 
@@ -1153,6 +1158,8 @@ def _seed_response_cache(folder: Path) -> Path:
     for i, key in enumerate(RESPONSE_KEYS):
         cache.put(key, "m", {"q": i}, {"text": f"answer {i}"}, 3, 1, server="http://h/v1")
     con = cache._connect()
+    with con:  # the same bytes every time (hypothesis replays an example byte for byte)
+        con.execute("UPDATE responses SET created = 0")
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
     return p

