@@ -26,6 +26,7 @@ the result is not an :class:`~wordgames.embeddings.Embedding`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pickle
 import random
@@ -948,13 +949,50 @@ _gm_register_cbm()
 KINDS = ("rejected", "unclear", "repaired", "accepted", "unexpected")
 
 
+#: seconds one mutation may take before it counts as a hang (the inputs are a few kB)
+HANG_SECONDS = 20
+
+
+class Hang(Exception):
+    """A reader took longer than :data:`HANG_SECONDS` on one input."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Raise :class:`Hang` inside the block after ``seconds`` (the main thread, POSIX)."""
+    import signal
+
+    if not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def _raise(*_):
+        raise Hang(f"no answer within {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _peak_mb() -> float:
+    """The process's peak resident memory so far, in MB (Linux reports kB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def campaign(reader: FuzzReader, n: int, seed: int, work: Path) -> tuple[Counter, list[Outcome]]:
     """Run ``n`` mutations of ``reader``; the counts per kind and the unexpected outcomes."""
     rnd = random.Random(f"{seed}:{reader.name}")
     counts: Counter = Counter()
     bad: list[Outcome] = []
     for _ in range(n):
-        out = run_one(reader, work / reader.name, rnd)
+        with _time_limit(HANG_SECONDS):  # a hang is an unexpected outcome, not a stuck bench
+            out = run_one(reader, work / reader.name, rnd)
         counts[out.kind] += 1
         if out.kind in ("unexpected", "unclear"):
             bad.append(out)
@@ -1211,13 +1249,15 @@ def main(argv: list[str] | None = None) -> int:
     total_bad = 0
     with tempfile.TemporaryDirectory(prefix="wg-fuzz-") as tmp:
         os.environ["WORDGAMES_CACHE"] = str(Path(tmp) / "cache")
-        print(f"{'reader':<22}{'tried':>8}" + "".join(f"{k:>12}" for k in KINDS) + f"{'s':>8}")
+        print(f"{'reader':<26}{'tried':>8}" + "".join(f"{k:>12}" for k in KINDS) + f"{'s':>8}"
+              + f"{'peak MB':>9}")  # fmt: skip
         for name in names:
             t = time.perf_counter()
             counts, bad = campaign(READERS[name], args.n, args.seed, Path(tmp) / "work")
             total_bad += counts["unexpected"] + counts["unclear"]
-            print(f"{name:<22}{args.n:>8}" + "".join(f"{counts[k]:>12}" for k in KINDS)
-                  + f"{time.perf_counter() - t:>8.1f}")  # fmt: skip
+            # the peak after each reader: it stays flat when memory is bounded by the inputs
+            print(f"{name:<26}{args.n:>8}" + "".join(f"{counts[k]:>12}" for k in KINDS)
+                  + f"{time.perf_counter() - t:>8.1f}{_peak_mb():>9.0f}", flush=True)  # fmt: skip
             for out in bad[: args.show]:
                 print(f"    {out.kind}: {out.ops}\n      {out.detail.strip()[:600]}")
     print(f"unexpected or unclear: {total_bad}")

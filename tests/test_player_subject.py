@@ -270,9 +270,15 @@ def test_a_measure_that_needs_vectors_skips_the_player_with_the_reason(played):
 def test_the_report_shows_the_player(played):
     from wordgames.report import leaderboard, load_results, write_report
 
-    _, out, _ = played
+    res, out, _ = played
     html = write_report(out).read_text(encoding="utf-8")
     assert "lookup" in html and "player-receiver" in html
+    # a player's cells say how many of its answers could not be read, 0 included (an
+    # embedding's, which answers nothing, say nothing of the kind)
+    omo = _score(res, "oddmanout", OMO_SET, "player", "pct_correct")
+    assert omo.n_unread == 0 and f"unreadable answers 0 of {omo.n}" in html
+    cn = _score(res, "codenames", "codenames-pilot", "player-receiver", "human_receiver.map")
+    assert f"unreadable answers {cn.n_unread} of {cn.n}, scored as the game" in html
     board = leaderboard(load_results(out)).to_frame()
     mine = board[board.embedding == "lookup"]
     assert {"codenames", "oddmanout", "wales"} <= set(mine.measure)

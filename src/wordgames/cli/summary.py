@@ -110,6 +110,8 @@ def headline_rows(res) -> list[Row]:
 
 
 def _score_row(r, s) -> Row:
+    from wordgames.report.text import reading_agents
+
     return Row(
         r.measure,
         s.dataset,
@@ -119,22 +121,24 @@ def _score_row(r, s) -> Row:
         coverage_counts(s),
         bool(s.thin),
         s.thin_reason,
-        _why(s),
+        _why(s, reads=(s.dataset, s.subject) in reading_agents(r.tables)),
         s.direction,
         column=(r.measure, s.dataset, s.subject, s.metric),
         oov_only=bool(s.n_oov) and not s.n_skipped,
     )
 
 
-def _why(s) -> str:
-    """The skip reason of a score, and its unreadable answers (a player's) after it."""
+def _why(s, reads: bool = False) -> str:
+    """The skip reason of a score, and its unreadable answers (a player's) after it.
+
+    ``reads``: the score's agent reads a model's answers; its count is said, 0 included.
+    """
+    from wordgames.report.text import skipped_text
+
     why = s.skip_reason if s.n_skipped or s.n_oov else ""
-    unread = getattr(s, "n_unread", 0)
-    if unread:
-        total = (s.n or 0) + (s.n_skipped or 0)
-        why = "; ".join(filter(None, [why, f"unreadable answers {unread:,} of {total:,}, "
-                                            "scored as the game's no move"]))  # fmt: skip
-    return why
+    unread = skipped_text(0, s.n + (s.n_skipped or 0) if s.n is not None else None, "", 0,
+                          getattr(s, "n_unread", 0), reads)  # fmt: skip
+    return "; ".join(filter(None, [why, unread]))
 
 
 def _grouped(rows: list[Row]) -> list[Row]:

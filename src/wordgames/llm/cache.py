@@ -46,6 +46,11 @@ CREATE TABLE IF NOT EXISTS responses (
 """
 
 
+#: every column named: a row never lands in another column's place
+_INSERT = (f"INSERT OR REPLACE INTO responses ({', '.join(COLUMNS)}, server) "
+           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")  # fmt: skip
+
+
 def request_key(model: str, request: dict, prompt_version: str, server: str = "") -> str:
     """The cache key of a request: sha256 of the server, the reported model, request, prompts.
 
@@ -121,13 +126,32 @@ class ResponseCache:
         if problem is not None:
             self._quarantine(problem)
         try:
-            with self._connect() as con:
-                con.execute("PRAGMA journal_mode=WAL")
-                con.execute(SCHEMA)
-                _migrate(con)
+            self._prepare()
         except sqlite3.OperationalError as exc:  # read-only folder or file, a full disk
-            self._local.con = None
-            self._go_read_only(str(exc))
+            self._close()
+            if "readonly" in str(exc) and _writable(self.path):  # SQLite refuses, not the disk
+                self._quarantine(f"SQLite will not write it: {exc}")
+                self._prepare()
+            else:
+                self._go_read_only(str(exc))
+
+    def _prepare(self) -> None:
+        """WAL, the table, the ``server`` column, and a write SQLite accepts (then undone)."""
+        with self._connect() as con:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute(SCHEMA)
+            _migrate(con)
+        try:  # a header byte can make SQLite open the file read-only: a write fails then
+            con.execute("BEGIN IMMEDIATE")
+            con.execute(_INSERT, ("", "", "{}", "{}", 0, 0, 0.0, ""))
+        finally:
+            con.rollback()
+
+    def _close(self) -> None:
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+        self._local.con = None
 
     def _go_read_only(self, why: str) -> None:
         self.read_only = True
@@ -151,8 +175,7 @@ class ResponseCache:
         con = sqlite3.connect(self.path, timeout=60)
         with con:
             con.execute(SCHEMA)
-            con.executemany(f"INSERT OR IGNORE INTO responses ({', '.join(COLUMNS)}, server) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)  # fmt: skip
+            con.executemany(_INSERT.replace("OR REPLACE", "OR IGNORE"), rows)
         con.close()
         self.problems.append(
             f"the response cache {self.path} was damaged ({problem}): moved to {aside.name}; "
@@ -209,7 +232,7 @@ class ResponseCache:
         try:
             con = self._connect()
             with con:
-                con.execute("INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                con.execute(_INSERT, row)
         except sqlite3.OperationalError as exc:  # a full disk, a folder made read-only
             with self._lock:
                 self.unsaved += 1
@@ -240,6 +263,12 @@ class ResponseCache:
         return int(self._connect().execute("SELECT COUNT(*) FROM responses").fetchone()[0])
 
 
+def _writable(path: Path) -> bool:
+    import os
+
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
 def _unusable(path: Path) -> str | None:
     """Why ``path`` is no response cache (None: it is one, or there is none), or "read-only"."""
     if not path.exists():
@@ -255,7 +284,7 @@ def _unusable(path: Path) -> str | None:
             # the full check: quick_check passes an index whose rows are out of order, and a
             # row written there is then never found (fuzzing found it)
             ok = con.execute("PRAGMA integrity_check(1)").fetchone()
-            names = {r[1] for r in con.execute("PRAGMA table_info(responses)")}
+            order = [r[1] for r in con.execute("PRAGMA table_info(responses)")]
         finally:
             con.close()
     except (sqlite3.Error, ValueError) as exc:
@@ -264,8 +293,10 @@ def _unusable(path: Path) -> str | None:
         return f"not an SQLite file: {exc}"
     if ok is None or ok[0] != "ok":
         return f"SQLite's check failed: {ok[0] if ok else 'no answer'}"
-    if names and not set(COLUMNS) <= names:
-        return f"its table lacks the columns {', '.join(sorted(set(COLUMNS) - names))}"
+    if order and not set(COLUMNS) <= set(order):
+        return f"its table lacks the columns {', '.join(sorted(set(COLUMNS) - set(order)))}"
+    if order and tuple(order[: len(COLUMNS)]) != COLUMNS:  # a damaged schema's other order
+        return f"its columns are in another order ({', '.join(order)})"
     return None
 
 

@@ -55,6 +55,7 @@ from wordgames.report.text import (
     note_text,
     oov_rows,
     pair_matrix,
+    reading_agents,
     score_skipped_text,
     skipped_text,
     thin_text,
@@ -524,7 +525,12 @@ class _Cells:
     microseconds each.
     """
 
-    def __init__(self, lb):
+    def __init__(self, lb, readers: set | None = None):
+        #: (label, measure) of the players whose answers were read: their cells say how many
+        #: answers could not be read, 0 included
+        self.readers = readers or set()
+        self.labels = list(lb.values.index)
+        self.measures = [c[0] for c in lb.columns]
         self.row = {lab: i for i, lab in enumerate(lb.values.index)}
         self.col = {c: j for j, c in enumerate(lb.columns)}
         keys = ("values", "ci_low", "ci_high", "ranks", "n", "n_skipped", "n_oov", "n_unread",
@@ -540,8 +546,9 @@ class _Cells:
     def _skipped(self, i: int, j: int) -> str:
         """The counts in the cell, the reason as a footnote mark (said once under the table)."""
         a = self.a
+        reads = (self.labels[i], self.measures[j]) in self.readers
         text = skipped_text(
-            a["n_skipped"][i, j], a["n"][i, j], "", a["n_oov"][i, j], a["n_unread"][i, j]
+            a["n_skipped"][i, j], a["n"][i, j], "", a["n_oov"][i, j], a["n_unread"][i, j], reads
         )
         reason = str(a["skip_reason"][i, j] or "")
         if text and reason:
@@ -694,7 +701,8 @@ def _leaderboard_notes(coll: Collection, lb) -> list[str]:
 
 
 def _leaderboard(coll: Collection, lb) -> list[str]:
-    cells = _Cells(lb)
+    readers = {(e.label, e.measure) for e in coll.entries if reading_agents(e.result.get("tables"))}
+    cells = _Cells(lb, readers)
     labels = list(lb.values.index)
     ranked = "its rank among the embeddings, " if len(labels) > 1 else ""
     out = [
@@ -884,6 +892,7 @@ def merge_rows(per_entry: list[tuple[str, list[dict]]]) -> tuple[list[dict], lis
 
 def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
     rows = []
+    reading = reading_agents(entry.result.get("tables"))
     for s in entry.scores:
         lo, hi, clipped = clip_interval(
             s.ci_low, s.ci_high, view.bounds((s.dataset, s.subject, s.metric))
@@ -899,7 +908,7 @@ def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
                 "value": s.value,
                 "95 % CI": ci_text(lo, hi),
                 "n": s.n,
-                "skipped": score_skipped_text(s),
+                "skipped": score_skipped_text(s, (s.dataset, s.subject) in reading),
                 "coverage": f"{s.coverage:.0%}" if finite(s.coverage) else "",
                 "direction": _direction_label(view.row_direction(s)),
                 "note": "; ".join(note),

@@ -50,7 +50,7 @@ def finite(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0, n_unread=0) -> str:
+def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0, n_unread=0, reads=False) -> str:
     """What was left out of a value, or kept in it without every word known.
 
     The base is always the data set's item count, ``n + n_skipped`` (one meaning of ``n``).
@@ -61,6 +61,12 @@ def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0, n_unread=0) -> st
     'out of vocabulary 56 of 585: puzzles with a word not in the vocabulary (counted as abstained)'
     >>> skipped_text(0, 30, n_unread=3)
     "unreadable answers 3 of 30, scored as the game's no move"
+
+    ``reads``: the score is of an agent whose answers are read (a model's): its count is shown
+    even when no answer was unreadable, so a reader sees the answers were checked.
+
+    >>> skipped_text(0, 30, n_unread=0, reads=True)
+    'unreadable answers 0 of 30'
     """
     parts = []
     total = f" of {format_number(n + (n_skipped or 0))}" if finite(n) else ""
@@ -68,25 +74,39 @@ def skipped_text(n_skipped, n=None, reason: str = "", n_oov=0, n_unread=0) -> st
         parts.append(f"skipped {format_number(n_skipped)}{total}")
     if finite(n_oov) and n_oov:
         parts.append(f"out of vocabulary {format_number(n_oov)}{total}")
-    unread = (
-        f"unreadable answers {format_number(n_unread)}{total}, scored as the game's no move"
-        if finite(n_unread) and n_unread
-        else ""
-    )
+    unread = ""
+    if finite(n_unread) and (n_unread or reads):
+        unread = f"unreadable answers {format_number(n_unread)}{total}" + (
+            ", scored as the game's no move" if n_unread else ""
+        )
     if not parts:
         return unread
     return "; ".join(filter(None, [", ".join(parts) + (f": {reason}" if reason else ""), unread]))
 
 
-def score_skipped_text(score) -> str:
-    """:func:`skipped_text` of a :class:`~wordgames.measure.Score` (every printer calls this)."""
+def score_skipped_text(score, reads: bool = False) -> str:
+    """:func:`skipped_text` of a :class:`~wordgames.measure.Score` (every printer calls this).
+
+    ``reads``: the score's agent reads a model's answers (:func:`reading_agents`).
+    """
     return skipped_text(
         score.n_skipped,
         score.n,
         score.skip_reason,
         getattr(score, "n_oov", 0),
         getattr(score, "n_unread", 0),
+        reads,
     )
+
+
+def reading_agents(tables) -> set[tuple[str, str]]:
+    """``(data set, agent)`` pairs whose answers were read, from a result's ``answers_read``.
+
+    >>> sorted(reading_agents({"answers_read": [{"dataset": "d", "agent": "player"}]}))
+    [('d', 'player')]
+    """
+    rows = (tables or {}).get("answers_read") or []
+    return {(str(r.get("dataset")), str(r.get("agent"))) for r in rows if isinstance(r, dict)}
 
 
 def thin_text(reason: str) -> str:
