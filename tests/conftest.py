@@ -54,3 +54,14 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     # converted-vector caches of tests go to a temporary folder, never to ~/.cache
     if "WORDGAMES_CACHE" not in os.environ:
         monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+@pytest.fixture
+def fresh(monkeypatch, tmp_path):
+    """A new response cache, and no chat subject the web app's resources kept from before."""
+    from wordgames.serve import resources
+
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    resources.chat_subject.cache_clear()
+    yield
+    resources.chat_subject.cache_clear()

@@ -21,16 +21,6 @@ def _study(game: str, base_url: str, **codenames):
     )  # fmt: skip
 
 
-@pytest.fixture
-def fresh(monkeypatch, tmp_path):
-    from wordgames.serve import resources
-
-    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
-    resources.chat_subject.cache_clear()
-    yield
-    resources.chat_subject.cache_clear()
-
-
 def test_a_chat_model_gives_the_clues_people_guess(llm_server, data_root, fresh, monkeypatch):
     from wordgames.codenames.board import Board
     from wordgames.serve.config import StudyConfigError

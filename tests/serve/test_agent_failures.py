@@ -28,16 +28,6 @@ def _app(tmp_path, inputs, dicts):
     return app, TestClient(app, base_url="http://127.0.0.1")
 
 
-@pytest.fixture
-def fresh(monkeypatch, tmp_path):
-    from wordgames.serve import resources
-
-    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
-    resources.chat_subject.cache_clear()
-    yield
-    resources.chat_subject.cache_clear()
-
-
 def test_a_feedback_model_with_unreadable_answers_leaves_the_app_and_other_studies_up(
     tmp_path, inputs, fresh
 ):
