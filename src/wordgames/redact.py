@@ -15,8 +15,9 @@ import threading
 
 REDACTED = "[redacted]"
 
-#: a bearer token in any header quoting style: ``Bearer abc``, ``'Bearer abc'``
-_BEARER = re.compile(r"(?i)\b(bearer)\s+[^\s\"',;)\]}]+")
+#: a bearer token in any header quoting style (``Bearer sk-abc...``, ``'Bearer abc...'``): 8 or
+#: more token characters, so that words ("a standard bearer of ...") are left as they are
+_BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=:-]{8,}")
 #: keys shorter than this are not secrets worth the name ("no-key", "x"); never replaced
 MIN_SECRET_CHARS = 8
 
@@ -36,6 +37,8 @@ def redact(text: str) -> str:
 
     >>> redact("Authorization: Bearer sk-abc123")
     'Authorization: Bearer [redacted]'
+    >>> redact("the standard bearer of the team")
+    'the standard bearer of the team'
     >>> remember_secret("s3cret-value-42"); redact("key=s3cret-value-42!")
     'key=[redacted]!'
     """

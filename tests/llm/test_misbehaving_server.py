@@ -83,11 +83,12 @@ def test_redact_removes_known_secrets_and_bearer_tokens():
     from wordgames.redact import redact, remember_secret
 
     remember_secret("hunter2-very-secret")
-    text = "auth Bearer abc.def-123 and hunter2-very-secret; 'Authorization': 'Bearer x'"
+    text = "auth Bearer abc.def-123 and hunter2-very-secret; 'Authorization': 'Bearer xyz12345678'"
     out = redact(text)
-    assert "abc.def-123" not in out and "hunter2-very-secret" not in out and "'x'" not in out
+    assert "abc.def-123" not in out and "hunter2-very-secret" not in out and "xyz1234" not in out
     assert out.count("[redacted]") == 3
     assert redact("nothing secret here") == "nothing secret here"
+    assert redact("a standard bearer of the team") == "a standard bearer of the team"
 
 
 # ----------------------------------------------------------------------------- the cache
