@@ -56,19 +56,19 @@ def bad_word_reason(word: object) -> str | None:
     >>> bad_word_reason("")
     'is empty'
     >>> bad_word_reason(" ")
-    'is only white space'
+    'is empty'
     """
     if not isinstance(word, str):
         return f"is not a string ({type(word).__name__})"
     if not word:
         return "is empty"
-    if word.isspace():  # " " is no word: it would print as nothing and match nothing
-        return "is only white space"
     if len(word) > MAX_WORD_CHARS:
         return f"is {len(word):,} characters long (a word has at most {MAX_WORD_CHARS:,})"
     m = BAD_WORD_CHARS.search(word)
     if m:
         return f"holds the control character U+{ord(m.group()):04X}"
+    if word.isspace():  # " " is no word: it would print as nothing and match nothing
+        return "is empty"
     return None
 
 
