@@ -50,14 +50,3 @@ def redact(text: str) -> str:
         if secret in text:
             text = text.replace(secret, REDACTED)
     return _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-
-
-def redact_tree(value):
-    """``value`` (JSON-like: dicts, lists, strings) with every string redacted."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: redact_tree(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(redact_tree(v) for v in value)
-    return value

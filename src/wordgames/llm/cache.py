@@ -89,6 +89,7 @@ class ResponseCache:
     >>> cache.get("k") is None
     True
     >>> cache.put("k", "m", {"q": 1}, {"text": "yes"}, 3, 1, server="http://h/v1")
+    True
     >>> cache.get("k")
     {'text': 'yes'}
     >>> len(cache), cache.drop("m", "http://h/v1"), len(cache)
@@ -220,12 +221,15 @@ class ResponseCache:
         return None
 
     def put(self, key: str, model: str, request: dict, response: dict, tokens_in: int,
-            tokens_out: int, *, server: str = "") -> None:  # fmt: skip
-        """Store one response now (committed before this returns); else counted unsaved."""
+            tokens_out: int, *, server: str = "") -> bool:  # fmt: skip
+        """Store one response now (committed before this returns); whether it was kept.
+
+        One that cannot be written (read-only, a full disk) is counted in :attr:`unsaved`.
+        """
         if self.read_only:
             with self._lock:
                 self.unsaved += 1
-            return
+            return False
         row = (key, model, json.dumps(request, sort_keys=True, ensure_ascii=False),
                json.dumps(response, ensure_ascii=False), int(tokens_in), int(tokens_out),
                time.time(), server)  # fmt: skip
@@ -242,6 +246,8 @@ class ResponseCache:
                                          f"written ({exc}): answers were used, not kept")  # fmt: skip
             if first:
                 log.warning(self.problems[-1])
+            return False
+        return True
 
     def drop(self, model: str, server: str) -> int:
         """Forget every answer of ``model`` from ``server``; returns how many were dropped.
@@ -273,9 +279,7 @@ def _unusable(path: Path) -> str | None:
     """Why ``path`` is no response cache (None: it is one, or there is none), or "read-only"."""
     if not path.exists():
         return None
-    import os
-
-    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+    if not _writable(path):
         return "read-only"
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)

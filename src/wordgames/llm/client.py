@@ -344,9 +344,7 @@ class ChatClient:
 
     def _keep(self, *row, server: str) -> None:
         """Write one answer to the cache; one it could not keep is counted (``not_kept``)."""
-        before = self.cache.unsaved
-        self.cache.put(*row, server=server)
-        if self.cache.unsaved != before:
+        if not self.cache.put(*row, server=server):
             with self._lock:
                 self.usage.not_kept += 1
 
@@ -427,9 +425,9 @@ def _numbers(values):
     flat = (
         values if not values or not isinstance(values[0], list) else [x for v in values for x in v]
     )
-    if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in flat):
-        bad = next(x for x in flat if not isinstance(x, int | float) or isinstance(x, bool))
-        raise ValueError(f"a vector holds {bad!r:.40}, not a number")
+    for x in flat:
+        if not isinstance(x, int | float) or isinstance(x, bool):
+            raise ValueError(f"a vector holds {x!r:.40}, not a number")
     return values
 
 
