@@ -57,7 +57,12 @@ def compute_unit(
         ci_resamples=ci_resamples,
         partner=partner,
     )
+    from wordgames.subjects import is_people
+
     name = getattr(embedding, "name", "") or ""
+    if is_people(embedding) and "people" not in measure.subjects:  # no ceiling: say why
+        why = measure.people or "it scores no subject against people's answers"
+        return Skip(name, measure.name, f"{measure.name} has no people row: {why}")
     if measure.uses_embedding:
         from wordgames.subjects import lacks
 

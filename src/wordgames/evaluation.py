@@ -105,6 +105,10 @@ class Results:
     def summary(self) -> str:
         """The headline scores in words: one line per (score, embedding), thin ones marked.
 
+        It leads with how close to people each model is where a measure has the people's row
+        (the subject ``people``): each ceiling and each model's share of it
+        (:func:`wordgames.report.people.ceiling_lines`).
+
         Examples
         --------
         >>> import numpy as np, wordgames
@@ -114,10 +118,14 @@ class Results:
         <Results: 1 embedding(s) (eye) x 1 measure(s) (global-metrics); ...
         global-metrics  erank  eye  3 ...
         """
+        import pandas as pd
+
+        from wordgames.report.collect import collection_of
+        from wordgames.report.people import ceiling_lines
         from wordgames.report.text import format_number, thin_text
 
         lb = self.leaderboard()
-        lines = [repr(self)]
+        lines = [repr(self), *ceiling_lines(collection_of(self))]  # how close to people first
         frame = lb.to_frame()
         order = {c: i for i, c in enumerate(lb.columns)}
         frame["_col"] = [
@@ -125,12 +133,14 @@ class Results:
         ]
         frame = frame.sort_values("_col", kind="stable")
         for r in frame.itertuples(index=False):
+            if pd.isna(r.value):  # a subject without this column (the people: no pooled row)
+                continue
             ci = (
                 f" [{format_number(r.ci_low)}, {format_number(r.ci_high)}]"
                 if r.ci_low == r.ci_low
                 else ""
             )
-            n = "" if r.n is None or r.n != r.n else f"  n = {format_number(int(r.n))}"
+            n = "" if pd.isna(r.n) else f"  n = {format_number(int(r.n))}"
             name = "  ".join(x for x in (r.measure, r.dataset, r.subject, r.metric) if x)
             extra = [thin_text(r.thin_reason)] if r.thin else []
             extra += [r.skipped] if r.skipped else []
@@ -537,13 +547,13 @@ def load_subjects(specs, policy, **kwargs) -> list:
     A player (:mod:`wordgames.subjects`) keeps its own vocabulary: the policy does not apply.
     """
     from wordgames.embeddings.sets import load_embeddings, spec_list
-    from wordgames.subjects import from_spec, is_player
+    from wordgames.subjects import People, from_spec, is_loaded, is_player
 
-    given = [
-        from_spec(s) or s for s in spec_list(specs)
-    ]  # "prefix:rest" of a plug-in's subject kind
-    embs = iter(load_embeddings([s for s in given if not is_player(s)], policy, **kwargs))
-    out = [s if is_player(s) else next(embs) for s in given]
+    given = [  # "prefix:rest" of a plug-in's subject kind; "people": the human ceiling
+        People() if s == "people" else from_spec(s) or s for s in spec_list(specs)
+    ]
+    embs = iter(load_embeddings([s for s in given if not is_loaded(s)], policy, **kwargs))
+    out = [s if is_loaded(s) else next(embs) for s in given]
     names = [s.name for s in out]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -558,13 +568,13 @@ def load_subjects(specs, policy, **kwargs) -> list:
 def _precheck(embs, plan: Plan, typed: dict, settings: RunSettings) -> list:
     """The coverage pre-check of every unit to compute (:mod:`wordgames.precheck`)."""
     from wordgames.precheck import coverage_of
-    from wordgames.subjects import is_player
+    from wordgames.subjects import is_loaded
 
     by_sha = {e.fingerprint(): e for e in embs}
     out = []
     for u in plan.missing:
         emb = by_sha.get(u.embedding.sha256)
-        if emb is not None and not is_player(emb):  # a player's vocabulary is open
+        if emb is not None and not is_loaded(emb):  # a player's vocabulary is open
             out += coverage_of(emb, u.measure, typed[u.measure.name], settings.data_root)
     return out
 

@@ -122,12 +122,16 @@ def _init_worker(threads: int) -> None:
 def materialize_embedding(emb, *, cache: str | Path | None = None) -> EmbeddingRef:
     """Write ``emb`` once and return a reference workers can memory-map.
 
+    The people (:class:`~wordgames.subjects.People`) have no folder: a worker makes them anew.
     The folder holds ``vectors.npy`` + ``words.txt`` and is keyed by its sha256. A folder already
     written is reused.
     """
     from wordgames.embeddings.cache import vector_folder_ok
     from wordgames.embeddings.loaders import cache_dir, write_vector_folder
+    from wordgames.subjects import is_people
 
+    if is_people(emb):
+        return EmbeddingRef(emb.name, emb.fingerprint(), emb.describe())
     sha = emb.fingerprint()
     folder = Path(cache) if cache is not None else cache_dir() / "suite-embeddings"
     folder = folder / sha[:32]
@@ -208,6 +212,10 @@ def run_unit(
 
 def _opened(ref: EmbeddingRef, subject):
     """``subject`` under ``ref``'s name, or (in a worker) the embedding of ``ref``'s folder."""
+    if subject is None and ref.description.get("kind") == "people":
+        from wordgames.subjects import People  # nothing to ship: the people are the data
+
+        return People(ref.name)
     if subject is None:
         return open_embedding(ref.folder, ref.name, ref.description.get("source", ""))
     return subject.with_name(ref.name) if subject.name != ref.name else subject
@@ -619,12 +627,12 @@ class RayExecutor:
 
 
 def _is_player_unit(unit: WorkUnit, embeddings: dict) -> bool:
-    from wordgames.subjects import is_player
+    from wordgames.subjects import is_loaded  # a player, or the people: no vectors to ship
 
     subjects = [embeddings.get(unit.embedding.sha256)]
     if unit.partner is not None:
         subjects.append(embeddings.get(unit.partner.sha256))
-    return any(s is not None and is_player(s) for s in subjects)
+    return any(s is not None and is_loaded(s) for s in subjects)
 
 
 def make_executor(

@@ -355,6 +355,9 @@ class Measure:
     tables : tuple of Table
         Every table its results hold (:mod:`wordgames.tables`), with typed columns; a result
         with a table that is not declared, or does not match, is not stored.
+    people : str
+        Why the measure has no row for the people of its data (the subject ``people``, the
+        human ceiling), when it does not declare the kind ``people``: shown in the result.
     shared_columns : tuple of tuple of str
         Groups of subjects that are each kind of subject's own agent in one role (the
         embedding's nearest receiver, then a player's receiver): the leaderboard shows each
@@ -382,6 +385,7 @@ class Measure:
     game_words: str = ""
     tables: tuple = ()
     shared_columns: tuple[tuple[str, ...], ...] = ()
+    people: str = ""
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]
@@ -434,7 +438,17 @@ class Measure:
         )
 
     def headline_of(self, score: Score) -> Headline | None:
-        return next((h for h in self.headlines if h.matches(score)), None)
+        """The headline ``score`` is, else ``None``.
+
+        The people's rows (subject ``"people"``, the human ceiling) are the headline of the
+        agent whose column they share (:attr:`shared_columns`): the people's MAP stands in the
+        nearest receiver's column, on the leaderboard and in every printer.
+        """
+        hit = next((h for h in self.headlines if h.matches(score)), None)
+        if hit is None and score.subject == "people" and self.column_subject("people") != "people":
+            shadow = dataclasses.replace(score, subject=self.column_subject("people"))
+            hit = next((h for h in self.headlines if h.matches(shadow)), None)
+        return hit
 
     # ------------------------------------------------------------------ options
     def option_names(self) -> list[str]:

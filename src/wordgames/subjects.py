@@ -12,6 +12,10 @@
 * ``scorer``: gives the log-probability of each of a question's options as the continuation of
   its prompt (:class:`Scorer`): a language model behind a completions server whose
   log-probabilities pass the subject's check (:func:`problem_with`).
+* ``people``: the people of the human data themselves (:class:`People`, ``"people"`` by name):
+  a measure whose data has several people answering the same item scores each held-out
+  person against the others' answers (the human ceiling, :mod:`wordgames.codenames.people`);
+  a measure that cannot says why (``Measure.people``).
 
 A measure declares the kinds it can score (``Measure.subjects``); a unit whose subject has none
 of them is skipped with that reason. Every subject has a display ``name`` and a stable
@@ -35,8 +39,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from wordgames.errors import WordgamesError
 
-VECTORS, ENCODER, PLAYER, SCORER = "vectors", "encoder", "player", "scorer"
-CAPABILITIES = (VECTORS, ENCODER, PLAYER, SCORER)
+VECTORS, ENCODER, PLAYER, SCORER, PEOPLE = "vectors", "encoder", "player", "scorer", "people"
+CAPABILITIES = (VECTORS, ENCODER, PLAYER, SCORER, PEOPLE)
 #: the kinds of answer a question asks for (:attr:`Question.form`)
 FORMS = ("choice", "choice-or-none", "word-category", "ranking", "guesses", "clues")
 
@@ -190,6 +194,70 @@ class PlayerSubject:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+class People:
+    """The people of the human data as a subject: the human ceiling of every measure that has one.
+
+    Nothing is asked and nothing is loaded: a measure that declares the kind ``people``
+    (:attr:`wordgames.measure.Measure.subjects`) scores each person whose item several people
+    answered against the others' answers, by the metric and on the records its agents are
+    scored on (leave one person out); :mod:`wordgames.codenames.people` does it for Codenames.
+    Its fingerprint depends on the method's version only, so a stored people row is reused
+    like any other while the data's checksums (kept with every result) stay the same.
+
+    Parameters
+    ----------
+    name : str
+        The display name (default ``"people"``, the name ``evaluate`` and the CLI take).
+
+    Examples
+    --------
+    >>> p = People()
+    >>> p.name, sorted(p.capabilities), p.describe()["kind"]
+    ('people', ['people'], 'people')
+    >>> p.fingerprint() == People("lab").fingerprint()  # the name is a label, not the identity
+    True
+    """
+
+    capabilities = frozenset({PEOPLE})
+    #: the version of the leave-one-person-out method (a change gives another fingerprint)
+    version = 1
+
+    def __init__(self, name: str = "people"):
+        self.name = name
+
+    def identity(self) -> dict:
+        return {"kind": PEOPLE, "method": "leave-one-person-out", "version": self.version}
+
+    def fingerprint(self) -> str:
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "kind": PEOPLE,
+            "identity": self.identity(),
+            "sha256": self.fingerprint(),
+            "source": "the people of each measure's human data",
+        }
+
+    def with_name(self, name: str):
+        return People(name)
+
+    def __repr__(self) -> str:
+        return f"<People {self.name!r}>"
+
+
+def is_people(subject) -> bool:
+    """Whether ``subject`` is the people of the human data (:class:`People`)."""
+    return PEOPLE in capabilities(subject)
+
+
+def is_loaded(subject) -> bool:
+    """Whether ``subject`` is given as it is (a player, the people), not loaded as vectors."""
+    return is_player(subject) or is_people(subject)
 
 
 def capabilities(subject) -> frozenset[str]:

@@ -223,6 +223,15 @@ def run(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Only count and list the missing results.")
     ] = False,
+    people: Annotated[
+        bool | None,
+        typer.Option(
+            "--people/--no-people",
+            help="Score the people of the human data too (-e people): each held-out person "
+            "by the others' answers, the human ceiling every model's share is taken of "
+            "(default: on when a measure of the run has people rows, as codenames has).",
+        ),
+    ] = None,
     executor: Annotated[
         Executor,
         typer.Option(
@@ -391,6 +400,8 @@ def run(
     )
     if problem:
         fail(problem)
+    if _with_people(people, measure) and "people" not in specs:  # the human ceiling
+        specs = [*specs, "people"]
     specs = _chat_subjects(
         specs,
         base_url=base_url,
@@ -582,6 +593,18 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
         highlight=False,
         markup=False,
     )
+
+
+def _with_people(people: bool | None, measures) -> bool:
+    """``--people``, else whether a measure of the run scores the people (has a ceiling)."""
+    if people is not None:
+        return people
+    from wordgames.registry import UnknownMeasureError, select_measures
+
+    try:
+        return any("people" in m.subjects for m in select_measures(measures or None))
+    except UnknownMeasureError:  # said with its "did you mean" by the run itself
+        return False
 
 
 def _chat_subjects(specs, **options):

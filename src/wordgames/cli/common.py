@@ -303,8 +303,8 @@ def embedding_problem(spec) -> str:
     if not isinstance(spec, str | Path):
         return ""
     text = str(spec)
-    if text in _builtin_names() or text.startswith(("transformer:", "hf:")):
-        return ""
+    if text in _builtin_names() or text == "people" or text.startswith(("transformer:", "hf:")):
+        return ""  # "people": the people of the human data (the human ceiling)
     path = Path(text)
     if path.exists():
         return ""

@@ -220,7 +220,9 @@ def coverage_warnings(res) -> list[str]:
     everyone = list(dict.fromkeys(r.embedding for r in res.results))
     by_what = _vocabulary_phrase(params.get("vocabulary") or {})
     # a player has no vocabulary: what it leaves out are answers that could not be read
-    players = {d.get("name") for d in res.embeddings or () if d.get("kind") == "player"}
+    players = {  # the people's skipped responses are the data's, not a vocabulary's either
+        d.get("name") for d in res.embeddings or () if d.get("kind") in ("player", "people")
+    }
     lines = []
     for (measure, dataset, pairs), embeddings in shared.items():
         covered = " and ".join(f"{u:,} of {a:,}" for u, a in pairs)

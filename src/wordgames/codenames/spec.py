@@ -64,6 +64,15 @@ TABLES = (
         ),
         "a headline pooled over every data set that scored it",
     ),
+    Table(
+        "ceiling",
+        columns(
+            "dataset:str metric:str value:float ci_low:float? ci_high:float? n_people:int "
+            "n_items:int n_alone:int n_copies:int bootstrap:str participants:str"
+        ),
+        "the people's row of one data set (the human ceiling): held-out people, the items "
+        "answered by several, and how the interval was drawn",
+    ),
 )
 
 #: the default sample size of ``wordgames run`` and ``wordgames codenames evaluate``: every
@@ -212,6 +221,22 @@ def _sender_metrics(kind: str) -> tuple[Metric, ...]:
     )
 
 
+def _ceiling_metrics() -> tuple[Metric, ...]:
+    """A model's share of the human ceiling and its gap to a held-out person (issue 39)."""
+    out = []
+    for kind, stat in (("human_receiver", "map"), ("human_sender", "hits@10"),
+                       ("human_sender", "mrr@10")):  # fmt: skip
+        out += [
+            Metric(f"{kind}.{stat}.share_of_ceiling", HIGHER, (0.0, None),
+                   f"the agent's {stat} over the people's (leave one person out) on the same "
+                   "responses: 1 is as close to people as a held-out person"),
+            Metric(f"{kind}.{stat}.gap_to_people", HIGHER, (-1.0, 1.0),
+                   f"the agent's {stat} minus a held-out person's, on the same responses "
+                   "(an interval without 0: distinguishable from people)"),
+        ]  # fmt: skip
+    return tuple(out)
+
+
 #: what a ``format_failures`` row is, in the measures' declarations
 FORMAT_FAILURES = (
     "share of a player's decisions whose answer could not be read, even after a re-prompt "
@@ -220,9 +245,10 @@ FORMAT_FAILURES = (
 
 MEASURE = Measure(
     name="codenames",
-    # 6: a player's unreadable answer is the game's no move, in n (issue 37); 5: exact
+    # 7: the people's rows and each agent's share of them (issue 39); 6: a player's
+    # unreadable answer is the game's no move, in n (issue 37); 5: exact
     # similarities (issue 36); 4: mrr@10 and the player sender; 3: skipped records by weight
-    version="6",
+    version="7",
     family="codenames",
     description="Codenames senders and receivers against human play (Solomon & Ben Zion)",
     compute="wordgames.codenames.suite:run",
@@ -254,6 +280,7 @@ MEASURE = Measure(
             "mean rank of the people's clue among the clues they chose from "
             "(Shen et al. 2018: 8 given adjectives)",
         ),
+        *_ceiling_metrics(),
     ),
     headlines=(
         Headline(
@@ -280,7 +307,14 @@ MEASURE = Measure(
         Headline(
             "human_receiver.map",
             subject="nearest",
-            description="nearest receiver vs people's picks: MAP, per data set",
+            description="nearest receiver vs people's picks: MAP, per data set (the people's "
+            "row: each held-out person by the others' picks, the human ceiling)",
+        ),
+        Headline(
+            "human_receiver.map.share_of_ceiling",
+            subject="nearest",
+            description="nearest receiver's MAP as a share of the people's, on the same "
+            "responses, per data set (how close to people)",
         ),
         Headline(
             "human_receiver.hits@10",
@@ -307,11 +341,11 @@ MEASURE = Measure(
     citation="Solomon, S. and Ben Zion, E. Word-Embedding Data-Driven Evaluation Measures "
     "through the game of Codenames.",
     options=CodenamesOptions,
-    subjects=("vectors", "player"),
+    subjects=("vectors", "player", "people"),
     coverage="wordgames.codenames.suite:coverage",
     game_words="wordgames.codenames.suite:game_words",
     tables=TABLES,
-    shared_columns=(("nearest", "player-receiver"), ("cluster", "player-sender")),
+    shared_columns=(("nearest", "player-receiver", "people"), ("cluster", "player-sender")),
 )
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from wordgames.codenames.people import share_scores
 from wordgames.codenames.spec import (
     AGGREGATES,
     ALL_DATASETS,
@@ -115,6 +116,9 @@ class DatasetEvaluation:
     #: records of each kind in the data set, before any sample
     n_available: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    #: the people's values by kind of data (:mod:`wordgames.codenames.people`): each held-out
+    #: record by the others' answers, the ceiling every agent's share is taken of
+    people: dict = field(default_factory=dict)
 
     def sender_results(self):
         """``(kind of data, {agent: SenderRanks})`` for both kinds of data."""
@@ -205,6 +209,7 @@ def evaluate_human_datasets(
         receivers' included: they run while the senders' kernels count.
     """
     from wordgames.codenames.measures import sender_ranks_parts
+    from wordgames.codenames.people import people_values
 
     evs, samples, parts, slots = [], [], [], []
     for data in datasets:
@@ -217,6 +222,7 @@ def evaluate_human_datasets(
             if records:
                 parts.append(_problems(kind, records))
                 slots.append((ev, kind))
+        ev.people = people_values(data, rec, snd)
         evs.append(ev)
         samples.append((rec, snd))
     scores = {"target_score": target_score, "blue_score": blue_score, "red_score": red_score}
@@ -677,9 +683,12 @@ def run(embedding, ctx) -> MeasureResult:
     ``ctx.ci_resamples`` resamples.
     """
     from wordgames.measure import MeasureResult
+    from wordgames.subjects import is_people
 
     opts = ctx.options
     result = MeasureResult("codenames", MEASURE_VERSION)
+    if is_people(embedding):
+        return _people_run(ctx, result)
     if ctx.quick and _is_player(embedding) and opts.datasets is None and not opts.files:
         # every answer of a player is a request: a quick run asks one data set's sample
         opts = dataclasses.replace(opts, datasets=QUICK_PLAYER_DATASETS)
@@ -697,6 +706,7 @@ def run(embedding, ctx) -> MeasureResult:
     t = time.perf_counter()
     result.oov = oov_records(evaluations)
     scores_of(result, evaluations, intervals)
+    share_scores(result, evaluations, intervals)
     srows, rrows = tables(evaluations, embedding.name, intervals)
     result.timings["intervals"] = round(time.perf_counter() - t, 4)
     result.tables.update({"senders": srows, "receivers": rrows})
@@ -715,6 +725,60 @@ def run(embedding, ctx) -> MeasureResult:
         ctx.log(line)
     _plots(result, srows, rrows, ctx.plot_dir("codenames", embedding.name))
     return result
+
+
+def _people_run(ctx, result: MeasureResult) -> MeasureResult:
+    """The people's rows (the human ceiling) of every chosen data set, on the agents' records.
+
+    The same data sets, sample (``max_records``, the run's seed) and intervals as an
+    embedding's run; nothing is asked of any model (:mod:`wordgames.codenames.people`).
+    """
+    from wordgames.codenames.people import people_scores, people_values
+
+    opts = ctx.options
+    t0 = time.perf_counter()
+    datasets = load_chosen(opts, ctx.data_root, result.notes)
+    max_records = max_records_of(opts, ctx.quick)
+    evaluations = []
+    for name, data in datasets.items():
+        ev = DatasetEvaluation(name)
+        rec = _sample(data.receiver, max_records, ctx.seed)
+        snd = _sample(data.sender, max_records, ctx.seed)
+        ev.n_records = {"human_receiver": len(rec), "human_sender": len(snd)}
+        ev.n_available = {"human_receiver": len(data.receiver), "human_sender": len(data.sender)}
+        ev.people = people_values(data, rec, snd)
+        evaluations.append(ev)
+        result.datasets[name] = dict(data.files)
+        result.notes.extend(data_notes(name, data))
+    people_scores(result, evaluations, Intervals(int(ctx.ci_resamples), int(ctx.seed)))
+    result.notes.append(PEOPLE_NOTE)
+    result.notes.extend(records_notes(evaluations, max_records))
+    result.parameters = {
+        "method": "leave one person out: each held-out response by the other responses to "
+        "the same item (wordgames.codenames.people)",
+        "max_records": max_records,
+        "seed": ctx.seed,
+        "quick": ctx.quick,
+        "n_records": {ev.dataset: ev.n_records for ev in evaluations},
+        "n_available": {ev.dataset: ev.n_available for ev in evaluations},
+        "intervals": {
+            "method": "percentile bootstrap over items (clusters)",
+            "confidence": 0.95,
+            "resamples": int(ctx.ci_resamples),
+            "seed": ctx.seed,
+        },  # fmt: skip
+    }
+    result.timings["people"] = round(time.perf_counter() - t0, 4)
+    return result
+
+
+#: what the people's rows leave out, in the result's notes
+PEOPLE_NOTE = (
+    "people: Algorithms 5 (receiver data) and 6 (sender data) only; Algorithm 4 has no people "
+    "row (its clue was given to the people whose picks it is scored on, not chosen by them) "
+    "and Algorithm 7 none (its truth is the clue giver's targets; the guessers of the receiver "
+    "data saw other clues)"
+)
 
 
 def _line_up(subject, ctx, result: MeasureResult):

@@ -381,12 +381,17 @@ def _shared_column_notes(entries: list[Entry]) -> list[str]:
         subjects = {s.subject for e in entries if e.measure == measure for s in e.scores}
         for group in spec.shared_columns if spec is not None else ():
             moved = [g for g in group[1:] if g in subjects]
-            if moved:
-                notes.append(
-                    f"{measure}: the scores of {', '.join(moved)} (a player's own agent) are in "
-                    f"the leaderboard column of {group[0]} (an embedding's own agent in the "
-                    "same role), side by side"
-                )
+            for who, what in ((
+                [g for g in moved if g != "people"], "a player's own agent"),
+                (["people"] if "people" in moved else [], "each held-out person by the others' "
+                 "answers: the human ceiling"),
+            ):  # fmt: skip
+                if who:
+                    notes.append(
+                        f"{measure}: the scores of {', '.join(who)} ({what}) are in the "
+                        f"leaderboard column of {group[0]} (an embedding's own agent in the "
+                        "same role), side by side"
+                    )
     return notes
 
 

@@ -625,6 +625,54 @@ def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
     ]
 
 
+def _people_section(coll: Collection) -> list[str]:
+    """The first section: each human ceiling and every model's share of it (stored rows)."""
+    from wordgames.report.people import ceilings
+
+    found = ceilings(coll)
+    if not found:
+        return []
+
+    def brief(s) -> str:  # value [CI], and why it is thin
+        thin = f' <span class="thinwhy">{esc(thin_text(s.thin_reason))}</span>' if s.thin else ""
+        return f"{esc(format_number(s.value))} {esc(ci_text(s.ci_low, s.ci_high))}{thin}"
+
+    rows = []
+    for c in found:
+        p = c.people
+        shares = Markup("<br>".join(
+            f"{esc(m.label)} ({esc(m.agent)}): {brief(m.share)}"
+            + (f" · {esc(m.verdict)}" if m.verdict else "")
+            for m in c.shares
+        ))  # fmt: skip
+        rows.append([c.measure, p.dataset, p.metric, Markup(brief(p)), int(p.n),
+                     "" if c.n_items is None else c.n_items, shares])  # fmt: skip
+    return [
+        '<h2 id="people">How close to people</h2>',
+        "<p>The people row of each data set: every person whose item several people answered "
+        "is held out and the others' answers play the agent, scored by the same metric on the "
+        "same records (the human ceiling: the agreement of these participants under this "
+        "protocol). Each model's value on the same responses is given as a share of it, with "
+        "a 95 % interval from resampled items; a model is distinguishable from people when "
+        "the interval of its paired gap to a held-out person leaves out 0. Thin rows are "
+        "flagged and not ranked.</p>",
+        table(
+            [
+                "measure",
+                "data set",
+                "metric",
+                "people (ceiling)",
+                "people",
+                "items",
+                "share of the ceiling",
+            ],
+            rows,
+            cls="people",
+            id="people-table",
+        ),  # fmt: skip
+    ]
+
+
 def _methods(coll: Collection) -> str:
     """The folded note on how intervals, thinness and ranks are computed."""
     run_params = (coll.run or {}).get("parameters") or {}
@@ -1094,7 +1142,8 @@ def render_report(
     plots, shown = _headline_plots(coll, imgs)
     lb = leaderboard(coll)  # built once: the table and the figures show the same ranks
     comparison = _comparison_figures(coll, lb, imgs)
-    body = [*_leaderboard(coll, lb), *comparison, *plots, *_correlation(coll)]
+    people = _people_section(coll)
+    body = [*people, *_leaderboard(coll, lb), *comparison, *plots, *_correlation(coll)]
     for m in coll.measures():
         body += _measure_section(coll, m, imgs, shown)
     body += _run_details(coll)
@@ -1104,7 +1153,8 @@ def render_report(
             + "".join(f'<li class="warn">{esc(p)}</li>' for p in imgs.missing)
             + "</ul>"
         )
-    links = [("leaderboard", "Leaderboard")]
+    links = [("people", "How close to people")] if people else []
+    links += [("leaderboard", "Leaderboard")]
     links += [("comparison", "Comparison figures")] if comparison else []
     links += [("plots", "Headline plots")] if plots else []
     links += [("correlation", "Correlation")]

@@ -53,6 +53,10 @@ SIMILARITY = Measure(
     compute="wordgames.similarity.suite:run",
     datasets=("word-similarity",),
     part_option="benchmarks",
+    people="the benchmarks ship each pair's mean rating, not each rater's: no held-out rater "
+    "can be scored. The agreement each benchmark's own paper reports (its definitions differ: "
+    "pairwise or leave-one-out, Spearman or Pearson) is not declared here: none was checked "
+    "against its paper on this machine, and an unchecked figure would mix definitions",
     metrics=(
         Metric("spearman", HIGHER, (-1.0, 1.0), "Spearman rho with human similarity ratings"),
         Metric("pearson", HIGHER, (-1.0, 1.0), "Pearson r with human similarity ratings"),

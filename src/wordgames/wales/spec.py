@@ -282,6 +282,10 @@ MEASURE = Measure(
     "IJCAI 2022.",
     options=WalesOptions,
     subjects=("vectors", "player"),
+    people="a WALES score is a path's efficiency (shortest path / path taken), not agreement "
+    "with people, so there is no held-out person to predict. The people's own efficiency is "
+    "the human baseline ('wales-baselines': the authors' Wiki Game results); the finished "
+    "Wikispeedia paths, which would give one per task, are absent here (its PROVENANCE.md)",
     tables=TABLES,
     shared_columns=(("greedy", "player"),),
 )
