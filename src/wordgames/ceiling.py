@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wordgames.exact import weighted_sums
-from wordgames.stats import _clip
+from wordgames.stats import percentile_interval
 
 #: how the intervals of a ceiling are drawn, in words (kept with the result)
 BOOTSTRAP = (
@@ -161,13 +161,7 @@ def cluster_means(
     return {name: total[:, j] / total[:, 0] for j, name in enumerate(columns, start=1)}
 
 
-def _interval(dist: np.ndarray, bounds, confidence: float = 0.95) -> tuple[float, float]:
-    dist = dist[np.isfinite(dist)]
-    if dist.size == 0:
-        return float("nan"), float("nan")
-    alpha = (1.0 - confidence) / 2.0
-    lo, hi = np.quantile(dist, [alpha, 1.0 - alpha])
-    return _clip(float(lo), float(hi), bounds)
+_interval = percentile_interval
 
 
 def weighted_mean(values: Sequence[float], weights: Sequence[int]) -> float:

@@ -172,7 +172,16 @@ def paired_bootstrap_ci(
         b = min(per_chunk, n_resamples - start)
         idx = rng.integers(0, x.size, size=(b, x.size))
         out.append(statistic(x[idx], y[idx]))
-    dist = np.concatenate(out)
+    return percentile_interval(np.concatenate(out), bounds, confidence)
+
+
+def percentile_interval(dist, bounds=None, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile interval of the finite values of a bootstrap distribution, clipped.
+
+    >>> percentile_interval(np.array([0.0, 1.0, float("nan")]), (0.0, 1.0), 0.5)
+    (0.25, 0.75)
+    """
+    dist = np.asarray(dist, float)
     dist = dist[np.isfinite(dist)]
     if dist.size == 0:
         return float("nan"), float("nan")
