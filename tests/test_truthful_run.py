@@ -78,9 +78,11 @@ def test_intersected_vocabulary_is_flagged_and_never_ranked(tmp_path, data_root)
     thin = board.thin.fillna(False).astype(bool)
     assert thin.to_numpy().any(), "the 10k intersection makes some headline scores thin"
     assert board.ranks[thin].isna().all().all(), "a thin cell is never ranked"
-    # names carry the vocabulary policy
+    # names carry the vocabulary policy; the people (the human ceiling, on by default with
+    # codenames) have no vocabulary to carry
     assert set(board.values.index) == {
         "glove-6b-50d-top10k[∩10k]",
         "glove-6b-50d-pca20[∩10k]",
         "glove-6b-50d-pca10[∩10k]",
+        "people",
     }
