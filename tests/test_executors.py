@@ -57,6 +57,30 @@ def test_materialized_embedding_is_memory_mapped(tmp_path):
     assert opened.fingerprint() == emb.fingerprint()
 
 
+def test_every_executor_runs_a_unit_on_the_threads_it_gives(tmp_path, toys):
+    """One mechanism for every unit (issue 40): the serial executor's units on 1 BLAS thread
+    by default, N with blas_threads=N, and this process's own setting restored after."""
+    from threadpoolctl import threadpool_limits
+
+    from tests._toy_measures import _blas_threads
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = _blas_threads()
+        one = _run(tmp_path, tmp_path / "one", executor="serial")
+        assert _blas_threads() == before == 2
+    assert {
+        r.parameters["blas_threads"] for r in one.results if "blas_threads" in r.parameters
+    } == {1}
+    import wordgames
+    from wordgames.executors import SerialExecutor
+
+    embs = [write_tiny(tmp_path / "a.txt", seed=1)[0]]
+    two = wordgames.evaluate(embs, MEASURES, executor=SerialExecutor(blas_threads=2))
+    assert {
+        r.parameters["blas_threads"] for r in two.results if "blas_threads" in r.parameters
+    } == {2}
+
+
 def test_process_pool_matches_serial(tmp_path, toys):
     serial = _run(tmp_path, tmp_path / "serial", executor="serial")
     pool = _run(tmp_path, tmp_path / "pool", executor="process", workers=2)

@@ -166,8 +166,13 @@ _interval = percentile_interval
 
 def weighted_mean(values: Sequence[float], weights: Sequence[int]) -> float:
     """``sum(w * v) / sum(w)`` (NaN when empty)."""
+    import math
+
     w = np.asarray(weights, float)
-    return float(np.dot(w, np.asarray(values, float)) / w.sum()) if w.size else float("nan")
+    if not w.size:
+        return float("nan")
+    # fsum, not a BLAS dot: the same bits on every CPU
+    return math.fsum((w * np.asarray(values, float)).tolist()) / math.fsum(w.tolist())
 
 
 def cluster_mean_ci(

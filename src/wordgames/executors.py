@@ -114,6 +114,29 @@ def limit_threads(threads: int = 1) -> None:
     threadpool_limits(limits=int(threads))
 
 
+def unit_threads(threads: int | None):
+    """Context in which one unit's BLAS runs on ``threads`` threads (threadpoolctl), restored after.
+
+    The one mechanism for every unit, whatever its family: each executor gives its units a
+    number of threads (1 by default: on a machine shared with other work, BLAS threads cost
+    more than they give, e.g. 5.6x on global-metrics' Gram matrix under load, issue 40).
+    """
+    import sys
+    from contextlib import nullcontext
+
+    if threads is None:
+        return nullcontext()
+    if "numpy" not in sys.modules:  # a fresh worker: a BLAS loaded later reads these
+        os.environ.update(blas_env(threads))
+    import numpy  # noqa: F401  (loaded now, so that the limit below reaches its BLAS)
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency of the package
+        return nullcontext()
+    return threadpool_limits(limits=int(threads), user_api="blas")
+
+
 def _init_worker(threads: int) -> None:
     limit_threads(threads)
 
@@ -172,8 +195,11 @@ def run_unit(
     memory: the serial executor). With a store, the unit's lock is held while it is computed:
     a second run on the same store waits and then reuses the stored result (``reused``).
     """
-    if blas_threads is not None:
-        limit_threads(blas_threads)
+    with unit_threads(blas_threads):
+        return _run_unit(unit, embedding, keep_result=keep_result, partner=partner)
+
+
+def _run_unit(unit: WorkUnit, embedding, *, keep_result: bool, partner) -> dict:
     from wordgames.errors import WordgamesError
     from wordgames.results.store import ResultStore
 
@@ -422,7 +448,7 @@ class SerialExecutor:
     name = "serial"
     needs_files = False
 
-    def __init__(self, blas_threads: int | None = None):
+    def __init__(self, blas_threads: int | None = 1):
         self.blas_threads = blas_threads
 
     def get_params(self) -> dict:
@@ -652,7 +678,7 @@ def make_executor(
     if kind == "local":
         kind = "process" if workers > 1 else "serial"
     if kind == "serial":
-        return SerialExecutor(blas_threads=blas_threads)
+        return SerialExecutor(blas_threads=blas_threads or 1)
     if kind == "process":
         return ProcessPoolExecutor(workers=workers, blas_threads=blas_threads or 1)
     if kind == "ray":

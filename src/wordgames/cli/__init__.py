@@ -270,8 +270,8 @@ def run(
         typer.Option(
             metavar="N",
             min=1,
-            help="BLAS threads per worker (default 1 for process/ray workers, unchanged for "
-            "serial).",
+            help="BLAS threads per unit (default 1 for every executor: on a machine shared "
+            "with other work, BLAS threads cost more than they give).",
         ),
     ] = None,
     transformer_vocab: Annotated[

@@ -131,11 +131,13 @@ def _fast_rows(data: bytes, body: tuple[int, int], start_line: int):
     return words, mat, lambda r: start_line + r
 
 
-def _slow_rows(path: Path, body: str, start_line: int, truncated_end: bool):
-    """Line-by-line parse that names the first bad line; words are checked by the caller."""
+def _slow_rows(path: Path, body: str, start_line: int, truncated_end: bool, dim=None):
+    """Line-by-line parse that names the first bad line; words are checked by the caller.
+
+    ``dim``: the number of values every row must have (the earlier blocks' of a large file).
+    """
     lines = body.split("\n")
     words, values, line_nos = [], [], []
-    dim = None
     for i, line in enumerate(lines, start=start_line):
         last = truncated_end and i == start_line + len(lines) - 1
         tail = " (the file ends in the middle of this line: it looks truncated)" if last else ""
@@ -244,10 +246,15 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
     """Parse a word2vec/fastText/GloVe text file into (words, float32 matrix, report).
 
     The file is checked and parsed as bytes, in place: the text is decoded only when a line
-    must be parsed by the careful parser, which names it.
+    must be parsed by the careful parser, which names it. A large file is read in blocks
+    (:mod:`wordgames.embeddings.textstream`), with the same results and errors.
     """
     path = Path(path)
     report = LoadReport(source=str(path))
+    from wordgames.embeddings.textstream import parse_streamed, wants_stream
+
+    if wants_stream(path):  # a large file: in blocks, nothing the size of the file kept
+        return parse_streamed(path, fmt, report)
     data = _read_utf8(path, report)
     if not _NOT_BLANK.search(data):
         raise DataFormatError(
