@@ -283,6 +283,14 @@ def parse_text(path: str | Path, *, fmt: str = "auto") -> tuple[list[str], np.nd
     if rows is None:
         body = data[lo:end].decode("utf-8")
         rows = _slow_rows(path, body, start, truncated_end=not ends_in_newline)
+    return finish_rows(path, report, header, rows, ends_in_newline)
+
+
+def finish_rows(path: Path, report: LoadReport, header, rows, ends_in_newline: bool):
+    """What every text read ends with: the last line's end, the header's counts, the checks.
+
+    ``rows`` is ``(words, matrix, line_of)``; returns ``(words, float32 matrix, report)``.
+    """
     words, mat, line_of = rows
     if not ends_in_newline:
         report.repair(

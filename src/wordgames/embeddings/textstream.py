@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.embeddings.core import LoadReport
-from wordgames.embeddings.validate import BOM, check_values, finish
+from wordgames.embeddings.validate import BOM, check_values
 from wordgames.errors import DataFormatError
 from wordgames.textio import GZIP_MAGIC, GZIP_MAX_RATIO, decode_utf8
 
@@ -181,7 +181,7 @@ def survey(path: Path, hint: str) -> Survey:
 
 def parse_streamed(path: Path, fmt: str, report: LoadReport):
     """The words, float32 matrix and report of a large text file, read in two passes."""
-    from wordgames.embeddings.textformats import _check_header, _split_header
+    from wordgames.embeddings.textformats import _split_header, finish_rows
 
     hint = "; re-encode the file as UTF-8"
     s = survey(path, hint)
@@ -215,18 +215,7 @@ def parse_streamed(path: Path, fmt: str, report: LoadReport):
         )
     words, mat = _rows(path, s, header is not None, n_rows, start)
     line_of = lambda r: start + r  # noqa: E731 - one row per line, no blank line inside
-    if not s.ends_in_newline:
-        report.repair(
-            "no_final_newline",
-            1,
-            f"the last line (line {line_of(len(words) - 1)}) has no line end: if the file was "
-            "cut short (truncated?), its last value may be incomplete; it was used as it is",
-        )
-    if header:
-        _check_header(path, header, len(words), mat.shape[1], report)
-    report.n_rows_read = len(words)
-    words_arr, mat = finish(path, words, mat, report, line_of)
-    return words_arr.tolist(), np.ascontiguousarray(mat, dtype=np.float32), report
+    return finish_rows(path, report, header, (words, mat, line_of), s.ends_in_newline)
 
 
 def _rows(path: Path, s: Survey, has_header: bool, n_rows: int, start: int):
