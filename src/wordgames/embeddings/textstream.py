@@ -23,6 +23,14 @@ from pathlib import Path
 import numpy as np
 
 from wordgames.embeddings.core import LoadReport
+from wordgames.embeddings.textrows import (
+    _NOT_BLANK,
+    _fast_rows,
+    _slow_rows,
+    _split_header,
+    _stripped_end,
+    finish_rows,
+)
 from wordgames.embeddings.validate import BOM, check_values
 from wordgames.errors import DataFormatError
 from wordgames.textio import GZIP_MAGIC, GZIP_MAX_RATIO, decode_utf8
@@ -150,8 +158,6 @@ class Survey:
 
 def survey(path: Path, hint: str) -> Survey:
     """The first pass: every block checked as UTF-8, the line feeds counted."""
-    from wordgames.embeddings.textformats import _NOT_BLANK, _stripped_end
-
     s, lines_before = Survey(), 0
     for i, block in enumerate(blocks(path)):
         if i == 0:
@@ -181,8 +187,6 @@ def survey(path: Path, hint: str) -> Survey:
 
 def parse_streamed(path: Path, fmt: str, report: LoadReport):
     """The words, float32 matrix and report of a large text file, read in two passes."""
-    from wordgames.embeddings.textformats import _split_header, finish_rows
-
     hint = "; re-encode the file as UTF-8"
     s = survey(path, hint)
     if s.bom:
@@ -220,8 +224,6 @@ def parse_streamed(path: Path, fmt: str, report: LoadReport):
 
 def _rows(path: Path, s: Survey, has_header: bool, n_rows: int, start: int):
     """The second pass: each block's rows parsed into one matrix allocated once."""
-    from wordgames.embeddings.textformats import _fast_rows, _slow_rows, _stripped_end
-
     words: list[str] = []
     mat = None
     row = 0
