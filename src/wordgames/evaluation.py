@@ -689,7 +689,11 @@ def _run_units(runner, plan: Plan, embs, progress: Progress | None, timings: dic
     try:
         for i, outcome in enumerate(runner.run(missing, by_sha), 1):
             outcomes[outcome["key"]] = outcome
-            timings[outcome["label"].replace(": ", "/")] = round(outcome["seconds"], 3)
+            label = outcome["label"].replace(": ", "/")
+            timings[label] = round(outcome["seconds"], 3)
+            if "cpu_seconds" in outcome:  # what a bench reads: the unit's CPU and the peak so far
+                timings[f"{label}/cpu"] = round(outcome["cpu_seconds"], 3)
+                timings[f"{label}/peak_rss_mb"] = round(outcome["peak_rss_mb"], 1)
             if progress is not None:
                 progress(outcome["label"], i, len(missing))
     finally:

@@ -211,7 +211,7 @@ def _run_unit(unit: WorkUnit, embedding, *, keep_result: bool, partner) -> dict:
         "measure": unit.measure.name,
         "pid": os.getpid(),
     }
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         if unit.partner is not None:
             partner = _opened(unit.partner, partner)
@@ -233,7 +233,20 @@ def _run_unit(unit: WorkUnit, embedding, *, keep_result: bool, partner) -> dict:
             error=traceback.format_exc(),
         )
     outcome["seconds"] = time.perf_counter() - start
+    # the process's CPU (all its threads) while the unit ran, and its peak memory so far: a
+    # worker runs one unit at a time, so the CPU is the unit's; the peak only grows
+    outcome["cpu_seconds"] = time.process_time() - cpu
+    outcome["peak_rss_mb"] = _peak_rss_mb()
     return outcome
+
+
+def _peak_rss_mb() -> float:
+    """The peak resident memory of this process so far, in MB (``getrusage``; 0 where absent)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return 0.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def _opened(ref: EmbeddingRef, subject):

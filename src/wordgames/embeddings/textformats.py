@@ -8,6 +8,7 @@ in words in the report.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -153,12 +154,17 @@ def _record_problem(data: bytes, pos: int, i: int, n: int, got: str) -> str:
     return f"record {i + 1} (byte {pos}): no space after the word within {_MAX_WORD_BYTES:,} bytes"
 
 
-def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int):
-    """Words and vector offsets of ``n`` records from ``pos``; errors name the real cause."""
+def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int, behind=None):
+    """Words and vector offsets of ``n`` records from ``pos``; errors name the real cause.
+
+    ``behind(pos)``, when given, is told every 4,096 records how far the scan has come.
+    """
     start, rec = pos, dim * 4
     words, offsets = [], []
     checked = False
     for i in range(n):
+        if behind is not None and not i & 4095:
+            behind(pos)
         if _rest_is_blank(data, pos):
             break  # fewer records than promised, ending on a record boundary: the caller counts it
         got = _next_record(data, pos, rec)
@@ -191,27 +197,89 @@ def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int):
     return words, offsets, pos
 
 
-def _gather(data: bytes, offsets: list[int], dim: int) -> np.ndarray:
+def _gather(data: bytes, offsets: list[int], dim: int, behind=None) -> np.ndarray:
     buf = np.frombuffer(data, dtype=np.uint8)
     rec = dim * 4
     offs = np.asarray(offsets, dtype=np.int64)
     mat = np.empty((len(offs), dim), dtype=np.float32)
-    step = max(1, (1 << 22) // max(rec, 1))
+    # blocks of 256 KB, not records: the int64 index of a block is 2 MB
+    step = max(1, (1 << 18) // max(rec, 1))
     for s in range(0, len(offs), step):
         idx = offs[s : s + step, None] + np.arange(rec)[None, :]
         mat[s : s + step] = buf[idx].view("<f4").reshape(-1, dim)
+        if behind is not None:
+            behind(int(offs[min(s + step, len(offs)) - 1]))
+    del buf  # no export of the map is left: it can be closed
     return mat
+
+
+class _Mapped:
+    """A binary file as a read-only memory map whose pages are given back behind the reader.
+
+    The reader passes over the file twice (the records, then the vectors): each pass tells
+    :meth:`behind` how far it is, and the pages before that are dropped from this process
+    (``MADV_DONTNEED``: they stay in the page cache, the next pass reads them again), so the
+    process never holds more than a window of the file beside the matrix. A ``.gz`` file, an
+    empty one or a system without ``mmap`` is read whole.
+    """
+
+    WINDOW = 64 << 20
+
+    def __init__(self, path: Path):
+        self.path, self.map, self.done = path, None, 0
+
+    def __enter__(self):
+        import mmap
+
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(2)
+                if head and head != GZIP_MAGIC and hasattr(mmap.mmap, "madvise"):
+                    self.map = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except IsADirectoryError:
+            raise DataFormatError(self.path, None, "is a folder, not a file") from None
+        except (OSError, ValueError):
+            self.map = None  # read_bytes says why when it cannot read it either
+        return self.map if self.map is not None else read_bytes(self.path)
+
+    def behind(self, pos: int) -> None:
+        if self.map is None:
+            return
+        import mmap
+
+        if pos < self.done:  # the second pass starts again at the top
+            self.done = 0
+        end = pos - pos % mmap.PAGESIZE
+        if end - self.done >= self.WINDOW:
+            self.map.madvise(mmap.MADV_DONTNEED, self.done, end - self.done)
+            self.done = end
+
+    def __exit__(self, *exc):
+        if self.map is not None:
+            try:
+                self.map.close()
+            except BufferError:  # an error left a view of it in a traceback: freed with it
+                pass
 
 
 def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, LoadReport]:
     """Parse the word2vec C binary format (header line, then word, space, dim float32)."""
     path = Path(path)
-    data = read_bytes(path)
+    mapped = _Mapped(path)
+    with mapped as data:
+        return _parse_binary(path, data, mapped.behind)
+
+
+_NOT_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
+def _parse_binary(path: Path, data, behind) -> tuple[list[str], np.ndarray, LoadReport]:
+    """:func:`parse_word2vec_binary` of ``data`` (bytes, or a memory map of the file)."""
     report = LoadReport(source=str(path), format="word2vec-binary")
-    start = 3 if data.startswith(BOM.encode()) else 0
+    start = 3 if data[:3] == BOM.encode() else 0
     if start:
         report.repair("bom_stripped", 1, "a byte-order mark (U+FEFF) before the header was skipped")
-    if not data[start:].strip():
+    if _NOT_SPACE.search(data, start) is None:  # what bytes.strip() leaves, without a copy
         raise DataFormatError(path, None, "the file is empty")
     nl = data.find(b"\n", start, start + 100)
     header = detect_header(data[start:nl].decode("latin-1")) if nl > start else None
@@ -224,7 +292,7 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
     n, dim = header
     if dim == 0:
         raise DataFormatError(path, 1, "the header says the vectors have 0 dimensions")
-    if not data[nl + 1 :].strip(b"\r\n"):
+    if _rest_is_blank(data, nl + 1):
         raise DataFormatError(
             path, None, f"the header promises {n:,} records of {dim} dimensions but none follow"
         )
@@ -235,7 +303,7 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
             f"the header says {dim:,} dimensions: one record would need {dim * 4:,} bytes, more "
             f"than the whole file holds after the header ({len(data) - nl - 1:,} bytes)",
         )
-    words, offsets, pos = _scan_records(path, data, nl + 1, n, dim)
+    words, offsets, pos = _scan_records(path, data, nl + 1, n, dim, behind)
     if len(words) < n:
         report.repair(
             "header_count_mismatch",
@@ -252,7 +320,7 @@ def parse_word2vec_binary(path: str | Path) -> tuple[list[str], np.ndarray, Load
             len(extra[0]),
             f"the header promises {n:,} records but {len(words):,} follow: all {len(words):,} were read",
         )
-    mat = _gather(data, offsets, dim)
+    mat = _gather(data, offsets, dim, behind)
     report.n_rows_read = len(words)
     w, mat = finish(path, words, mat, report, lambda r: r + 1)
     return w.tolist(), np.ascontiguousarray(mat, dtype=np.float32), report

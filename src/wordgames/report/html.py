@@ -487,8 +487,15 @@ def _timings(coll: Collection) -> str:
             [lab, *((e.result.get("timings") or {}).get("total") if e else None for e in entries)]
         )
     body = table(["embedding", *measures], rows)
-    if run.get("timings"):
-        body += table(["step of the last run", "seconds"], list(run["timings"].items()))
+    steps = run.get("timings") or {}
+    peaks = [
+        [k.removesuffix("/peak_rss_mb"), v] for k, v in steps.items() if k.endswith("/peak_rss_mb")
+    ]
+    seconds = [[k, v] for k, v in steps.items() if not k.endswith("/peak_rss_mb")]
+    if seconds:  # a unit's wall seconds, and ".../cpu" its CPU seconds
+        body += table(["step of the last run", "seconds"], seconds)
+    if peaks:
+        body += table(["unit of the last run", "peak memory of its process so far (MB)"], peaks)
     return _fold("Timings (seconds)", body, ident="timings")
 
 
