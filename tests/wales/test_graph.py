@@ -92,3 +92,36 @@ def test_save_arrays_memory_maps_and_keeps_distances(tmp_path):
     (tmp_path / "g" / "indices.npy").write_text("not an array")
     with pytest.raises(DataFormatError, match="indices.npy"):
         DiGraph.load_arrays(tmp_path / "g")
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_compiled_pair_distances_equal_networkx(seed):
+    """The compiled bidirectional BFS (issue 40) against networkx, on graphs with dead ends."""
+    nx = pytest.importorskip("networkx")
+    rng = np.random.default_rng(seed)
+    n = 400
+    src, dst = rng.integers(0, n, 900), rng.integers(0, n, 900)  # sparse: many unreachable
+    g = DiGraph.from_edges(src, dst, n)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    s, t = rng.integers(0, n, 500), rng.integers(0, n, 500)
+    s[:5] = t[:5]  # a pair of one node: 0
+    want = []
+    for a, b in zip(s.tolist(), t.tolist(), strict=True):
+        try:
+            want.append(nx.shortest_path_length(G, a, b))
+        except nx.NetworkXNoPath:
+            want.append(-1)
+    got = g.shortest_path_lengths(s, t, method="bidirectional")
+    assert got.tolist() == want
+    assert -1 in want and max(want) >= 4  # the cases above occur
+    # again with half the targets cached by a per-target BFS: the same distances
+    g.shortest_path_lengths(s[:250], t[:250], method="per-target")
+    assert g.shortest_path_lengths(s, t, method="bidirectional").tolist() == want
+
+
+def test_pair_distances_refuse_a_node_out_of_range():
+    g = DiGraph.from_edges([0, 1], [1, 0], 2)
+    with pytest.raises(GraphError, match=r"path ends must be node numbers in \[0, 2\)"):
+        g.shortest_path_lengths([0, 2], [1, 0], method="bidirectional")
