@@ -58,16 +58,25 @@ def unit_grid(vectors: np.ndarray) -> np.ndarray:
     Rows of norm 0 stay 0. The norm is summed in float64 in the order of the dimensions and
     every other step is one correctly rounded operation, so every CPU gives the same bits.
     """
+    return _filled(vectors, unit_grid_blocks(vectors))
+
+
+def unit_grid_blocks(vectors: np.ndarray):
+    """``(start, block)`` of :func:`unit_grid`, a block of rows at a time (to write a file)."""
     v = np.asarray(vectors)
-    n, d = v.shape
-    out = np.empty((n, d), dtype=np.float32)
     scale = float(2**GRID_BITS)
-    for a in range(0, n, _BLOCK_ROWS):
+    for a in range(0, v.shape[0], _BLOCK_ROWS):
         block = np.asarray(v[a : a + _BLOCK_ROWS], dtype=np.float64)
         norm = np.sqrt(_sq_norms(block))
         norm[norm == 0] = 1.0
         # |u| <= 1, so rint(u * 2**24) <= 2**24 is exact in float32
-        out[a : a + _BLOCK_ROWS] = np.rint(block / norm[:, None] * scale) / scale
+        yield a, (np.rint(block / norm[:, None] * scale) / scale).astype(np.float32)
+
+
+def _filled(vectors: np.ndarray, blocks) -> np.ndarray:
+    out = np.empty(np.shape(vectors), dtype=np.float32)
+    for a, block in blocks:
+        out[a : a + len(block)] = block
     out.flags.writeable = False
     return out
 
@@ -107,19 +116,29 @@ def raw_grid(vectors: np.ndarray) -> tuple[np.ndarray, int]:
     dimension so that every squared distance and dot product of grid rows is exact in float64:
     each component is at most ``2**m`` units with ``4 d 4**m <= 2**53``.
     """
+    bits = raw_grid_bits(vectors)
+    return _filled(vectors, raw_grid_blocks(vectors, bits)), bits
+
+
+def raw_grid_bits(vectors: np.ndarray) -> int:
+    """The ``bits`` of :func:`raw_grid` (one pass over the matrix, a block at a time)."""
     v = np.asarray(vectors)
     n, d = v.shape
-    top = float(np.max(np.abs(v))) if v.size else 0.0
+    top = 0.0
+    for a in range(0, n if v.size else 0, _BLOCK_ROWS):
+        top = max(top, float(np.max(np.abs(v[a : a + _BLOCK_ROWS]))))
     m = min(24, (53 - 2 - int(np.ceil(np.log2(max(d, 1))))) // 2)
     e = 0 if top == 0 else int(np.ceil(np.log2(top)))
-    bits = m - e
-    out = np.empty((n, d), dtype=np.float32)
+    return m - e
+
+
+def raw_grid_blocks(vectors: np.ndarray, bits: int):
+    """``(start, block)`` of :func:`raw_grid` with the given ``bits``, a block at a time."""
+    v = np.asarray(vectors)
     scale = 2.0**bits
-    for a in range(0, n, _BLOCK_ROWS):
+    for a in range(0, v.shape[0], _BLOCK_ROWS):
         block = np.asarray(v[a : a + _BLOCK_ROWS], dtype=np.float64)
-        out[a : a + _BLOCK_ROWS] = np.rint(block * scale) / scale
-    out.flags.writeable = False
-    return out, bits
+        yield a, (np.rint(block * scale) / scale).astype(np.float32)
 
 
 def sq_norms(grid: np.ndarray) -> np.ndarray:

@@ -170,3 +170,31 @@ def test_run_rejects_unknown_option(tmp_path):
         match="measure 'global-metrics' has no option 'centre' .did you mean 'center'",
     ):
         _compute(emb, out_dir=tmp_path, options={"centre": True})
+
+
+def _metrics(s):
+    return np.array([erank_from_singular_values(s), perank_from_singular_values(s),
+                     edim_from_singular_values(s)])  # fmt: skip
+
+
+@pytest.mark.parametrize("kw", [{}, {"center": True}, {"rownorm": True}])
+def test_float32_gram_holds_the_metrics_on_glove_and_auto_takes_it(glove, kw):
+    """Issue 40: float32 chunk products added in float64 give the metrics to 1e-6."""
+    x = np.asarray(glove.vectors)
+    truth = _metrics(singular_values(x, method="svd", **kw))
+    s32 = singular_values(x, method="gram32", **kw)
+    np.testing.assert_allclose(_metrics(s32), truth, rtol=1e-6)
+    assert not np.array_equal(_metrics(s32), _metrics(singular_values(x, method="gram", **kw)))
+    assert singular_values(x, **kw).tobytes() == s32.tobytes()  # what auto chose
+
+
+def test_auto_leaves_the_float32_gram_where_it_does_not_hold():
+    """A spread spectrum (s_1 / s_d = 3,000): float32 products lose the small values."""
+    rng = np.random.default_rng(3)
+    q, _ = np.linalg.qr(rng.standard_normal((60_000, 12)))
+    v, _ = np.linalg.qr(rng.standard_normal((12, 12)))
+    x = ((q * np.geomspace(1, 1 / 3000, 12)) @ v.T).astype(np.float32)
+    s64 = singular_values(x, method="gram")
+    err32 = np.abs(_metrics(singular_values(x, method="gram32")) / _metrics(s64) - 1).max()
+    assert err32 > 1e-6  # the float32 route does not hold here...
+    assert singular_values(x).tobytes() == s64.tobytes()  # ...and auto takes the float64 one

@@ -291,7 +291,9 @@ def open_vector_folder(
         return None, problem
     report = report or LoadReport(format=fmt, n_rows_read=len(words))
     report.source, report.from_cache = source, True
-    return Embedding(words, mat, name=name, source=source, load_report=report), None
+    emb = Embedding(words, mat, name=name, source=source, load_report=report)
+    emb._grid_folder = folder  # its exact grids are kept beside the matrix (grids.py)
+    return emb, None
 
 
 def read_vector_folder(folder: str | Path, *, name: str, source: str, fmt: str) -> Embedding | None:
@@ -330,10 +332,19 @@ def load_cached(path: Path, fmt: str, parse, name: str | None, use_cache: bool) 
     if cached is not None:
         return cached
     words, mat, report = parse(path)
+    grid_folder = None
     try:
         write_vector_folder(folder, words, mat, report=report)
     except OSError as exc:  # a read-only cache is not fatal, but say it
         log.warning("cannot write the embedding cache %s (%s): not cached", folder, exc)
+    else:
+        # the folder's memory map in place of the parsed matrix: its pages are the file's (the
+        # system may drop them and read them again), and its grids are kept beside it
+        mapped, _ = open_vector_folder(folder, name=name, source=str(path), fmt=fmt)
+        if mapped is not None:
+            mat, grid_folder = mapped._vectors, folder
     if problem:  # said this once, not stored with the rebuilt entry
         report.repair("cache_rebuilt", 1, f"{problem}: rebuilt from the source file")
-    return Embedding(words, mat, name=name, source=str(path), load_report=report)
+    emb = Embedding(words, mat, name=name, source=str(path), load_report=report)
+    emb._grid_folder = grid_folder
+    return emb

@@ -97,6 +97,8 @@ class Embedding:
         self._index: dict[str, int] | None = None
         self._unit: np.ndarray | None = None
         self._fingerprint: str | None = None
+        # the vector folder the matrix is mapped from: its grids are kept there (grids.py)
+        self._grid_folder = None
         self.name = name or "embedding"
         self.source = source or ""
         self.oov = oov
@@ -149,6 +151,10 @@ class Embedding:
         give the same bits on every CPU, so that :func:`wordgames.exact.cosines` of its rows
         is exact: every machine and every code path compares the same similarities.
         """
+        if self._unit is None and self._grid_folder is not None:
+            from wordgames.embeddings.grids import folder_grid
+
+            self._unit = folder_grid(self._grid_folder, "unit", self._vectors)[0]
         if self._unit is None:
             from wordgames.exact import unit_grid
 
@@ -159,6 +165,10 @@ class Embedding:
     @property
     def raw_grid(self) -> tuple[np.ndarray, int]:
         """The raw vectors on an exact grid, for exact Euclidean distances (``exact.raw_grid``)."""
+        if getattr(self, "_raw_grid", None) is None and self._grid_folder is not None:
+            from wordgames.embeddings.grids import folder_grid
+
+            self._raw_grid = folder_grid(self._grid_folder, "raw", self._vectors)
         if getattr(self, "_raw_grid", None) is None:
             from wordgames.exact import raw_grid
 
@@ -319,4 +329,5 @@ class Embedding:
             load_report=self.load_report,
         )
         emb._index, emb._unit, emb._fingerprint = self._index, self._unit, self._fingerprint
+        emb._grid_folder, emb._raw_grid = self._grid_folder, getattr(self, "_raw_grid", None)
         return emb

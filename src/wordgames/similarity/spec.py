@@ -118,7 +118,7 @@ class GlobalMetricsOptions:
 
 GLOBAL_METRICS = Measure(
     name="global-metrics",
-    version="1",
+    version="2",
     family="similarity",
     description="erank, perank, edim of the embedding matrix",
     compute="wordgames.similarity.global_metrics:run",
