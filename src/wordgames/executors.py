@@ -130,11 +130,9 @@ def unit_threads(threads: int | None):
         os.environ.update(blas_env(threads))
     import numpy  # noqa: F401  (loaded now, so that the limit below reaches its BLAS)
 
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - a dependency of the package
-        return nullcontext()
-    return threadpool_limits(limits=int(threads), user_api="blas")
+    from wordgames.blas import blas_controller
+
+    return blas_controller().limit(limits=int(threads), user_api="blas")
 
 
 def _init_worker(threads: int) -> None:

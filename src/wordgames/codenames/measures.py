@@ -377,25 +377,29 @@ def joint_bootstrap_ci(
     return out
 
 
-#: the resample counts of the last weights bootstrapped (every agent scored on the same records
-#: of a data set draws the same resamples: one draw serves them all)
+#: the resample counts of the weights bootstrapped last (every agent scored on the same records
+#: of a data set draws the same resamples: one draw serves them all), the most recent first
+#: kept within _COUNTS_CACHE_BYTES: the scores, the tables and the shares of a unit visit the
+#: same data sets in turn, and drawing them again was a third of the unit's intervals
 _COUNTS_CACHE: dict[tuple, list[np.ndarray]] = {}
-_COUNTS_CACHE_BYTES = 128 << 20
+_COUNTS_CACHE_BYTES = 256 << 20
 
 
 def _shared_counts(weights: np.ndarray, n_resamples: int, seed: int, chunk: int) -> list:
-    """:func:`_resampled_counts` as a list, remembered for the last weights (when small enough).
+    """:func:`_resampled_counts` as a list, remembered for recent weights (when small enough).
 
     The draws depend only on the weights, ``n_resamples``, ``seed`` and ``chunk``, so agents
     scored on the same records get the very same resamples, drawn once.
     """
     key = (weights.tobytes(), len(weights), n_resamples, seed, chunk)
-    hit = _COUNTS_CACHE.get(key)
+    hit = _COUNTS_CACHE.pop(key, None)
     if hit is None:
         hit = list(_resampled_counts(weights, n_resamples, seed, chunk))
-        _COUNTS_CACHE.clear()
-        if n_resamples * len(weights) * 8 <= _COUNTS_CACHE_BYTES:
-            _COUNTS_CACHE[key] = hit
+    size = n_resamples * len(weights) * 8
+    if size <= _COUNTS_CACHE_BYTES:
+        _COUNTS_CACHE[key] = hit  # now the most recent
+        while sum(sum(c.nbytes for c in v) for v in _COUNTS_CACHE.values()) > _COUNTS_CACHE_BYTES:
+            del _COUNTS_CACHE[next(iter(_COUNTS_CACHE))]  # the least recent
     return hit
 
 
