@@ -42,6 +42,51 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_suite import TreeMemory  # noqa: E402 - the bench folder is not a package
 
+
+class TreeKinds(TreeMemory):
+    """:class:`TreeMemory` that also keeps the peaks of the tree's anonymous memory (what the
+    processes cannot give back) and of its file pages (memory maps: the system may drop them
+    and read them again), from ``/proc/<pid>/status``."""
+
+    def __init__(self, pid: int, every: float = 0.2):
+        super().__init__(pid, every)
+        self.anon = self.file = 0
+
+    def _kinds(self) -> tuple[int, int]:
+        anon = file = 0
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                status = Path(f"/proc/{d}/status").read_text()
+            except OSError:
+                continue
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if not self._in_tree(int(d), fields):
+                continue
+            anon += int(fields.get("RssAnon", "0 kB").split()[0]) * 1024
+            file += int(fields.get("RssFile", "0 kB").split()[0]) * 1024
+        return anon, file
+
+    def _in_tree(self, pid: int, fields: dict) -> bool:
+        while pid > 1:
+            if pid == self.pid:
+                return True
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                pid = int(stat[stat.rindex(")") + 2 :].split()[1])
+            except (OSError, ValueError, IndexError):
+                return False
+        return False
+
+    def _run(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._tree_rss())
+            anon, file = self._kinds()
+            self.anon, self.file = max(self.anon, anon), max(self.file, file)
+            self._stop.wait(self.every)
+
+
 BLOCK = 65_536  # rows written at a time
 GLOVE_DIMS = 50
 
@@ -165,15 +210,17 @@ def main_job(path: Path, out: Path, workers: int) -> dict:
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env)  # fmt: skip
-    with TreeMemory(proc.pid) as mem:
+    with TreeKinds(proc.pid) as mem:
         log, _ = proc.communicate()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0,):
         print(log[-3000:])
         raise SystemExit(f"the main job failed (exit {proc.returncode})")
-    timings = json.loads((out / "results.json").read_text())["timings"]
+    record = json.loads((out / "results.json").read_text())
+    timings, results = record["timings"], record["results"]
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return {"wall": time.perf_counter() - t, "cpu": cpu, "peak": mem.peak, "timings": timings}
+    return {"wall": time.perf_counter() - t, "cpu": cpu, "peak": mem.peak, "anon": mem.anon,
+            "file": mem.file, "timings": timings, "results": results}  # fmt: skip
 
 
 def bench_main_job(files: dict, dim: int, workers: int) -> None:
@@ -182,10 +229,27 @@ def bench_main_job(files: dict, dim: int, workers: int) -> None:
         for n, path in files.items():
             r = main_job(path, Path(tmp) / f"run-{n}", workers)
             bound = 1.5 * n * dim * 4 + 2**30
-            print(f"  {n:,} x {dim}: {r['wall']:.0f} s wall, {r['cpu']:.0f} s CPU, peak "
-                  f"{r['peak'] / 2**30:.2f} GiB; peak / (1.5 x matrix + 1 GiB): "
-                  f"{r['peak'] / bound:.2f} (goal <= 1); load average "
-                  f"{os.getloadavg()[0]:.2f}")  # fmt: skip
+            print(
+                f"  {n:,} x {dim}: {r['wall']:.0f} s wall, {r['cpu']:.0f} s CPU; peak resident "
+                f"{r['peak'] / 2**30:.2f} GiB, of which anonymous at most "
+                f"{r['anon'] / 2**30:.2f} GiB and file pages (maps) at most "
+                f"{r['file'] / 2**30:.2f} GiB; load average {os.getloadavg()[0]:.2f}"
+            )
+            print(
+                f"    peak / (1.5 x matrix + 1 GiB): {r['peak'] / bound:.2f}; anonymous peak / "
+                f"(1.5 x matrix + 1 GiB): {r['anon'] / bound:.2f} (goal <= 1)"
+            )
+            for res in r["results"]:
+                tm = res.get("timings") or {}
+                part = sum(v for k, v in tm.items() if "plot" in k or k == "intervals")
+                if tm.get("total"):
+                    print(
+                        f"    {res['measure']:15s} {res.get('embedding', '')[:20]:20s} total "
+                        f"{tm['total']:7.1f} s: plots and intervals {part:6.1f} s "
+                        f"({part / tm['total']:.0%}); "
+                        + ", ".join(f"{k} {v:.1f}" for k, v in tm.items() if k != "total")
+                    )
+            # fmt: skip
             cpus = {
                 k.removesuffix("/cpu"): v for k, v in r["timings"].items() if k.endswith("/cpu")
             }

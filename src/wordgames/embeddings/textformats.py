@@ -157,10 +157,11 @@ def _record_problem(data: bytes, pos: int, i: int, n: int, got: str) -> str:
 def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int, behind=None):
     """Words and vector offsets of ``n`` records from ``pos``; errors name the real cause.
 
-    ``behind(pos)``, when given, is told every 4,096 records how far the scan has come.
+    ``behind(pos)``, when given, is told every 4,096 records how far the scan has come. The
+    offsets are an int64 array (a list of Python ints was 36 bytes a record).
     """
     start, rec = pos, dim * 4
-    words, offsets = [], []
+    words, offsets = [], _Offsets(min(n, 1 << 20))
     checked = False
     for i in range(n):
         if behind is not None and not i & 4095:
@@ -194,7 +195,23 @@ def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int, behind=No
         words.append(word)
         offsets.append(got[1])
         pos = got[2]
-    return words, offsets, pos
+    return words, offsets.array(), pos
+
+
+class _Offsets:
+    """An int64 array appended to one value at a time, grown by doubling."""
+
+    def __init__(self, size: int):
+        self.data, self.n = np.empty(max(1, size), dtype=np.int64), 0
+
+    def append(self, value: int) -> None:
+        if self.n == len(self.data):
+            self.data = np.concatenate([self.data, np.empty_like(self.data)])
+        self.data[self.n] = value
+        self.n += 1
+
+    def array(self) -> np.ndarray:
+        return self.data[: self.n]
 
 
 def _gather(data: bytes, offsets: list[int], dim: int, behind=None) -> np.ndarray:
@@ -223,7 +240,7 @@ class _Mapped:
     empty one or a system without ``mmap`` is read whole.
     """
 
-    WINDOW = 64 << 20
+    WINDOW = 8 << 20
 
     def __init__(self, path: Path):
         self.path, self.map, self.done = path, None, 0
@@ -314,7 +331,7 @@ def _parse_binary(path: Path, data, behind) -> tuple[list[str], np.ndarray, Load
     if not _rest_is_blank(data, pos):
         extra = _extra_records(path, data, pos, n, dim)
         words += extra[0]
-        offsets += extra[1]
+        offsets = np.concatenate([offsets, np.asarray(extra[1], dtype=np.int64)])
         report.repair(
             "header_count_mismatch",
             len(extra[0]),

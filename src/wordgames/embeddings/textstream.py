@@ -36,10 +36,14 @@ from wordgames.errors import DataFormatError
 from wordgames.textio import GZIP_MAGIC, GZIP_MAX_RATIO, decode_utf8
 
 #: files larger than this are read in blocks (``WORDGAMES_STREAM_BYTES`` overrides it: the
-#: tests run the readers' cases through the blocks too)
-STREAM_BYTES = int(os.environ.get("WORDGAMES_STREAM_BYTES", 256 << 20))
-#: the size of a block (``WORDGAMES_BLOCK_BYTES`` overrides it)
-BLOCK_BYTES = int(os.environ.get("WORDGAMES_BLOCK_BYTES", 64 << 20))
+#: tests run the readers' cases through the blocks too); one block: a file that fits in one
+#: is read whole, any larger one never is
+STREAM_BYTES = int(os.environ.get("WORDGAMES_STREAM_BYTES", 4 << 20))
+#: the size of a block (``WORDGAMES_BLOCK_BYTES`` overrides it). Measured on 400,000 x 300
+#: (1 GB; pandas parses each block, with its copies): the peak above the matrix was 144 MB
+#: with 16 MiB blocks, 255 MB with 8 MiB (the allocator's heap) and 112 MB with 4 MiB, at
+#: 1.14x the time of 16 MiB
+BLOCK_BYTES = int(os.environ.get("WORDGAMES_BLOCK_BYTES", 4 << 20))
 
 
 def wants_stream(path: Path) -> bool:
@@ -239,12 +243,13 @@ def _rows(path: Path, s: Survey, has_header: bool, n_rows: int, start: int):
             break  # the blank lines at the end
         lines = block.count(b"\n") + (not block.endswith(b"\n"))
         last = row + lines >= n_rows  # the rows end here: only blank lines follow
-        body = block[: _stripped_end(block)] if last else block[:-1]
+        end = _stripped_end(block) if last else len(block) - 1  # the rows, without a copy
         line = start + row
-        got = _fast_rows(body, (0, len(body)), line)
+        got = _fast_rows(block, (0, end), line)
         if got is None or (mat is not None and got[1].shape[1] != mat.shape[1]):
             got = _slow_rows(
-                path, body.decode("utf-8"), line, truncated_end=last and not s.ends_in_newline,
+                path, block[:end].decode("utf-8"), line,
+                truncated_end=last and not s.ends_in_newline,
                 dim=None if mat is None else mat.shape[1],
             )  # fmt: skip
         w, m, _ = got
