@@ -249,11 +249,11 @@ def bench_main_job(files: dict, dim: int, workers: int) -> None:
                         f"({part / tm['total']:.0%}); "
                         + ", ".join(f"{k} {v:.1f}" for k, v in tm.items() if k != "total")
                     )
-            # fmt: skip
             cpus = {
                 k.removesuffix("/cpu"): v for k, v in r["timings"].items() if k.endswith("/cpu")
             }
-            units[n] = cpus
+            # the same unit at both sizes: its label without the file's name
+            units[n] = {k.replace(path.stem, "FILE"): v for k, v in cpus.items()}
             for key, secs in r["timings"].items():
                 if not key.endswith(("/cpu", "/peak_rss_mb")):
                     extra = ""
