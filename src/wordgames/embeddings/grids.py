@@ -53,7 +53,7 @@ def _open(folder: Path, kind: str, shape: tuple[int, int]) -> tuple[np.ndarray, 
         return None
     if list(_matrix_sha256(grid)) != rec["sha256"]:
         return None
-    return grid, rec["bits"]
+    return np.asarray(grid), rec["bits"]  # a plain array over the map (no memmap subclass)
 
 
 def _write(folder: Path, kind: str, vectors: np.ndarray, bits: int | None) -> None:
