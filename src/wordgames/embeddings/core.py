@@ -151,7 +151,7 @@ class Embedding:
         give the same bits on every CPU, so that :func:`wordgames.exact.cosines` of its rows
         is exact: every machine and every code path compares the same similarities.
         """
-        if self._unit is None and self._grid_folder is not None:
+        if self._unit is None and getattr(self, "_grid_folder", None) is not None:
             from wordgames.embeddings.grids import folder_grid
 
             self._unit = folder_grid(self._grid_folder, "unit", self._vectors)[0]
@@ -165,7 +165,7 @@ class Embedding:
     @property
     def raw_grid(self) -> tuple[np.ndarray, int]:
         """The raw vectors on an exact grid, for exact Euclidean distances (``exact.raw_grid``)."""
-        if getattr(self, "_raw_grid", None) is None and self._grid_folder is not None:
+        if getattr(self, "_raw_grid", None) is None and getattr(self, "_grid_folder", None):
             from wordgames.embeddings.grids import folder_grid
 
             self._raw_grid = folder_grid(self._grid_folder, "raw", self._vectors)
@@ -329,5 +329,6 @@ class Embedding:
             load_report=self.load_report,
         )
         emb._index, emb._unit, emb._fingerprint = self._index, self._unit, self._fingerprint
-        emb._grid_folder, emb._raw_grid = self._grid_folder, getattr(self, "_raw_grid", None)
+        emb._grid_folder = getattr(self, "_grid_folder", None)
+        emb._raw_grid = getattr(self, "_raw_grid", None)
         return emb
