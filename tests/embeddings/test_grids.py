@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-import wordgames.embeddings.grids as grids
+import wordgames.embeddings.cache as grids
 from wordgames.embeddings import load_embedding
 from wordgames.exact import raw_grid, unit_grid
 
@@ -87,7 +87,7 @@ def test_a_damaged_or_stale_grid_is_rebuilt(text_file, damage):
         npy.unlink()
     again = load_embedding(text_file)
     assert again.unit.tobytes() == want
-    assert grids._open(folder, "unit", emb.vectors.shape) is not None  # whole again
+    assert grids._open_grid(folder, "unit", emb.vectors.shape) is not None  # whole again
 
 
 def test_a_folder_that_cannot_be_written_gives_the_grid_in_memory(text_file, monkeypatch):
@@ -96,7 +96,7 @@ def test_a_folder_that_cannot_be_written_gives_the_grid_in_memory(text_file, mon
     def refuse(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(grids, "_write", refuse)
+    monkeypatch.setattr(grids, "_write_grid", refuse)
     unit = emb.unit
     assert not _mapped(unit)
     assert unit.tobytes() == unit_grid(np.asarray(emb.vectors)).tobytes()

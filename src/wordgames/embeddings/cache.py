@@ -292,8 +292,15 @@ def open_vector_folder(
     report = report or LoadReport(format=fmt, n_rows_read=len(words))
     report.source, report.from_cache = source, True
     emb = Embedding(words, mat, name=name, source=source, load_report=report)
-    emb._grid_folder = folder  # its exact grids are kept beside the matrix (grids.py)
+    _keep_grids(emb, folder)
     return emb, None
+
+
+def _keep_grids(emb: Embedding, folder: Path) -> None:
+    """Let ``emb`` keep its exact grids in ``folder`` (:func:`folder_grid`)."""
+    import functools
+
+    emb._grid_folder, emb._grids = folder, functools.partial(folder_grid, folder)
 
 
 def read_vector_folder(folder: str | Path, *, name: str, source: str, fmt: str) -> Embedding | None:
@@ -346,5 +353,100 @@ def load_cached(path: Path, fmt: str, parse, name: str | None, use_cache: bool) 
     if problem:  # said this once, not stored with the rebuilt entry
         report.repair("cache_rebuilt", 1, f"{problem}: rebuilt from the source file")
     emb = Embedding(words, mat, name=name, source=str(path), load_report=report)
-    emb._grid_folder = grid_folder
+    if grid_folder is not None:
+        _keep_grids(emb, grid_folder)
     return emb
+
+
+# --------------------------------------------------------------------------- exact grids
+# The exact grids of a cached embedding, written once beside its vectors and memory-mapped.
+#
+# :attr:`Embedding.unit <wordgames.embeddings.core.Embedding.unit>` and
+# :attr:`~wordgames.embeddings.core.Embedding.raw_grid` are each the size of the matrix. Held in
+# memory beside it, a 2 M x 300 embedding's main job needed three matrices' worth (7.7 GB for a
+# 2.4 GB matrix, issue 40). For an embedding opened from a vector folder (the cache of a text or
+# binary file, an executor's copy), each grid is computed once, a block of rows at a time, into
+# ``unit-grid.npy`` / ``raw-grid.npy`` in that folder, and then memory-mapped: its pages are the
+# file's, which the system may drop and read again, and every worker of a run shares them.
+#
+# A grid file is used only when its record (``<kind>-grid.json``, written last) names the
+# folder's matrix sha256, the grid's definition and the sha256 of the grid as the vector folder
+# hashes a matrix; anything else is rebuilt. A folder that cannot be written (read-only, full)
+# gives the grid in memory, as before; the numbers are the same either way.
+#: the definition of the grids (:mod:`wordgames.exact`) a file holds; a change rebuilds them
+GRIDS_VERSION = "1"
+
+
+def _grid_record(folder: Path, kind: str, bits: int | None) -> dict:
+    from wordgames.exact import GRID_BITS
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    return {"version": GRIDS_VERSION, "kind": kind, "grid_bits": GRID_BITS, "bits": bits,
+            "matrix_sha256": manifest["matrix_sha256"]}  # fmt: skip
+
+
+def _open_grid(
+    folder: Path, kind: str, shape: tuple[int, int]
+) -> tuple[np.ndarray, int | None] | None:
+    """The mapped grid and its bits when the folder's files are whole and current, else None."""
+    try:
+        rec = json.loads((folder / f"{kind}-grid.json").read_text())
+        if rec != {**_grid_record(folder, kind, rec.get("bits")), "sha256": rec.get("sha256")}:
+            return None
+        grid = np.load(folder / f"{kind}-grid.npy", mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if grid.dtype != np.float32 or grid.shape != tuple(shape):
+        return None
+    if list(_matrix_sha256(grid)) != rec["sha256"]:
+        return None
+    return np.asarray(grid), rec["bits"]  # a plain array over the map (no memmap subclass)
+
+
+def _write_grid(folder: Path, kind: str, vectors: np.ndarray, bits: int | None) -> None:
+    from wordgames.exact import raw_grid_blocks, unit_grid_blocks
+
+    blocks = unit_grid_blocks(vectors) if kind == "unit" else raw_grid_blocks(vectors, bits)
+    tag = f"{os.getpid()}.{time.monotonic_ns()}"
+    tmp, tmp_rec = folder / f".{kind}-grid.{tag}.tmp", folder / f".{kind}-grid-json.{tag}.tmp"
+    try:
+        with open(tmp, "wb") as fh:  # block by block: the grid is never whole in memory
+            header = {"descr": "<f4", "fortran_order": False, "shape": tuple(vectors.shape)}
+            np.lib.format.write_array_header_1_0(fh, header)
+            for _, block in blocks:
+                fh.write(np.ascontiguousarray(block, dtype="<f4").tobytes())
+        os.replace(tmp, folder / f"{kind}-grid.npy")
+        grid = np.load(folder / f"{kind}-grid.npy", mmap_mode="r", allow_pickle=False)
+        rec = {**_grid_record(folder, kind, bits), "sha256": list(_matrix_sha256(grid))}
+        del grid
+        tmp_rec.write_text(json.dumps(rec))
+        os.replace(tmp_rec, folder / f"{kind}-grid.json")
+    finally:
+        tmp.unlink(missing_ok=True)
+        tmp_rec.unlink(missing_ok=True)
+
+
+def folder_grid(folder: Path, kind: str, vectors: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """The ``"unit"`` or ``"raw"`` grid of ``vectors`` (the matrix of ``folder``) and its bits.
+
+    Mapped from the folder, written there first when absent or stale; in memory when the
+    folder cannot hold it (said in the log).
+    """
+    from wordgames.exact import raw_grid_bits, unit_grid
+
+    got = _open_grid(folder, kind, vectors.shape)
+    if got is not None:
+        return got
+    bits = None if kind == "unit" else raw_grid_bits(vectors)
+    try:
+        _write_grid(folder, kind, vectors, bits)
+        got = _open_grid(folder, kind, vectors.shape)
+    except (OSError, ValueError, KeyError) as exc:
+        log.info("%s: the %s grid kept in memory (%s)", folder, kind, exc)
+    if got is not None:
+        return got
+    if kind == "unit":
+        return unit_grid(vectors), None
+    from wordgames.exact import raw_grid
+
+    return raw_grid(vectors)

@@ -97,8 +97,10 @@ class Embedding:
         self._index: dict[str, int] | None = None
         self._unit: np.ndarray | None = None
         self._fingerprint: str | None = None
-        # the vector folder the matrix is mapped from: its grids are kept there (grids.py)
+        # where the matrix is mapped from keeps its exact grids: ``grids(kind, vectors)`` gives
+        # them (``cache.folder_grid`` of that folder, set by the cache; None: in memory)
         self._grid_folder = None
+        self._grids = None
         self.name = name or "embedding"
         self.source = source or ""
         self.oov = oov
@@ -151,10 +153,8 @@ class Embedding:
         give the same bits on every CPU, so that :func:`wordgames.exact.cosines` of its rows
         is exact: every machine and every code path compares the same similarities.
         """
-        if self._unit is None and getattr(self, "_grid_folder", None) is not None:
-            from wordgames.embeddings.grids import folder_grid
-
-            self._unit = folder_grid(self._grid_folder, "unit", self._vectors)[0]
+        if self._unit is None and getattr(self, "_grids", None) is not None:
+            self._unit = self._grids("unit", self._vectors)[0]
         if self._unit is None:
             from wordgames.exact import unit_grid
 
@@ -165,10 +165,8 @@ class Embedding:
     @property
     def raw_grid(self) -> tuple[np.ndarray, int]:
         """The raw vectors on an exact grid, for exact Euclidean distances (``exact.raw_grid``)."""
-        if getattr(self, "_raw_grid", None) is None and getattr(self, "_grid_folder", None):
-            from wordgames.embeddings.grids import folder_grid
-
-            self._raw_grid = folder_grid(self._grid_folder, "raw", self._vectors)
+        if getattr(self, "_raw_grid", None) is None and getattr(self, "_grids", None) is not None:
+            self._raw_grid = self._grids("raw", self._vectors)
         if getattr(self, "_raw_grid", None) is None:
             from wordgames.exact import raw_grid
 
@@ -330,5 +328,6 @@ class Embedding:
         )
         emb._index, emb._unit, emb._fingerprint = self._index, self._unit, self._fingerprint
         emb._grid_folder = getattr(self, "_grid_folder", None)
+        emb._grids = getattr(self, "_grids", None)
         emb._raw_grid = getattr(self, "_raw_grid", None)
         return emb
