@@ -9,7 +9,6 @@ import typer
 
 from wordgames.cli.common import JsonOut, StoreOut
 from wordgames.cli.games_cli import register
-from wordgames.emergent.spec import KEY_EMBEDDING
 
 app = typer.Typer(
     help="Concept-Best-Matching and emergent-communication games.", no_args_is_help=True
@@ -141,6 +140,8 @@ def evaluate(
         "topsim_max_pairs": topsim_max_pairs,
         "counting": counting,
     }
+    from wordgames.emergent.spec import KEY_EMBEDDING  # here: the spec imports the measures
+
     con = console(stderr=json_to_stdout(json_out))
     res = run_evaluation(
         con, [KEY_EMBEDDING], ["cbm"], store=out, options={"cbm": options}, seed=seed
