@@ -403,7 +403,8 @@ def _open_grid(
     return np.asarray(grid), rec["bits"]  # a plain array over the map (no memmap subclass)
 
 
-def _write_grid(folder: Path, kind: str, vectors: np.ndarray, bits: int | None) -> None:
+def _write_grid(folder: Path, kind: str, vectors: np.ndarray, bits: int | None):
+    """Write the grid and its record; returns what :func:`_open_grid` would (hashed once)."""
     from wordgames.exact import raw_grid_blocks, unit_grid_blocks
 
     blocks = unit_grid_blocks(vectors) if kind == "unit" else raw_grid_blocks(vectors, bits)
@@ -418,9 +419,9 @@ def _write_grid(folder: Path, kind: str, vectors: np.ndarray, bits: int | None) 
         os.replace(tmp, folder / f"{kind}-grid.npy")
         grid = np.load(folder / f"{kind}-grid.npy", mmap_mode="r", allow_pickle=False)
         rec = {**_grid_record(folder, kind, bits), "sha256": list(_matrix_sha256(grid))}
-        del grid
         tmp_rec.write_text(json.dumps(rec))
         os.replace(tmp_rec, folder / f"{kind}-grid.json")
+        return np.asarray(grid), bits  # the map just hashed: not opened and hashed again
     finally:
         tmp.unlink(missing_ok=True)
         tmp_rec.unlink(missing_ok=True)
@@ -439,8 +440,7 @@ def folder_grid(folder: Path, kind: str, vectors: np.ndarray) -> tuple[np.ndarra
         return got
     bits = None if kind == "unit" else raw_grid_bits(vectors)
     try:
-        _write_grid(folder, kind, vectors, bits)
-        got = _open_grid(folder, kind, vectors.shape)
+        got = _write_grid(folder, kind, vectors, bits)
     except (OSError, ValueError, KeyError) as exc:
         log.info("%s: the %s grid kept in memory (%s)", folder, kind, exc)
     if got is not None:
