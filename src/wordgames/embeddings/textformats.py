@@ -9,6 +9,7 @@ in words in the report.
 from __future__ import annotations
 
 import re
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -161,7 +162,7 @@ def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int, behind=No
     offsets are an int64 array (a list of Python ints was 36 bytes a record).
     """
     start, rec = pos, dim * 4
-    words, offsets = [], _Offsets(min(n, 1 << 20))
+    words, offsets = [], array("q")  # int64, appended in C
     checked = False
     for i in range(n):
         if behind is not None and not i & 4095:
@@ -195,23 +196,7 @@ def _scan_records(path: Path, data: bytes, pos: int, n: int, dim: int, behind=No
         words.append(word)
         offsets.append(got[1])
         pos = got[2]
-    return words, offsets.array(), pos
-
-
-class _Offsets:
-    """An int64 array appended to one value at a time, grown by doubling."""
-
-    def __init__(self, size: int):
-        self.data, self.n = np.empty(max(1, size), dtype=np.int64), 0
-
-    def append(self, value: int) -> None:
-        if self.n == len(self.data):
-            self.data = np.concatenate([self.data, np.empty_like(self.data)])
-        self.data[self.n] = value
-        self.n += 1
-
-    def array(self) -> np.ndarray:
-        return self.data[: self.n]
+    return words, np.frombuffer(offsets, dtype=np.int64), pos
 
 
 def _gather(data: bytes, offsets: list[int], dim: int, behind=None) -> np.ndarray:
