@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Train the 24 CBM runs shipped in reproductions/cbm/ (Table 1 and appendix D presets).
+# Train the 24 CBM runs shipped in src/wordgames/reproductions/cbm/ (Table 1 and appendix D presets).
 #
 # Each run trains a fixed number of steps (seed 0, one torch thread), so the logs do not
 # depend on the machine's speed. Only what `wordgames cbm table` and `wordgames cbm evaluate`
@@ -7,13 +7,13 @@
 # checkpoints, the agent weights and the best-match graph (`cbm evaluate -o` draws it again)
 # are deleted.
 #
-#   bash scripts/reproduce_cbm.sh [OUT] [--reverse]   # default OUT: reproductions/cbm
-#   wordgames cbm table reproductions/cbm/*
+#   bash scripts/reproduce_cbm.sh [OUT] [--reverse]   # default OUT: src/wordgames/reproductions/cbm
+#   wordgames cbm table src/wordgames/reproductions/cbm/*
 #
 # Several copies may run at once (one per core; a second with --reverse starts from the other
 # end): each run is locked while it trains.
 set -euo pipefail
-out=${1:-reproductions/cbm}
+out=${1:-src/wordgames/reproductions/cbm}
 # preset:steps, shortest first: the step counts of the runs docs/cbm-games.md reported before,
 # except shape-gs-l1 (4,000 of 18,000: that row stays at 0.66-0.69 validation accuracy from
 # 1,000 to 18,000 steps, and the shorter run let all 24 fit in one session)

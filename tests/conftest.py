@@ -54,6 +54,8 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     # converted-vector caches of tests go to a temporary folder, never to ~/.cache
     if "WORDGAMES_CACHE" not in os.environ:
         monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+    # the per-user data folder (the data root without $WORDGAMES_DATA) is never the user's own
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.getbasetemp() / "xdg-data"))
 
 
 @pytest.fixture
@@ -65,3 +67,31 @@ def fresh(monkeypatch, tmp_path):
     resources.chat_subject.cache_clear()
     yield
     resources.chat_subject.cache_clear()
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """A small tmpfs mounted at a new folder (root only); unmounted after the test.
+
+    Read-only and full-disk states are real file systems here: root ignores a folder's mode
+    bits, so ``chmod`` cannot make a folder read-only for the tests CI runs as root.
+    """
+    import subprocess
+
+    where = tmp_path / "mnt"
+    where.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)],
+                       capture_output=True, text=True)  # fmt: skip
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {r.stderr.strip()}")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def remount_read_only(where) -> None:
+    """Make the tmpfs at ``where`` (the ``tmpfs`` fixture) read-only."""
+    import subprocess
+
+    subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)

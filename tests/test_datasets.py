@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 
 import pytest
 
@@ -69,10 +70,14 @@ def test_unknown_dataset():
         get_dataset("no-such-set")
 
 
-def test_missing_root_message(monkeypatch):
+def test_without_wordgames_data_the_root_is_the_per_user_folder(monkeypatch, tmp_path):
     monkeypatch.delenv("WORDGAMES_DATA", raising=False)
-    with pytest.raises(DatasetMissingError, match="WORDGAMES_DATA"):
-        data_root()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert data_root() == tmp_path / "wordgames"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")  # the XDG rule: only absolute
+    assert data_root() == Path.home() / ".local" / "share" / "wordgames"
+    monkeypatch.setenv("WORDGAMES_DATA", str(tmp_path / "mine"))
+    assert data_root() == tmp_path / "mine" and data_root("given") == Path("given")
 
 
 def test_missing_files_message(tmp_path, monkeypatch):
@@ -82,6 +87,7 @@ def test_missing_files_message(tmp_path, monkeypatch):
         dataset_dir("toy-set", tmp_path)
     msg = str(exc.value)
     assert "a.txt" in msg and "https://example.org@abc" in msg and "WORDGAMES_DATA" in msg
+    assert "`wordgames datasets fetch toy-set`" in msg
 
 
 def test_checksum_verification(tmp_path, monkeypatch):

@@ -90,3 +90,7 @@ def require(module: str, extra: str, purpose: str):
         return importlib.import_module(module)
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise OptionalDependencyError(module, extra, purpose) from exc
+
+
+class FetchError(WordgamesError):
+    """A data set's file could not be fetched: the file, the address and why are named."""

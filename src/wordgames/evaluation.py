@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -357,14 +356,15 @@ def plan_units(
     """Every (embedding, measure) unit and whether the store already holds it."""
     from dataclasses import replace
 
+    # workers (other processes, other machines) get absolute paths and the driver's data root
+    from wordgames.datasets import data_root
     from wordgames.executors import EmbeddingRef, WorkUnit
     from wordgames.results.store import ResultKey, params_hash
 
-    # workers (other processes, other machines) get absolute paths and the driver's data root
-    root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
+    root = data_root(settings.data_root)  # $WORDGAMES_DATA, else the per-user folder
     settings = replace(
         settings,
-        data_root=str(Path(root).resolve()) if root else None,
+        data_root=str(root.resolve()),
         out_dir=str(Path(settings.out_dir).resolve()) if settings.out_dir else None,
     )
     store_root = str(Path(store.root).resolve()) if store is not None else None
@@ -624,7 +624,9 @@ def _run_parameters(
     embs, chosen, typed, runner, plan: Plan, settings: RunSettings, *, overwrite: bool
 ) -> dict:
     """What the run record says about how it was run."""
-    root = settings.data_root or os.environ.get("WORDGAMES_DATA") or None
+    from wordgames.datasets import data_root
+
+    root = str(data_root(settings.data_root))
     return {
         "embeddings": [e.name for e in embs],
         "measures": [m.name for m in chosen],

@@ -209,10 +209,11 @@ def cbm_run_row(run, config: dict, *, seed: int = 0, evaluate=None) -> tuple[dic
     (row, Results)
     """
     from wordgames.emergent.games.runs import table1_row_from_scores
+    from wordgames.emergent.shipped import log_name
 
     log = Path(run) / "messages.jsonl"
     res = _measure_log(log, store=Path(run), seed=seed, evaluate=evaluate)
-    return table1_row_from_scores(res.result("cbm"), log.stem, config), res
+    return table1_row_from_scores(res.result("cbm"), log_name(log), config), res
 
 
 def _measure_log(log: Path, *, store, seed: int, evaluate=None):
@@ -253,6 +254,7 @@ def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
     measured; a bad one raises :class:`~wordgames.errors.DataFormatError` naming the file.
     """
     from wordgames.emergent.games.runs import read_run_record, sort_rows, table_row
+    from wordgames.emergent.shipped import log_name
     from wordgames.errors import DataFormatError
 
     records = [read_run_record(run) for run in runs]
@@ -265,7 +267,7 @@ def cbm_table(runs, *, store=None, evaluate=None) -> tuple[list[dict], list]:
         folder = None if store is None else Path(store) / _run_folder_name(rec["run"])
         log = Path(rec["log"])
         res = _measure_log(log, store=folder, seed=rec["seed"], evaluate=evaluate)
-        rows.append(table_row(res.result("cbm"), log.stem, rec))
+        rows.append(table_row(res.result("cbm"), log_name(log), rec))
         results.append(res)
     return sort_rows(rows), results
 

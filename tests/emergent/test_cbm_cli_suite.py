@@ -68,7 +68,8 @@ def test_cli_reports_bad_file(tmp_path):
     assert "bad.jsonl, line 2: invalid JSON" in text
 
 
-def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path):
+def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path, monkeypatch):
+    from wordgames.emergent import shipped
     from wordgames.emergent.suite import run
 
     emb = SimpleNamespace(name="glove-test")
@@ -76,7 +77,9 @@ def test_suite_skips_without_logs_and_evaluates_given_logs(tmp_path):
     def ctx(**options):
         return MeasureContext(options=CBMOptions(**options), out_dir=tmp_path, measure="cbm")
 
-    with pytest.raises(SkipMeasure, match="--cbm-log"):
+    # no logs given and none shipped (a stripped install): skipped, saying both
+    monkeypatch.setattr(shipped, "shipped_folder", lambda: tmp_path / "none")
+    with pytest.raises(SkipMeasure, match=r"--cbm-log.*ships no trained runs"):
         run(emb, ctx())
     a, b = _log(tmp_path / "a.jsonl", 40), _log(tmp_path / "b.jsonl", 50)
     res = run(emb, ctx(logs=(str(a), str(b)), eos_id=0))

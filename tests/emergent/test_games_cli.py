@@ -81,12 +81,12 @@ def test_train_then_table(tmp_path):
 
     (stored,) = json.loads((run / "results.json").read_text())["results"]
     stored = MeasureResult.from_dict(stored)
-    assert stored.value("accuracy", "messages") == pytest.approx(rec["accuracy"], abs=1e-12)
-    assert stored.find("accuracy", "messages").n == 60
-    assert stored.value("cbm", "messages") == pytest.approx(row["CBM"], abs=1e-12)
+    assert stored.value("accuracy", run.name) == pytest.approx(rec["accuracy"], abs=1e-12)
+    assert stored.find("accuracy", run.name).n == 60
+    assert stored.value("cbm", run.name) == pytest.approx(row["CBM"], abs=1e-12)
     assert sum(m["accuracy"] for m in msgs) / 60 == pytest.approx(rec["accuracy"], abs=1e-12)
     printed = next(x for x in res.output.splitlines() if x.startswith("| Thing | QT | 2 | 6 |"))
-    assert f"| {stored.value('accuracy', 'messages'):.2f} |" in printed
+    assert f"| {stored.value('accuracy', run.name):.2f} |" in printed
 
     res = CliRunner().invoke(app, ["cbm", "table", str(run), "-o", str(tmp_path / "t1")])
     assert res.exit_code == 0, res.output

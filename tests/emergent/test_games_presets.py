@@ -259,9 +259,7 @@ def test_a_thin_score_is_marked_and_left_out_of_the_correlation(tmp_path):
     r, n = ami_cbm_correlation(rows)["Thing"]
     assert n == 3  # a, c and d; not b
     by_run = dict(zip("abcd", results, strict=True))
-    ami, cbm = (
-        [by_run[k].result("cbm").value(m, "messages") for k in "acd"] for m in ("ami", "cbm")
-    )
+    ami, cbm = ([by_run[k].result("cbm").value(m, k) for k in "acd"] for m in ("ami", "cbm"))
     assert cbm == pytest.approx([1.0, 35 / 40, 34 / 40])  # v0's 10 turns: 5 + 5, 4 + 3 + 3 words
     assert r == pytest.approx(float(np.corrcoef(ami, cbm)[0, 1]), abs=1e-12)
 

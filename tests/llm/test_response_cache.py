@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 import uuid
 
-import pytest
-
+from tests.conftest import remount_read_only
 from wordgames.llm.cache import ResponseCache, request_key
 
 
@@ -108,29 +106,10 @@ def test_a_folder_in_the_caches_place_is_moved_aside(tmp_path):
     assert "not a file" in cache.problems[0]
 
 
-@pytest.fixture
-def tmpfs(tmp_path):
-    """A small tmpfs mounted at a new folder (root only); unmounted after the test."""
-    where = tmp_path / "mnt"
-    where.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(where)],
-                       capture_output=True, text=True)  # fmt: skip
-    if r.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {r.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def _remount_read_only(where):
-    subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
-
-
 def test_a_read_only_cache_with_every_answer_is_read_and_nothing_written(tmpfs):
     path = tmpfs / "llm" / "r.sqlite"
     keys = _filled(path, 20)
-    _remount_read_only(tmpfs)
+    remount_read_only(tmpfs)
     cache = ResponseCache(path)
     assert cache.read_only and "read-only" in cache.problems[0]
     assert all(cache.get(k) is not None for k in keys)  # every answer: nothing to ask
@@ -139,7 +118,7 @@ def test_a_read_only_cache_with_every_answer_is_read_and_nothing_written(tmpfs):
 
 
 def test_a_read_only_folder_without_a_cache_keeps_nothing_and_fails_nothing(tmpfs):
-    _remount_read_only(tmpfs)
+    remount_read_only(tmpfs)
     cache = ResponseCache(tmpfs / "llm" / "r.sqlite")
     assert cache.read_only and cache.get("k") is None and len(cache) == 0
     cache.put("k", "m", {}, {"text": "x"}, 0, 0)

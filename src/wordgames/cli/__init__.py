@@ -39,11 +39,9 @@ app = typer.Typer(
     cls=WordgamesGroup,
 )
 
-datasets_app = typer.Typer(help="List and verify the declared data sets.", no_args_is_help=True)
 embeddings_app = typer.Typer(
     help="List the built-in embeddings and describe one.", no_args_is_help=True
 )
-app.add_typer(datasets_app, name="datasets")
 app.add_typer(embeddings_app, name="embeddings")
 
 
@@ -54,6 +52,7 @@ def _add_family_apps() -> None:
         cbm_cli,
         codenames_cli,
         collect_cli,
+        datasets_cli,
         oddmanout_cli,
         report_cli,
         results_cli,
@@ -62,6 +61,7 @@ def _add_family_apps() -> None:
         wales_cli,
     )
 
+    app.add_typer(datasets_cli.app, name="datasets")
     app.add_typer(codenames_cli.app, name="codenames")
     app.add_typer(wales_cli.app, name="wales")
     app.add_typer(oddmanout_cli.app, name="oddmanout")
@@ -295,7 +295,8 @@ def run(
         typer.Option(
             "--cbm-log",
             metavar="FILE",
-            help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable.",
+            help="Emergent-communication log (JSONL/CSV) for the CBM measure; repeatable. "
+            "Default: the 8 trained runs of the paper's Table 1 that ship with wordgames.",
         ),
     ] = None,
     cbm_eos_id: Annotated[
@@ -477,7 +478,9 @@ def nothing_computed(res) -> str:
     out = "nothing was computed: every measure was skipped (the reasons are above)"
     if any(_about_data(r) for r in reasons) or not reasons:
         root = res.parameters.get("data_root")
-        out += "; check WORDGAMES_DATA or --data-root" + (f" (now {root})" if root else "")
+        out += (f"; `wordgames datasets fetch` gets the data sets into the data root"
+                f"{f' (now {root})' if root else ''}, or point WORDGAMES_DATA or --data-root "
+                "at a folder that holds them")  # fmt: skip
     return out
 
 
@@ -726,64 +729,6 @@ def _field(label: str, text: str, width: int) -> list[str]:
         break_long_words=False,
         break_on_hyphens=False,
     )
-
-
-@datasets_app.command("list")
-def datasets_list(data_root: DataRoot = None):
-    """List every declared data set and whether it is available."""
-    from rich.markup import escape
-
-    from wordgames.cli.common import console
-    from wordgames.cli.tables import Col, print_table
-    from wordgames.datasets import all_datasets, is_available
-    from wordgames.errors import DatasetMissingError
-
-    rows = []
-    for name, spec in all_datasets().items():
-        try:
-            ok = is_available(name, data_root)
-        except DatasetMissingError:
-            ok = False
-        files = f"{len(spec.files)} file{'s' if len(spec.files) != 1 else ''}"
-        rows.append(
-            [
-                escape(name),
-                escape(spec.family),
-                f"{'yes' if ok else 'no'}, {files}",
-                escape(spec.title),
-            ]
-        )
-    # names are never cut; titles wrap at spaces only, never inside a word
-    print_table(console(), ["name", "family", "available", Col("title", wrap=True)], rows)
-
-
-@datasets_app.command("verify")
-def datasets_verify(
-    names: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="NAME",
-            help="Data sets to check (`wordgames datasets list` names them). Default: every "
-            "available one.",
-        ),
-    ] = None,
-    data_root: DataRoot = None,
-):
-    """Check the sha256 of every file of the given (default: all available) data sets."""
-    from wordgames.datasets import all_datasets, is_available, verify_dataset
-    from wordgames.errors import WordgamesError
-
-    names = names or [n for n in all_datasets() if is_available(n, data_root)]
-    bad = 0
-    for name in names:
-        try:
-            sums = verify_dataset(name, data_root)
-            typer.echo(f"ok       {name} ({len(sums)} files)")
-        except WordgamesError as exc:
-            bad += 1
-            typer.echo(f"FAILED   {name}: {exc}")
-    if bad:
-        raise typer.Exit(1)
 
 
 @embeddings_app.command("list")

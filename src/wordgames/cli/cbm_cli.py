@@ -154,7 +154,9 @@ def evaluate(
         write_json_output(json_out, res)
     if out is None:
         return
-    record = write_json_atomic(out / f"cbm_{logfile.stem}.json", result.as_dict())
+    from wordgames.emergent.shipped import log_name
+
+    record = write_json_atomic(out / f"cbm_{log_name(logfile)}.json", result.as_dict())
     con.print(f"record: {escape(str(record))}", highlight=False, soft_wrap=True)
     for p in result.plots:  # relative to the results folder
         con.print(f"graph: {escape(str(out / p))}", highlight=False, soft_wrap=True)

@@ -20,7 +20,7 @@ DataRoot = Annotated[
     typer.Option(
         "--data-root",
         metavar="FOLDER",
-        help="Folder holding the data sets (default: $WORDGAMES_DATA).",
+        help="Folder holding the data sets (default: $WORDGAMES_DATA, else ~/.local/share/wordgames, where `wordgames datasets fetch` puts them).",
     ),
 ]
 Quick = Annotated[

@@ -19,15 +19,37 @@ _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 
 @dataclass(frozen=True)
 class DataFile:
-    """One file of a data set: its path inside the data set's folder and its sha256."""
+    """One file of a data set.
+
+    Parameters
+    ----------
+    path : str
+        Its path inside the data set's folder (relative, never ``..``).
+    sha256 : str
+        The sha256 of its bytes: what ``wordgames datasets fetch`` and ``verify`` check.
+    description : str
+        What it holds (optional).
+    size : int
+        Its size in bytes (0: not declared). A download longer than a declared size is cut
+        off and refused, so a server that sends without end cannot fill the disk.
+    url : str
+        Where the very same bytes are upstream, pinned to a commit (``https://`` only);
+        empty for a file that was converted or derived, which only a mirror can give.
+    """
 
     path: str
     sha256: str
     description: str = ""
+    size: int = 0
+    url: str = ""
 
     def __post_init__(self):
         if not _SHA_RE.match(self.sha256):
             raise ValueError(f"{self.path}: sha256 must be 64 lower-case hex digits")
+        if not isinstance(self.size, int) or self.size < 0:
+            raise ValueError(f"{self.path}: size must be a whole number of bytes (0: unknown)")
+        if self.url and not self.url.startswith("https://"):
+            raise ValueError(f"{self.path}: url must be an https:// address, or empty")
         if Path(self.path).is_absolute() or ".." in Path(self.path).parts or "\\" in self.path:
             raise ValueError(f"{self.path}: must be a relative path inside the data set's folder")
 

@@ -2,8 +2,9 @@
 
 Every data set is declared once (:class:`DatasetSpec`: name, folder, files with sha256,
 upstream location at a pinned commit, citation, licence note). The files are never part of
-this project: they are found under one data root, set by the environment variable
-``WORDGAMES_DATA`` (CI and tests point it at ``../shared/data``).
+this project: they are found under one data root, ``$WORDGAMES_DATA`` when set (CI and tests
+point it at ``../shared/data``), otherwise the per-user folder ``$XDG_DATA_HOME/wordgames``
+(``~/.local/share/wordgames``), where ``wordgames datasets fetch`` puts them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from wordgames.errors import ChecksumMismatchError, DatasetMissingError, Unknown
 __all__ = ["DATA_ENV", "DataFile", "DatasetSpec", "register"]
 
 DATA_ENV = "WORDGAMES_DATA"
+
+#: the command that gets the files (named in every "not available" message)
+FETCH_COMMAND = "wordgames datasets fetch"
 
 
 #: the entry-point group of plug-in data sets: each entry a module that calls ``register``
@@ -88,18 +92,32 @@ def _inside(root: Path, path: Path, what: str) -> Path:
     return path
 
 
+def user_data_root() -> Path:
+    """The per-user data folder: ``$XDG_DATA_HOME/wordgames``, else ``~/.local/share/wordgames``.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["XDG_DATA_HOME"] = "/srv/share"
+    >>> str(user_data_root())
+    '/srv/share/wordgames'
+    >>> del os.environ["XDG_DATA_HOME"]
+    """
+    xdg = os.environ.get("XDG_DATA_HOME")
+    # the XDG rule: a relative value is invalid and is ignored
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "wordgames"
+
+
 def data_root(root: str | Path | None = None) -> Path:
-    """The data root: ``root`` if given, else ``$WORDGAMES_DATA``."""
+    """The data root: ``root`` if given, else ``$WORDGAMES_DATA``, else :func:`user_data_root`.
+
+    Every command reads the same one, and ``wordgames datasets fetch`` writes there.
+    """
     if root is not None:
         return Path(root)
     env = os.environ.get(DATA_ENV)
-    if not env:
-        raise DatasetMissingError(
-            f"no data root: set the environment variable {DATA_ENV} to the folder that holds the "
-            f"data sets (for a checkout beside shared/: export {DATA_ENV}=../shared/data), "
-            "or pass --data-root"
-        )
-    return Path(env)
+    return Path(env) if env else user_data_root()
 
 
 def dataset_dir(name: str, root: str | Path | None = None) -> Path:
@@ -114,8 +132,9 @@ def dataset_dir(name: str, root: str | Path | None = None) -> Path:
     if missing:
         raise DatasetMissingError(
             f"data set {name!r} ({spec.title}) is not available: {len(missing)} file(s) missing under "
-            f"{base} (first: {missing[0]}). Fetch the files from {spec.upstream} into that folder, "
-            f"or set {DATA_ENV} to a data root that holds '{spec.folder}/'."
+            f"{base} (first: {missing[0]}). Get them with `{FETCH_COMMAND} {name}` "
+            f"(upstream: {spec.upstream}), or set {DATA_ENV} to a data root that holds "
+            f"'{spec.folder}/'."
         )
     for f in spec.files:
         _inside(top, base / f.path, f"the file {f.path!r} of data set {name!r}")
@@ -171,3 +190,39 @@ def verify_dataset(
             f"data set {name!r} under {base} differs from the declared files: " + "; ".join(bad)
         )
     return sums
+
+
+def dataset_status(name: str, root: str | Path | None = None) -> dict:
+    """Where data set ``name`` stands under the data root, file by file.
+
+    Returns ``{"state": "present" | "missing" | "partial" | "damaged", "bytes": on disk,
+    "declared_bytes": the declared sizes' sum, "missing": [paths], "damaged": [paths]}``.
+    ``partial``: some files are missing, the rest intact; ``damaged``: a file's sha256 differs.
+
+    Examples
+    --------
+    >>> dataset_status("word-similarity", "/nonexistent")["state"]
+    'missing'
+    """
+    spec = get_dataset(name)
+    top = data_root(root)
+    base = top / spec.folder
+    missing, damaged, size = [], [], 0
+    for f in spec.files:
+        path = base / f.path
+        if not path.is_file():
+            missing.append(f.path)
+            continue
+        _inside(top, path, f"the file {f.path!r} of data set {name!r}")
+        size += path.stat().st_size
+        if sha256_file(path) != f.sha256:
+            damaged.append(f.path)
+    if damaged:
+        state = "damaged"
+    elif not missing:
+        state = "present"
+    else:
+        state = "missing" if len(missing) == len(spec.files) else "partial"
+    declared = sum(f.size for f in spec.files)
+    return {"state": state, "bytes": size, "declared_bytes": declared, "missing": missing,
+            "damaged": damaged}  # fmt: skip

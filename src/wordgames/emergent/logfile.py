@@ -6,6 +6,7 @@ from pathlib import Path
 
 from wordgames.emergent.inputs import read_log
 from wordgames.emergent.measures import evaluate_log, report_to_result
+from wordgames.emergent.shipped import log_name
 
 
 def _safe(stem: str) -> str:
@@ -36,7 +37,7 @@ def evaluate_log_file(
     path = Path(path)
     report = evaluate_log(read_log(path, fmt=fmt), **kwargs)
     plots = []
-    stem = _safe(path.stem)
+    stem = _safe(log_name(path))
     target = Path(plot_dir) if plot_dir is not None else (Path(out_dir) if out_dir else None)
     if target is not None and report.cbm_result is not None:
         plots.append(
@@ -54,7 +55,7 @@ def evaluate_log_file(
                 title=f"{path.name}: CBM against evaluation-set size",
             )
         )
-    result = report_to_result(report, name=name, plot_paths=plots, log=path.stem)
+    result = report_to_result(report, name=name, plot_paths=plots, log=log_name(path))
     if out_dir is not None and write_json:
         write_json_atomic(Path(out_dir) / f"cbm_{stem}.json", result.as_dict())
     return report, result

@@ -1,7 +1,8 @@
 """The declaration of the Concept-Best-Matching measure (Carmeli, Belinkov & Meir 2024).
 
-CBM evaluates emergent-communication logs, not the word embedding. Scores: ``dataset`` is the
-log's file stem, ``subject`` is empty; ``n`` is the number of messages (TopSim: message pairs,
+CBM evaluates emergent-communication logs, not the word embedding (by default the shipped
+trained runs of Table 1). Scores: ``dataset`` is the log's name (its file stem, or its run
+folder's for a ``messages.*`` file), ``subject`` is empty; ``n`` is the number of messages (TopSim: message pairs,
 precision: messages with a word), ``n_skipped`` what was left out and why.
 """
 
@@ -47,7 +48,8 @@ class CBMOptions:
     Parameters
     ----------
     logs : tuple of str
-        Emergent-communication logs (JSONL/CSV); without logs the measure is skipped.
+        Emergent-communication logs (JSONL/CSV); none: the trained runs of the paper's
+        Table 1 that ship with wordgames (:func:`wordgames.emergent.shipped.shipped_logs`).
     eos_id, pad_id : int, str or None
         End-of-sentence and padding symbols in the logs (tokens are compared by name, so
         ``0`` and ``"0"`` are the same symbol).
@@ -77,9 +79,11 @@ _COUNT = (0.0, None)
 
 MEASURE = Measure(
     name="cbm",
-    version="4",  # 4: cbm_literal; 3: counting="occurrences", ties as the authors' script
+    # 5: a run folder's messages.* log is named by its folder; 4: cbm_literal;
+    # 3: counting="occurrences", ties as the authors' script
+    version="5",
     family="emergent",
-    description="Concept-Best-Matching of emergent-communication logs (needs logs; skipped otherwise)",
+    description="Concept-Best-Matching of emergent-communication logs (default: the shipped Table 1 runs)",
     compute="wordgames.emergent.suite:run",
     metrics=(
         Metric("cbm", HIGHER, _UNIT, "Concept-Best-Matching score"),
