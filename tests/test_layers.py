@@ -171,3 +171,65 @@ def test_no_family_calls_evaluate():
         if m.count(".") and m.split(".")[1] in FAMILIES and deps & above
     }
     assert bad == {}
+
+
+#: The layers, bottom first: a module imports only from its own layer and those below it
+#: (docs/architecture.md, "Layers"). Each entry is a top-level module or package of wordgames;
+#: a new one must be placed here (the test below says where it is missing).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # the base: no wordgames import but each other's
+    ("_fixed", "_version", "redact", "errors", "textio", "safeio", "params", "exact", "stats",
+     "heap", "blas", "paths", "prompts", "ray_local"),
+    # the measure model: Score, Metric, Measure; paired comparisons; the ceiling's arithmetic
+    ("paired", "ceiling", "measure", "plugins"),
+    # declarations and what reads them: the registry, the pre-check, the option texts; subjects
+    ("registry", "precheck", "optiontext", "subjects", "reading", "tables"),
+    # data: the data sets, embeddings, the results store; the agents by name
+    ("datasets", "embeddings", "results", "agents"),
+    # the five families
+    ("codenames", "wales", "oddmanout", "similarity", "emergent"),
+    # one unit of work and its executors; the report, which reads stores and Score rows
+    ("compute", "executors", "warm", "report"),
+    # the one entry path
+    ("evaluation",),
+    # above it: studies over many units, the model subjects (whose request plan is one),
+    # the conformance checks (which play every family's games)
+    ("experiments", "llm", "testing"),
+    # the surfaces
+    ("wordgames", "__main__", "conftest", "cli", "serve"),
+)  # fmt: skip
+
+
+def _layer_of() -> dict[str, int]:
+    return {name: k for k, layer in enumerate(LAYERS) for name in layer}
+
+
+def _top(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "wordgames"
+
+
+def test_every_module_has_a_layer():
+    layer = _layer_of()
+    missing = sorted({_top(m) for m in _graph()} - set(layer))
+    assert missing == [], f"place these in LAYERS: {missing}"
+
+
+def test_the_layers_are_a_checked_order():
+    """No import reaches a higher layer (an import inside a function counts too)."""
+    layer = _layer_of()
+    upward = sorted(
+        f"{m} -> {d}"
+        for m, deps in _graph().items()
+        for d in deps
+        if layer[_top(d)] > layer[_top(m)] and _top(m) != "conftest"
+    )
+    assert upward == []
+
+
+def test_the_order_check_finds_an_upward_import():
+    graph = dict(_graph())
+    graph["wordgames.measure"] = graph["wordgames.measure"] | {"wordgames.evaluation"}
+    layer = _layer_of()
+    upward = [(m, d) for m, deps in graph.items() for d in deps if layer[_top(d)] > layer[_top(m)]]
+    assert ("wordgames.measure", "wordgames.evaluation") in upward

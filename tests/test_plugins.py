@@ -107,3 +107,120 @@ def test_a_plugin_measure_skips_a_subject_it_cannot_score(plugin):
 
     res = wordgames.evaluate(Embedding(["a"], np.ones((1, 2)), name="e"), measures=["plug-measure"])
     assert not res.scores and "needs a subject with player" in res.skipped[0].reason
+
+
+OPTIONS_PLUGIN = '''
+from dataclasses import dataclass
+from typing import Literal
+
+from wordgames.measure import Measure, Metric
+from wordgames.subjects import PlayerSubject
+
+
+@dataclass(frozen=True)
+class EchoOptions:
+    """Options of the echo measure.
+
+    Parameters
+    ----------
+    repeat : int
+        How many times the answer is said.
+    style : {"plain", "shout"}
+        How it is said.
+    """
+
+    repeat: int = 1
+    style: Literal["plain", "shout"] = "plain"
+
+
+def compute(subject, ctx):
+    from wordgames.results import MeasureResult
+
+    text = subject.answer(None) * ctx.options.repeat
+    if ctx.options.style == "shout":
+        text = text.upper() + "!"
+    r = MeasureResult("echo-length", "1")
+    r.score("", "", "answer_length", float(len(text)), n=1)
+    return r
+
+
+MEASURE = Measure("echo-length", "1", "echo", "a plug-in's measure with options",
+                  "plugopts:compute", metrics=(Metric("answer_length", None),),
+                  subjects=("player",), options=EchoOptions)
+
+
+class Parrot(PlayerSubject):
+    def __init__(self, name, *, times: int = 1):
+        super().__init__(name)
+        self.times = times
+
+    def answer(self, question):
+        return self.name * self.times
+
+    def identity(self):
+        return {"kind": "parrot", "name": self.name, "times": self.times}
+
+
+def make(rest, *, times: int = 1):
+    return Parrot(rest, times=times)
+'''
+
+
+@pytest.fixture
+def options_plugin(tmp_path):
+    """A distribution in a folder of its own: a measure with options and a subject kind."""
+    (tmp_path / "plugopts.py").write_text(OPTIONS_PLUGIN)
+    info = tmp_path / "wordgames_plugopts-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: wordgames-plugopts\nVersion: 0.1\n"
+    )
+    (info / "entry_points.txt").write_text(
+        "[wordgames.measures]\necho = plugopts:MEASURE\n[wordgames.subjects]\nparrot = plugopts:make\n"
+    )
+    return tmp_path
+
+
+def _wordgames(args, plugin_dir, cwd):
+    import os
+    import subprocess
+
+    env = {**os.environ, "PYTHONPATH": str(plugin_dir), "COLUMNS": "200"}  # no wrapped help
+    return subprocess.run([sys.executable, "-m", "wordgames", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def test_a_plugin_measure_and_subject_kind_run_from_the_cli_with_their_options(
+    options_plugin, tmp_path
+):
+    """Issue 42: -O and --subject-option reach a plug-in's options; no core file names it."""
+    import json
+
+    out = tmp_path / "out"
+    args = ["run", "-e", "parrot:hey", "-m", "echo-length", "-O", "echo-length.repeat=3",
+            "-O", "echo-length.style=shout", "--subject-option", "times=2", "-o", str(out)]  # fmt: skip
+    r = _wordgames(args, options_plugin, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rec = json.loads((out / "results.json").read_text())
+    (result,) = rec["results"]
+    (score,) = result["scores"]
+    assert score["value"] == len(("hey" * 2 * 3).upper() + "!") == 19
+    assert rec["parameters"]["options"]["echo-length"] == {"repeat": 3, "style": "shout"}
+    listed = _wordgames(["options", "echo-length"], options_plugin, tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    text = " ".join(listed.stdout.split())
+    assert "echo-length.repeat" in text and "How many times the answer is said." in text
+    assert "one of 'plain', 'shout'" in text
+    bad = _wordgames(["run", "-e", "parrot:hey", "-m", "echo-length", "-O",
+                      "echo-length.style=whisper", "-o", str(out)], options_plugin, tmp_path)  # fmt: skip
+    assert bad.returncode == 2 and "expected one of 'plain', 'shout', got 'whisper'" in bad.stderr
+    twice = _wordgames([*args, "-O", "echo-length.repeat=4"], options_plugin, tmp_path)
+    assert twice.returncode == 2 and "echo-length.repeat is given twice" in twice.stderr
+    wrong = _wordgames(["run", "-e", "parrot:hey", "-m", "echo-length", "--subject-option",
+                        "tims=2", "-o", str(out)], options_plugin, tmp_path)  # fmt: skip
+    assert wrong.returncode == 2 and "no option 'tims' (did you mean 'times'?)" in wrong.stderr
+
+
+def test_an_uninstalled_subject_kind_names_the_kinds_it_could_be(tmp_path):
+    r = _wordgames(["run", "-e", "first:x", "-o", str(tmp_path / "o")], tmp_path, tmp_path)
+    assert r.returncode == 2 and "a subject kind 'PREFIX:NAME'" in " ".join(r.stderr.split())

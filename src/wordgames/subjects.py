@@ -607,10 +607,18 @@ BUILTIN_KINDS = {
 }
 
 
+#: where each built-in kind's options are declared (its factory passes them on to it)
+BUILTIN_KIND_OPTIONS = {
+    "chat": "wordgames.llm.subject:ChatSubject",
+    "embed": "wordgames.llm.embed:embed_embedding",
+    "gguf": "wordgames.llm.gguf:GGUFSubject",
+}
+
+
 def from_spec(spec, **options):
     """The subject a ``"prefix:rest"`` string names (built-in kind or plug-in), else ``None``.
 
-    ``options`` go to a built-in kind's factory (a chat subject's ``base_url``...).
+    ``options`` go to the kind's factory (a chat subject's ``base_url``...).
     """
     if not isinstance(spec, str) or ":" not in spec:
         return None
@@ -620,7 +628,76 @@ def from_spec(spec, **options):
 
         return load_entry(BUILTIN_KINDS[prefix])(rest, **options)
     ep = subject_factories().get(prefix)
-    return None if ep is None else ep.load()(rest)
+    return None if ep is None else ep.load()(rest, **options)
+
+
+def kind_of(spec) -> str:
+    """The subject kind a ``"prefix:rest"`` spec names (built-in or plug-in), else ``""``.
+
+    >>> kind_of("chat:gpt-4o-mini"), kind_of("glove-6b-50d"), kind_of("transformer:m")
+    ('chat', '', '')
+    """
+    if not isinstance(spec, str) or ":" not in spec:
+        return ""
+    prefix = spec.partition(":")[0]
+    return prefix if prefix in BUILTIN_KINDS or prefix in subject_factories() else ""
+
+
+def kind_parameters(kind: str) -> dict:
+    """``{name: type hint}`` of the options subject kind ``kind`` takes, from its signature.
+
+    A built-in kind's are those of what its factory builds (:data:`BUILTIN_KIND_OPTIONS`); a
+    plug-in's those of its factory after the spec's rest.
+
+    >>> sorted(kind_parameters("gguf"))[:3]
+    ['answers', 'cache_path', 'max_tokens']
+    """
+    import inspect
+    import typing
+
+    from wordgames.measure import load_entry
+
+    if kind in BUILTIN_KIND_OPTIONS:
+        target = load_entry(BUILTIN_KIND_OPTIONS[kind])
+    else:
+        target = subject_factories()[kind].load()
+    call = target.__init__ if isinstance(target, type) else target
+    hints = typing.get_type_hints(call)
+    params = list(inspect.signature(call).parameters.values())
+    named = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    skip = 2 if isinstance(target, type) else 1  # self and the model, or the spec's rest
+    return {p.name: hints.get(p.name, str) for p in params[skip:] if p.kind in named}
+
+
+def kind_options(kind: str, flags: dict, given: dict) -> dict:
+    """The keyword arguments of kind ``kind``'s factory.
+
+    ``flags`` are a run's own settings, passed where the kind has a parameter of that name;
+    ``given`` (``{key: text}``, ``--subject-option``) is read by the parameter's type, and a
+    key the kind lacks is a :class:`~wordgames.errors.WordgamesError` with the known ones.
+
+    >>> kind_options("gguf", {"answers": "free", "base_url": None}, {"n_threads": "4"})
+    {'answers': 'free', 'n_threads': 4}
+    """
+    import difflib
+
+    from wordgames.optiontext import parse_value
+
+    params = kind_parameters(kind)
+    out = {k: v for k, v in flags.items() if k in params}
+    for key, text in given.items():
+        if key not in params:
+            close = difflib.get_close_matches(key, list(params), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise WordgamesError(
+                f"--subject-option {key}: the {kind}: subjects have no option {key!r}{hint}; "
+                f"known: {', '.join(params) or 'none'}"
+            )
+        try:
+            out[key] = parse_value(text, params[key])
+        except ValueError:
+            raise WordgamesError(f"--subject-option {key}={text}: not a {params[key]}") from None
+    return out
 
 
 def chat(model: str, **kwargs):

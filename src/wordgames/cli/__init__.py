@@ -129,6 +129,27 @@ def run(
         ),
     ] = False,
     dataset: Datasets = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-O",
+            "--option",
+            metavar="MEASURE.OPTION=VALUE",
+            help="Any option of any measure, plug-ins' included (repeatable; lists "
+            "comma-separated, `none` for None): e.g. -O codenames.receivers=nearest "
+            "-O oddmanout.sets=anomia-common-test. `wordgames options` lists them with their "
+            "types, defaults and help.",
+        ),
+    ] = None,
+    subject_option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--subject-option",
+            metavar="KEY=VALUE",
+            help="An option of the subject kinds given as PREFIX:NAME (chat:, embed:, gguf: "
+            "and plug-ins' kinds), passed to each one's factory by name (repeatable).",
+        ),
+    ] = None,
     real: Annotated[
         bool,
         typer.Option(
@@ -403,8 +424,9 @@ def run(
         fail(problem)
     if _with_people(people, measure) and "people" not in specs:  # the human ceiling
         specs = [*specs, "people"]
-    specs = _chat_subjects(
+    specs = _kind_subjects(
         specs,
+        _subject_options(subject_option),
         base_url=base_url,
         api_key_env=api_key_env,
         max_concurrency=max_concurrency,
@@ -415,13 +437,14 @@ def run(
     )
     check_embedding_specs(specs)  # before any executor starts: "file not found" first
     check_measure_names(measure)
-    options = {}
+    options = _measure_options(option)
     if cbm_log:
-        options["cbm"] = {
-            "logs": [str(p) for p in cbm_log],
-            "eos_id": _symbol(cbm_eos_id),
-            "pad_id": _symbol(cbm_pad_id),
-        }
+        if set(options.get("cbm", {})) & {"logs", "eos_id", "pad_id"}:
+            fail("give the CBM logs and symbols either with --cbm-log/--cbm-eos-id/--cbm-pad-id "
+                 "or with -O cbm.logs=..., not both")  # fmt: skip
+        options.setdefault("cbm", {}).update(
+            logs=[str(p) for p in cbm_log], eos_id=_symbol(cbm_eos_id), pad_id=_symbol(cbm_pad_id)
+        )
     runner = _executor(executor, workers, address, blas_threads, ray_files)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
@@ -610,31 +633,67 @@ def _with_people(people: bool | None, measures) -> bool:
         return False
 
 
-def _chat_subjects(specs, **options):
-    """``chat:``, ``embed:`` and ``gguf:`` specs as subjects built with their options."""
-    served = ("chat:", "embed:", "gguf:")
-    if not any(isinstance(s, str) and s.startswith(("chat:", "embed:")) for s in specs):
-        if options["base_url"] or options["max_requests"] is not None:
-            fail("--base-url and --max-requests apply to chat:MODEL and embed:MODEL subjects")
-    if not any(isinstance(s, str) and s.startswith(served) for s in specs):
-        return specs
+def _measure_options(items) -> dict:
+    """``-O MEASURE.OPTION=VALUE`` texts as typed options (exit 2 naming a bad one)."""
+    if not items:
+        return {}
+    from wordgames.measure import OptionError
+    from wordgames.optiontext import parse_options
+    from wordgames.registry import all_measures
+
+    try:
+        return parse_options(items, all_measures())
+    except OptionError as exc:
+        fail(str(exc))
+
+
+def _subject_options(items) -> dict:
+    """``--subject-option KEY=VALUE`` texts as ``{key: text}`` (each kind reads its own)."""
+    out = {}
+    for item in items or ():
+        key, sep, value = str(item).partition("=")
+        if not sep or not key.strip().isidentifier():
+            fail(f"--subject-option {item}: expected KEY=VALUE, KEY a Python name")
+        if key.strip() in out:
+            fail(f"--subject-option {item}: {key.strip()} is given twice")
+        out[key.strip()] = value
+    return out
+
+
+def _kind_subjects(specs, given: dict, **options):
+    """Each ``PREFIX:NAME`` spec of a subject kind (built-in or plug-in) as its subject.
+
+    A built-in kind takes the run's own flags it has a parameter for (a chat model every one;
+    an embeddings service the server's and the request cap; a model in this process how it is
+    asked); ``given`` (``--subject-option``) goes to every kind named, read by the types of
+    its factory's parameters.
+    """
     from wordgames.errors import WordgamesError
+    from wordgames.subjects import kind_of, kind_options
+
+    kinds = [k for k in map(kind_of, specs) if k]
+    served = {"chat", "embed"}
+    if not served & set(kinds) and (options["base_url"] or options["max_requests"] is not None):
+        fail("--base-url and --max-requests apply to chat:MODEL and embed:MODEL subjects")
+    if not kinds:
+        if given:
+            fail("--subject-option applies to subjects given as PREFIX:NAME (chat:, embed:, "
+                 "gguf: or a plug-in's kind)")  # fmt: skip
+        return specs
     from wordgames.subjects import from_spec
 
-    # a chat model takes every option; an embeddings service only the server's
-    server = {k: options[k] for k in ("base_url", "api_key_env")}
-    # a model in this process: how it is asked (its reading options), no server
-    local = {k: options[k] for k in ("answers", "reprompts")}
-    kinds = {"chat": options, "embed": server, "gguf": local}
-    try:
-        return [
-            from_spec(s, **kinds[s.split(":", 1)[0]])
-            if isinstance(s, str) and s.startswith(served)
-            else s
-            for s in specs
-        ]
-    except WordgamesError as exc:
-        fail(str(exc))
+    out = []
+    for spec in specs:
+        kind = kind_of(spec)
+        if not kind:
+            out.append(spec)
+            continue
+        try:
+            flags = kind_options(kind, options, given)
+            out.append(from_spec(spec, **flags))
+        except WordgamesError as exc:
+            fail(str(exc))
+    return out
 
 
 def _transformer_vocab(value: str | None):
@@ -680,6 +739,37 @@ def measures_list():
         for line in lines:
             con.print(Text(line), soft_wrap=True)
         con.print()
+
+
+@app.command("options")
+def options_list(
+    measures: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="MEASURE", help="Only these measures (default: every one)."),
+    ] = None,
+):
+    """Every option `wordgames run -O MEASURE.OPTION=VALUE` takes: type, default, help.
+
+    Read from each measure's options dataclass and its numpydoc, plug-ins' included.
+    """
+    from rich.markup import escape
+
+    from wordgames.cli.common import console
+    from wordgames.cli.tables import Col, print_table
+    from wordgames.optiontext import option_rows
+    from wordgames.registry import UnknownMeasureError, all_measures, get_measure
+
+    try:
+        chosen = [get_measure(n) for n in measures] if measures else list(all_measures())
+    except UnknownMeasureError as exc:
+        fail(str(exc))
+    rows = [
+        [escape(r["name"]), escape(r["type"]), escape(r["default"]), escape(r["description"])]
+        for m in chosen
+        for r in option_rows(m)
+    ]
+    cols = ["option", Col("type", wrap=True), "default", Col("help", wrap=True)]
+    print_table(console(), cols, rows)
 
 
 @app.command("agents")

@@ -305,6 +305,10 @@ def embedding_problem(spec) -> str:
     text = str(spec)
     if text in _builtin_names() or text == "people" or text.startswith(("transformer:", "hf:")):
         return ""  # "people": the people of the human data (the human ceiling)
+    from wordgames.subjects import kind_of
+
+    if kind_of(text):  # a subject kind, built-in (chat:, embed:, gguf:) or a plug-in's
+        return ""
     path = Path(text)
     if path.exists():
         return ""
@@ -320,7 +324,8 @@ def embedding_problem(spec) -> str:
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return (
         f"unknown embedding '{text}'{hint}: neither a built-in name, a real embedding, a member "
-        f"of the built-in family, 'transformer:MODEL' nor an existing file; {listing}"
+        f"of the built-in family, 'transformer:MODEL', a subject kind 'PREFIX:NAME' (chat:, "
+        f"embed:, gguf: or an installed plug-in's) nor an existing file; {listing}"
     )
 
 

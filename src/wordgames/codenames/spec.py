@@ -137,6 +137,7 @@ class CodenamesOptions:
     n_restarts : int or None
         k-means restarts of ClusterSender (default 10; 3 in quick runs).
     distance : {"cosine", "euclidean"}
+        How the agents compare words: cosine similarity (the paper's) or Euclidean distance.
     vocab_size : int or None
         Clue vocabulary: the embedding's N most frequent words (default: the agents' own).
     clue_vocabulary : str or None

@@ -29,6 +29,7 @@ def embed_embedding(
     timeout: float = 120.0,
     max_retries: int = 4,
     cache_path: str | None = None,
+    max_requests: int | None = None,
 ):
     """The :class:`~wordgames.embeddings.Embedding` of ``vocab`` encoded by the service.
 
@@ -40,6 +41,8 @@ def embed_embedding(
     vocab : words, a number of GloVe's top words, a word-list file, or None (the default
         vocabulary with the game words)
     batch_size : words per request
+    max_requests : at most this many requests are sent (``--max-requests``; None: no cap);
+        past it the encoding stops with the cap named, and what was answered is cached
 
     Returns
     -------
@@ -60,6 +63,7 @@ def embed_embedding(
         os.environ.get(api_key_env) or "no-key",
         timeout=timeout,
         max_retries=max_retries,
+        max_requests=max_requests,
         cache=ResponseCache(cache_path) if cache_path else None,
     )
     matrix = np.asarray(client.embed(words, batch_size), dtype=np.float32)

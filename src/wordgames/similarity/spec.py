@@ -101,7 +101,23 @@ SIMILARITY = Measure(
 
 @dataclass(frozen=True)
 class GlobalMetricsOptions:
-    """Options of the global matrix metrics (see :class:`~wordgames.similarity.global_metrics.GlobalMetrics`)."""
+    """Options of the global matrix metrics (:class:`~wordgames.similarity.global_metrics.GlobalMetrics`).
+
+    Parameters
+    ----------
+    perank_p : float
+        Exponent of perank (WALES: 2.5).
+    edim_p : float
+        Exponent of edim (WALES: 1.0).
+    center : bool
+        Subtract the column mean before the spectrum.
+    rownorm : bool
+        l2-normalise the rows before the spectrum.
+    top_n : int or None
+        Use only the ``top_n`` most frequent words (None: every row).
+    perank_variant : {"power", "renyi"}
+        The reading of perank (:func:`~wordgames.similarity.global_metrics.perank_from_singular_values`).
+    """
 
     perank_p: float = 2.5
     edim_p: float = 1.0
