@@ -50,11 +50,20 @@ def test_unknown_agent_says_did_you_mean():
         get_agent("wales", "gredy")
 
 
-def test_bad_declarations_are_refused():
-    with pytest.raises(WordgamesError, match="not a role of game"):
-        AgentSpec("x", "wales", "sender", "vectors", "m:f")
+#: an agent in a role its game does not have (the roles are the family manifests')
+BAD_ROLE = AgentSpec("x", "wales", "sender", "vectors", "m:f")
+
+
+def test_bad_declarations_are_refused(monkeypatch):
     with pytest.raises(WordgamesError, match="needs 'gpu'"):
         AgentSpec("x", "wales", "navigator", "gpu", "m:f")
+    # the role is checked against the manifests' roles when the agents are gathered, before
+    # any is listed or used (a manifest's own agents are made while it is being loaded)
+    monkeypatch.setenv("WORDGAMES_EXTRA_AGENTS", "tests.test_agents:BAD_ROLE")
+    with pytest.raises(WordgamesError, match="role 'sender' is not a role of game 'wales'"):
+        list_agents()
+    with pytest.raises(WordgamesError, match="not a role of game"):
+        get_agent("wales", "greedy")
 
 
 def test_plugin_agents_from_the_environment(monkeypatch):

@@ -181,7 +181,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_fixed", "_version", "redact", "errors", "textio", "safeio", "params", "exact", "stats",
      "heap", "blas", "paths", "prompts", "ray_local"),
     # the measure model: Score, Metric, Measure; paired comparisons; the ceiling's arithmetic
-    ("paired", "ceiling", "measure", "plugins"),
+    ("paired", "ceiling", "measure", "plugins", "manifest"),
     # declarations and what reads them: the registry, the pre-check, the option texts; subjects
     ("registry", "precheck", "optiontext", "subjects", "reading", "tables"),
     # data: the data sets, embeddings, the results store; the agents by name

@@ -380,6 +380,7 @@ def _codenames_like(monkeypatch):
         family="codenames",
         description="stand-in",
         compute="x:y",
+        item_noun="records",  # what the warnings count, from the declaration as the real one's
         metrics=(
             Metric("human_receiver.map", "higher", (0.0, 1.0)),
             Metric("human_receiver.mean_rank", "lower", (1.0, None)),

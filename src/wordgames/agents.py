@@ -5,9 +5,11 @@ Codenames sender or receiver, an Odd-Man-Out solver, a WALES navigator. Each is 
 here (or by a plug-in) as an :class:`AgentSpec`: its name (the ``subject`` of its Score rows),
 game, role, the capability it needs (``vectors``, ``player`` or none) and the class that builds
 it. The measures build their line-up with :func:`usable`: the agents of a role whose need the
-subject meets, each of the others with the reason it was left out.
+subject meets, each of the others with the reason it was left out. The built-in agents are
+declared in their family's manifest (``wordgames.<family>.manifest``, :mod:`wordgames.manifest`),
+with the games' roles.
 
-Plug-ins add agents through the Python entry-point group ``wordgames.agents`` (each entry an
+Plug-ins add agents in their own family manifest, or through the Python entry-point group ``wordgames.agents`` (each entry an
 :class:`AgentSpec`) or ``$WORDGAMES_EXTRA_AGENTS`` (comma-separated ``module:attribute``).
 ``wordgames agents`` lists them all; :func:`wordgames.testing.check_agent` checks one.
 """
@@ -25,12 +27,6 @@ from wordgames.subjects import CAPABILITIES, lacks, problem_with
 
 EXTRA_AGENTS_ENV = "WORDGAMES_EXTRA_AGENTS"
 ENTRY_POINT_GROUP = "wordgames.agents"
-#: the roles of each game
-ROLES = {
-    "codenames": ("sender", "receiver"),
-    "oddmanout": ("solver",),
-    "wales": ("navigator",),
-}
 
 
 @dataclass(frozen=True)
@@ -42,7 +38,7 @@ class AgentSpec:
     name : str
         Unique; the ``subject`` its Score rows carry (``"nearest"``, ``"cluster"``).
     game, role : str
-        One of :data:`ROLES`.
+        One of the game's roles (:func:`wordgames.manifest.roles`).
     needs : str
         The capability it needs of the subject (:data:`~wordgames.subjects.CAPABILITIES`), or
         ``""`` for an agent that needs none (a random or WordNet baseline).
@@ -60,11 +56,6 @@ class AgentSpec:
     description: str = ""
 
     def __post_init__(self):
-        if self.role not in ROLES.get(self.game, ()):
-            raise WordgamesError(
-                f"agent {self.name!r}: role {self.role!r} is not a role of game {self.game!r} "
-                f"(roles: {ROLES})"
-            )
         if self.needs and self.needs not in CAPABILITIES:
             raise WordgamesError(
                 f"agent {self.name!r}: needs {self.needs!r}; expected one of {CAPABILITIES} or ''"
@@ -101,46 +92,6 @@ class AgentSpec:
         return why if why or not check else problem_with(subject, self.needs)
 
 
-_CN = "wordgames.codenames.agents"
-BUILTIN_AGENTS: tuple[AgentSpec, ...] = (
-    AgentSpec("cluster", "codenames", "sender", "vectors", f"{_CN}:ClusterSender",
-              "clue nearest the centroid of a k-means cluster of blue words (the paper's)"),
-    AgentSpec("exhaustive", "codenames", "sender", "vectors", f"{_CN}:ExhaustiveSearchSender",
-              "clue that covers the most blue words before any red one (Algorithm 2)"),
-    AgentSpec("random-sender", "codenames", "sender", "vectors", f"{_CN}:RandomSender",
-              "a random clue of the vocabulary (baseline)"),
-    AgentSpec("nearest", "codenames", "receiver", "vectors", f"{_CN}:EmbeddingNearestReceiver",
-              "board words by similarity to the clue (Algorithm 3)"),
-    AgentSpec("random-receiver", "codenames", "receiver", "", f"{_CN}:RandomReceiver",
-              "board words in a random order (baseline)"),
-    AgentSpec("player-receiver", "codenames", "receiver", "player",
-              "wordgames.codenames.players:PlayerReceiver",
-              "asks the player to order the board words for the clue"),
-    AgentSpec("player-sender", "codenames", "sender", "player",
-              "wordgames.codenames.players:PlayerSender",
-              "asks the player for its 10 best clues (hits@10 and mrr@10 against people's clues)"),
-    AgentSpec("logprob-receiver", "codenames", "receiver", "scorer",
-              "wordgames.codenames.players:LogprobReceiver",
-              "orders the board words by their log-probability after the clue (a scorer)"),
-    AgentSpec("logprob-sender", "codenames", "sender", "scorer",
-              "wordgames.codenames.players:LogprobSender",
-              "ranks the clues a person chose from by their log-probability (a scorer)"),
-    AgentSpec("embedding", "oddmanout", "solver", "vectors",
-              "wordgames.oddmanout.embedding_solver:EmbeddingSolver",
-              "the word whose removal leaves the most cohesive rest (compactness)"),
-    AgentSpec("wordnet", "oddmanout", "solver", "", "wordgames.oddmanout.wordnet:wordnet_solver",
-              "the word left out of the most specific WordNet explanation (baseline)"),
-    AgentSpec("player", "oddmanout", "solver", "player",
-              "wordgames.oddmanout.players:PlayerSolver",
-              "asks the player which word does not belong (or none)"),
-    AgentSpec("greedy", "wales", "navigator", "vectors", "wordgames.wales.agent:GreedyAgent",
-              "follows the link whose title is most similar to the target's (WALES)"),
-    AgentSpec("player", "wales", "navigator", "player",
-              "wordgames.wales.players:PlayerNavigator",
-              "asks the player which link to follow towards the target"),
-)  # fmt: skip
-
-
 def _entry_point_agents() -> tuple[AgentSpec, ...]:
     from wordgames.plugins import entry_point_objects
 
@@ -165,10 +116,23 @@ def _plugins_of_entry_points() -> tuple[AgentSpec, ...]:
 
 
 def all_agents() -> tuple[AgentSpec, ...]:
-    """The built-in agents, then the plug-ins' (entry points, then ``$WORDGAMES_EXTRA_AGENTS``)."""
-    agents = BUILTIN_AGENTS + _plugins_of_entry_points() + _env_agents()
+    """Every agent: the family manifests' (built-ins first), entry points', then the env's.
+
+    The plug-ins' own entry points come after the manifests, ``$WORDGAMES_EXTRA_AGENTS`` last;
+    each is checked to play a declared role, and names are unique per game.
+    """
+    from wordgames.manifest import manifests, roles
+
+    from_manifests = tuple(a for m in manifests() for a in m.agents)
+    agents = from_manifests + _plugins_of_entry_points() + _env_agents()
+    known = roles()
     seen: set[tuple[str, str]] = set()
     for a in agents:
+        if a.role not in known.get(a.game, ()):
+            raise WordgamesError(
+                f"agent {a.name!r}: role {a.role!r} is not a role of game {a.game!r} "
+                f"(roles: {known})"
+            )
         if (a.game, a.name) in seen:
             raise WordgamesError(f"two {a.game} agents are declared with the name {a.name!r}")
         seen.add((a.game, a.name))

@@ -363,6 +363,8 @@ class Measure:
         embedding's nearest receiver, then a player's receiver): the leaderboard shows each
         group in the column of its first subject, so that an embedding and a chat model stand
         side by side (the report's notes say so).
+    item_noun : str
+        What one of its items is, as the console counts them ("records", "puzzles", "pairs").
     """
 
     name: str
@@ -386,6 +388,7 @@ class Measure:
     tables: tuple = ()
     shared_columns: tuple[tuple[str, ...], ...] = ()
     people: str = ""
+    item_noun: str = "items"
 
     def __post_init__(self):
         names = [m.name for m in self.metrics]

@@ -1,8 +1,10 @@
 """The registry of measures: every :class:`~wordgames.measure.Measure` by unique name.
 
-Each family declares its measure in a light module (``wordgames.<family>.spec``) that imports
-no numerical library, so listing the measures is fast. Installed plug-ins add measures through
-the entry-point group ``wordgames.measures``; measures can also be added through
+Each family declares its measures in a light module (``wordgames.<family>.spec``) that imports
+no numerical library, so listing the measures is fast, and names them in its manifest
+(:mod:`wordgames.manifest`), registered through entry points as a plug-in's is. Installed
+plug-ins add measures in a family manifest or through the entry-point group
+``wordgames.measures``; measures can also be added through
 ``$WORDGAMES_EXTRA_MEASURES`` (comma-separated ``name=module:attribute``): the attribute is a
 :class:`~wordgames.measure.Measure`, or a plain ``compute(embedding, ctx)`` function that is
 wrapped in a measure without options or declared metrics (``@version`` may follow).
@@ -17,19 +19,6 @@ from functools import cache
 from wordgames.errors import WordgamesError
 from wordgames.measure import Measure, load_entry
 
-#: The built-in measures' declarations, in display order.
-BUILTIN_SPECS: tuple[str, ...] = (
-    "wordgames.codenames.spec:MEASURE",
-    "wordgames.codenames.spec:SELFPLAY",
-    "wordgames.similarity.spec:SIMILARITY",
-    "wordgames.similarity.spec:GLOBAL_METRICS",
-    "wordgames.wales.spec:MEASURE",
-    "wordgames.wales.spec:AGENTS",
-    "wordgames.wales.spec:POWER_LAW",
-    "wordgames.wales.spec:BASELINES",
-    "wordgames.oddmanout.spec:MEASURE",
-    "wordgames.emergent.spec:MEASURE",
-)
 EXTRA_MEASURES_ENV = "WORDGAMES_EXTRA_MEASURES"
 
 
@@ -42,8 +31,18 @@ class UnknownMeasureError(WordgamesError, KeyError):
 
 @cache
 def builtin_measures() -> tuple[Measure, ...]:
-    """The built-in measures (each family's declaration)."""
-    return _check_unique(tuple(load_entry(e) for e in BUILTIN_SPECS))
+    """The built-in measures: those the built-in families' manifests name, in their order."""
+    from wordgames.manifest import manifests
+
+    return _check_unique(tuple(load_entry(e) for m in manifests(builtin=True) for e in m.measures))
+
+
+@cache
+def manifest_measures() -> tuple[Measure, ...]:
+    """The measures plug-in families' manifests name (after the built-ins)."""
+    from wordgames.manifest import manifests
+
+    return tuple(load_entry(e) for m in manifests(builtin=False) for e in m.measures)
 
 
 def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
@@ -107,8 +106,13 @@ def plugin_measures() -> tuple[Measure, ...]:
 
 
 def all_measures() -> tuple[Measure, ...]:
-    """The built-in measures, the plug-ins' (entry points), then ``$WORDGAMES_EXTRA_MEASURES``."""
-    return _check_unique(builtin_measures() + plugin_measures() + extra_measures())
+    """Every measure: the built-ins, the plug-ins', then ``$WORDGAMES_EXTRA_MEASURES``.
+
+    A plug-in's come from its family manifest, then from single measures' entry points.
+    """
+    return _check_unique(
+        builtin_measures() + manifest_measures() + plugin_measures() + extra_measures()
+    )
 
 
 def get_measure(name: str) -> Measure:

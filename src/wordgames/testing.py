@@ -3,7 +3,8 @@
 :func:`check_agent` builds an agent declared by an :class:`~wordgames.agents.AgentSpec` for a
 subject and checks what every measure relies on: configuration by the constructor only
 (``get_params`` round-trips through ``clone``), the same output twice for the same input, and
-output of its role's shape on a toy board, puzzle or graph. An agent driven by a player may
+output of its role's shape on a toy board, puzzle or graph (the role's check, declared in its
+family's manifest: :func:`role_check`). An agent driven by a player may
 instead raise :class:`~wordgames.subjects.AnswerError` (its player's answer was unreadable):
 that is a counted skip in a measure, never another exception.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from wordgames.agents import AgentSpec
 from wordgames.subjects import AnswerError, PlayerSubject
 
-__all__ = ["TableScorer", "check_agent"]
+__all__ = ["TableScorer", "check_agent", "role_check"]
 
 
 class TableScorer(PlayerSubject):
@@ -38,62 +39,12 @@ class TableScorer(PlayerSubject):
         return {"kind": "table-scorer", "table": sorted(self.table.items())}
 
 
-BOARD = ("dog", "cat", "car", "tree", "ship")
+def role_check(game: str, role: str):
+    """The conformance check of ``role`` in ``game``, as its family's manifest declares it."""
+    from wordgames.manifest import role as declared
+    from wordgames.measure import load_entry
 
-
-def _receiver(agent):
-    ranked = agent.ranked_forward(list(BOARD), "pet")
-    assert sorted(ranked) == sorted(BOARD), f"a receiver ranks every board word once: {ranked}"
-    guess = agent.guess(list(BOARD), "pet", 2)
-    assert len(guess) == 2 and set(guess) <= set(BOARD), f"a guess is 2 board words: {guess}"
-    return ranked
-
-
-def _sender(agent):
-    if getattr(agent, "candidates_only", False):  # it ranks given clues: one score each
-        cands = ["animal", "metal", "water"]
-        scores = agent.score_candidates(list(BOARD[:3]), list(BOARD[3:]), cands)
-        assert len(scores) == len(cands), f"one score per candidate clue: {scores}"
-        assert all(s == s for s in scores), f"a candidate's score is a number: {scores}"
-        return [float(s) for s in scores]
-    ranked = agent.ranked_forward(list(BOARD[:3]), list(BOARD[3:]))
-    assert len(ranked) == len(set(ranked)), "a clue is ranked twice"
-    assert not set(ranked) & set(BOARD), "a clue is never a board word"
-    return ranked
-
-
-def _solver(agent):
-    from wordgames.oddmanout.puzzles import PuzzleSet
-
-    ps = PuzzleSet.from_odd_first("toy", [list(BOARD), ["car", "dog", "cat", "tree", "ship"]])
-    sol = agent.solve(ps)
-    assert sol.choice.shape == (2,), "one answer per puzzle"
-    assert ((sol.choice >= -1) & (sol.choice < 5)).all(), "an answer is a word index or -1"
-    assert all(r for c, r in zip(sol.choice, sol.reason, strict=True) if c < 0), (
-        "every abstention says why"
-    )
-    return sol.choice.tolist()
-
-
-def _navigator(agent):
-    import numpy as np
-
-    from wordgames.wales.graph import DiGraph
-
-    g = DiGraph.from_edges([0, 0, 1, 2, 3], [1, 2, 3, 3, 0], names=list(BOARD[:4]))
-    out = agent.run(g, np.array([0, 1]), np.array([3, 3]))
-    n, ok = out["n_steps"], out["success"]
-    assert n.shape == ok.shape == (2,), "one outcome per task"
-    assert ((n >= 1) | ~ok).all(), "a finished task took at least one link"
-    return n.tolist(), ok.tolist()
-
-
-ROLE_CHECKS = {
-    ("codenames", "receiver"): _receiver,
-    ("codenames", "sender"): _sender,
-    ("oddmanout", "solver"): _solver,
-    ("wales", "navigator"): _navigator,
-}
+    return load_entry(declared(game, role).check)
 
 
 def check_agent(spec: AgentSpec, subject, **kwargs):
@@ -124,7 +75,7 @@ def check_agent(spec: AgentSpec, subject, **kwargs):
         params = agent.get_params()
         twin = agent.clone() if hasattr(agent, "clone") else type(agent)(**params)
         assert twin.get_params().keys() == params.keys(), "clone keeps every parameter"
-    check = ROLE_CHECKS[(spec.game, spec.role)]
+    check = role_check(spec.game, spec.role)
     try:
         first = check(agent)
     except AnswerError:

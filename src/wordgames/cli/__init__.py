@@ -788,13 +788,15 @@ def agents_list(
 
     from rich.text import Text
 
-    from wordgames.agents import ROLES, list_agents
+    from wordgames.agents import list_agents
     from wordgames.cli.common import console, fail
+    from wordgames.manifest import roles
 
-    if game is not None and game not in ROLES:
-        fail(f"--game must be one of {', '.join(ROLES)}, got {game!r}")
+    games = roles()
+    if game is not None and game not in games:
+        fail(f"--game must be one of {', '.join(games)}, got {game!r}")
     con = console()
-    for g in [game] if game else list(ROLES):
+    for g in [game] if game else list(games):
         con.print(Text(g, style="bold"))
         for a in list_agents(g):
             con.print(Text(f"  {a.role} {a.name}  (needs {a.needs or 'nothing'})"), soft_wrap=True)

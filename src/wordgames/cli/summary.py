@@ -13,14 +13,6 @@ import math
 import textwrap
 from dataclasses import dataclass
 
-#: what one item of each family's data sets is, for coverage lines
-ITEM_NOUNS = {
-    "codenames": "records",
-    "similarity": "pairs",
-    "oddmanout": "puzzles",
-    "wales": "tasks",
-    "cbm": "messages",
-}
 #: sampling parameters a result may record: how the console says them
 SAMPLE_PARAMETERS = {
     "max_records": "a seeded sample of at most {:,} records of each kind per data set",
@@ -230,7 +222,7 @@ def coverage_warnings(res) -> list[str]:
         covered = " and ".join(f"{u:,} of {a:,}" for u, a in pairs)
         if players.issuperset(embeddings):
             lines.append(
-                f"warning: {dataset or measure}: {covered} {ITEM_NOUNS.get(measure, 'items')} "
+                f"warning: {dataset or measure}: {covered} {_item_noun(measure)} "
                 f"scored, the rest skipped (see the notes) ({measure} on {', '.join(embeddings)}; "
                 "thin, not ranked)"
             )
@@ -241,7 +233,7 @@ def coverage_warnings(res) -> list[str]:
             else (", ".join(embeddings))
         )
         lines.append(
-            f"warning: {dataset or measure}: {covered} {ITEM_NOUNS.get(measure, 'items')} "
+            f"warning: {dataset or measure}: {covered} {_item_noun(measure)} "
             f"covered by {by_what} ({measure} on {who}; thin, not ranked)"
         )
     return lines
@@ -393,3 +385,13 @@ def render_block(
             ((f"  [{i}] " if k == 0 else " " * 6) + part, "dim") for k, part in enumerate(wrapped)
         ]
     return lines
+
+
+def _item_noun(measure: str) -> str:
+    """What one item of ``measure`` is (its declaration's ``item_noun``), else "items"."""
+    from wordgames.registry import UnknownMeasureError, get_measure
+
+    try:
+        return get_measure(measure).item_noun
+    except UnknownMeasureError:
+        return "items"

@@ -245,6 +245,7 @@ FORMAT_FAILURES = (
 )
 
 MEASURE = Measure(
+    item_noun="records",
     name="codenames",
     # 7: the people's rows and each agent's share of them (issue 39); 6: a player's
     # unreadable answer is the game's no move, in n (issue 37); 5: exact

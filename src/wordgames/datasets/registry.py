@@ -32,10 +32,14 @@ ENTRY_POINT_GROUP = "wordgames.datasets"
 @cache
 def _load_declarations() -> None:
     # The declaration modules hold only metadata, so importing them all is cheap.
+    import importlib
     from importlib.metadata import entry_points
 
-    import wordgames.datasets.declarations  # noqa: F401
+    from wordgames.manifest import manifests
 
+    for family in manifests():  # the families' declaration modules, built-ins first
+        for module in family.datasets:
+            importlib.import_module(module)
     for ep in entry_points(group=ENTRY_POINT_GROUP):  # a plug-in's declarations
         ep.load()
 

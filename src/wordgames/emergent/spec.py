@@ -78,6 +78,7 @@ _UNIT = (0.0, 1.0)
 _COUNT = (0.0, None)
 
 MEASURE = Measure(
+    item_noun="messages",
     name="cbm",
     # 5: a run folder's messages.* log is named by its folder; 4: cbm_literal;
     # 3: counting="occurrences", ties as the authors' script

@@ -159,6 +159,7 @@ def _check_solver(name: str) -> None:
 _PCT = (0.0, 100.0)
 
 MEASURE = Measure(
+    item_noun="puzzles",
     name="oddmanout",
     # 3: one meaning of n (OOV puzzles as n_oov, abstained ones skipped by accuracy);
     # 4: a player names the category, compared with WordNet's explanation; 5: exact

@@ -45,6 +45,7 @@ class SimilarityOptions:
 
 
 SIMILARITY = Measure(
+    item_noun="pairs",
     name="similarity",
     # 4: exact cosines (issue 36); 3: OOV pairs kept under oov="fixed" counted as n_oov
     version="4",

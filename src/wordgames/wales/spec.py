@@ -228,6 +228,7 @@ QUICK_PLAYER: dict = {"human_k": 20, "exponents": (), "percents": (), "max_steps
 
 
 MEASURE = Measure(
+    item_noun="tasks",
     name="wales",
     # 4: a player's unreadable answers counted (n_unread, format_failures; issue 37); 3: exact
     # similarities (issue 36)

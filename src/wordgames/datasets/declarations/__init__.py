@@ -1,10 +1,5 @@
-"""Importing this package registers every declared data set: each module here is one family's.
+"""The built-in families' data-set declarations, one module per family.
 
-The modules are found, not listed, so that a new family's declarations are one new file.
+Each family's manifest (:mod:`wordgames.manifest`) names its module here; importing that module
+registers its :class:`~wordgames.datasets.DatasetSpec` records.
 """
-
-import importlib
-import pkgutil
-
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
-    importlib.import_module(f"{__name__}.{_module}")
