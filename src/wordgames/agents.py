@@ -155,10 +155,11 @@ def list_agents(game: str | None = None, role: str | None = None) -> list[AgentS
 def get_agent(game: str, name: str) -> AgentSpec:
     """The agent ``name`` of ``game``, or an error with a "did you mean".
 
-    >>> get_agent("codenames", "nearst")
-    Traceback (most recent call last):
-    ...
-    wordgames.errors.WordgamesError: unknown codenames agent 'nearst' (did you mean 'nearest'?); known: cluster, exhaustive, random-sender, nearest, random-receiver, player-receiver, player-sender, logprob-receiver, logprob-sender
+    >>> try:
+    ...     get_agent("codenames", "nearst")
+    ... except WordgamesError as exc:
+    ...     print(str(exc).split("; known")[0])  # then every known name
+    unknown codenames agent 'nearst' (did you mean 'nearest'?)
     """
     known = list_agents(game)
     for a in known:

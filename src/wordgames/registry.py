@@ -122,10 +122,11 @@ def get_measure(name: str) -> Measure:
     --------
     >>> get_measure("wales").family
     'wales'
-    >>> get_measure("walse")
-    Traceback (most recent call last):
-    ...
-    wordgames.registry.UnknownMeasureError: unknown measure 'walse' (did you mean 'wales'?); known: codenames, codenames-selfplay, similarity, global-metrics, wales, wales-agents, wales-power-law, wales-baselines, oddmanout, cbm
+    >>> try:
+    ...     get_measure("walse")
+    ... except UnknownMeasureError as exc:
+    ...     print(str(exc).split("; known")[0])  # then every known name
+    unknown measure 'walse' (did you mean 'wales'?)
     """
     known = all_measures()
     for m in known:

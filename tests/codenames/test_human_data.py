@@ -3,7 +3,6 @@ type, records checked field by field against the raw files, colour mappings, dup
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 
 import pytest
@@ -479,6 +478,8 @@ def test_the_human_data_sets_are_named_once():
 
     declared = {n for n, d in all_datasets().items() if d.family == "codenames"}
     assert set(DATASETS) == declared == set(HUMAN_DATASETS)
-    for name, module in HUMAN_DATASETS.items():
-        loader = importlib.import_module(f"wordgames.codenames.human_data.{module}")
-        assert callable(loader.load), name
+    from wordgames.measure import load_entry
+
+    for name, loader in HUMAN_DATASETS.items():
+        assert callable(load_entry(loader)), name
+        assert loader.startswith("wordgames.codenames.human_data."), loader

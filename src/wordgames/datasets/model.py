@@ -74,6 +74,9 @@ class DatasetSpec:
         data set whose scores prefix their metric with it (``human_receiver.map``). Every
         score on it has ``n + n_skipped`` equal to that count, whatever the vocabulary.
     items_unit : what one item is (records, weighted decisions, pairs, puzzles, titles)
+    loader : ``"module:function"`` that reads the files into its family's records, for a family
+        whose sources each have a reader of their own (the Codenames human data: called as
+        ``load(folder, records, **options)``); empty where the family's one reader serves
     """
 
     name: str
@@ -87,6 +90,7 @@ class DatasetSpec:
     notes: str = ""
     items: tuple[tuple[str, int], ...] = ()
     items_unit: str = ""
+    loader: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):
@@ -103,6 +107,8 @@ class DatasetSpec:
             )
         if not self.files:
             raise ValueError(f"data set {self.name}: declares no files")
+        if self.loader and ":" not in self.loader:
+            raise ValueError(f"data set {self.name}: loader must be 'module:function'")
         paths = [f.path for f in self.files]
         if len(set(paths)) != len(paths):
             raise ValueError(f"data set {self.name}: a file is declared twice")

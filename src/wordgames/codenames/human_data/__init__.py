@@ -15,7 +15,6 @@ or in the paper's two table layouts (:func:`read_receiver_table`, Table 2;
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -23,17 +22,18 @@ from wordgames.codenames.human_data.paper_tables import read_receiver_table, rea
 from wordgames.codenames.human_data.user_format import read_user_file, write_user_jsonl
 from wordgames.codenames.records import LoadedHumanData
 
-#: declared data set name -> module (in this package) whose ``load(base, data, **options)``
-#: reads it. The order is the order of listings.
-HUMAN_DATASETS: dict[str, str] = {
-    "codenames-pilot": "pilot",
-    "codenames-human-salt": "salt",
-    "codenames-human-noahprescott": "noahprescott",
-    "codenames-human-itsluisa": "itsluisa",
-    "codenames-human-xerevity": "xerevity",
-    "codenames-human-heyyjudes": "heyyjudes",
-    "codenames-human-stanfordhci": "stanfordhci",
-}
+
+def _loaders() -> dict[str, str]:
+    """``{data set: "module:function"}``: each declared Codenames data set and its loader."""
+    from wordgames.codenames.spec import DATASETS
+    from wordgames.datasets import get_dataset
+
+    return {name: get_dataset(name).loader for name in DATASETS}
+
+
+#: declared data set name -> its loader (``load(base, data, **options)``, named by the
+#: declaration's ``loader``). The order is the order of listings (the pilot, then by name).
+HUMAN_DATASETS: dict[str, str] = _loaders()
 
 
 def available_human_datasets(root: str | Path | None = None) -> list[str]:
@@ -102,8 +102,9 @@ def _load(name: str, root: Path, options: dict, *, strict: bool) -> LoadedHumanD
 
     base = dataset_dir(name, root)
     data = LoadedHumanData(dataset=name, files=verify_dataset(name, root, strict=strict))
-    module = importlib.import_module(f"{__name__}.{HUMAN_DATASETS[name]}")
-    module.load(base, data, **options)
+    from wordgames.measure import load_entry
+
+    load_entry(HUMAN_DATASETS[name])(base, data, **options)
     _check_unique_ids(base, data)
     return data
 

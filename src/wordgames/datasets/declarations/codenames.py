@@ -8,6 +8,7 @@ from wordgames.datasets.model import DataFile, DatasetSpec, register
 register(
     DatasetSpec(
         name="codenames-human-heyyjudes",
+        loader="wordgames.codenames.human_data.heyyjudes:load",
         folder="codenames-human/heyyjudes-codenames-language-game",
         family="codenames",
         items=(
@@ -33,6 +34,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-human-itsluisa",
+        loader="wordgames.codenames.human_data.itsluisa:load",
         folder="codenames-human/itsluisa-codenames",
         family="codenames",
         items=(
@@ -130,6 +132,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-human-noahprescott",
+        loader="wordgames.codenames.human_data.noahprescott:load",
         folder="codenames-human/noahprescott-codenames",
         family="codenames",
         items=(
@@ -168,6 +171,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-human-salt",
+        loader="wordgames.codenames.human_data.salt:load",
         folder="codenames-human/salt-nlp-codenames",
         family="codenames",
         items=(
@@ -224,6 +228,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-human-stanfordhci",
+        loader="wordgames.codenames.human_data.stanfordhci:load",
         folder="codenames-human/stanfordhci-dreamteam-task-set",
         family="codenames",
         items=(("human_sender", 33),),
@@ -253,6 +258,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-human-xerevity",
+        loader="wordgames.codenames.human_data.xerevity:load",
         folder="codenames-human/xerevity-codenamesagent",
         family="codenames",
         items=(("human_receiver", 443),),
@@ -318,6 +324,7 @@ register(
 register(
     DatasetSpec(
         name="codenames-pilot",
+        loader="wordgames.codenames.human_data.pilot:load",
         folder="codenames",
         family="codenames",
         items=(("human_receiver", 196),),
