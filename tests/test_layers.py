@@ -12,10 +12,14 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def _families() -> tuple[str, ...]:
-    """The family packages: those of the built-in measures' compute entries (no list to keep)."""
+    """The family packages: the built-in manifests' (no list to keep), each checked to be the
+    package of its measures' compute entries."""
+    from wordgames.manifest import manifests
     from wordgames.registry import builtin_measures
 
-    return tuple(sorted({m.compute.split(".")[1] for m in builtin_measures()}))
+    names = tuple(m.name for m in manifests(builtin=True))
+    assert {m.compute.split(".")[1] for m in builtin_measures()} <= set(names)
+    return names
 
 
 FAMILIES = _families()
@@ -186,8 +190,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("registry", "precheck", "optiontext", "subjects", "reading", "tables"),
     # data: the data sets, embeddings, the results store; the agents by name
     ("datasets", "embeddings", "results", "agents"),
-    # the five families
-    ("codenames", "wales", "oddmanout", "similarity", "emergent"),
+    # the families: their manifests name them (a new family needs no line here)
+    FAMILIES,
     # one unit of work and its executors; the report, which reads stores and Score rows
     ("compute", "executors", "warm", "report"),
     # the one entry path
