@@ -270,6 +270,10 @@ def test_a_damaged_local_copy_is_replaced(tmp_path, mirror):
     assert dataset_status("word-similarity", tmp_path)["damaged"] == ["EN-MC-30.txt"]
     listed = _cli("datasets", "list", "--data-root", str(tmp_path))
     assert "damaged (1 damaged: EN-MC-30.txt)" in listed.output
+    r = _cli("datasets", "fetch", "word-similarity", "--mirror", mirror.url,
+             "--data-root", str(tmp_path))  # fmt: skip
+    assert "1 fetched, 12 already present, 1 replacing a damaged copy" in r.output
+    path.write_text("broken again")
     again = fetch_dataset("word-similarity", tmp_path, mirror=mirror.url)
     (redone,) = [f for f in again.files if f.status == "fetched"]
     assert redone.path == "EN-MC-30.txt" and redone.replaced_damaged

@@ -140,8 +140,10 @@ def _print_outcome(out, err, spec, got) -> int:
 
     fetched, present = got.count("fetched"), got.count("present")
     resumed = sum(1 for f in got.files if f.resumed_from)
+    replaced = sum(1 for f in got.files if f.status == "fetched" and f.replaced_damaged)
     line = f"{spec.name}: {fetched} fetched, {present} already present"
     line += f", {resumed} resumed" if resumed else ""
+    line += f", {replaced} replacing a damaged copy" if replaced else ""
     bad = [f for f in got.files if f.status == "failed"]
     line += f", {len(bad)} FAILED" if bad else ""
     out.print(line + f" -> {got.folder}", markup=False, highlight=False)
