@@ -35,6 +35,11 @@ class Role:
         ``"module:function"`` of its conformance check: called with a built agent, it runs it
         on a toy input, asserts the role's output shape and returns the output
         (:func:`wordgames.testing.check_agent` calls it twice and compares).
+
+    Examples
+    --------
+    >>> Role("oddmanout", "solver", "wordgames.oddmanout.checks:solver").name
+    'solver'
     """
 
     game: str
@@ -60,6 +65,15 @@ class FamilyManifest:
         Its games' roles.
     agents : tuple of AgentSpec
         Its agents (:class:`wordgames.agents.AgentSpec`), each in one of ``roles``.
+
+    Examples
+    --------
+    A plug-in's family, registered in its ``pyproject.toml`` as
+    ``[project.entry-points."wordgames.families"] mine = "mypkg.manifest:MANIFEST"``:
+
+    >>> MANIFEST = FamilyManifest(name="mine", measures=("mypkg.spec:MEASURE",))
+    >>> MANIFEST.order, MANIFEST.roles
+    (100, ())
     """
 
     name: str
@@ -97,7 +111,16 @@ def _registered() -> tuple[tuple[FamilyManifest, bool], ...]:
 
 
 def manifests(builtin: bool | None = None) -> tuple[FamilyManifest, ...]:
-    """The registered manifests in listing order (``builtin``: only those, or only others).
+    """The registered manifests in listing order.
+
+    Parameters
+    ----------
+    builtin : bool or None
+        ``True``: only wordgames' own; ``False``: only plug-ins'; ``None``: all.
+
+    Returns
+    -------
+    tuple of FamilyManifest
 
     Examples
     --------
@@ -110,6 +133,12 @@ def manifests(builtin: bool | None = None) -> tuple[FamilyManifest, ...]:
 def roles() -> dict[str, tuple[str, ...]]:
     """``{game: its roles}`` over every manifest.
 
+    Returns
+    -------
+    dict of str to tuple of str
+
+    Examples
+    --------
     >>> roles()["codenames"]
     ('sender', 'receiver')
     """
@@ -121,7 +150,27 @@ def roles() -> dict[str, tuple[str, ...]]:
 
 
 def role(game: str, name: str) -> Role:
-    """The declared role ``name`` of ``game`` (``WordgamesError`` naming the known ones)."""
+    """The declared role ``name`` of ``game``.
+
+    Parameters
+    ----------
+    game, name : str
+        A game and a role name.
+
+    Returns
+    -------
+    Role
+
+    Raises
+    ------
+    WordgamesError
+        No manifest declares it (the known roles are named).
+
+    Examples
+    --------
+    >>> role("wales", "navigator").check
+    'wordgames.wales.checks:navigator'
+    """
     for m in manifests():
         for r in m.roles:
             if (r.game, r.name) == (game, name):

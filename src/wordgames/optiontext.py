@@ -30,6 +30,24 @@ def parse_value(text: str, hint: Any) -> Any:
     Lists are comma-separated; ``none`` (or nothing) is ``None`` where the hint allows it; a
     ``dict`` is JSON.
 
+    Parameters
+    ----------
+    text : str
+        What follows ``=`` in ``-O MEASURE.OPTION=VALUE``.
+    hint : type hint
+        The option field's.
+
+    Returns
+    -------
+    object
+        The value; a text that fits no arm of the hint is returned as it is, for
+        :meth:`~wordgames.measure.Measure.make_options` to refuse with the expected type.
+
+    Raises
+    ------
+    ValueError
+        A number, a boolean or JSON that does not parse.
+
     Examples
     --------
     >>> parse_value("nearest,random-receiver", tuple[str, ...] | None)
@@ -82,9 +100,23 @@ def parse_value(text: str, hint: Any) -> Any:
 def parse_options(items, measures) -> dict[str, dict[str, Any]]:
     """``{measure: {field: value}}`` from ``MEASURE.FIELD=VALUE`` texts (``-O``), checked.
 
-    ``measures`` are the :class:`~wordgames.measure.Measure` records that can be named. An
-    unknown measure or field, a value of the wrong type and a field given twice raise
-    :class:`~wordgames.measure.OptionError` with the known names.
+    Parameters
+    ----------
+    items : sequence of str
+        ``MEASURE.OPTION=VALUE`` texts.
+    measures : sequence of Measure
+        The records that can be named.
+
+    Returns
+    -------
+    dict
+        ``{measure name: {option: typed value}}``, ready for ``evaluate(options=...)``.
+
+    Raises
+    ------
+    OptionError
+        An unknown measure or option, a value of the wrong type, an option given twice: the
+        known names are given, with a "did you mean".
 
     Examples
     --------
@@ -137,8 +169,15 @@ def _close(word: str, known) -> str:
 def option_rows(measure) -> list[dict]:
     """One row per option of ``measure``, as ``wordgames options`` lists them.
 
-    Each row: ``name`` (``MEASURE.FIELD``), ``type``, ``default`` (as ``-O`` writes it),
-    ``choices`` and ``description`` (the options class's numpydoc).
+    Parameters
+    ----------
+    measure : Measure
+
+    Returns
+    -------
+    list of dict
+        Each row: ``name`` (``MEASURE.FIELD``), ``type``, ``default`` (as ``-O`` writes it),
+        ``choices`` and ``description`` (the options class's numpydoc).
 
     Examples
     --------

@@ -22,6 +22,15 @@ class TableScorer(PlayerSubject):
 
     For the examples and tests of agents that need a scorer (:data:`wordgames.subjects.SCORER`).
 
+    Parameters
+    ----------
+    table : mapping of str to float
+        Each option's score (its log-probability, for a real scorer).
+    name : str
+        The subject's name.
+
+    Examples
+    --------
     >>> TableScorer({"pet": -1.0}).score(None, ["pet", "car"])
     [-1.0, -inf]
     """
@@ -40,7 +49,24 @@ class TableScorer(PlayerSubject):
 
 
 def role_check(game: str, role: str):
-    """The conformance check of ``role`` in ``game``, as its family's manifest declares it."""
+    """The conformance check of ``role`` in ``game``, as its family's manifest declares it.
+
+    Parameters
+    ----------
+    game, role : str
+        A game and one of its roles (:func:`wordgames.manifest.roles`).
+
+    Returns
+    -------
+    callable
+        ``check(agent)``: plays the built agent on a toy input, asserts the role's output and
+        returns it.
+
+    Examples
+    --------
+    >>> role_check("codenames", "receiver").__name__
+    'receiver'
+    """
     from wordgames.manifest import role as declared
     from wordgames.measure import load_entry
 
@@ -48,10 +74,28 @@ def role_check(game: str, role: str):
 
 
 def check_agent(spec: AgentSpec, subject, **kwargs):
-    """Check the agent ``spec`` declares, built for ``subject`` (``kwargs`` go to its factory).
+    """Check the agent ``spec`` declares, built for ``subject``.
 
-    Raises ``AssertionError`` naming what does not conform; returns the agent's output on the
-    toy input (or ``None`` when a player's answer was unreadable).
+    Parameters
+    ----------
+    spec : AgentSpec
+        The agent's declaration (a plug-in's own, or :func:`wordgames.agents.get_agent`).
+    subject : object
+        A subject it can drive (an embedding, a player, a scorer); ignored by an agent that
+        needs none.
+    **kwargs
+        Passed to its factory.
+
+    Returns
+    -------
+    object or None
+        The agent's output on the toy input, or ``None`` when a player's answer was
+        unreadable.
+
+    Raises
+    ------
+    AssertionError
+        Naming what does not conform.
 
     Examples
     --------

@@ -215,3 +215,28 @@ def test_game_result_counts_and_game_metric_interval():
         [BOARD] * 3 + [Board(("a0",), ("r", "a1"))] * 3,
     )
     assert 1 <= m["ci_low"] <= m["mean_turns"] <= m["ci_high"] <= 3
+
+
+def test_play_takes_any_registered_agent_of_the_other_role(tmp_path):
+    """Issue 42: `codenames play --agent` reads the agent registry, not a list of its own."""
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    vec = tmp_path / "toy.txt"
+    vec.write_text("a0 1.0 0.0\na1 0.9848 0.1736\nr -1.0 0.0\nc 0.9962 0.0872\nfar 0.0 1.0\n")
+    words = tmp_path / "words.txt"
+    words.write_text("a0\na1\nr\n")
+    base = ["codenames", "play", "-e", str(vec), "--words", str(words), "--n-blue", "2",
+            "--n-red", "1", "--max-turns", "1"]  # fmt: skip
+    wrong = CliRunner().invoke(app, [*base, "--role", "receiver", "--agent", "nearest"])
+    assert wrong.exit_code == 2 and "nearest is a receiver" in wrong.output
+    player = CliRunner().invoke(app, [*base, "--role", "sender", "--agent", "player-receiver"])
+    assert player.exit_code == 2 and "needs a subject with player" in player.output
+    unknown = CliRunner().invoke(app, [*base, "--role", "sender", "--agent", "nearst"])
+    assert unknown.exit_code == 2 and "did you mean 'nearest'" in unknown.output
+    # a receiver that needs no embedding (the random baseline) plays a whole game
+    played = CliRunner().invoke(app, [*base, "--role", "sender", "--agent", "random-receiver"],
+                                input="c 2\n")  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert "blue word(s) left" in played.output or "all blue words found" in played.output

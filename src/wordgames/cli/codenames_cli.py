@@ -657,7 +657,14 @@ def play(
     n_blue: Annotated[int, typer.Option(help="Blue words.")] = 5,
     n_red: Annotated[int, typer.Option(help="Red words.")] = 10,
     max_turns: Annotated[int, typer.Option(help="Turn limit.")] = 10,
-    agent: Annotated[str, typer.Option(help="Agent sender: cluster or exhaustive.")] = "cluster",
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            help="The agent in the other role, by name (`wordgames agents --game codenames`; "
+            "one that plays from an embedding). Default: cluster (a sender) when you guess, "
+            "nearest (a receiver) when you give clues.",
+        ),
+    ] = None,
     vocab_size: Annotated[
         int | None,
         typer.Option(
@@ -692,11 +699,6 @@ def play(
     works), a score line comes before every move and a summary at the end.
     """
     from wordgames.cli.common import fail
-    from wordgames.codenames.agents import (
-        ClusterSender,
-        EmbeddingNearestReceiver,
-        ExhaustiveSearchSender,
-    )
     from wordgames.codenames.board import ClueRules, codenames_word_list
     from wordgames.codenames.game import random_boards
     from wordgames.codenames.play import play_terminal
@@ -705,8 +707,7 @@ def play(
 
     if role not in ("sender", "receiver"):
         fail("--role must be sender or receiver")
-    if agent not in ("cluster", "exhaustive"):
-        fail("--agent must be cluster or exhaustive")
+    spec = _play_agent(agent, "sender" if role == "receiver" else "receiver")
     rules = ClueRules(no_shared_stem=stem_rule)
     try:
         emb = load_embeddings(embedding)[0]
@@ -716,9 +717,7 @@ def play(
         board = random_boards(pool, 1, n_blue, n_red, seed=seed, embeddings=[emb], rules=rules)[0]
     except (WordgamesError, ValueError, OSError) as exc:
         fail(str(exc))
-    if role == "sender":
-        bot = EmbeddingNearestReceiver(emb)
-    else:
+    if spec.role == "sender":
         from wordgames.codenames.experiments import play_clue_vocabulary
 
         try:
@@ -732,7 +731,28 @@ def play(
         if cv is not None:
             emb, vocab_size = cv.embedding, cv.n_clues
             typer.echo(f"the agent's clues: {cv.name}, {cv.n_clues:,} words")
-        cls = ClusterSender if agent == "cluster" else ExhaustiveSearchSender
-        kw = {"random_state": seed} if agent == "cluster" else {}
-        bot = cls(emb, vocab_size=vocab_size, rules=rules, **kw)
+    # the factory takes those of these its signature names (AgentSpec.build)
+    bot = spec.build(emb, random_state=seed, vocab_size=vocab_size, rules=rules)
     play_terminal(board, role, bot, max_turns=max_turns)  # a game played to its end is a success
+
+
+def _play_agent(name: str | None, other: str):
+    """The registered agent that plays ``other`` against you from an embedding (exit 2 if not)."""
+    from wordgames.agents import get_agent
+    from wordgames.cli.common import fail
+    from wordgames.errors import WordgamesError
+
+    name = name or ("cluster" if other == "sender" else "nearest")
+    try:
+        spec = get_agent("codenames", name)
+    except WordgamesError as exc:
+        fail(str(exc))
+    if spec.role != other:
+        fail(
+            f"--agent {name} is a {spec.role}: against you as the {'receiver' if other == 'sender' else 'sender'} the agent is a {other}"
+        )
+    if spec.needs not in ("vectors", ""):
+        fail(
+            f"--agent {name} needs a subject with {spec.needs}; codenames play gives it an embedding"
+        )
+    return spec

@@ -35,6 +35,15 @@ class DataFile:
     url : str
         Where the very same bytes are upstream, pinned to a commit (``https://`` only);
         empty for a file that was converted or derived, which only a mirror can give.
+
+    Examples
+    --------
+    >>> DataFile("a.txt", "0" * 64, size=5).path
+    'a.txt'
+    >>> DataFile("../a.txt", "0" * 64)
+    Traceback (most recent call last):
+    ...
+    ValueError: ../a.txt: must be a relative path inside the data set's folder
     """
 
     path: str
@@ -77,6 +86,17 @@ class DatasetSpec:
     loader : ``"module:function"`` that reads the files into its family's records, for a family
         whose sources each have a reader of their own (the Codenames human data: called as
         ``load(folder, records, **options)``); empty where the family's one reader serves
+
+    Examples
+    --------
+    A plug-in's declaration (its module is named in its family manifest's ``datasets``):
+
+    >>> spec = DatasetSpec(name="my-puzzles", folder="my-puzzles", family="oddmanout",
+    ...                    title="My puzzles", files=(DataFile("p.tsv", "0" * 64),),
+    ...                    upstream="https://example.org/p @ 1234567", citation="Me (2026)",
+    ...                    licence="CC-BY-4.0", items=(("my-puzzles", 40),))
+    >>> spec.item_count("my-puzzles")
+    40
     """
 
     name: str
@@ -140,7 +160,21 @@ def register(spec: DatasetSpec) -> DatasetSpec:
     """Add ``spec`` to the table of declared data sets; returns it.
 
     Declaring the same spec again is harmless; another spec under the same name is a
-    ``ValueError``.
+    ``ValueError``. A family's declaration module (named in its manifest) calls it for each.
+
+    Parameters
+    ----------
+    spec : DatasetSpec
+
+    Returns
+    -------
+    DatasetSpec
+
+    Examples
+    --------
+    >>> from wordgames.datasets import get_dataset
+    >>> register(get_dataset("wales")) is get_dataset("wales")  # the same again: harmless
+    True
     """
     if spec.name in _REGISTRY and _REGISTRY[spec.name] != spec:
         raise ValueError(f"data set {spec.name!r} is declared twice")

@@ -45,6 +45,17 @@ def _load_declarations() -> None:
 
 
 def all_datasets() -> dict[str, DatasetSpec]:
+    """Every declared data set by name, sorted: the families' and the plug-ins'.
+
+    Returns
+    -------
+    dict of str to DatasetSpec
+
+    Examples
+    --------
+    >>> "word-similarity" in all_datasets()
+    True
+    """
     _load_declarations()
     return dict(sorted(_REGISTRY.items()))
 
@@ -52,8 +63,25 @@ def all_datasets() -> dict[str, DatasetSpec]:
 def get_dataset(name: str) -> DatasetSpec:
     """The declaration of data set ``name``.
 
-    Raises :class:`~wordgames.errors.UnknownDatasetError` (a ``WordgamesError`` and a
-    ``KeyError``) listing the known names for any other name, ``../`` paths included.
+    Parameters
+    ----------
+    name : str
+        A declared name (``wordgames datasets list``).
+
+    Returns
+    -------
+    DatasetSpec
+
+    Raises
+    ------
+    UnknownDatasetError
+        For any other name, ``../`` paths included, listing the known names (a
+        ``WordgamesError`` and a ``KeyError``).
+
+    Examples
+    --------
+    >>> get_dataset("wales").family
+    'wales'
     """
     specs = all_datasets()
     if not isinstance(name, str) or name not in specs:
@@ -64,9 +92,18 @@ def get_dataset(name: str) -> DatasetSpec:
 def declared_items(dataset: str, metric: str = "") -> int | None:
     """The declared item count behind a score on ``dataset`` (``None``: not declared).
 
-    ``dataset`` is a Score's ``dataset``: a declared data set whose parts are the roles that
-    prefix its metrics (``codenames-human-salt`` with ``human_receiver.map``), or a part of
-    one (the puzzle set ``anomia-common-dev``, the benchmark ``men``).
+    Parameters
+    ----------
+    dataset : str
+        A Score's ``dataset``: a declared data set whose parts are the roles that prefix its
+        metrics (``codenames-human-salt`` with ``human_receiver.map``), or a part of one (the
+        puzzle set ``anomia-common-dev``, the benchmark ``men``).
+    metric : str
+        The Score's metric (its role prefix picks the part).
+
+    Returns
+    -------
+    int or None
 
     Examples
     --------
@@ -117,6 +154,20 @@ def data_root(root: str | Path | None = None) -> Path:
     """The data root: ``root`` if given, else ``$WORDGAMES_DATA``, else :func:`user_data_root`.
 
     Every command reads the same one, and ``wordgames datasets fetch`` writes there.
+
+    Parameters
+    ----------
+    root : str or Path, optional
+        A folder given on the command line or in Python.
+
+    Returns
+    -------
+    Path
+
+    Examples
+    --------
+    >>> str(data_root("/srv/data"))
+    '/srv/data'
     """
     if root is not None:
         return Path(root)
@@ -127,7 +178,30 @@ def data_root(root: str | Path | None = None) -> Path:
 def dataset_dir(name: str, root: str | Path | None = None) -> Path:
     """The folder of data set ``name``, checked to hold every declared file.
 
-    Raises :class:`DatasetMissingError` with what to set or fetch when it is absent.
+    Parameters
+    ----------
+    name : str
+        A declared data set.
+    root : str or Path, optional
+        The data root (:func:`data_root`).
+
+    Returns
+    -------
+    Path
+
+    Raises
+    ------
+    DatasetMissingError
+        A file is missing: the message names it and the ``wordgames datasets fetch``
+        command that gets it. A file that resolves outside the data root is refused too.
+
+    Examples
+    --------
+    >>> try:
+    ...     dataset_dir("wales", "/nonexistent")
+    ... except DatasetMissingError as exc:
+    ...     print(str(exc).split(". Get them with ")[1].split(" (upstream")[0])
+    `wordgames datasets fetch wales`
     """
     spec = get_dataset(name)
     top = data_root(root)
@@ -146,12 +220,55 @@ def dataset_dir(name: str, root: str | Path | None = None) -> Path:
 
 
 def dataset_file(name: str, path: str, root: str | Path | None = None) -> Path:
-    """The path of the declared file ``path`` of data set ``name`` (checked inside the root)."""
+    """The path of the declared file ``path`` of data set ``name`` (checked inside the root).
+
+    Parameters
+    ----------
+    name : str
+        A declared data set.
+    path : str
+        One of its declared files (anything else is an ``UnknownDatasetError``).
+    root : str or Path, optional
+        The data root (:func:`data_root`).
+
+    Returns
+    -------
+    Path
+
+    Examples
+    --------
+    >>> dataset_file("wales", "nodes.tsv", "/nonexistent")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.DatasetMissingError: data set 'wales' ... is not available: ...
+    >>> dataset_file("wales", "../secrets.txt", "/nonexistent")
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.UnknownDatasetError: data set wales declares no file '../secrets.txt'
+    """
     get_dataset(name).file(path)  # raises UnknownDatasetError for an undeclared file
     return dataset_dir(name, root) / path
 
 
 def is_available(name: str, root: str | Path | None = None) -> bool:
+    """Whether every declared file of ``name`` is under the data root (not their checksums).
+
+    Parameters
+    ----------
+    name : str
+        A declared data set.
+    root : str or Path, optional
+        The data root (:func:`data_root`).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_available("wales", "/nonexistent")
+    False
+    """
     try:
         dataset_dir(name, root)
     except DatasetMissingError:
@@ -169,6 +286,25 @@ def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
 
 
 def sha256_file(path: str | Path) -> str:
+    """The sha256 of the file ``path``, remembered per (path, size, modification time).
+
+    Parameters
+    ----------
+    path : str or Path
+
+    Returns
+    -------
+    str
+        64 lower-case hex digits.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(delete=False) as fh:
+    ...     _ = fh.write(b"hello")
+    >>> sha256_file(fh.name)[:12]
+    '2cf24dba5fb0'
+    """
     st = os.stat(path)
     return _sha256_cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
 
@@ -178,8 +314,31 @@ def verify_dataset(
 ) -> dict[str, str]:
     """sha256 of every file of ``name``.
 
-    Raises :class:`ChecksumMismatchError` on a mismatch when ``strict``. The returned mapping goes
-    into result records.
+    Parameters
+    ----------
+    name : str
+        A declared data set.
+    root : str or Path, optional
+        The data root (:func:`data_root`).
+    strict : bool
+        Raise on a file whose sha256 is not the declared one.
+
+    Returns
+    -------
+    dict of str to str
+        ``{file: sha256}``: what result records hold.
+
+    Raises
+    ------
+    ChecksumMismatchError
+        With ``strict``, naming each file that differs.
+
+    Examples
+    --------
+    >>> import os
+    >>> sums = verify_dataset("word-similarity", os.environ["WORDGAMES_DATA"])
+    >>> len(sums), sums["EN-MC-30.txt"][:12]
+    (13, '33ee05911496')
     """
     spec = get_dataset(name)
     base = dataset_dir(name, root)

@@ -1,0 +1,68 @@
+"""Issue 42: the API a plug-in author calls carries numpydoc Parameters, Returns and Examples.
+
+The modules below are checked whole (their ``__all__`` or the names listed): a new public
+callable there must come with its sections. The examples themselves run as doctests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+
+import pytest
+
+#: module -> the public names a user or a plug-in author calls (None: the module's __all__)
+API = {
+    "wordgames.testing": None,
+    "wordgames.manifest": ["FamilyManifest", "Role", "manifests", "roles", "role"],
+    "wordgames.datasets": None,
+    "wordgames.datasets.fetch": ["fetch_dataset"],
+    "wordgames.optiontext": ["parse_value", "parse_options", "option_rows"],
+}
+
+
+def _callables():
+    for module, names in API.items():
+        mod = importlib.import_module(module)
+        for name in names if names is not None else mod.__all__:
+            obj = getattr(mod, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"{module}.{name}", obj
+
+
+def _section(doc: str, title: str) -> bool:
+    return re.search(rf"^{title}\n-{{3,}}$", doc, re.MULTILINE) is not None
+
+
+def _params(obj) -> list[str]:
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):
+        return []
+    return [p for p in sig.parameters if p not in ("self", "cls")]
+
+
+@pytest.mark.parametrize("name,obj", list(_callables()), ids=[n for n, _ in _callables()])
+def test_every_public_callable_has_its_numpydoc_sections(name, obj):
+    doc = inspect.getdoc(obj) or ""
+    missing = []
+    if _params(obj) and not _section(doc, "Parameters"):
+        missing.append("Parameters")
+    if inspect.isfunction(obj):
+        ret = inspect.signature(obj).return_annotation
+        if ret not in ("None", None) and not _section(doc, "Returns"):
+            missing.append("Returns")
+    if ">>>" not in doc:
+        missing.append("Examples")
+    assert missing == [], f"{name} lacks {', '.join(missing)}"
+
+
+def test_the_check_finds_a_missing_section():
+    def undocumented(x: int) -> int:
+        """Twice ``x``."""
+        return 2 * x
+
+    doc = inspect.getdoc(undocumented)
+    assert not _section(doc, "Parameters") and ">>>" not in doc and _params(undocumented) == ["x"]
