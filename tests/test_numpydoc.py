@@ -14,6 +14,17 @@ import pytest
 
 #: module -> the public names a user or a plug-in author calls (None: the module's __all__)
 API = {
+    "wordgames": None,
+    "wordgames.agents": ["AgentSpec", "all_agents", "list_agents", "get_agent", "usable"],
+    "wordgames.subjects": [
+        "PlayerSubject",
+        "Question",
+        "from_spec",
+        "chat",
+        "kind_of",
+        "kind_parameters",
+        "kind_options",
+    ],
     "wordgames.testing": None,
     "wordgames.manifest": ["FamilyManifest", "Role", "manifests", "roles", "role"],
     "wordgames.datasets": None,

@@ -46,6 +46,13 @@ class AgentSpec:
         ``"module:attribute"`` of the class (or function) that builds it.
     description : str
         One line for ``wordgames agents``.
+
+    Examples
+    --------
+    >>> spec = AgentSpec("farthest", "codenames", "receiver", "vectors",
+    ...                  "mypkg.agents:FarthestReceiver", "board words farthest from the clue")
+    >>> spec.needs, spec.factory.split(":")[1]
+    ('vectors', 'FarthestReceiver')
     """
 
     name: str
@@ -120,6 +127,20 @@ def all_agents() -> tuple[AgentSpec, ...]:
 
     The plug-ins' own entry points come after the manifests, ``$WORDGAMES_EXTRA_AGENTS`` last;
     each is checked to play a declared role, and names are unique per game.
+
+    Returns
+    -------
+    tuple of AgentSpec
+
+    Raises
+    ------
+    WordgamesError
+        An agent in a role its game does not have, or two agents of a game with one name.
+
+    Examples
+    --------
+    >>> ("wales", "greedy") in {(a.game, a.name) for a in all_agents()}
+    True
     """
     from wordgames.manifest import manifests, roles
 
@@ -142,6 +163,17 @@ def all_agents() -> tuple[AgentSpec, ...]:
 def list_agents(game: str | None = None, role: str | None = None) -> list[AgentSpec]:
     """The agents of ``game`` (and ``role``), in declaration order.
 
+    Parameters
+    ----------
+    game, role : str or None
+        Only this game's (and role's) agents; ``None``: every one.
+
+    Returns
+    -------
+    list of AgentSpec
+
+    Examples
+    --------
     >>> [a.name for a in list_agents("wales")]
     ['greedy', 'player']
     """
@@ -155,6 +187,19 @@ def list_agents(game: str | None = None, role: str | None = None) -> list[AgentS
 def get_agent(game: str, name: str) -> AgentSpec:
     """The agent ``name`` of ``game``, or an error with a "did you mean".
 
+    Parameters
+    ----------
+    game : str
+        ``codenames``, ``oddmanout``, ``wales`` or a plug-in family's game.
+    name : str
+        The agent's name (``wordgames agents``).
+
+    Returns
+    -------
+    AgentSpec
+
+    Examples
+    --------
     >>> try:
     ...     get_agent("codenames", "nearst")
     ... except WordgamesError as exc:
@@ -176,6 +221,22 @@ def usable(game: str, role: str, subject) -> tuple[list[AgentSpec], dict[str, st
 
     By capability only: no subject is asked to check itself (a server is not asked).
 
+    Parameters
+    ----------
+    game, role : str
+        The role's game and name.
+    subject : object
+        The subject the agents would play for.
+
+    Returns
+    -------
+    list of AgentSpec
+        Those it can drive, in declaration order.
+    dict of str to str
+        Each other agent's name and why not.
+
+    Examples
+    --------
     >>> from wordgames.subjects import PlayerSubject
     >>> ok, left_out = usable("wales", "navigator", PlayerSubject("p"))
     >>> [a.name for a in ok], left_out["greedy"]

@@ -32,12 +32,39 @@ def compute_unit(
     default :class:`~wordgames.measure.ThinPolicy`); plot paths are made relative to
     ``out_dir`` (results are moved and merged as folders).
 
+    Parameters
+    ----------
+    measure : Measure
+        The measure's record.
+    embedding : object
+        A subject (an :class:`~wordgames.embeddings.Embedding`, a player, ``people``).
+    options : object, optional
+        Its typed options (default: the record's defaults).
+    seed, quick, data_root, out_dir, ci_resamples
+        As for :func:`wordgames.evaluate`.
+    progress : Progress, optional
+        Told about the unit's steps.
+    thin : ThinPolicy, optional
+        When a score is too thin to rank.
+    partner : object, optional
+        A pair measure's second subject.
+
     Returns
     -------
     MeasureResult or Skip
         The result, with its :class:`~wordgames.measure.Score` rows completed (embedding name,
         measure, direction from the declaration), or a :class:`~wordgames.measure.Skip` when the
         measure cannot run here (missing data set, optional dependency, no input).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wordgames.embeddings import Embedding
+    >>> from wordgames.registry import get_measure
+    >>> emb = Embedding(["a", "b", "c"], np.eye(3), name="eye")
+    >>> res = compute_unit(get_measure("global-metrics"), emb)
+    >>> round(res.value("erank"), 3), res.scores[0].embedding
+    (3.0, 'eye')
     """
     import contextlib
 

@@ -32,6 +32,21 @@ log = logging.getLogger("wordgames")
 class Results:
     """What :func:`evaluate` returns: every result, every skipped unit, and the run's record.
 
+    Parameters
+    ----------
+    embeddings : list of dict
+        Each subject's description (name, kind, source, fingerprint).
+    results : list of MeasureResult
+        One per (subject, measure) unit computed or read from the store.
+    skipped : list of Skip
+        The units that did not run, each with its reason (``failed``: an error).
+    parameters, timings : dict
+        The run's record: settings, data checksums, tool version; seconds per step.
+    missing : list of str
+        The units computed (a dry run: the units it would compute).
+    coverage : list
+        The pre-check's coverage of each data set, before any unit ran.
+
     Examples
     --------
     >>> import numpy as np, wordgames

@@ -51,6 +51,11 @@ class Metric:
         The metric's natural range; confidence intervals are kept inside it.
     description : str
         One line for tables and ``wordgames measures``.
+
+    Examples
+    --------
+    >>> Metric("map", "higher", (0.0, 1.0)).bounds
+    (0.0, 1.0)
     """
 
     name: str
@@ -73,8 +78,17 @@ class Metric:
 class Headline:
     """A headline score of a measure: the rows of one metric, optionally of one subject/data set.
 
-    ``None`` in ``dataset`` or ``subject`` matches any. ``primary`` marks the measure's single
-    number for the cross-measure correlation (the first primary headline present wins).
+    Parameters
+    ----------
+    metric : str
+        A metric the measure declares.
+    dataset, subject : str or None
+        Only the rows of this data set and subject (``None``: any).
+    primary : bool
+        The measure's single number for the cross-measure correlation (the first primary
+        headline present wins).
+    description : str
+        One line for the leaderboard.
 
     Examples
     --------
@@ -146,6 +160,12 @@ class Score:
         abstention, a failed task, the board left as shown, no guess, no clue. Every printer
         shows them beside the value; a ``format_failures`` row gives their share with its
         interval. They do not count against ``coverage`` (the item was played).
+
+    Examples
+    --------
+    >>> s = Score("glove", "similarity", "men", "", "spearman", 0.68, n=2950, n_skipped=50)
+    >>> s.total, round(s.n / s.total, 3)
+    (3000, 0.983)
     """
 
     embedding: str
@@ -365,6 +385,15 @@ class Measure:
         side by side (the report's notes say so).
     item_noun : str
         What one of its items is, as the console counts them ("records", "puzzles", "pairs").
+
+    Examples
+    --------
+    A plug-in's measure, named in its family manifest (or its own entry point):
+
+    >>> m = Measure("word-count", "1", "mine", "how many words the embedding has",
+    ...             "mypkg.suite:run", metrics=(Metric("n_words", None, (0.0, None)),))
+    >>> m.option_names(), m.uses_embedding
+    ([], True)
     """
 
     name: str

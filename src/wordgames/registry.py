@@ -118,6 +118,15 @@ def all_measures() -> tuple[Measure, ...]:
 def get_measure(name: str) -> Measure:
     """The measure called ``name``; :class:`UnknownMeasureError` with a "did you mean" otherwise.
 
+    Parameters
+    ----------
+    name : str
+        A measure's name (``wordgames measures`` lists them), a plug-in's included.
+
+    Returns
+    -------
+    Measure
+
     Examples
     --------
     >>> get_measure("wales").family
@@ -154,7 +163,10 @@ def select_measures(names=None) -> list[Measure]:
 def list_measures():
     """The registry as a pandas DataFrame.
 
-    Columns: name, family, version, description, data sets, headlines, options.
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: name, family, version, description, data sets, headlines, options, citation.
 
     Examples
     --------

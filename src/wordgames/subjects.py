@@ -76,6 +76,13 @@ class Question:
     history : tuple of (str, str)
         The earlier answers to this question that could not be read, each with what was
         wrong (:meth:`retry`): a chat model sees them as the conversation so far.
+
+    Examples
+    --------
+    >>> q = Question("oddmanout", "solver", {"words": ["cat", "dog", "car"]}, form="choice")
+    >>> again = q.retry("a car", "not one of the words")
+    >>> again.history, again.fields == q.fields
+    ((('a car', 'not one of the words'),), True)
     """
 
     game: str
@@ -141,6 +148,11 @@ class PlayerSubject:
 
     Subclasses define :meth:`answer` and :meth:`identity` (everything that decides the answers:
     model id, revision, endpoint, prompt version, decoding parameters; never a secret).
+
+    Parameters
+    ----------
+    name : str
+        Its display name (the ``embedding`` of its Score rows).
 
     Examples
     --------
@@ -618,7 +630,24 @@ BUILTIN_KIND_OPTIONS = {
 def from_spec(spec, **options):
     """The subject a ``"prefix:rest"`` string names (built-in kind or plug-in), else ``None``.
 
-    ``options`` go to the kind's factory (a chat subject's ``base_url``...).
+    Parameters
+    ----------
+    spec : str
+        ``"chat:MODEL"``, ``"embed:MODEL"``, ``"gguf:NAME"`` or a plug-in kind's
+        ``"PREFIX:NAME"``.
+    **options
+        Passed to the kind's factory (a chat subject's ``base_url``...;
+        :func:`kind_parameters` lists them).
+
+    Returns
+    -------
+    object or None
+        The subject; ``None`` when ``spec`` names no kind.
+
+    Examples
+    --------
+    >>> from_spec("glove-6b-50d") is None
+    True
     """
     if not isinstance(spec, str) or ":" not in spec:
         return None
@@ -634,6 +663,17 @@ def from_spec(spec, **options):
 def kind_of(spec) -> str:
     """The subject kind a ``"prefix:rest"`` spec names (built-in or plug-in), else ``""``.
 
+    Parameters
+    ----------
+    spec : object
+        What was given as a subject.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> kind_of("chat:gpt-4o-mini"), kind_of("glove-6b-50d"), kind_of("transformer:m")
     ('chat', '', '')
     """
@@ -649,6 +689,17 @@ def kind_parameters(kind: str) -> dict:
     A built-in kind's are those of what its factory builds (:data:`BUILTIN_KIND_OPTIONS`); a
     plug-in's those of its factory after the spec's rest.
 
+    Parameters
+    ----------
+    kind : str
+        A kind's prefix (:func:`kind_of`).
+
+    Returns
+    -------
+    dict of str to type hint
+
+    Examples
+    --------
     >>> sorted(kind_parameters("gguf"))[:3]
     ['answers', 'cache_path', 'max_tokens']
     """
@@ -676,6 +727,22 @@ def kind_options(kind: str, flags: dict, given: dict) -> dict:
     ``given`` (``{key: text}``, ``--subject-option``) is read by the parameter's type, and a
     key the kind lacks is a :class:`~wordgames.errors.WordgamesError` with the known ones.
 
+    Parameters
+    ----------
+    kind : str
+        A kind's prefix.
+    flags : dict
+        The run's settings by name.
+    given : dict of str to str
+        ``--subject-option`` texts.
+
+    Returns
+    -------
+    dict
+        The factory's keyword arguments.
+
+    Examples
+    --------
     >>> kind_options("gguf", {"answers": "free", "base_url": None}, {"n_threads": "4"})
     {'answers': 'free', 'n_threads': 4}
     """
@@ -703,8 +770,26 @@ def kind_options(kind: str, flags: dict, given: dict) -> dict:
 def chat(model: str, **kwargs):
     """A chat model behind an OpenAI-compatible server (:class:`wordgames.llm.ChatSubject`).
 
-    ``wordgames.subjects.chat("gpt-4o-mini", base_url="https://api.openai.com/v1")``. The kind
-    lives above this module (:mod:`wordgames.llm`) and is loaded by name, as a plug-in's is.
+    The kind lives above this module (:mod:`wordgames.llm`) and is loaded by name, as a
+    plug-in's is.
+
+    Parameters
+    ----------
+    model : str
+        The model's name on the server.
+    **kwargs
+        :class:`~wordgames.llm.ChatSubject`'s options: ``base_url``, ``api_key_env`` (the
+        name of the variable holding the key, never the key), ``max_requests``...
+
+    Returns
+    -------
+    ChatSubject
+
+    Examples
+    --------
+    >>> m = chat("smollm2", base_url="http://127.0.0.1:9/v1", probe=False)  # nothing is sent
+    >>> m.name, m.base_url
+    ('chat:smollm2', 'http://127.0.0.1:9/v1')
     """
     from wordgames.measure import load_entry
 
