@@ -74,7 +74,8 @@ def serve(
             "--agent",
             help="With --game codenames-*: agents balanced across participants "
             "(senders: cluster, exhaustive:avg_blue_dist...; receivers: nearest, "
-            "random-receiver); repeatable.",
+            "random-receiver; any agent of `wordgames agents` that plays from an embedding, "
+            "plug-ins' too; chat:MODEL); repeatable.",
         ),
     ] = None,
     completion_code: Annotated[str, typer.Option(help="With --game: completion code.")] = "",

@@ -114,11 +114,43 @@ def agent(kind: str, name: str, cfg) -> object:
         )
     else:
         pool = receivers(emb, cfg.seed)
-    if name not in pool:
+    if name in pool:
+        return pool[name]
+    return _registered_agent(kind, name, emb, cfg, list(pool))
+
+
+def _registered_agent(kind: str, name: str, emb: str, cfg, pool: list[str]):
+    """An agent of the registry (a plug-in's too) that plays ``kind`` from the embedding.
+
+    The paper's line-up (``pool``) is built with the study's clue rules; any other agent by
+    name is built by its declaration with the study's seed.
+    """
+    from wordgames.agents import get_agent
+    from wordgames.errors import WordgamesError
+
+    try:
+        spec = get_agent("codenames", name)
+    except WordgamesError:
+        from wordgames.agents import list_agents
+
+        known = pool + [a.name for a in list_agents("codenames", kind) if a.name not in pool]
         raise StudyConfigError(
-            f"study {cfg.slug}: unknown {kind} {name!r}; known: {', '.join(pool)}"
+            f"study {cfg.slug}: unknown {kind} {name!r}; known: {', '.join(known)}, or chat:MODEL"
+        ) from None
+    if spec.role != kind or spec.needs not in ("vectors", ""):
+        raise StudyConfigError(
+            f"study {cfg.slug}: agent {name!r} is a {spec.role} that needs "
+            f"{spec.needs or 'nothing'}; a study's {kind} plays from its embedding (a chat "
+            "model: chat:MODEL)"
         )
-    return pool[name]
+    return _built(name, emb, cfg.seed)
+
+
+@lru_cache(maxsize=16)
+def _built(name: str, emb: str, seed: int):
+    from wordgames.agents import get_agent
+
+    return get_agent("codenames", name).build(embedding(emb), random_state=seed)
 
 
 @lru_cache(maxsize=8)
