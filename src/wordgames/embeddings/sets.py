@@ -22,7 +22,21 @@ log = logging.getLogger("wordgames.embeddings")
 
 @runtime_checkable
 class EmbeddingLike(Protocol):
-    """What :func:`load_embeddings` accepts besides names, paths and :class:`Embedding`."""
+    """What :func:`load_embeddings` accepts besides names, paths and :class:`Embedding`.
+
+    Anything with a ``name``, its ``words`` in frequency order and a ``vectors`` matrix, one
+    row per word (a gensim ``KeyedVectors`` wrapped by :func:`from_gensim` is another way in).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Mine:
+    ...     name = "mine"
+    ...     words = ["cat", "dog"]
+    ...     vectors = np.eye(2, dtype="float32")
+    >>> isinstance(Mine(), EmbeddingLike)
+    True
+    """
 
     name: str
 
@@ -77,7 +91,7 @@ def load_embedding(
     use_cache: bool = True,
     trust_pickle: bool = False,
 ) -> Embedding:
-    """Load an embedding from a built-in name or a file.
+    r"""Load an embedding from a built-in name or a file.
 
     Parameters
     ----------
@@ -96,6 +110,20 @@ def load_embedding(
         PyTorch ``.bin`` weights of a transformer model folder). By default a gensim file is
         read by a restricted unpickler that runs no code from it, and a model folder must hold
         safetensors weights; set it only for files you made or trust (CLI ``--trust-pickle``).
+
+    Returns
+    -------
+    Embedding
+        Its ``load_report`` says what the reader found and repaired.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tiny.txt"  # GloVe text: no header line
+    >>> _ = path.write_text("cat 1.0 0.0\ndog 0.9 0.1\n")
+    >>> emb = load_embedding(path, use_cache=False)
+    >>> emb.name, emb.words.tolist(), emb.dim
+    ('tiny', ['cat', 'dog'], 2)
     """
     from wordgames.embeddings.loaders import (
         BUILTIN,

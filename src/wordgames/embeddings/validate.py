@@ -30,6 +30,21 @@ class LoadReport:
     says each one in words, for the console and the result records (for example
     ``"header promises 5 rows but the file holds 3 (truncated?): the 3 rows found were used"``).
 
+    Parameters
+    ----------
+    source, format : str
+        The file (or ``"gensim"``, a built-in name) and the format it was read as.
+    n_rows_read : int
+        Rows read from the file.
+    duplicates_dropped, duplicate_examples
+        Repeated words dropped (the first kept) and a few of them.
+    non_finite_rows : int
+        Rows holding NaN or infinity (refused or repaired, as the loader says).
+    repairs, repair_lines
+        Each kind of repair counted, and each said in words.
+    from_cache : bool
+        Read from the converted-vector cache rather than the file.
+
     Examples
     --------
     >>> r = LoadReport(source="v.txt")

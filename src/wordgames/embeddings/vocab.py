@@ -30,6 +30,16 @@ class Embedding(Protocol):
 def lower_alpha_mask(words: Sequence[str] | np.ndarray) -> np.ndarray:
     """Boolean mask of the words made only of the letters a-z.
 
+    Parameters
+    ----------
+    words : sequence of str or numpy.ndarray
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Examples
+    --------
     >>> lower_alpha_mask(["cat", "Cat", "ice-cream", "x1", "dog"]).tolist()
     [True, False, False, False, True]
     """
@@ -90,6 +100,24 @@ def restrict(
     Filters apply in this order: ``lower_alpha`` (only ``[a-z]+`` words), ``words`` (a word
     list or the path of a word-list file), then ``top_n`` (the N most frequent survivors).
 
+    Parameters
+    ----------
+    emb : Embedding
+    top_n : int, optional
+        Keep the N most frequent words left.
+    words : iterable of str, or a path, optional
+        Keep only these words (a word-list file: one word a line).
+    lower_alpha : bool
+        Keep only ``[a-z]+`` words.
+    name : str, optional
+        The restricted embedding's name (default: derived from the filters).
+
+    Returns
+    -------
+    Embedding
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from wordgames.embeddings import Embedding
     >>> e = Embedding(["the", "Cat", "dog", "a1", "eel"], np.eye(5))
@@ -124,6 +152,17 @@ def intersect_vocabularies(embeddings: Sequence[Embedding]) -> list[Embedding]:
     The shared words keep the frequency order of the first embedding, and every returned
     embedding lists them in that same order, so row ``i`` is the same word everywhere.
 
+    Parameters
+    ----------
+    embeddings : sequence of Embedding
+
+    Returns
+    -------
+    list of Embedding
+        One per embedding given, each restricted to the shared words.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from wordgames.embeddings import Embedding
     >>> a = Embedding(["x", "y", "z"], np.eye(3), name="a")
