@@ -87,3 +87,41 @@ def test_cli_lists_every_agent_with_its_need():
     assert out.exit_code == 0, out.output
     for a in all_agents():
         assert f"{a.role} {a.name}  (needs {a.needs or 'nothing'})" in out.output
+
+
+def test_an_agent_declared_on_its_class_is_registered(monkeypatch):
+    """A manifest's ``agent_modules``: the decorated class is an agent, with no list to edit;
+    a subclass or a name imported into the module is not declared twice."""
+    import dataclasses
+
+    import wordgames.manifest as manifest
+    from wordgames.agents import declared_in
+    from wordgames.manifest import TOY_WORDS
+    from wordgames.testing import check_agent
+
+    specs = declared_in("tests._declared_agents")
+    assert [(s.name, s.role, s.factory) for s in specs] == [
+        ("farthest", "receiver", "tests._declared_agents:FarthestReceiver")
+    ]
+    assert specs[0].description == "Board words farthest from the clue first (a toy receiver)."
+    real = manifest.manifests
+
+    def with_module(builtin=None):
+        out = real(builtin)
+        return tuple(
+            dataclasses.replace(m, agent_modules=(*m.agent_modules, "tests._declared_agents"))
+            if m.name == "codenames" else m
+            for m in out
+        )  # fmt: skip
+
+    monkeypatch.setattr(manifest, "manifests", with_module)
+    names = [a.name for a in list_agents("codenames", "receiver")]
+    assert names[-1] == "farthest" and names.count("farthest") == 1
+    emb = Embedding(["a", "b", "c"], np.array([[1.0, 0], [0, 1], [0.8, 0.6]]), name="e")
+    agent = get_agent("codenames", "farthest").build(emb)
+    assert agent.ranked_forward(["a", "b"], "c") == ["b", "a"]  # nearest gives a, b
+    words = [*TOY_WORDS, "pet", "animal", "metal", "water"]  # the board and the checks' clues
+    toy = Embedding(words, np.random.default_rng(0).normal(size=(len(words), 4)), name="toy")
+    check_agent(get_agent("codenames", "farthest"), toy)  # the receiver role's conformance
+    with pytest.raises(WordgamesError, match="agent module 'tests.nowhere' cannot be imported"):
+        declared_in("tests.nowhere")

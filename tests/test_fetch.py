@@ -386,3 +386,27 @@ def test_a_run_without_its_data_names_the_fetch_command(tmp_path):
     assert not res.scores
     (skip,) = [s for s in res.skipped if s.measure == "similarity"]
     assert "`wordgames datasets fetch word-similarity`" in skip.reason
+
+
+def test_verify_says_what_is_missing_or_damaged_and_exits_non_zero(tmp_path, mirror):
+    """Issue 44: ``datasets verify`` on an empty root is no silent success; a damaged or a
+    partly missing data set is named file by file, with exit 1; intact ones say ok."""
+    empty = _cli("datasets", "verify", "--data-root", str(tmp_path / "none"))
+    assert empty.exit_code == 1
+    assert "no data set is under" in empty.output and "wordgames datasets fetch" in empty.output
+    assert fetch_dataset("word-similarity", tmp_path, mirror=mirror.url).ok
+    ok = _cli("datasets", "verify", "--data-root", str(tmp_path))
+    assert ok.exit_code == 0, ok.output
+    assert "ok       word-similarity (13 files)" in ok.output
+    absent = len(all_datasets()) - 1
+    assert f"not fetched ({absent}):" in ok.output and "FAILED" not in ok.output
+    (tmp_path / "similarity" / "EN-MC-30.txt").write_text("broken")
+    (tmp_path / "similarity" / "EN-RG-65.txt").unlink()
+    bad = _cli("datasets", "verify", "--data-root", str(tmp_path))
+    assert bad.exit_code == 1
+    assert ("FAILED   word-similarity: 1 of 13 missing, 1 damaged (sha256 differs) "
+            "(missing: EN-RG-65.txt; damaged: EN-MC-30.txt)") in bad.output  # fmt: skip
+    named = _cli("datasets", "verify", "wikispeedia", "--data-root", str(tmp_path))
+    assert named.exit_code == 1 and "FAILED   wikispeedia: " in named.output  # asked, absent
+    unknown = _cli("datasets", "verify", "word-similarty", "--data-root", str(tmp_path))
+    assert unknown.exit_code == 2 and "did you mean" in unknown.output

@@ -9,8 +9,11 @@ subject meets, each of the others with the reason it was left out. The built-in 
 declared in their family's manifest (``wordgames.<family>.manifest``, :mod:`wordgames.manifest`),
 with the games' roles.
 
-Plug-ins add agents in their own family manifest, or through the Python entry-point group ``wordgames.agents`` (each entry an
-:class:`AgentSpec`) or ``$WORDGAMES_EXTRA_AGENTS`` (comma-separated ``module:attribute``).
+An agent may also declare itself on its class with :func:`agent`, in a module its family's
+manifest names in ``agent_modules``: a new agent is then one file (and its test). Plug-ins add
+agents in their own family manifest, or through the Python entry-point group
+``wordgames.agents`` (each entry an :class:`AgentSpec`) or ``$WORDGAMES_EXTRA_AGENTS``
+(comma-separated ``module:attribute``).
 ``wordgames agents`` lists them all; :func:`wordgames.testing.check_agent` checks one.
 """
 
@@ -99,6 +102,67 @@ class AgentSpec:
         return why if why or not check else problem_with(subject, self.needs)
 
 
+_DECLARED = "__wordgames_agent__"
+
+
+def agent(name: str, game: str, role: str, needs: str = "", description: str = ""):
+    """Declare the decorated class (or function) an agent, in the file that defines it.
+
+    Its family's manifest names the module in ``agent_modules``
+    (:class:`wordgames.manifest.FamilyManifest`); no other file lists it.
+
+    Parameters
+    ----------
+    name, game, role, needs : str
+        As :class:`AgentSpec`'s.
+    description : str
+        One line for ``wordgames agents``; default: the first line of the docstring.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the class unchanged, its :class:`AgentSpec` attached.
+
+    Examples
+    --------
+    >>> @agent("farthest", "codenames", "receiver", "vectors")
+    ... class FarthestReceiver:
+    ...     '''Board words farthest from the clue first.'''
+    >>> spec = declared_agent(FarthestReceiver)
+    >>> spec.factory.endswith(":FarthestReceiver"), spec.description
+    (True, 'Board words farthest from the clue first.')
+    """
+
+    def declare(factory):
+        doc = (factory.__doc__ or "").strip().splitlines()
+        target = f"{factory.__module__}:{factory.__qualname__}"
+        spec = AgentSpec(name, game, role, needs, target, description or (doc[0] if doc else ""))
+        setattr(factory, _DECLARED, spec)
+        return factory
+
+    return declare
+
+
+def declared_agent(obj) -> AgentSpec | None:
+    """The :class:`AgentSpec` that :func:`agent` attached to ``obj`` itself (not a base's)."""
+    return vars(obj).get(_DECLARED) if hasattr(obj, "__dict__") else None
+
+
+def declared_in(module_name: str) -> tuple[AgentSpec, ...]:
+    """The agents declared with :func:`agent` in ``module_name``, in definition order.
+
+    Names imported into the module from elsewhere are not its declarations.
+    """
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise WordgamesError(f"agent module {module_name!r} cannot be imported: {exc}") from None
+    specs = (declared_agent(v) for v in vars(module).values())
+    return tuple(s for s in specs if s is not None and s.factory.startswith(module_name + ":"))
+
+
 def _entry_point_agents() -> tuple[AgentSpec, ...]:
     from wordgames.plugins import entry_point_objects
 
@@ -125,6 +189,9 @@ def _plugins_of_entry_points() -> tuple[AgentSpec, ...]:
 def all_agents() -> tuple[AgentSpec, ...]:
     """Every agent: the family manifests' (built-ins first), entry points', then the env's.
 
+    A manifest's agents are its ``agents``, then those its ``agent_modules`` declare with
+    :func:`agent`.
+
     The plug-ins' own entry points come after the manifests, ``$WORDGAMES_EXTRA_AGENTS`` last;
     each is checked to play a declared role, and names are unique per game.
 
@@ -144,7 +211,9 @@ def all_agents() -> tuple[AgentSpec, ...]:
     """
     from wordgames.manifest import manifests, roles
 
-    from_manifests = tuple(a for m in manifests() for a in m.agents)
+    from_manifests = tuple(
+        a for m in manifests() for a in (*m.agents, *_declared_of(m.agent_modules))
+    )
     agents = from_manifests + _plugins_of_entry_points() + _env_agents()
     known = roles()
     seen: set[tuple[str, str]] = set()
@@ -158,6 +227,10 @@ def all_agents() -> tuple[AgentSpec, ...]:
             raise WordgamesError(f"two {a.game} agents are declared with the name {a.name!r}")
         seen.add((a.game, a.name))
     return agents
+
+
+def _declared_of(modules) -> tuple[AgentSpec, ...]:
+    return tuple(a for name in modules for a in declared_in(name))
 
 
 def list_agents(game: str | None = None, role: str | None = None) -> list[AgentSpec]:

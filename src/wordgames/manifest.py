@@ -65,6 +65,11 @@ class FamilyManifest:
         Its games' roles.
     agents : tuple of AgentSpec
         Its agents (:class:`wordgames.agents.AgentSpec`), each in one of ``roles``.
+    agent_modules : tuple of str
+        Modules whose classes (or functions) declare themselves agents with
+        :func:`wordgames.agents.agent`: an agent added there is registered with no other
+        file touched. They come after ``agents``, in the modules' order, then in the order
+        they are defined.
 
     Examples
     --------
@@ -82,6 +87,7 @@ class FamilyManifest:
     datasets: tuple[str, ...] = ()
     roles: tuple[Role, ...] = ()
     agents: tuple = ()
+    agent_modules: tuple[str, ...] = ()
 
 
 @cache

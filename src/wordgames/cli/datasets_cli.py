@@ -62,21 +62,54 @@ def datasets_list(data_root: DataRoot = None):
 
 @app.command("verify")
 def datasets_verify(names: Names = None, data_root: DataRoot = None):
-    """Check the sha256 of every file of the given (default: all available) data sets."""
-    from wordgames.datasets import all_datasets, is_available, verify_dataset
-    from wordgames.errors import WordgamesError
+    """Check the sha256 of every file of the given data sets (default: every one on disk).
 
-    names = names or [n for n in all_datasets() if is_available(n, data_root)]
+    Exits 1 when a file is missing or damaged, or, with no names, when no data set is there at
+    all; without names, a data set none of whose files is there is listed as not fetched.
+    """
+    from wordgames.cli.common import console, fail
+    from wordgames.datasets import all_datasets, get_dataset
+    from wordgames.datasets import data_root as root_of
+    from wordgames.datasets.registry import FETCH_COMMAND, dataset_status
+    from wordgames.errors import UnknownDatasetError
+
+    try:
+        specs = [get_dataset(n) for n in names] if names else list(all_datasets().values())
+    except UnknownDatasetError as exc:
+        fail(str(exc.args[0]))
+    out = console()
+    root = root_of(data_root)
+    out.print(f"data root: {root}", markup=False, highlight=False)
+    status = {s.name: dataset_status(s.name, data_root) for s in specs}
+    absent = [n for n, st in status.items() if st["state"] == "missing"]
+    if not names and len(absent) == len(specs):
+        fail(f"no data set is under {root}; get them with `{FETCH_COMMAND}` "
+             "(or point --data-root / $WORDGAMES_DATA at a data root)", 1)  # fmt: skip
     bad = 0
-    for name in names:
-        try:
-            sums = verify_dataset(name, data_root)
-            typer.echo(f"ok       {name} ({len(sums)} files)")
-        except WordgamesError as exc:
-            bad += 1
-            typer.echo(f"FAILED   {name}: {exc}")
+    for spec in specs:
+        st = status[spec.name]
+        if st["state"] == "missing" and not names:
+            continue  # named below, once
+        bad += st["state"] != "present"
+        out.print(_verify_line(spec, st), markup=False, highlight=False, soft_wrap=True)
+    if absent and not names:
+        out.print(f"not fetched ({len(absent)}): {', '.join(absent)}", markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
     if bad:
-        raise typer.Exit(1)
+        fail(f"{bad} data set(s) with missing or damaged files (named above); "
+             f"`{FETCH_COMMAND} NAME` fetches them again", 1)  # fmt: skip
+
+
+def _verify_line(spec, st) -> str:
+    """One data set's verdict: ``ok``, or what is missing and damaged, file by file."""
+    n = len(spec.files)
+    if st["state"] == "present":
+        return f"ok       {spec.name} ({n} files)"
+    parts = [f"{len(st['missing'])} of {n} missing"] if st["missing"] else []
+    parts += [f"{len(st['damaged'])} damaged (sha256 differs)"] if st["damaged"] else []
+    files = [*(f"missing: {f}" for f in st["missing"]), *(f"damaged: {f}" for f in st["damaged"])]
+    shown = "; ".join(files[:5]) + (f"; and {len(files) - 5} more" if len(files) > 5 else "")
+    return f"FAILED   {spec.name}: {', '.join(parts)} ({shown})"
 
 
 @app.command("fetch")

@@ -116,7 +116,7 @@ def serve(
             if study
             else "sqlite:///wordgames-study.db"
         )
-        _setup(url, configs)
+        configs = _setup(url, configs)  # those set up: the rest were left out, named
     except Exception as exc:  # WordgamesError, config and database errors: one clear line
         from wordgames.errors import WordgamesError
 
@@ -126,6 +126,7 @@ def serve(
         ):
             raise
         fail(str(exc))
+    log.info("studies set up: %s", ", ".join(c.slug for c in configs))
     if init_only:
         return
     token = admin_token or secrets.token_urlsafe(24)
@@ -213,14 +214,15 @@ def _configs(study, game, slug, trials, seed, agent, code, url) -> list:
     return [load_study_file(p) for p in (study or builtin_studies())]
 
 
-def _setup(url: str, configs: list) -> None:
-    """Migrate the database, then set up each study.
+def _setup(url: str, configs: list) -> list:
+    """Migrate the database, then set up each study; the studies set up.
 
     A study whose data is missing is skipped with a message when the built-in demos are served;
-    an explicit study must work.
+    an explicit study must work. With none set up, the error says how to get the data.
     """
     import logging
 
+    from wordgames.datasets.registry import FETCH_COMMAND
     from wordgames.errors import DatasetMissingError
     from wordgames.serve.db import Database, migrate
     from wordgames.serve.store import init_study
@@ -234,16 +236,21 @@ def _setup(url: str, configs: list) -> None:
             db.engine.url.render_as_string(hide_password=True),
             rev,
         )
-        done = 0
+        done = []
         for cfg in configs:
             try:
                 init_study(db, cfg)
-                done += 1
+                done.append(cfg)
             except DatasetMissingError as exc:
                 if len(configs) == 1:
                     raise
                 log.warning("study %s left out: %s", cfg.slug, exc)
         if not done:
-            raise ValueError("no study could be set up")
+            raise ValueError(
+                f"nothing to serve: none of the {len(configs)} studies could be set up, the data "
+                f"they need is missing (named above); get it with `{FETCH_COMMAND}` or point "
+                "$WORDGAMES_DATA at a data root"
+            )
+        return done
     finally:
         db.dispose()

@@ -19,6 +19,8 @@ MANIFEST = FamilyManifest(
         Role("codenames", "sender", "wordgames.codenames.checks:sender"),
         Role("codenames", "receiver", "wordgames.codenames.checks:receiver"),
     ),
+    # an agent declared on its class with @wordgames.agents.agent in one of these is registered too
+    agent_modules=(_CN, _PL),
     agents=(
         AgentSpec("cluster", "codenames", "sender", "vectors", f"{_CN}:ClusterSender",
                   "clue nearest the centroid of a k-means cluster of blue words (the paper's)"),

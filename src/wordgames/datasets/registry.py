@@ -85,7 +85,13 @@ def get_dataset(name: str) -> DatasetSpec:
     """
     specs = all_datasets()
     if not isinstance(name, str) or name not in specs:
-        raise UnknownDatasetError(f"unknown data set {name!r}, known: {', '.join(specs)}")
+        import difflib
+
+        # a path is no typo of a name: only a name gets a suggestion
+        looks_named = isinstance(name, str) and "/" not in name and ".." not in name
+        close = difflib.get_close_matches(name, specs, n=1) if looks_named else []
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UnknownDatasetError(f"unknown data set {name!r}{hint}, known: {', '.join(specs)}")
     return specs[name]
 
 

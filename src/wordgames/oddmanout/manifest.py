@@ -12,6 +12,7 @@ MANIFEST = FamilyManifest(
     measures=("wordgames.oddmanout.spec:MEASURE",),
     datasets=("wordgames.datasets.declarations.oddmanout",),
     roles=(Role("oddmanout", "solver", "wordgames.oddmanout.checks:solver"),),
+    agent_modules=("wordgames.oddmanout.embedding_solver", "wordgames.oddmanout.players"),
     agents=(
         AgentSpec("embedding", "oddmanout", "solver", "vectors",
                   "wordgames.oddmanout.embedding_solver:EmbeddingSolver",

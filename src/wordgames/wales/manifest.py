@@ -17,6 +17,7 @@ MANIFEST = FamilyManifest(
     ),
     datasets=("wordgames.datasets.declarations.wales",),
     roles=(Role("wales", "navigator", "wordgames.wales.checks:navigator"),),
+    agent_modules=("wordgames.wales.agent", "wordgames.wales.players"),
     agents=(
         AgentSpec("greedy", "wales", "navigator", "vectors", "wordgames.wales.agent:GreedyAgent",
                   "follows the link whose title is most similar to the target's (WALES)"),
