@@ -65,3 +65,55 @@ def test_a_truncated_embedding_is_said_on_the_console_and_in_the_results(tmp_pat
     (emb,) = record["embeddings"]
     assert emb["load_report"]["repairs"] == {"header_count_mismatch": 3}
     assert "truncated?" in emb["load_report"]["repair_lines"][0]
+
+
+NASTY = ["chat:m:", "[bold]x[/]", "[/]", "a\x1b[31mred\x1b[0m", "b\x07\r\x00\x7f\u202e"]
+
+
+def _printed(*lines, terminal=False) -> str:
+    import io
+
+    from wordgames.cli.common import console
+    from wordgames.cli.tables import print_table
+    from wordgames.textio import literal
+
+    out = io.StringIO()
+    con = console(file=out, width=200, force_terminal=terminal)
+    for name in lines:
+        con.print(f"[bold]subject[/] {literal(name)}", highlight=False)
+    print_table(con, ["name", "n"], [[literal(x), "1"] for x in lines])
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_every_user_string_prints_as_given(terminal):
+    """Issue 44: one helper (``wordgames.textio.literal``) and the console print a name as
+    given: no emoji code read, no markup applied, and a control character shown as its
+    escape (an escape sequence in a name can neither colour nor clear the terminal)."""
+    from wordgames.textio import visible
+
+    text = _printed(*NASTY, terminal=terminal)
+    plain = text if not terminal else __import__("re").sub(r"\x1b\[[0-9;]*m", "", text)
+    for name in NASTY:
+        assert f"subject {visible(name)}\n" in plain  # the line, exactly
+        assert f"│ {visible(name)}" in plain  # the table's cell
+    assert "Ⓜ" not in text and "\x07" not in text and "\x00" not in text and "\r" not in text
+    assert "\u202e" not in text and "\\u202e" in text
+    # a terminal gets only the console's own style codes: none from a name
+    assert "\x1b[31m" not in text and "\\x1b[31mred" in plain
+
+
+def test_a_chat_subject_named_m_prints_as_chat_m(tmp_path):
+    """Issue 44's must-show: ``wordgames run -e chat:m --base-url ... --dry-run`` prints
+    ``chat:m`` (before: ``chat`` and an emoji, ``:m:`` read as an emoji code)."""
+    from tests.llm.misbehaving_server import MisbehavingServer
+
+    with MisbehavingServer("ok") as srv:
+        args = ["run", "-e", "chat:m", "--base-url", srv.base_url, "-m", "oddmanout",
+                "--quick", "--dry-run", "-o", str(tmp_path / "out")]  # fmt: skip
+        r = CliRunner().invoke(app, args, env={"COLUMNS": "200",
+                                               "WORDGAMES_CACHE": str(tmp_path / "c")})  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "  missing: chat:m: oddmanout\n" in r.output and "│ chat:m  │ oddmanout │" in r.output
+    assert "chat:m: 0 answer(s) already in the response cache" in r.output
+    assert "Ⓜ" not in r.output and srv.posts == 0  # a dry run sends nothing

@@ -15,7 +15,10 @@ import pytest
 #: module -> the public names a user or a plug-in author calls (None: the module's __all__)
 API = {
     "wordgames": None,
-    "wordgames.agents": ["AgentSpec", "all_agents", "list_agents", "get_agent", "usable"],
+    "wordgames.agents": [
+        "AgentSpec", "agent", "declared_agent", "declared_in", "all_agents", "list_agents",
+        "get_agent", "usable",
+    ],  # fmt: skip
     "wordgames.subjects": [
         "PlayerSubject",
         "Question",

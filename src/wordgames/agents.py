@@ -144,7 +144,27 @@ def agent(name: str, game: str, role: str, needs: str = "", description: str = "
 
 
 def declared_agent(obj) -> AgentSpec | None:
-    """The :class:`AgentSpec` that :func:`agent` attached to ``obj`` itself (not a base's)."""
+    """The :class:`AgentSpec` that :func:`agent` attached to ``obj`` itself (not a base's).
+
+    Parameters
+    ----------
+    obj : object
+        A class or function (anything else has none).
+
+    Returns
+    -------
+    AgentSpec or None
+
+    Examples
+    --------
+    >>> @agent("x", "wales", "navigator")
+    ... class Base:
+    ...     pass
+    >>> class Child(Base):
+    ...     pass
+    >>> declared_agent(Base).name, declared_agent(Child)
+    ('x', None)
+    """
     return vars(obj).get(_DECLARED) if hasattr(obj, "__dict__") else None
 
 
@@ -152,6 +172,25 @@ def declared_in(module_name: str) -> tuple[AgentSpec, ...]:
     """The agents declared with :func:`agent` in ``module_name``, in definition order.
 
     Names imported into the module from elsewhere are not its declarations.
+
+    Parameters
+    ----------
+    module_name : str
+        A module that a family manifest names in ``agent_modules``.
+
+    Returns
+    -------
+    tuple of AgentSpec
+
+    Raises
+    ------
+    WordgamesError
+        The module cannot be imported.
+
+    Examples
+    --------
+    >>> declared_in("wordgames.wales.agent")  # its agent is listed in the manifest
+    ()
     """
     import importlib
 

@@ -149,3 +149,56 @@ def read_bytes(path: Path, gzip_ratio: int = GZIP_MAX_RATIO) -> bytes:
     except OSError as exc:
         raise DataFormatError(path, None, f"cannot read the file ({exc.strerror})") from None
     return gunzip(path, data, gzip_ratio) if data[:2] == GZIP_MAGIC else data
+
+
+# C0 controls but tab and newline, DEL, C1 controls, and the Unicode line/paragraph
+# separators and bidi overrides: shown as escapes, so no user text can move the cursor, colour
+# or clear a terminal, or reorder what follows it
+_INVISIBLE = {
+    c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    for c in (
+        *range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0),
+        0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A),
+    )
+}  # fmt: skip
+
+
+def visible(text: str) -> str:
+    r"""``text`` with every control character written as its escape, the rest as given.
+
+    What a terminal would act on instead of showing (escape sequences, a carriage return, a
+    bell, bidi overrides) becomes ``\x1b``, ``\x0d``..., so a name prints as what it is.
+
+    Parameters
+    ----------
+    text : str
+        Any text (a subject, file or model name; a server's answer).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> visible("a\x1b[31mred\r")
+    'a\\x1b[31mred\\x0d'
+    >>> visible("tab\tand\nnewline stay")
+    'tab\tand\nnewline stay'
+    """
+    return text.translate(_INVISIBLE)
+
+
+def literal(text) -> str:
+    r"""User text as console markup that prints exactly as given.
+
+    A subject, file, data set or model name, a server's answer: markup (``[bold]``, ``[/]``)
+    is escaped; emoji codes (``chat:m:``) are never read, as every console of
+    :func:`wordgames.cli.common.console` has them off; control characters print as escapes
+    (:func:`visible`).
+
+    >>> literal("[bold]chat:m:\x1b[0m")
+    '\\[bold]chat:m:\\x1b[0m'
+    """
+    from rich.markup import escape
+
+    return escape(visible(str(text)))

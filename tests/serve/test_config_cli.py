@@ -156,3 +156,27 @@ def test_collect_migrate_and_measures_commands(tmp_path, inputs):
     )
     r = runner.invoke(app, ["collect", "measures", "--db", url, "--slug", "omo"])
     assert r.exit_code == 0 and "0 record(s)" in r.output and "no answers yet" in r.output
+
+
+def test_serve_without_data_names_only_what_it_serves(tmp_path, monkeypatch, caplog):
+    """Issue 44: with no data, the demo studies that need it are left out (named), and the
+    line of what is set up names only the rest; with nothing to set up, a message saying how
+    to get the data and a non-zero exit."""
+    import logging
+
+    from wordgames.serve.config import builtin_studies
+
+    monkeypatch.setenv("WORDGAMES_DATA", str(tmp_path / "no-data"))
+    with caplog.at_level(logging.INFO, logger="wordgames.serve"):
+        r = runner.invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'a.db'}", "--init-only"])
+    assert r.exit_code == 0, r.output
+    left = sorted(m.split()[1] for m in caplog.messages if m.startswith("study ") and "left out" in m)
+    assert left == ["codenames-receiver", "codenames-sender", "oddmanout", "wiki"]
+    assert "studies set up: oddmanout-crowd" in caplog.messages
+    needing = [str(p) for p in builtin_studies() if p.stem in ("wiki", "codenames-receiver")]
+    args = [a for p in needing for a in ("--study", p)]
+    r = runner.invoke(app, ["serve", *args, "--db", f"sqlite:///{tmp_path / 'b.db'}", "--init-only"])
+    assert r.exit_code == 2
+    out = " ".join(r.output.split())
+    assert "nothing to serve: none of the 2 studies could be set up" in out
+    assert "wordgames datasets fetch" in out

@@ -585,12 +585,11 @@ def _symbol(value: str | None) -> int | str | None:
 
 def _print_request_estimate(con, specs, measures, **settings) -> None:
     """``--dry-run`` with chat subjects: the requests the run would send and their tokens."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
     from wordgames.errors import WordgamesError
     from wordgames.llm.plan import estimate_requests
     from wordgames.llm.subject import CHARS_PER_TOKEN
+    from wordgames.textio import literal
 
     try:
         rows, cached = estimate_requests(specs, measures, **settings)
@@ -603,14 +602,14 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
         con,
         [Col("subject"), Col("game"), Col("role"), Col("requests", right), Col("up to", right),
          Col("tokens in (est.)", right), Col("max tokens out", right)],
-        [[escape(r["subject"]), r["game"], r["role"], f"{r['requests']:,}", f"{r['up_to']:,}",
+        [[literal(r["subject"]), r["game"], r["role"], f"{r['requests']:,}", f"{r['up_to']:,}",
           f"{r['tokens_in']:,}", f"{r['max_tokens_out']:,}"] for r in rows],
         title="dry run: the requests the run would send (nothing was sent but the model list)",
         keys=3,
     )  # fmt: skip
     for name, n in cached.items():
         con.print(
-            f"{escape(name)}: {n:,} answer(s) already in the response cache (free)",
+            f"{literal(name)}: {n:,} answer(s) already in the response cache (free)",
             highlight=False,
         )
     con.print(
@@ -752,19 +751,18 @@ def options_list(
 
     Read from each measure's options dataclass and its numpydoc, plug-ins' included.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console
     from wordgames.cli.tables import Col, print_table
     from wordgames.optiontext import option_rows
     from wordgames.registry import UnknownMeasureError, all_measures, get_measure
+    from wordgames.textio import literal
 
     try:
         chosen = [get_measure(n) for n in measures] if measures else list(all_measures())
     except UnknownMeasureError as exc:
         fail(str(exc))
     rows = [
-        [escape(r["name"]), escape(r["type"]), escape(r["default"]), escape(r["description"])]
+        [literal(r["name"]), literal(r["type"]), literal(r["default"]), literal(r["description"])]
         for m in chosen
         for r in option_rows(m)
     ]
@@ -826,12 +824,12 @@ def _field(label: str, text: str, width: int) -> list[str]:
 @embeddings_app.command("list")
 def embeddings_list():
     """List the built-in embeddings: the real ones, then every member of the offline family."""
-    from rich.markup import escape
     from rich.table import Table
 
     from wordgames.cli.common import console
     from wordgames.embeddings.family import family_members
     from wordgames.embeddings.real import real_table
+    from wordgames.textio import literal
 
     table = Table(
         "name",
@@ -849,18 +847,18 @@ def embeddings_list():
         vocab = f"{row['vocab']:,}" if row["vocab"] else "-"
         mb = f"{row['mb']:.0f}" if row["mb"] is not None else "-"
         cells = (row["name"], row["kind"], str(row["dim"]), vocab, mb, row["available"])
-        table.add_row(*map(escape, cells))
+        table.add_row(*map(literal, cells))
     console().print(table)
     for row in rows:
         console().print(
-            f"[bold]{escape(row['name'])}[/]: {escape(row['description'])}. Source: "
-            f"{escape(row['source'])}. Licence: {escape(row['licence'])}.",
+            f"[bold]{literal(row['name'])}[/]: {literal(row['description'])}. Source: "
+            f"{literal(row['source'])}. Licence: {literal(row['licence'])}.",
             highlight=False,
         )
     family = Table("name", "what", title="the GloVe variants (control group: --family)")
     family.columns[0].no_wrap = True
     for member in family_members():
-        family.add_row(escape(member.name), escape(member.description))
+        family.add_row(literal(member.name), literal(member.description))
     family.add_row(
         "transformer:MODEL",
         "a sentence-transformers model folder encoding a vocabulary "

@@ -37,22 +37,26 @@ def _is_count(metric: str) -> bool:
 
 def _print_result(con, result, logfile: Path) -> None:
     """The Score rows, the first translation rows and the notes of one log's result."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     right = "right"
     rates, counts = [], []
     for s in result.scores:
         if _is_count(s.metric):
-            counts.append([escape(s.metric), f"{s.value:,.0f}"])
+            counts.append([literal(s.metric), f"{s.value:,.0f}"])
         else:
-            rates.append([escape(s.metric), "nan" if s.value != s.value else f"{s.value:.4f}"])
-    name = escape(logfile.name)
+            rates.append([literal(s.metric), "nan" if s.value != s.value else f"{s.value:.4f}"])
+    name = literal(logfile.name)
     print_table(con, ["metric", Col("value", right)], rates, title=f"CBM evaluation of {name}")
     print_table(con, ["count", Col("value", right)], counts)
     trans = [
-        [escape(str(r["word"])), escape(str(r["concept"])), f"{r['weight']:g}", f"{r['share']:.2f}"]
+        [
+            literal(str(r["word"])),
+            literal(str(r["concept"])),
+            f"{r['weight']:g}",
+            f"{r['share']:.2f}",
+        ]
         for r in result.tables["translation"][:30]
     ]
     print_table(
@@ -62,7 +66,7 @@ def _print_result(con, result, logfile: Path) -> None:
         title="translation (best match)",
     )
     for note in result.notes:
-        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
 
 
 @app.command()
@@ -121,8 +125,6 @@ def evaluate(
     options); with -o, OUT is a results store, with OUT/cbm_<stem>.json (the log's own record)
     and the best-match graph.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import (
         console,
         fail,
@@ -131,6 +133,7 @@ def evaluate(
         write_json_output,
     )
     from wordgames.results import write_json_atomic
+    from wordgames.textio import literal
 
     options = {
         "logs": [str(logfile)],
@@ -157,9 +160,9 @@ def evaluate(
     from wordgames.emergent.shipped import log_name
 
     record = write_json_atomic(out / f"cbm_{log_name(logfile)}.json", result.as_dict())
-    con.print(f"record: {escape(str(record))}", highlight=False, soft_wrap=True)
+    con.print(f"record: {literal(str(record))}", highlight=False, soft_wrap=True)
     for p in result.plots:  # relative to the results folder
-        con.print(f"graph: {escape(str(out / p))}", highlight=False, soft_wrap=True)
+        con.print(f"graph: {literal(str(out / p))}", highlight=False, soft_wrap=True)
 
 
 # `wordgames cbm train` and `wordgames cbm table`: the games that produce the logs

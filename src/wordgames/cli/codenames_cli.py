@@ -154,8 +154,6 @@ def compare(
     The numbers are those of `codenames evaluate` (wordgames.evaluate, measure "codenames");
     by default the embeddings share one vocabulary, as in the paper.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import (
         console,
         end_command,
@@ -166,6 +164,7 @@ def compare(
     from wordgames.codenames.experiments import experiment2_markdown
     from wordgames.embeddings.real import REAL_NAMES
     from wordgames.embeddings.sets import VocabularyPolicy
+    from wordgames.textio import literal
 
     names = list(dict.fromkeys([*(embedding or []), *(REAL_NAMES if real else [])]))
     if len(names) < 2:
@@ -191,13 +190,13 @@ def compare(
         from wordgames.codenames.plots import plot_figures_3_and_5
 
         for path in plot_figures_3_and_5(srows, rrows, out / "plots"):
-            con.print(f"wrote {escape(str(path))}", highlight=False, soft_wrap=True)
+            con.print(f"wrote {literal(str(path))}", highlight=False, soft_wrap=True)
     end_command(con, res, json_out, markdown=markdown)
 
 
 def _print_results(con, res, out: Path | None) -> None:
     """Each embedding's tables; with ``out``, the comparison plots of several embeddings."""
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     all_s, all_r = [], []
     for r in res.results:
@@ -205,7 +204,7 @@ def _print_results(con, res, out: Path | None) -> None:
         all_r += r.tables.get("receivers", [])
         _print_embedding(con, r)
         con.print(
-            f"{escape(r.embedding)}: {r.timings.get('total', float('nan')):.1f} s", highlight=False
+            f"{literal(r.embedding)}: {r.timings.get('total', float('nan')):.1f} s", highlight=False
         )
     if out is None:
         return
@@ -215,8 +214,8 @@ def _print_results(con, res, out: Path | None) -> None:
         plot_by_embedding(all_s, all_r, out / "plots")
         plot_figures_3_and_5(all_s, all_r, out / "plots")
     con.print(
-        f"wrote the results store, results.json and plots under {escape(str(out))} "
-        f"(wordgames report {escape(str(out))})",
+        f"wrote the results store, results.json and plots under {literal(str(out))} "
+        f"(wordgames report {literal(str(out))})",
         highlight=False,
     )
 
@@ -251,8 +250,9 @@ def compact_table(*columns: str, title: str | None = None):
     with :func:`print_table`.
     """
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
+
+    from wordgames.textio import literal
 
     t = Table(
         box=box.SIMPLE_HEAD,
@@ -260,7 +260,7 @@ def compact_table(*columns: str, title: str | None = None):
         pad_edge=False,
         show_edge=False,
         collapse_padding=True,
-        title=escape(title) if title else None,
+        title=literal(title) if title else None,
         title_justify="left",
     )
     for i, c in enumerate(columns):
@@ -284,34 +284,34 @@ def _table(con, title: str, *columns: str):
 
     The senders' table (names of 24 characters, six columns) fits 80 columns.
     """
-    from rich.markup import escape
+    from wordgames.textio import literal
 
-    con.print(escape(title), highlight=False, style="bold")
+    con.print(literal(title), highlight=False, style="bold")
     return compact_table(*columns)
 
 
 def _print_embedding(con, r) -> None:
     """One embedding: the records used, the aggregates, then every data set."""
-    from rich.markup import escape
+    from wordgames.textio import literal
 
-    con.rule(escape(r.embedding))
+    con.rule(literal(r.embedding))
     for note in r.notes:
         if note.startswith("records:"):
-            con.print(escape(note), highlight=False)
+            con.print(literal(note), highlight=False)
     _print_aggregates(con, r.tables.get("aggregates", []), thin_index(r.scores))
     srows = [x for x in r.tables.get("senders", []) if x["clue_source"] == "all"]
     rrows = [x for x in r.tables.get("receivers", []) if x["clue_source"] == "all"]
     n_records = r.parameters.get("n_records", {})
     n_available = r.parameters.get("n_available", {})
     for ds in dict.fromkeys([x["dataset"] for x in srows + rrows]):
-        con.rule(escape(ds), align="left", style="dim")
+        con.rule(literal(ds), align="left", style="dim")
         for kind in ("human_receiver", "human_sender"):
             used = n_records.get(ds, {}).get(kind, 0)
             if not used:
                 continue
             avail = n_available.get(ds, {}).get(kind, used)
             of = f"{used:,} records" if used == avail else f"a sample of {used:,} of {avail:,}"
-            con.print(escape(f"{of}: {KIND_WORDS[kind]}"), highlight=False)
+            con.print(literal(f"{of}: {KIND_WORDS[kind]}"), highlight=False)
             _print_kind(
                 con,
                 [x for x in srows if x["dataset"] == ds and x["data"] == kind],
@@ -384,10 +384,10 @@ def _thin_cell(text: str, thin: dict, key: tuple, notes: dict) -> str:
 
 
 def _print_thin_notes(con, notes: dict) -> None:
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     for reason in notes:
-        con.print(escape(f"(thin): not ranked, {reason}"), highlight=False, style="dim")
+        con.print(literal(f"(thin): not ranked, {reason}"), highlight=False, style="dim")
 
 
 def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
@@ -396,7 +396,7 @@ def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
     A value whose Score is thin (:func:`wordgames.measure.is_thin`) is marked ``(thin)`` and the
     reason is printed under the table.
     """
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     thin = thin or {}
 
@@ -425,7 +425,7 @@ def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
         for x in rows:
             key = (x["dataset"], x["agent"], metric)
             t.add_row(
-                escape(x["agent"]),
+                literal(x["agent"]),
                 _thin_cell(
                     _with_ci(x["mean_rank"], x["ci_low"], x["ci_high"], fmt), thin, key, notes
                 ),
@@ -447,7 +447,7 @@ def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
         for x in rrows:
             key = (x["dataset"], x["agent"], f"{x['data']}.{x['measure']}")
             cell = _with_ci(x["score"], x["ci_low"], x["ci_high"], "{:.3f}")
-            t.add_row(escape(x["agent"]), _thin_cell(cell, thin, key, notes))
+            t.add_row(literal(x["agent"]), _thin_cell(cell, thin, key, notes))
         print_table(con, t)
         _print_thin_notes(con, notes)
 
@@ -470,12 +470,11 @@ def datasets(
     data_root: DataRoot = None,
 ):
     """Every human Codenames data set: records, repairs, drops (see docs/codenames-data.md)."""
-    from rich.markup import escape
-
     from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail, write_json
     from wordgames.codenames.human_data import HUMAN_DATASETS, load_human_data, read_user_file
     from wordgames.errors import DatasetMissingError, WordgamesError
+    from wordgames.textio import literal
 
     loaded, missing = [], {}
     for name in HUMAN_DATASETS:
@@ -501,7 +500,7 @@ def datasets(
     for d in loaded:
         s = d.summary()
         t.add_row(
-            escape(d.dataset),
+            literal(d.dataset),
             f"{s['n_sender']:,}",
             f"{s['n_receiver']:,}",
             f"{sum(s['repairs'].values()):,}",
@@ -514,15 +513,15 @@ def datasets(
                 f"{s['receiver_decisions']:,} receiver decisions (aggregated: record.count)"
             )
     for name in missing:
-        t.add_row(escape(name), "-", "-", "-", "-", "missing")
+        t.add_row(literal(name), "-", "-", "-", "-", "missing")
     print_table(console, t)
     for line in people:
-        console.print(escape(line), highlight=False)
+        console.print(literal(line), highlight=False)
     if details:
         for d in loaded:
             for kind in ("repairs", "dropped", "flagged"):
                 for reason, n in getattr(d, kind).items():
-                    console.print(escape(f"{d.dataset}: {kind}: {n} x {reason}"), highlight=False)
+                    console.print(literal(f"{d.dataset}: {kind}: {n} x {reason}"), highlight=False)
 
 
 @app.command()
@@ -618,10 +617,9 @@ def selfplay(
 
 def _print_matrix(console, scores, title: str) -> None:
     """The sender x receiver table of self-play turns, from the stored Score rows."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
     from wordgames.report.text import ci_text, format_number, pair_matrix, thin_text
+    from wordgames.textio import literal
 
     def score_text(s) -> str:
         ci = f" {ci_text(s.ci_low, s.ci_high)}" if ci_text(s.ci_low, s.ci_high) else ""
@@ -631,7 +629,7 @@ def _print_matrix(console, scores, title: str) -> None:
     senders, receivers, cell = pair_matrix(scores)
     rows = []
     for snd in senders:
-        rows.append([escape(snd)])
+        rows.append([literal(snd)])
         for rcv in receivers:
             turns, solved = cell.get((snd, rcv, "mean_turns")), cell.get((snd, rcv, "solve_rate"))
             rows[-1].append(
@@ -639,9 +637,9 @@ def _print_matrix(console, scores, title: str) -> None:
             )
     print_table(
         console,
-        ["sender \\ receiver", *(Col(escape(n), "right") for n in receivers)],
+        ["sender \\ receiver", *(Col(literal(n), "right") for n in receivers)],
         rows,
-        title=escape(title),
+        title=literal(title),
     )
 
 

@@ -70,9 +70,8 @@ def export_cmd(
     oddmanout_validated.jsonl / oddmanout_crowd_puzzles.jsonl (for '--puzzles'),
     oddmanout_seeds.jsonl, participants.tsv and manifest.json.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console
+    from wordgames.textio import literal
 
     def run():
         from wordgames.serve.db import Database, require_current
@@ -94,10 +93,10 @@ def export_cmd(
     rep = _fail_on_errors(run)
     con = console()
     for name, n in rep.counts.items():
-        con.print(f"{escape(str(out / name))}: {n}", highlight=False, soft_wrap=True)
+        con.print(f"{literal(str(out / name))}: {n}", highlight=False, soft_wrap=True)
     for why, n in rep.left_out.items():
         con.print(
-            f"[dim]left out: {n} answer(s): {escape(why)}[/]", highlight=False, soft_wrap=True
+            f"[dim]left out: {n} answer(s): {literal(why)}[/]", highlight=False, soft_wrap=True
         )
 
 
@@ -134,10 +133,9 @@ def measures_cmd(
 
     The families' own code runs on the exported files, e.g. wordgames.evaluate for Codenames.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     def run():
         from wordgames.serve.db import Database
@@ -159,8 +157,8 @@ def measures_cmd(
             for k in ("embedding", "dataset", "subject", "metric", "value", "ci", "n", "coverage")
         ]
         # thin: shown for checking, never ranked (dimmed, and the note says why)
-        rows.append([f"[dim]{escape(str(c))}[/]" if r["thin"] else escape(str(c)) for c in cells])
-        rows[-1].append(escape(str(r["note"])))
+        rows.append([f"[dim]{literal(str(c))}[/]" if r["thin"] else literal(str(c)) for c in cells])
+        rows[-1].append(literal(str(r["note"])))
     con = console()
     con.print(f"{res['n_records']} record(s)", highlight=False, soft_wrap=True)
     # names (data sets, agents, metrics) are never cut: the table splits when narrow
@@ -173,4 +171,4 @@ def measures_cmd(
         keys=4,
     )  # fmt: skip
     for note in res["notes"]:
-        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False, soft_wrap=True)
+        con.print(f"[yellow]note:[/] {literal(note)}", highlight=False, soft_wrap=True)

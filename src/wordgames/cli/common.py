@@ -99,13 +99,12 @@ def write_json(path, data: dict) -> None:
 
 def fail(message: str, code: int = 2) -> None:
     """Print ``error: message`` on stderr (user text escaped) and exit with ``code``."""
-    from rich.markup import escape
-
     from wordgames.redact import redact
+    from wordgames.textio import literal
 
     # soft wrap: a path, a URL or a suggested command in the message is never cut in two
     console(stderr=True).print(
-        f"[bold red]error:[/] {escape(redact(str(message)))}", highlight=False, soft_wrap=True
+        f"[bold red]error:[/] {literal(redact(str(message)))}", highlight=False, soft_wrap=True
     )
     raise typer.Exit(code)
 
@@ -128,6 +127,9 @@ def _console_class():
     global _CONSOLE_CLASS
     if _CONSOLE_CLASS is None:
         from rich.console import Console
+        from rich.segment import Segment
+
+        from wordgames.textio import visible
 
         class SoftConsole(Console):
             def print(self, *objects, soft_wrap=None, **kwargs):
@@ -135,9 +137,18 @@ def _console_class():
 
                 if soft_wrap is None and objects and all(isinstance(o, str) for o in objects):
                     soft_wrap = True  # the terminal wraps what is too long for it
-                # no key the process holds is ever printed, whatever a server's text quoted
-                objects = tuple(redact(o) if isinstance(o, str) else o for o in objects)
+                # no key the process holds is ever printed, whatever a server's text quoted;
+                # control characters are shown as escapes before the layout measures them
+                objects = tuple(visible(redact(o)) if isinstance(o, str) else o for o in objects)
                 super().print(*objects, soft_wrap=soft_wrap, **kwargs)
+
+            def _render_buffer(self, buffer):
+                # the net under tables, Text objects and progress bars: a text segment's
+                # control characters are shown, never sent (rich's own codes are segments
+                # marked ``control`` and styles are rendered from ``style``: both untouched)
+                shown = (seg if seg.control else Segment(visible(seg.text), seg.style)
+                         for seg in buffer)  # fmt: skip
+                return super()._render_buffer(shown)
 
         _CONSOLE_CLASS = SoftConsole
     return _CONSOLE_CLASS
@@ -146,15 +157,15 @@ def _console_class():
 @contextlib.contextmanager
 def console_logging(con, level=logging.INFO):
     """Show the measures' ``logging`` lines (``wordgames.*``) on the console while running."""
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     class _Handler(logging.Handler):
         def emit(self, record):
             name = record.name.removeprefix("wordgames.").removeprefix("wordgames")
-            prefix = f"[dim]{escape(name)}:[/] " if name else ""
+            prefix = f"[dim]{literal(name)}:[/] " if name else ""
             if record.levelno >= logging.WARNING:
                 prefix = "[yellow]warning:[/] " + prefix
-            con.print(prefix + escape(record.getMessage()), highlight=False)
+            con.print(prefix + literal(record.getMessage()), highlight=False)
 
     logger = logging.getLogger("wordgames")
     handler = _Handler(level)
@@ -218,7 +229,7 @@ def print_precheck(con, res) -> None:
     Units whose data sets are all covered well get one summary line; the others say which data
     sets their scores will be thin on (or that they were skipped, with ``--skip-uncovered``).
     """
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     if not res.coverage:
         return
@@ -239,8 +250,8 @@ def print_precheck(con, res) -> None:
         what = "skipped (--skip-uncovered)" if (emb, measure) in skipped else "thin scores"
         parts = "; ".join(f"{c.dataset} {c.known:,} of {c.total:,} {c.unit}" for c in rows)
         con.print(
-            f"[yellow]warning:[/] {escape(emb)}: {escape(measure)}: below {least:.0%} on "
-            f"{len(rows)} data set(s), {what}: {escape(parts)}",
+            f"[yellow]warning:[/] {literal(emb)}: {literal(measure)}: below {least:.0%} on "
+            f"{len(rows)} data set(s), {what}: {literal(parts)}",
             highlight=False,
             soft_wrap=True,
         )
@@ -381,19 +392,19 @@ def end_command(con, res, json_out=None, **tables) -> None:
 
 def print_skipped(con, res) -> None:
     """One line per skipped or failed unit."""
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     for s in res.skipped:
         if s.failed:
             con.print(
-                f"[bold red]failed[/] {escape(s.measure)} for {escape(s.embedding)}: "
-                f"{escape(s.reason)}\n{escape(s.error)}",
+                f"[bold red]failed[/] {literal(s.measure)} for {literal(s.embedding)}: "
+                f"{literal(s.reason)}\n{literal(s.error)}",
                 highlight=False,
             )
         else:
             con.print(
-                f"[yellow]skipped[/] {escape(s.measure)} for {escape(s.embedding)}: "
-                f"{escape(s.reason)}",
+                f"[yellow]skipped[/] {literal(s.measure)} for {literal(s.embedding)}: "
+                f"{literal(s.reason)}",
                 highlight=False,
             )
 

@@ -36,13 +36,12 @@ def _size(n: int) -> str:
 @app.command("list")
 def datasets_list(data_root: DataRoot = None):
     """Every declared data set: present, missing, partial or damaged; its size and licence."""
-    from rich.markup import escape
-
     from wordgames.cli.common import console
     from wordgames.cli.tables import Col, print_table
     from wordgames.datasets import all_datasets
     from wordgames.datasets import data_root as root_of
     from wordgames.datasets.registry import dataset_status
+    from wordgames.textio import literal
 
     rows = []
     for name, spec in all_datasets().items():
@@ -53,7 +52,9 @@ def datasets_list(data_root: DataRoot = None):
         if st["damaged"]:
             state += f" ({len(st['damaged'])} damaged: {st['damaged'][0]})"
         size = _size(st["bytes"] if st["state"] == "present" else st["declared_bytes"])
-        rows.append([escape(name), escape(spec.family), escape(state), size, escape(spec.licence)])
+        rows.append(
+            [literal(name), literal(spec.family), literal(state), size, literal(spec.licence)]
+        )
     con = console()
     con.print(f"data root: {root_of(data_root)}", markup=False, highlight=False)
     cols = ["name", "family", "state", Col("size", justify="right"), Col("licence", wrap=True)]

@@ -200,9 +200,8 @@ def print_table3(con, rows: list[dict]) -> None:
 
     No solver or set name is cut at any terminal width.
     """
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     def pct(v) -> str:
         return "n/a" if v is None else f"{v:.1f}"
@@ -226,8 +225,8 @@ def print_table3(con, rows: list[dict]) -> None:
         ],
         [
             [
-                escape(r["solver"]),
-                escape(r["dataset"]),
+                literal(r["solver"]),
+                literal(r["dataset"]),
                 pct(r["pct_correct"]),
                 ci(r),
                 pct(r["pct_wrong"]),
@@ -244,9 +243,8 @@ def print_table3(con, rows: list[dict]) -> None:
 
 def print_analysis(con, res) -> None:
     """Section 5.2's analyses of every result: substitutions and the error concentration."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     right = "right"
     sub = []
@@ -256,7 +254,7 @@ def print_analysis(con, res) -> None:
             if not rows:
                 continue
             cells = [
-                escape(r.embedding),
+                literal(r.embedding),
                 key.removeprefix("substitution_"),
                 rows[0]["chosen"] or "-",
             ]
@@ -291,12 +289,12 @@ def print_analysis(con, res) -> None:
             ],
             [
                 [
-                    escape(c["solver"]),
-                    escape(c["dataset"]),
+                    literal(c["solver"]),
+                    literal(c["dataset"]),
                     str(c["n_wrong"]),
                     str(c["wrong_words"]),
                     str(c["possible"]),
-                    escape(c["top_words"]),
+                    literal(c["top_words"]),
                     f"{100 * c['top_share']:.1f}" if c["n_wrong"] else "n/a",
                     f"{100 * c['even_share']:.1f}",
                 ]
@@ -385,8 +383,6 @@ def evaluate(
     Computed by the 'oddmanout' measure of 'wordgames run' (the same numbers for the same
     options); WordNet and sense-embedding rows do not depend on the embedding.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import (
         console,
         json_to_stdout,
@@ -394,6 +390,7 @@ def evaluate(
         run_evaluation,
         write_json_output,
     )
+    from wordgames.textio import literal
 
     if real:
         embedding = resolve_specs(embedding, real=True)
@@ -454,19 +451,19 @@ def evaluate(
         }
         if fixes:
             con.print(
-                escape(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
+                literal(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
                 highlight=False,
             )
     for note in res.results[0].notes:
         if note.startswith("WordNet baseline skipped"):
-            con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+            con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
     con.print(
-        escape(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
+        literal(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
         highlight=False,
     )
     if out is not None:
         con.print(
-            escape(f"results store: {out} (wordgames report {out})"),
+            literal(f"results store: {out} (wordgames report {out})"),
             highlight=False,
             soft_wrap=True,
         )

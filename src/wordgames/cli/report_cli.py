@@ -61,11 +61,10 @@ def report(
     baselines and plots; the run's environment, parameters, checksums and timings are folded
     at the end. Opens offline.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console as make_console
     from wordgames.cli.common import fail
     from wordgames.errors import WordgamesError
+    from wordgames.textio import literal
 
     if images not in ("embed", "copy"):
         fail(f"--images must be 'embed' or 'copy', not {images!r}")
@@ -87,7 +86,7 @@ def report(
         )
     lines += [f"note: {n}" for n in coll.notes]
     for line in lines:  # soft wrap: the terminal wraps long names, nothing is cut
-        console.print(escape(line), highlight=False, soft_wrap=True)
+        console.print(literal(line), highlight=False, soft_wrap=True)
 
 
 def _write(results_dir: Path, out: Path | None, name: str, images: str, csv: bool):

@@ -258,14 +258,13 @@ def _print_rich(df, store: Path, *, wide: bool, record: bool, thin: set) -> str:
     ``thin``: the (measure, dataset, subject, metric, embedding) of the thin scores, marked
     ``(thin)`` in the wide table.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console as make_console
+    from wordgames.textio import literal
 
     con = make_console(record=True, width=200) if record else make_console()
-    con.print(escape(f"{store}: {len(df)} row(s)"), highlight=False, soft_wrap=True)
+    con.print(literal(f"{store}: {len(df)} row(s)"), highlight=False, soft_wrap=True)
     for m in dict.fromkeys(df["measure"]):
-        con.print(f"\n[bold]{escape(m)}[/]", highlight=False, soft_wrap=True)
+        con.print(f"\n[bold]{literal(m)}[/]", highlight=False, soft_wrap=True)
         part = df[df["measure"] == m]
         if wide:
             _print_wide(con, part, thin)
@@ -296,9 +295,8 @@ def _groups(part, by: list[str]):
 
 def _print_long(con, part) -> None:
     """The long rows: one table, or one table per (embedding, data set, subject) if narrow."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     tail = [
         Col("value", "right"),
@@ -321,7 +319,7 @@ def _print_long(con, part) -> None:
                 heading += f" · {label}{said.pop()}" if sub[0][k] else ""
             else:
                 keep.append(k)
-        con.print(escape(heading), highlight=False, soft_wrap=True)
+        con.print(literal(heading), highlight=False, soft_wrap=True)
         print_table(
             con,
             [(["metric", *tail])[k] for k in keep],
@@ -330,9 +328,9 @@ def _print_long(con, part) -> None:
 
 
 def _escaped(rows) -> list[list[str]]:
-    from rich.markup import escape
+    from wordgames.textio import literal
 
-    return [[escape(c) for c in row] for row in rows]
+    return [[literal(c) for c in row] for row in rows]
 
 
 def _wide_cell(r, lab: str, thin: set) -> str:
@@ -342,15 +340,14 @@ def _wide_cell(r, lab: str, thin: set) -> str:
 
 def _print_wide(con, part, thin: set) -> None:
     """Scores x embeddings: one table, or one table per (data set, subject) if narrow."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     labels = [c for c in part.columns if c not in ("measure", "dataset", "subject", "metric")]
     values = [Col(lab, "right") for lab in labels]
     names = ("dataset", "subject", "metric")
     rows = [
-        [escape(str(r[k])) for k in names] + [_wide_cell(r, lab, thin) for lab in labels]
+        [literal(str(r[k])) for k in names] + [_wide_cell(r, lab, thin) for lab in labels]
         for _, r in part.iterrows()
     ]
     cols = ["data set", "subject", "metric", *values]
@@ -358,9 +355,9 @@ def _print_wide(con, part, thin: set) -> None:
         print_table(con, cols, rows, keys=3)
         return
     for heading, g in _groups(part, ["dataset", "subject"]):
-        con.print(escape(heading), highlight=False, soft_wrap=True)
+        con.print(literal(heading), highlight=False, soft_wrap=True)
         sub = [
-            [escape(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
+            [literal(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
             for _, r in g.iterrows()
         ]
         print_table(con, ["metric", *values], sub)

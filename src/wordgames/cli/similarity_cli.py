@@ -83,14 +83,13 @@ def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
     Spearman with its 95 % bootstrap interval, Pearson, the pairs and the OOV counts; no name
     is cut at any terminal width.
     """
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     right = "right"
     rows = [
         [
-            escape(r["benchmark"]),
+            literal(r["benchmark"]),
             _fmt(r["spearman"], ".3f"),
             _ci(r.get("spearman_ci_low"), r.get("spearman_ci_high")),
             _fmt(r["pearson"], ".3f"),
@@ -109,7 +108,7 @@ def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
         Col("oov pairs", right),
         Col("oov words", right),
     ]
-    title = escape(
+    title = literal(
         f"{result.embedding} (OOV policy: {oov}"
         + (f", cosine {oov_similarity:g}" if oov == "fixed" else "")
         + ")"
@@ -165,9 +164,8 @@ def evaluate(
     Each correlation comes with a 95 % percentile-bootstrap interval over the pairs. Computed
     by the 'similarity' measure of 'wordgames run' (the same numbers for the same options).
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
+    from wordgames.textio import literal
 
     check_evaluate_flags(
         benchmark=benchmark,
@@ -198,11 +196,11 @@ def evaluate(
     repaired = _repairs(first) if first else {}
     for row in first.tables.get("repairs", []) if first else []:
         for note in filter(None, row["notes"].split("; ")):
-            con.print(f"[dim]{escape(row['benchmark'])}: {escape(note)}[/]", highlight=False)
+            con.print(f"[dim]{literal(row['benchmark'])}: {literal(note)}[/]", highlight=False)
     if repaired:
         con.print(
             "[dim]repairs: "
-            + escape(
+            + literal(
                 "; ".join(
                     f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items())
                     for n, r in repaired.items()
@@ -237,11 +235,10 @@ def global_metrics(
 
     Computed by the 'global-metrics' measure of 'wordgames run'.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
     from wordgames.cli.tables import Col, print_table
     from wordgames.similarity.global_metrics import GlobalMetrics
+    from wordgames.textio import literal
 
     options = {
         "perank_p": perank_p,
@@ -263,7 +260,7 @@ def global_metrics(
     right = "right"
     rows = [
         [
-            escape(r.embedding),
+            literal(r.embedding),
             f"{r.find('erank').n:,}",
             str(r.parameters["dim"]),
             *(_fmt(v) for v in _global_values(r).values()),
@@ -343,10 +340,9 @@ def _measured_study(
     data_root,
 ):
     """Measure every embedding (:func:`wordgames.evaluate`, store in ``out``) and correlate."""
-    from rich.markup import escape
-
     from wordgames.cli.common import run_evaluation
     from wordgames.similarity.correlation import require_embeddings, study_from_results
+    from wordgames.textio import literal
 
     require_embeddings(specs)
     options = {
@@ -369,8 +365,8 @@ def _measured_study(
         study.table.to_csv(out / "scores.csv")
     for s in study.skipped:
         con.print(
-            f"[yellow]skipped[/] {escape(s['embedding'])} / {escape(s['measure'])}: "
-            f"{escape(s['reason'])}",
+            f"[yellow]skipped[/] {literal(s['embedding'])} / {literal(s['measure'])}: "
+            f"{literal(s['reason'])}",
             highlight=False,
         )
     return study.correlation, study.plots, study.as_dict(), res
@@ -430,12 +426,11 @@ def correlate(
     (read by 'wordgames report'), with correlation.json, scores.csv and the figures. With
     --table, an existing score table is correlated instead and nothing is measured.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import console, fail, json_to_stdout, write_json_output
     from wordgames.errors import WordgamesError
     from wordgames.results import write_json_atomic
     from wordgames.similarity.correlation import DEFAULT_MEASURES
+    from wordgames.textio import literal
 
     measures = list(measure or DEFAULT_MEASURES)
     flags = {
@@ -477,7 +472,7 @@ def correlate(
     _print_correlations(con, result, reference)
     for t in payload.get("thin_left_out", []):
         con.print(
-            escape(f"note: {t['metric']} of {t['embedding']} is thin ({t['reason']}): left out"),
+            literal(f"note: {t['metric']} of {t['embedding']} is thin ({t['reason']}): left out"),
             highlight=False,
         )
     if json_out is not None:
@@ -486,7 +481,7 @@ def correlate(
         return
     write_json_atomic(out / "correlation.json", payload)
     con.print(
-        escape(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
+        literal(f"wrote {out / 'correlation.json'}" + "".join(f", {p}" for p in plots)),
         highlight=False,
         soft_wrap=True,
     )
@@ -515,12 +510,11 @@ def check_correlate_flags(with_table: bool, given: dict[str, bool], measures: li
 
 def _print_correlations(con, result, reference: str) -> None:
     """The correlation of every metric with the reference (its typed Score rows), one row each."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     rows = [
-        [escape(s.metric), _fmt(s.value, ".3f"), _ci(s.ci_low, s.ci_high), str(s.n)]
+        [literal(s.metric), _fmt(s.value, ".3f"), _ci(s.ci_low, s.ci_high), str(s.n)]
         for s in result.scores()
     ]
     print_table(
@@ -532,7 +526,7 @@ def _print_correlations(con, result, reference: str) -> None:
             Col("embeddings", "right"),
         ],
         rows,
-        title=escape(
+        title=literal(
             f"Spearman rank correlation with {reference} across {result.n_embeddings} embeddings"
         ),
     )
@@ -541,25 +535,23 @@ def _print_correlations(con, result, reference: str) -> None:
 @app.command("family")
 def family_list():
     """List the built-in offline embedding family (for correlation studies)."""
-    from rich.markup import escape
-
     from wordgames.cli.common import console
     from wordgames.cli.tables import Col, print_table
     from wordgames.embeddings.family import family_members
+    from wordgames.textio import literal
 
-    rows = [[escape(m.name), escape(m.kind), escape(m.description)] for m in family_members()]
+    rows = [[literal(m.name), literal(m.kind), literal(m.description)] for m in family_members()]
     print_table(console(), ["name", "kind", Col("description", wrap=True)], rows)
 
 
 @app.command("benchmarks")
 def benchmarks_list(data_root: DataRoot = None):
     """List the shipped benchmarks with their pair counts and the repairs made while reading."""
-    from rich.markup import escape
-
     from wordgames.cli.common import console, fail
     from wordgames.cli.tables import Col, print_table
     from wordgames.errors import WordgamesError
     from wordgames.similarity.benchmarks import BENCHMARKS, load_benchmarks
+    from wordgames.textio import literal
 
     try:
         benches = load_benchmarks(None, data_root)
@@ -567,11 +559,11 @@ def benchmarks_list(data_root: DataRoot = None):
         fail(str(exc))
     rows = [
         [
-            escape(n),
-            escape(BENCHMARKS[n]),
+            literal(n),
+            literal(BENCHMARKS[n]),
             f"{len(b):,}",
-            escape(", ".join(f"{k}={v}" for k, v in b.repairs.items())),
-            escape("; ".join(b.notes)),
+            literal(", ".join(f"{k}={v}" for k, v in b.repairs.items())),
+            literal("; ".join(b.notes)),
         ]
         for n, b in benches.items()
     ]

@@ -124,9 +124,10 @@ def print_table(con, columns, rows, *, title: str | None = None, keys: int = 1) 
         Leading columns that name a row (repeated in every table when split).
     """
     from rich.cells import cell_len
-    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
+
+    from wordgames.textio import literal
 
     cols = [_as_col(c) for c in columns]
     plain = [[Text.from_markup(c).plain for c in row] for row in rows]
@@ -142,7 +143,7 @@ def print_table(con, columns, rows, *, title: str | None = None, keys: int = 1) 
         sized = _widened(cols, widths, part, con.width, natural)
         for i, width in zip(part, sized, strict=True):
             table.add_column(
-                escape(cols[i].header), justify=cols[i].justify, width=width, overflow="fold"
+                literal(cols[i].header), justify=cols[i].justify, width=width, overflow="fold"
             )
         for row in rows:
             table.add_row(*(row[i] for i in part))
@@ -151,13 +152,13 @@ def print_table(con, columns, rows, *, title: str | None = None, keys: int = 1) 
 
 def _print_records(con, cols: list[Col], rows, title: str | None) -> None:
     """One ``header: value`` line per cell, a blank line between rows."""
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     if title:
         con.print(title)
     for row in rows:
         for col, cell in zip(cols, row, strict=True):
-            con.print(f"{escape(col.header)}: {cell}", soft_wrap=True)
+            con.print(f"{literal(col.header)}: {cell}", soft_wrap=True)
         con.print()
 
 

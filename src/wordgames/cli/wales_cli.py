@@ -115,15 +115,14 @@ def print_tables(con, tables: dict, thin: dict | None = None) -> None:
     out of the rankings, listed apart). No name is cut at any terminal width
     (:func:`wordgames.cli.tables.print_table`).
     """
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     right = "right"
     rows = [
         [
-            escape(r["embedding"]),
-            escape(r["task_set"]),
+            literal(r["embedding"]),
+            literal(r["task_set"]),
             _num(r["score"]),
             _ci(r["ci_low"], r["ci_high"]),
             _num(r["failure_rate"], ".1%"),
@@ -143,7 +142,7 @@ def print_tables(con, tables: dict, thin: dict | None = None) -> None:
     print_table(con, cols, rows, title="WALES per task set (greedy agent, gamma = 1)", keys=2)
     sweep = [
         [
-            escape(r["embedding"]),
+            literal(r["embedding"]),
             _num(r["gamma"], "g"),
             _num(r["score"]),
             _ci(r["ci_low"], r["ci_high"]),
@@ -167,9 +166,8 @@ def print_tables(con, tables: dict, thin: dict | None = None) -> None:
 
 def _print_rankings(con, rankings: list[dict], thin: dict) -> None:
     """The embeddings per task set, best first; thin scores are listed apart, never ranked."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     order: dict[str, list] = {}
     apart: dict[str, list] = {}
@@ -178,9 +176,9 @@ def _print_rankings(con, rankings: list[dict], thin: dict) -> None:
         (apart if key in thin else order).setdefault(r["task_set"], []).append(r["embedding"])
     rows = [
         [
-            escape(ts),
-            escape(" > ".join(order.get(ts, [])) or "none"),
-            escape(", ".join(apart.get(ts, []))),
+            literal(ts),
+            literal(" > ".join(order.get(ts, [])) or "none"),
+            literal(", ".join(apart.get(ts, []))),
         ]
         for ts in dict.fromkeys([*order, *apart])
     ]
@@ -192,9 +190,8 @@ def _print_rankings(con, rankings: list[dict], thin: dict) -> None:
 
 def _print_table1(con, rows: list[dict]) -> None:
     """Table 1: mean / Student-t half-width per k, one row per embedding."""
-    from rich.markup import escape
-
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     by_emb: dict[str, dict[int, str]] = {}
     method = {r.get("method", "bootstrap") for r in rows}
@@ -208,7 +205,7 @@ def _print_table1(con, rows: list[dict]) -> None:
     print_table(
         con,
         ["embedding", *(Col(f"k={k}", "right") for k in ks)],
-        [[escape(e), *(cells.get(k, "n/a") for k in ks)] for e, cells in by_emb.items()],
+        [[literal(e), *(cells.get(k, "n/a") for k in ks)] for e, cells in by_emb.items()],
         title="Table 1 layout: mean / Student-t 95% CI half-width over trials (uniform tasks; "
         + ", ".join(how.get(m, m) for m in sorted(method))
         + ")",
@@ -320,8 +317,6 @@ def evaluate(
     Computed by the 'wales' measure of 'wordgames run' (the same numbers for the same
     options); stored results in OUT are reused.
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import (
         console,
         fail,
@@ -329,6 +324,7 @@ def evaluate(
         run_evaluation,
         write_json_output,
     )
+    from wordgames.textio import literal
     from wordgames.wales.report import merge_tables
 
     options = evaluate_options(
@@ -363,12 +359,14 @@ def evaluate(
     if res.failed:
         fail(res.failed[0].reason)
     for s in res.skipped:
-        con.print(f"[yellow]skipped[/] {escape(s.embedding)}: {escape(s.reason)}", highlight=False)
+        con.print(
+            f"[yellow]skipped[/] {literal(s.embedding)}: {literal(s.reason)}", highlight=False
+        )
     if not res.results:
         raise typer.Exit(2)
     notes = dict.fromkeys(n for r in res.results for n in r.notes)
     for note in notes:
-        con.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
     tables = merge_tables([r for r in res.results if r.measure == "wales"])
     thin = {
         (sc.embedding, sc.dataset): sc.thin_reason
@@ -382,8 +380,8 @@ def evaluate(
         return
     written = write_report(out, res, tables)
     con.print(
-        f"wrote {escape(str(out))} (results store) and "
-        + ", ".join(escape(str(p)) for p in written),
+        f"wrote {literal(str(out))} (results store) and "
+        + ", ".join(literal(str(p)) for p in written),
         highlight=False,
         soft_wrap=True,
     )
@@ -524,8 +522,6 @@ def agents(
     On the human-played Wikispeedia pairs and power-law task sets; scores in edges with their
     95% bootstrap intervals. The numbers come from wordgames.evaluate (measure "wales-agents").
     """
-    from rich.markup import escape
-
     from wordgames.cli.common import (
         console,
         end_command,
@@ -534,6 +530,7 @@ def agents(
         run_evaluation,
     )
     from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
 
     specs = resolve_specs(embedding or ([] if real else ["glove-6b-50d"]), real=real)
     options = {"k": k, "exponents": list(exponent or [1.0, 32.0]), "max_steps": max_steps}
@@ -545,8 +542,8 @@ def agents(
     cell = {(s.embedding, s.dataset, s.subject, s.metric): s for s in res.scores}
     cells = [
         [
-            escape(s.embedding),
-            escape(s.dataset),
+            literal(s.embedding),
+            literal(s.dataset),
             s.subject,
             _num(s.value),
             _ci(s.ci_low, s.ci_high),

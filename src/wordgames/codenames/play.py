@@ -113,8 +113,9 @@ class Screen:
 
     def summary(self, game: Game) -> GameResult:
         """The board with every colour shown, every turn (clue, number, guesses), the outcome."""
-        from rich.markup import escape
         from rich.table import Table
+
+        from wordgames.textio import literal
 
         res = game.result()
         self.console.rule("game over")
@@ -125,7 +126,7 @@ class Screen:
             table.add_column(c, overflow="fold")
         for i, t in enumerate(res.history, start=1):
             shown = self.guesses(t.guesses, t.colors) or "no guess"
-            table.add_row(str(i), escape(f"{t.clue} {t.number}"), escape(shown))
+            table.add_row(str(i), literal(f"{t.clue} {t.number}"), literal(shown))
         self.console.print(table)
         hits = f"{res.red_hit} red hit{'s' if res.red_hit != 1 else ''}"
         if res.solved:
@@ -145,7 +146,7 @@ class Screen:
 
 
 def _human_sender(screen: Screen, ask, game_ref: list):
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     console = screen.console
 
@@ -158,7 +159,7 @@ def _human_sender(screen: Screen, ask, game_ref: list):
                 try:
                     return b.check_clue(text[0]), int(text[1])
                 except IllegalClueError as exc:
-                    console.print(f"[red]{escape(str(exc))}[/]")
+                    console.print(f"[red]{literal(str(exc))}[/]")
                     continue
             console.print("[red]type one word and a number[/]")
 
@@ -166,13 +167,13 @@ def _human_sender(screen: Screen, ask, game_ref: list):
 
 
 def _human_receiver(screen: Screen, ask, game_ref: list):
-    from rich.markup import escape
+    from wordgames.textio import literal
 
     console = screen.console
 
     def human_guess(words, clue, number):
         game = game_ref[0]
-        console.rule(f"clue: [bold]{escape(clue)}[/] {number}")
+        console.rule(f"clue: [bold]{literal(clue)}[/] {number}")
         screen.show_status(game)
         picks = []
         while len(picks) < number:
@@ -180,7 +181,7 @@ def _human_receiver(screen: Screen, ask, game_ref: list):
             if not g:
                 break
             if g not in words or g in picks:
-                console.print(f"[red]{escape(repr(g))} is not a word left on the board[/]")
+                console.print(f"[red]{literal(repr(g))} is not a word left on the board[/]")
                 continue
             picks.append(g)
             if g not in game.board.blue:  # a red guess ends the turn
@@ -203,8 +204,9 @@ def play_terminal(
     (:class:`Screen`). Returns the :class:`~wordgames.codenames.game.GameResult`.
     """
     from rich.console import Console
-    from rich.markup import escape
     from rich.prompt import Prompt
+
+    from wordgames.textio import literal
 
     console = console or Console(emoji=False)  # a word is printed as given
     ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
@@ -223,7 +225,7 @@ def play_terminal(
         try:
             turn = game.play_turn()
         except (IllegalClueError, IllegalGuessError) as exc:  # the agent's, not the person's
-            console.print(f"[red]the agent gave up: {escape(str(exc))}[/]")
+            console.print(f"[red]the agent gave up: {literal(str(exc))}[/]")
             break
         console.print(
             f"clue {turn.clue} {turn.number}: "
