@@ -244,11 +244,24 @@ class EmbeddingSolver(Params):
     def name(self) -> str:
         return f"embedding:{self.embedding.name}"
 
-    def solve(self, puzzles: PuzzleSet) -> Solution:
-        P, n = puzzles.words.shape
+    def _rows(self, puzzles: PuzzleSet):
+        """The vocabulary rows of every puzzle word (-1: not found) and their resolution."""
         vocab, codes = factorize_words(puzzles.words)
         res = resolve(self.embedding, vocab.tolist(), mwe=self.mwe, case=self.case)
-        rows = res.index[codes]
+        return res.index[codes], res
+
+    def answerable(self, puzzles: PuzzleSet) -> np.ndarray:
+        """Per puzzle: whether every word has a vector under this solver's phrase and case
+        rules (the puzzles it does not abstain on for lack of a word).
+
+        The pre-check counts these (``suite.coverage``), so that its figure and the scores'
+        ``n - n_oov`` are one count.
+        """
+        return (self._rows(puzzles)[0] >= 0).all(axis=1)
+
+    def solve(self, puzzles: PuzzleSet) -> Solution:
+        P, n = puzzles.words.shape
+        rows, res = self._rows(puzzles)
         answerable = (rows >= 0).all(axis=1)
         scores = np.full((P, n), np.nan)
         table = res.senses

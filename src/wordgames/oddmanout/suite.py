@@ -639,17 +639,19 @@ def plot_table3(rows: list[dict], folder):
 
 # --------------------------------------------------------------------------- pre-check
 def coverage(embedding, opts, root):
-    """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit."""
-    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
-    from wordgames.precheck import known_rows
+    """``(data set, items known, items, unit)`` of each data set: the pre-check of a unit.
 
+    Known: the puzzles the embedding solver answers, by its own phrase and case rules
+    (:meth:`EmbeddingSolver.answerable`): the scores' ``n - n_oov``.
+    """
+    from wordgames.oddmanout.data import DEFAULT_SETS, available_sets, load_dataset
+    from wordgames.oddmanout.embedding_solver import EmbeddingSolver
+
+    solver = EmbeddingSolver(embedding, mwe=opts.mwe, case=opts.case)
     out = []
     for name in available_sets(root, opts.sets or DEFAULT_SETS):
         ps = load_dataset(name, root, seed=0)
-        words = [[str(w) for w in row] for row in ps.words]
-        lowered = [[w.lower() for w in row] for row in words]
-        known = known_rows(embedding, words) | known_rows(embedding, lowered)
-        out.append((name, int(known.sum()), len(words), "puzzles"))
+        out.append((name, int(solver.answerable(ps).sum()), len(ps.words), "puzzles"))
     return out
 
 
