@@ -16,8 +16,14 @@ import pytest
 API = {
     "wordgames": None,
     "wordgames.agents": [
-        "AgentSpec", "agent", "declared_agent", "declared_in", "all_agents", "list_agents",
-        "get_agent", "usable",
+        "AgentSpec",
+        "agent",
+        "declared_agent",
+        "declared_in",
+        "all_agents",
+        "list_agents",
+        "get_agent",
+        "usable",
     ],  # fmt: skip
     "wordgames.subjects": [
         "PlayerSubject",

@@ -109,3 +109,48 @@ def test_the_precheck_is_recorded_with_the_run(tmp_path, data_root):
         (c.dataset, c.known, c.total) for c in res.coverage
     ]
     assert len(stored) == 13
+
+
+def _table_counts(output: str) -> dict[str, set[str]]:
+    """Data set -> the ``n used`` counts its table rows show (``"7 of 223"``, ``"3,000"``)."""
+    import re
+
+    rows: dict[str, set[str]] = {}
+    dataset = None
+    for line in output.splitlines():
+        if re.fullmatch(r"  \S+", line):
+            dataset = line.strip()
+        elif dataset and line.startswith("    "):
+            found = re.search(r"\s(\d[\d,]*(?: of \d[\d,]*)?)\s+(?:thin|\[|best|tied|$)", line)
+            if found:
+                rows.setdefault(dataset, set()).add(found.group(1))
+        elif not line.startswith(" "):
+            dataset = None
+    return rows
+
+
+def test_no_coverage_figure_of_a_warning_differs_from_the_table(tmp_path, data_root):
+    """Issue 44's must-show: every count the warnings give, before the run (the pre-check) and
+    after it, is a count the table shows for that data set. A 10k vocabulary leaves most data
+    sets thin, so there are warnings to check on three families."""
+    import re
+
+    from wordgames.cli import app
+
+    args = ["run", "-e", "glove-6b-50d-top10k", "-m", "oddmanout", "-m", "codenames", "-m",
+            "similarity", "--no-people", "--data-root", str(data_root), "-o", str(tmp_path)]  # fmt: skip
+    r = CliRunner().invoke(app, args, terminal_width=250)
+    assert r.exit_code == 0, r.output
+    table = _table_counts(r.output)
+    said = []
+    for line in r.output.splitlines():
+        if line.startswith("warning:") and "thin scores:" in line:  # the pre-check's
+            for part in line.split("thin scores: ", 1)[1].split("; "):
+                m = re.fullmatch(r"(\S+)(?: \(\w+\))? ([\d,]+ of [\d,]+) \w+", part)
+                said.append((m.group(1), m.group(2)))
+        elif line.startswith("warning:") and "covered by" in line:  # the run's
+            m = re.match(r"warning: (\S+): ([\d,]+ of [\d,]+) ", line)
+            said.append((m.group(1), m.group(2)))
+    assert len(said) >= 2 * (5 + 5 + 5)  # each family's thin data sets, said twice
+    wrong = [(d, c) for d, c in said if c not in table.get(d, set())]
+    assert wrong == [], (wrong, table)

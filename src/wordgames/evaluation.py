@@ -766,3 +766,13 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) 
         for sc in r.scores:  # this run's policy, also for results stored under another one
             sc.thin, sc.thin_reason = is_thin(sc, thin)
         res.results.append(r)
+        if r.usage and o is not None and o["status"] == "done" and not o.get("reused"):
+            _add_usage(res, u.embedding.name, r.usage)  # what this run asked of a model
+
+
+def _add_usage(res: Results, subject: str, usage: dict) -> None:
+    """Sum a unit's model usage into ``res.parameters["usage"][subject]`` (this run's)."""
+    mine = res.parameters.setdefault("usage", {}).setdefault(subject, {})
+    for k, v in usage.items():
+        if isinstance(v, int | float):
+            mine[k] = mine.get(k, 0) + v

@@ -31,6 +31,25 @@ class Coverage:
     known: int
     total: int
     unit: str
+    #: the metrics these counts stand behind (a prefix such as ``human_sender``; ``""``: all):
+    #: the console's warning names a row only where the measure's table shows such a score
+    metrics: str = ""
+
+    def shown_by(self, headlines) -> bool:
+        """Whether a headline (a row of the printed table) shows scores of these counts.
+
+        >>> from wordgames.measure import Headline
+        >>> c = Coverage("e", "codenames", "pilot (human_sender)", 1, 2, "records", "human_sender")
+        >>> c.shown_by([Headline("human_sender.guess_score", dataset="all")])
+        False
+        >>> c.shown_by([Headline("human_sender.guess_score")])
+        True
+        """
+        name = self.dataset.split(" (")[0]
+        return not headlines or any(
+            (h.dataset is None or h.dataset == name) and h.metric.startswith(self.metrics)
+            for h in headlines
+        )
 
     @property
     def share(self) -> float:
@@ -62,7 +81,11 @@ def known_rows(embedding, groups: list[list[str]]) -> np.ndarray:
 
 
 def coverage_of(embedding, measure, options, data_root=None) -> list[Coverage]:
-    """The pre-check of one unit (``[]`` when the measure has none or its data is missing)."""
+    """The pre-check of one unit (``[]`` when the measure has none or its data is missing).
+
+    The measure's ``coverage`` function gives ``(data set, known, total, unit)`` per data set,
+    and optionally the metric prefix the counts stand behind (:attr:`Coverage.metrics`).
+    """
     from wordgames.errors import DatasetMissingError, WordgamesError
 
     if not measure.coverage or not measure.uses_embedding:
@@ -72,7 +95,7 @@ def coverage_of(embedding, measure, options, data_root=None) -> list[Coverage]:
         rows = check(embedding, options, data_root)
     except (DatasetMissingError, WordgamesError, OSError):
         return []  # the unit itself will say what is missing
-    return [Coverage(embedding.name, measure.name, d, k, t, u) for d, k, t, u in rows]
+    return [Coverage(embedding.name, measure.name, *row) for row in rows]
 
 
 def game_words(data_root=None) -> list[str]:

@@ -172,6 +172,10 @@ def ask_and_read(
     if tally is not None:
         for r in reads:
             tally.add(r)
+    unread = sum(not r.ok for r in reads)
+    note = getattr(player, "note_unreadable", None)  # a model subject counts them in its usage
+    if unread and callable(note):
+        note(unread)
     return reads
 
 

@@ -255,3 +255,44 @@ def test_wordgames_cache_drop_forgets_one_models_answers_on_one_server(tmp_path,
         assert "1 answer(s)" in info.output
         bad = CliRunner().invoke(app, ["cache", "drop", "gpt"])
         assert bad.exit_code == 2 and "expected chat:MODEL" in bad.output
+
+
+def test_a_request_that_fails_after_its_retries_is_counted_once(tmp_path):
+    from wordgames.llm.client import ServerError
+
+    with MisbehavingServer("quote-key-error") as srv:
+        client = _client(srv, tmp_path)
+        for _ in range(2):
+            with pytest.raises(ServerError):
+                _chat(client)
+    assert (client.usage.requests, client.usage.failed, client.usage.cache_hits) == (2, 2, 0)
+
+
+def test_the_end_of_a_model_run_says_what_was_sent_cached_failed_and_unreadable(tmp_path):
+    """Issue 44: one line per model subject at the end of the run. "ok" is no word of any
+    puzzle: each of the 102 puzzles is asked twice (one re-prompt) and stays unreadable. The
+    server's well-formed answers are cached by content, so a second run in a new folder is
+    answered from the cache; the same folder reuses the stored result and asks nothing."""
+    from typer.testing import CliRunner
+
+    from wordgames.cli import app
+
+    env = {"COLUMNS": "300", "WORDGAMES_CACHE": str(tmp_path / "cache")}
+
+    def run(folder):
+        args = ["run", "-e", "chat:m", "--base-url", srv.base_url, "-m", "oddmanout", "--quick",
+                "--answers", "free", "--reprompts", "1", "-o", str(tmp_path / folder)]  # fmt: skip
+        r = CliRunner().invoke(app, args, env=env)
+        assert r.exit_code == 0, r.output
+        return " ".join(r.output.split())
+
+    with MisbehavingServer("ok", answer="ok") as srv:
+        first = run("a")
+        line = ("chat:m: 204 request(s) sent, 0 answered from the cache, 0 failed, 102 answer(s) "
+                "unreadable after re-prompts")  # fmt: skip
+        assert line in first and srv.posts == 204
+        cached = ("chat:m: 0 request(s) sent, 204 answered from the cache, 0 failed, 102 "
+                  "answer(s) unreadable after re-prompts")  # fmt: skip
+        assert cached in run("b") and srv.posts == 204
+        assert "chat:m: 0 requests sent (every result reused from the store)" in run("a")
+        assert srv.posts == 204

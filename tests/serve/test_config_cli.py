@@ -170,12 +170,16 @@ def test_serve_without_data_names_only_what_it_serves(tmp_path, monkeypatch, cap
     with caplog.at_level(logging.INFO, logger="wordgames.serve"):
         r = runner.invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'a.db'}", "--init-only"])
     assert r.exit_code == 0, r.output
-    left = sorted(m.split()[1] for m in caplog.messages if m.startswith("study ") and "left out" in m)
+    left = sorted(
+        m.split()[1] for m in caplog.messages if m.startswith("study ") and "left out" in m
+    )
     assert left == ["codenames-receiver", "codenames-sender", "oddmanout", "wiki"]
     assert "studies set up: oddmanout-crowd" in caplog.messages
     needing = [str(p) for p in builtin_studies() if p.stem in ("wiki", "codenames-receiver")]
     args = [a for p in needing for a in ("--study", p)]
-    r = runner.invoke(app, ["serve", *args, "--db", f"sqlite:///{tmp_path / 'b.db'}", "--init-only"])
+    r = runner.invoke(
+        app, ["serve", *args, "--db", f"sqlite:///{tmp_path / 'b.db'}", "--init-only"]
+    )
     assert r.exit_code == 2
     out = " ".join(r.output.split())
     assert "nothing to serve: none of the 2 studies could be set up" in out

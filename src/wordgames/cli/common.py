@@ -247,6 +247,10 @@ def print_precheck(con, res) -> None:
     )
     skipped = {(s.embedding, s.measure) for s in res.skipped}
     for (emb, measure), rows in low.items():
+        if (emb, measure) not in skipped:  # a warning's counts are those its table shows
+            rows = [c for c in rows if c.shown_by(_headlines(measure))]
+        if not rows:
+            continue
         what = "skipped (--skip-uncovered)" if (emb, measure) in skipped else "thin scores"
         parts = "; ".join(f"{c.dataset} {c.known:,} of {c.total:,} {c.unit}" for c in rows)
         con.print(
@@ -255,6 +259,15 @@ def print_precheck(con, res) -> None:
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _headlines(measure: str) -> tuple:
+    from wordgames.registry import UnknownMeasureError, get_measure
+
+    try:
+        return get_measure(measure).headlines
+    except UnknownMeasureError:
+        return ()
 
 
 def _plan_printer(con, store, show_missing: bool, dry_run: bool):

@@ -192,7 +192,9 @@ def sample_note(result) -> str:
 def coverage_warnings(res) -> list[str]:
     """One line per data set that the scores cover less than the thin policy's share of.
 
-    Embeddings with the same coverage of a data set (an intersected vocabulary) share a line.
+    Only the headline scores (the rows of the printed table) are read, so that every count a
+    warning gives is one the table shows. Embeddings with the same coverage of a data set (an
+    intersected vocabulary) share a line.
     """
     params = res.parameters or {}
     least = float((params.get("thin") or {}).get("min_coverage", 0.5))
@@ -204,6 +206,12 @@ def coverage_warnings(res) -> list[str]:
                 continue  # its coverage is not the vocabulary's doing
             if s.metric.endswith((".share_of_ceiling", ".gap_to_people")):
                 continue  # paired with the people: their data's gaps, not the vocabulary's
+            if (
+                spec is not None
+                and spec.headlines
+                and not any(h.matches(s) for h in spec.headlines)
+            ):
+                continue  # the warning speaks of the table's rows: their counts, no others
             counts = coverage_counts(s)
             if counts is not None and counts[1] and counts[0] / counts[1] < least:
                 found.setdefault((r.measure, s.dataset, r.embedding), set()).add(counts)
@@ -308,9 +316,39 @@ def _print_footer(con, res, rows, out) -> None:
         lines.append(
             f"{reused} result(s) reused from the store in {out} (use --overwrite to recompute)"
         )
+    lines += model_usage_lines(res)
     lines.append(f"results: {out}/results.json  ({res.timings.get('total', 0):.1f} s)")
     for line in lines:  # prose: wrapped at words by the console
         con.print(line, highlight=False, markup=False)
+
+
+def model_usage_lines(res) -> list[str]:
+    """One line per model subject of the run: requests sent, cached, failed, unreadable.
+
+    The counts are this run's (``res.parameters["usage"]``, summed over the units it
+    computed); a model subject whose every result was reused says so.
+
+    >>> from types import SimpleNamespace as NS
+    >>> res = NS(results=[NS(embedding="chat:m", usage={"requests": 3})],
+    ...          parameters={"usage": {"chat:m": {"requests": 3, "cache_hits": 2, "failed": 0,
+    ...                                           "unreadable": 1}}})
+    >>> model_usage_lines(res)
+    ['chat:m: 3 request(s) sent, 2 answered from the cache, 0 failed, 1 answer(s) unreadable after re-prompts']
+    """
+    usage = (res.parameters or {}).get("usage") or {}
+    subjects = dict.fromkeys([*(r.embedding for r in res.results if r.usage), *usage])
+    lines = []
+    for name in subjects:
+        u = usage.get(name)
+        if u is None:
+            lines.append(f"{name}: 0 requests sent (every result reused from the store)")
+            continue
+        lines.append(
+            f"{name}: {u.get('requests', 0):,} request(s) sent, {u.get('cache_hits', 0):,} "
+            f"answered from the cache, {u.get('failed', 0):,} failed, "
+            f"{u.get('unreadable', 0):,} answer(s) unreadable after re-prompts"
+        )
+    return lines
 
 
 def render_block(

@@ -983,7 +983,13 @@ def coverage(embedding, opts, root):
             weights = np.array([max(1, int(getattr(r, "count", 1) or 1)) for r in records])
             known = known_rows(embedding, groups)
             out.append(
-                (f"{name} ({role})", int(weights[known].sum()), int(weights.sum()), "records")
+                (
+                    f"{name} ({role})",
+                    int(weights[known].sum()),
+                    int(weights.sum()),
+                    "records",
+                    role,
+                )  # fmt: skip
             )
     return out
 

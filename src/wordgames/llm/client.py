@@ -63,6 +63,10 @@ class Usage:
     probes: int = 0
     #: answers the response cache could not keep (read-only, a full disk): asked again next run
     not_kept: int = 0
+    #: requests that failed after every retry (the server refused, timed out or went away)
+    failed: int = 0
+    #: answers a game could not read even after its re-prompts (:mod:`wordgames.reading`)
+    unreadable: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -342,6 +346,11 @@ class ChatClient:
                                0, 0, server=self.base_url)  # fmt: skip
         return vectors
 
+    def note_unreadable(self, n: int) -> None:
+        """Count ``n`` answers a game could not read after its re-prompts."""
+        with self._lock:
+            self.usage.unreadable += int(n)
+
     def _keep(self, *row, server: str) -> None:
         """Write one answer to the cache; one it could not keep is counted (``not_kept``)."""
         if not self.cache.put(*row, server=server):
@@ -370,8 +379,6 @@ class ChatClient:
         A ``probe`` (what can the server do?) is counted apart and never capped.
         """
         api = self._openai()
-        import openai
-
         with self._lock:
             if probe:
                 self.usage.probes += 1
@@ -382,6 +389,17 @@ class ChatClient:
                 )
             else:
                 self.usage.requests += 1
+        try:
+            return self._answer(api, call)
+        except ServerError:
+            with self._lock:  # after every retry: the request is lost, counted once
+                self.usage.failed += 0 if probe else 1
+            raise
+
+    def _answer(self, api, call):
+        """``call(api)``, its failures as :class:`ServerError` naming the server."""
+        import openai
+
         from wordgames.llm.http import AnswerTooLarge
 
         try:

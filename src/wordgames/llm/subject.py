@@ -228,6 +228,10 @@ class ChatSubject(PlayerSubject):
         """Requests, tokens in and out and cache hits so far (:class:`~wordgames.llm.client.Usage`)."""
         return self.client.usage
 
+    def note_unreadable(self, n: int) -> None:
+        """Count ``n`` answers that stayed unreadable after the re-prompts (in :attr:`usage`)."""
+        self.client.note_unreadable(n)
+
     # ------------------------------------------------------------------ answering
     def messages(self, question: Question) -> list[dict]:
         """The system prompt, the question, and each unreadable answer with what was wrong."""

@@ -251,10 +251,9 @@ class EmbeddingSolver(Params):
         return res.index[codes], res
 
     def answerable(self, puzzles: PuzzleSet) -> np.ndarray:
-        """Per puzzle: whether every word has a vector under this solver's phrase and case
-        rules (the puzzles it does not abstain on for lack of a word).
+        """Per puzzle: whether every word has a vector under this solver's phrase and case rules.
 
-        The pre-check counts these (``suite.coverage``), so that its figure and the scores'
+        These are the puzzles it does not abstain on for lack of a word. The pre-check counts these (``suite.coverage``), so that its figure and the scores'
         ``n - n_oov`` are one count.
         """
         return (self._rows(puzzles)[0] >= 0).all(axis=1)
