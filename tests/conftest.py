@@ -95,3 +95,23 @@ def remount_read_only(where) -> None:
     import subprocess
 
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The docs' bash blocks run, parsed and skipped, per page (tests/test_doc_commands.py)."""
+    import sys
+
+    module = sys.modules.get("tests.test_doc_commands")
+    counts = getattr(module, "COUNTS", None)
+    if not counts:
+        return
+    terminalreporter.section("docs' bash blocks")
+    slow = sorted(getattr(module, "TIMES", ()), key=lambda t: -t[2])[:5]
+    for where, command, seconds in slow:
+        terminalreporter.write_line(f"slowest: {seconds:6.1f} s  {where}: {command}")
+    for page, c in counts.items():
+        extra = c.get("not run (optional extra missing)", 0)
+        terminalreporter.write_line(
+            f"{page}: {c['run']} block(s) run, {c['parse-only']} parsed only, {c['skip']} "
+            f"skipped" + (f"; {extra} command(s) needing a missing extra not run" if extra else "")
+        )

@@ -296,3 +296,35 @@ def test_the_end_of_a_model_run_says_what_was_sent_cached_failed_and_unreadable(
         assert cached in run("b") and srv.posts == 204
         assert "chat:m: 0 requests sent (every result reused from the store)" in run("a")
         assert srv.posts == 204
+
+
+def test_progress_bars_count_each_question_once_and_its_cached_answers(tmp_path, monkeypatch):
+    """Issue 44: a bar per subject, game and role over its questions (done / total / cached),
+    drawn on a terminal only; quiet, not a terminal, or no model: no bars."""
+    import io
+
+    import wordgames
+    from wordgames.cli.common import console
+    from wordgames.cli.progress import request_bars
+    from wordgames.subjects import chat
+
+    monkeypatch.setenv("WORDGAMES_CACHE", str(tmp_path / "cache"))
+    key = ("chat:m", "oddmanout", "solver")
+    settings = {"quick": True}
+    with MisbehavingServer("ok", answer="none") as srv:  # "none": a legal answer (abstain)
+        m = chat("m", base_url=srv.base_url, answers="free", reprompts=0)
+        tty = console(file=io.StringIO(), force_terminal=True, width=160)
+        plain = console(file=io.StringIO(), width=160)
+        assert request_bars(tty, [m], ["oddmanout"], quiet=True, **settings) is None
+        assert request_bars(plain, [m], ["oddmanout"], quiet=False, **settings) is None
+        assert request_bars(tty, ["glove-6b-50d"], ["oddmanout"], quiet=False) is None
+        for run, cached in ((1, 0), (2, 102)):
+            bars = request_bars(tty, [m], ["oddmanout"], quiet=False, **settings)
+            (row,) = bars.rows
+            assert (row["requests"], row["cached"]) == (102 - cached, cached)
+            with bars:
+                wordgames.evaluate([m], ["oddmanout"], ci_resamples=0, **settings)
+            assert bars.done[key] == (102, cached), run
+        assert srv.posts == 102  # the second run was answered by the cache
+    drawn = tty.file.getvalue()
+    assert "chat:m oddmanout solver" in drawn and "102/102" in drawn and "cached 102" in drawn

@@ -6,6 +6,7 @@ that ``wordgames --help`` stays fast.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -386,6 +387,14 @@ def run(
             min=0,
         ),
     ] = 1,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="No progress bars (there are none either when stderr is not a terminal).",
+        ),
+    ] = False,
 ):
     """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
 
@@ -448,27 +457,33 @@ def run(
     runner = _executor(executor, workers, address, blas_threads, ray_files)
     con = console()
     policy = VocabularyPolicy(top_n=top_n, lower_alpha=lower_alpha, intersect=intersect)
-    res = run_evaluation(
-        con,
-        specs,
-        measure or None,
-        datasets=dataset or None,
-        store=out,
-        show_missing=only_missing,
-        dry_run=dry_run,
-        data_root=data_root,
-        seed=seed,
-        quick=quick,
-        vocabulary=policy,
-        options=options,
-        overwrite=overwrite,
-        executor=runner,
-        transformer_vocab=_transformer_vocab(transformer_vocab),
-        trust_pickle=trust_pickle,
-        ci_resamples=ci_resamples,
-        thin=ThinPolicy(min_coverage=min_coverage, min_n=min_n),
-        skip_uncovered=skip_uncovered,
-    )
+    bars = None if dry_run else _request_bars(
+        specs, measure, quiet, datasets=dataset or None, data_root=data_root, seed=seed,
+        quick=quick, options=options,
+    )  # fmt: skip
+    with bars or contextlib.nullcontext():
+        res = run_evaluation(
+            bars.console if bars else con,  # progress and log on stderr while bars are drawn
+            specs,
+            measure or None,
+            bars=bars,
+            datasets=dataset or None,
+            store=out,
+            show_missing=only_missing,
+            dry_run=dry_run,
+            data_root=data_root,
+            seed=seed,
+            quick=quick,
+            vocabulary=policy,
+            options=options,
+            overwrite=overwrite,
+            executor=runner,
+            transformer_vocab=_transformer_vocab(transformer_vocab),
+            trust_pickle=trust_pickle,
+            ci_resamples=ci_resamples,
+            thin=ThinPolicy(min_coverage=min_coverage, min_n=min_n),
+            skip_uncovered=skip_uncovered,
+        )
     if res is None:
         if dry_run:
             _print_request_estimate(
@@ -583,6 +598,18 @@ def _symbol(value: str | None) -> int | str | None:
     return int(value) if value.lstrip("-").isdigit() else value
 
 
+def _request_bars(specs, measures, quiet: bool, **settings):
+    """The model requests' progress bars on stderr (``None``: quiet, no terminal, no model)."""
+    from wordgames.cli.common import console
+    from wordgames.cli.progress import request_bars
+    from wordgames.errors import WordgamesError
+
+    try:
+        return request_bars(console(stderr=True), specs, measures or None, quiet=quiet, **settings)
+    except WordgamesError:  # the run itself says what is wrong, in its own words
+        return None
+
+
 def _print_request_estimate(con, specs, measures, **settings) -> None:
     """``--dry-run`` with chat subjects: the requests the run would send and their tokens."""
     from wordgames.cli.tables import Col, print_table
@@ -597,6 +624,7 @@ def _print_request_estimate(con, specs, measures, **settings) -> None:
         fail(str(exc))
     if not cached:  # no chat subject: nothing would be sent
         return
+    rows = [r for r in rows if r["requests"]]  # a role the cache answers whole sends nothing
     right = "right"
     print_table(
         con,

@@ -179,8 +179,13 @@ def console_logging(con, level=logging.INFO):
         logger.setLevel(old)
 
 
-def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool = False, **kwargs):
+def run_evaluation(
+    con, embeddings, measures, *, store=None, show_missing: bool = False, bars=None, **kwargs
+):
     """:func:`wordgames.evaluate` with a progress bar and the log on ``con``.
+
+    With ``bars`` (:class:`wordgames.cli.progress.RequestBars`, a model run on a terminal) the
+    units' bar is one more line of that display.
 
     Embedding and measure names are checked first (a missing file says "file not found", an
     embedding given to ``-m`` asks "did you mean -e"); errors of the user's making become
@@ -196,7 +201,7 @@ def run_evaluation(con, embeddings, measures, *, store=None, show_missing: bool 
     check_measure_names(measures)
     dry_run = kwargs.get("dry_run", False)
     try:
-        with console_logging(con), _progress(con) as progress:
+        with console_logging(con), _progress(con, bars) as progress:
             res = evaluate(
                 embeddings,
                 measures,
@@ -291,8 +296,11 @@ def _plan_printer(con, store, show_missing: bool, dry_run: bool):
 
 
 @contextlib.contextmanager
-def _progress(con):
+def _progress(con, bars=None):
     """A transient progress bar; yields the ``progress(label, done, total)`` callback."""
+    if bars is not None:  # one live display at a time: the units join the requests' bars
+        yield bars.add_task("measures")
+        return
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(

@@ -26,6 +26,7 @@ def dry_copy(subject):
     """A copy of a chat subject that sends nothing (its own client, an empty plan)."""
     dry = copy.copy(subject)  # through __getstate__: no client, no transcript of the original
     dry.dry_run, dry.planned, dry._planned_keys = True, [], set()
+    dry.planned_cached, dry.on_answer = {}, None
     return dry
 
 
@@ -47,8 +48,9 @@ def estimate_requests(
     -------
     list of dict
         One row per (subject, game, role): ``requests`` (questions the cache cannot answer),
-        ``up_to`` (the same, with each first step multiplied by its step cap), ``tokens_in``
-        (estimated) and ``max_tokens_out`` (the caps' sum).
+        ``cached`` (questions it answers), ``up_to`` (the requests, with each first step
+        multiplied by its step cap), ``tokens_in`` (estimated) and ``max_tokens_out`` (the
+        caps' sum).
     dict
         ``{subject name: answers the response cache already holds}``.
     """
@@ -81,6 +83,14 @@ def estimate_requests(
             row["up_to"] += p["step_cap"]
             row["tokens_in"] += p["tokens_in"]
             row["max_tokens_out"] += p["max_tokens_out"]
+        for (game, role), k in s.planned_cached.items():
+            by_role.setdefault(
+                (game, role),
+                {"subject": s.name, "game": game, "role": role, "requests": 0, "up_to": 0,
+                 "tokens_in": 0, "max_tokens_out": 0},
+            )["cached"] = k  # fmt: skip
+        for row in by_role.values():
+            row.setdefault("cached", 0)
         rows += by_role.values()
         cached[s.name] = s.usage.cache_hits
     return rows, cached

@@ -116,6 +116,11 @@ class ChatSubject(PlayerSubject):
         #: the questions a dry run would send (:func:`planned_row`), each distinct one once
         self.planned: list[dict] = []
         self._planned_keys: set = set()
+        #: first asks a dry run found answered in the cache, by (game, role)
+        self.planned_cached: dict = {}
+        #: ``on_answer(question, cached)`` after each first ask of a question (not its
+        #: re-prompts): the command line's progress bars; never pickled
+        self.on_answer = None
         self._client = None
         self._transcript: list[dict] = []
         self._lock = threading.Lock()
@@ -273,6 +278,10 @@ class ChatSubject(PlayerSubject):
         if self.dry_run:
             text = self.client.cached_chat(messages, **request)
             cached = text is not None
+            if cached and not question.history:
+                with self._lock:
+                    role = (question.game, question.role)
+                    self.planned_cached[role] = self.planned_cached.get(role, 0) + 1
             if not cached:
                 text = ""
                 key = (request["prompt_version"], question.prompt)
@@ -283,6 +292,8 @@ class ChatSubject(PlayerSubject):
                         self.planned.append(planned_row(question, messages, request["max_tokens"]))
         else:
             text, cached = self.client.chat(messages, **request)
+            if self.on_answer is not None and not question.history:
+                self.on_answer(question, cached)
         row = _transcript_row(question, text, cached)
         if "response_format" in request and text:
             from wordgames.llm.structured import structured_text
@@ -321,6 +332,7 @@ class ChatSubject(PlayerSubject):
         state = dict(self.__dict__)
         state["_client"] = None
         state["_transcript"] = []
+        state["on_answer"] = None  # a progress bar stays with its terminal
         state.pop("_lock", None)
         return state
 
