@@ -148,3 +148,23 @@ def test_wiki_game_titles_matched_on_the_graph():
     pairs = [("isaac newton", "zebra"), ("zebra", "absent page"), ("école", "isaac newton")]
     ts, n = wiki_game_tasks(g, pairs)
     assert n == 2 and ts.sources.tolist() == [0, 1] and ts.targets.tolist() == [2, 0]
+
+
+def test_both_table1_methods_give_rows_of_the_declared_table():
+    """Before: the bootstrap method's rows lacked n_tasks_run (and sd_of_means), and the
+    measure refused them (``--table1-method bootstrap`` exited 2: found by the docs' test)."""
+    from tests.wales.helpers import random_graph
+    from wordgames.registry import get_measure
+    from wordgames.wales.experiments import table1_fresh
+    from wordgames.wales.report import table1
+    from wordgames.wales.titles import NodeVectors
+
+    g = random_graph(60, 3, seed=1)
+    mat = np.random.default_rng(2).normal(size=(60, 4))
+    nv = NodeVectors(np.arange(60), mat / np.linalg.norm(mat, axis=1, keepdims=True))
+    (declared,) = [t for t in get_measure("wales").tables if t.matches("table1")]
+    boot = table1(g, nv, GreedyAgent(), ks=(5, 10), trials=4, pool_size=30, seed=0)
+    fresh = table1_fresh(g, nv, GreedyAgent(), ks=(5, 10), trials=4, seed=0)
+    for rows, method, runs in ((boot, "bootstrap", [30, 30]), (fresh, "fresh", [20, 40])):
+        assert declared.problem([{"embedding": "e", **r} for r in rows]) == "", method
+        assert [r["n_tasks_run"] for r in rows] == runs and {r["method"] for r in rows} == {method}

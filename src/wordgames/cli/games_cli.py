@@ -207,7 +207,13 @@ def presets() -> None:
 
 
 def table(
-    runs: Annotated[list[Path], typer.Argument(help="Run folders written by `cbm train`.")],
+    runs: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Run folders written by `cbm train`. Default: the 24 runs that ship with "
+            "wordgames (the paper's Table 1 and appendix D, docs/cbm-games.md)."
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -242,6 +248,17 @@ def table(
     from wordgames.experiments import cbm_table
 
     console = make_console()
+    if not runs:
+        from wordgames.emergent.shipped import MESSAGES, shipped_folder
+
+        folder = shipped_folder()
+        runs = (
+            sorted(p for p in folder.iterdir() if (p / MESSAGES).is_file())
+            if folder.is_dir()
+            else []
+        )
+        if not runs:
+            fail(f"no run folder given and no shipped run in {folder} (a stripped install?)")
     store = None if out is None else Path(out) / "runs"
     try:
         rows, _ = cbm_table(runs, store=store, evaluate=partial(run_evaluation, console))

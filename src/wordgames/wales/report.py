@@ -120,8 +120,10 @@ def table1(
                 "k": int(k),
                 "mean": float(np.mean(means)),
                 "ci": float(np.nanmean(halves)),
+                "sd_of_means": float(np.std(means, ddof=1)) if trials > 1 else float("nan"),
                 "trials": trials,
                 "pool_size": int(scores.size),
+                "n_tasks_run": int(scores.size),  # the pool: each draw resamples it
                 "method": "bootstrap",
                 "convention": convention,
             }
