@@ -40,6 +40,33 @@ API = {
     "wordgames.datasets": None,
     "wordgames.datasets.fetch": ["fetch_dataset"],
     "wordgames.optiontext": ["parse_value", "parse_options", "option_rows"],
+    # what an agent that asks a player, a data reader and a printer of user text call
+    "wordgames.reading": [
+        "Read",
+        "Tally",
+        "ask_and_read",
+        "reprompts_of",
+        "take_tally",
+        "format_failure_score",
+        "answers_read_row",
+    ],  # fmt: skip
+    "wordgames.registry": [
+        "get_measure",
+        "all_measures",
+        "select_measures",
+        "plugin_measures",
+        "extra_measures",
+    ],  # fmt: skip
+    "wordgames.textio": [
+        "decode_utf8",
+        "bad_word_reason",
+        "strip_bom",
+        "parse_json",
+        "gunzip",
+        "read_bytes",
+        "visible",
+        "literal",
+    ],  # fmt: skip
 }
 
 

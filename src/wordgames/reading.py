@@ -45,7 +45,21 @@ DEFAULT_REPROMPTS = 1
 class Read:
     """One question's outcome: the value read and its rule, or why it could not be read.
 
-    ``tries`` counts the answers it took (1, or more after re-prompts).
+    Parameters
+    ----------
+    value : object
+        What the answer was read as (a word, a ranking, a link), or ``None``.
+    rule : str
+        The rule that read it (:data:`READ_RULES`); ``""``: it could not be read.
+    problem : str
+        Why it could not be read (told to the player on a re-prompt).
+    tries : int
+        The answers it took (1, or more after re-prompts).
+
+    Examples
+    --------
+    >>> Read("grass", "exact").ok, Read(None, "", "no option", tries=2).ok
+    (True, False)
     """
 
     value: Any = None
@@ -68,6 +82,15 @@ class Read:
 class Tally:
     """How a player's answers were read: each rule's use, re-prompts, failures.
 
+    Parameters
+    ----------
+    rules : collections.Counter
+        Rule -> answers it read.
+    reprompted, unreadable, answers : int
+        Questions asked again; answers still unreadable after the re-prompts; all questions.
+
+    Examples
+    --------
     >>> t = Tally()
     >>> t.add(Read("grass", "preamble")); t.add(Read(None, "", "no option", tries=2))
     >>> t.row()["preamble"], t.row()["unreadable"], t.row()["reprompted"], t.row()["answers"]
@@ -104,7 +127,24 @@ class Tally:
 
 
 def reprompts_of(player) -> int:
-    """How many times ``player`` is asked again after an unreadable answer."""
+    """How many times ``player`` is asked again after an unreadable answer.
+
+    Parameters
+    ----------
+    player : object
+        A subject; its ``reprompts`` attribute, else :data:`DEFAULT_REPROMPTS`.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> class P:
+    ...     reprompts = 3
+    >>> reprompts_of(P()), reprompts_of(object())
+    (3, 1)
+    """
     return int(getattr(player, "reprompts", DEFAULT_REPROMPTS))
 
 
@@ -183,6 +223,24 @@ def take_tally(agent) -> Tally | None:
     """How ``agent``'s player's answers were read since the last call (``None``: no player).
 
     An agent that asks a player keeps its :class:`Tally` in ``agent._tally``.
+
+    Parameters
+    ----------
+    agent : object
+        An agent; one with a ``player`` attribute asks a player.
+
+    Returns
+    -------
+    Tally or None
+        Emptied from the agent: the next call counts from here.
+
+    Examples
+    --------
+    >>> class A:
+    ...     player = "p"
+    >>> a = A(); a._tally = Tally(unreadable=2)
+    >>> take_tally(a).unreadable, take_tally(a).unreadable, take_tally(object())
+    (2, 0, None)
     """
     if not hasattr(agent, "player"):
         return None
@@ -195,6 +253,24 @@ def format_failure_score(result, dataset: str, subject: str, metric: str, n_unre
 
     ``n_unread`` is the number of items that got the game's "no move" (weighted as the
     game's scores are). The interval is Wilson's 95 % score interval, inside [0, 1].
+
+    Parameters
+    ----------
+    result : MeasureResult
+        Where the row goes.
+    dataset, subject, metric : str
+        The row's names (the metric: the measure's ``format_failures`` metric).
+    n_unread, n_items : int
+        Unreadable items, and all items played.
+
+    Examples
+    --------
+    >>> from wordgames.measure import MeasureResult
+    >>> r = MeasureResult("m", "1")
+    >>> format_failure_score(r, "d", "player", "format_failures", 2, 10)
+    >>> s = r.scores[0]
+    >>> s.value, s.n, s.n_unread, 0 <= s.ci_low <= 0.2 <= s.ci_high <= 1
+    (0.2, 10, 2, True)
     """
     from wordgames.stats import wilson_interval
 
@@ -206,5 +282,25 @@ def format_failure_score(result, dataset: str, subject: str, metric: str, n_unre
 
 
 def answers_read_row(dataset: str, agent: str, tally: Tally, task: str = "") -> dict:
-    """A row of a game's ``answers_read`` table (:func:`answers_read_table`)."""
+    """A row of a game's ``answers_read`` table (:func:`answers_read_table`).
+
+    Parameters
+    ----------
+    dataset, agent : str
+        The data set and the agent that asked.
+    tally : Tally
+        How its answers were read.
+    task : str
+        The game's task, where it has several (``"navigator"``, ``"solver"``).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> row = answers_read_row("d", "player", Tally(answers=3, unreadable=1))
+    >>> row["agent"], row["answers"], row["unreadable"]
+    ('player', 3, 1)
+    """
     return {"dataset": dataset, "agent": agent, "task": task, **tally.row()}

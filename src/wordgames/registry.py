@@ -48,6 +48,15 @@ def manifest_measures() -> tuple[Measure, ...]:
 def extra_measures(value: str | None = None) -> tuple[Measure, ...]:
     """Measures added through ``$WORDGAMES_EXTRA_MEASURES`` (plug-ins and test measures).
 
+    Parameters
+    ----------
+    value : str or None
+        Comma-separated ``name=module:attribute[@version]``; ``None``: the variable's value.
+
+    Returns
+    -------
+    tuple of Measure
+
     Examples
     --------
     >>> [m.name for m in extra_measures("toy=my.module:run, other=my.mod:f@2")]
@@ -99,7 +108,18 @@ ENTRY_POINT_GROUP = "wordgames.measures"
 
 
 def plugin_measures() -> tuple[Measure, ...]:
-    """Measures of installed plug-ins: the entry points of :data:`ENTRY_POINT_GROUP`."""
+    """Measures of installed plug-ins: the entry points of :data:`ENTRY_POINT_GROUP`.
+
+    Returns
+    -------
+    tuple of Measure
+        In the entry points' order (a plug-in family's come through its manifest instead).
+
+    Examples
+    --------
+    >>> all(m.name for m in plugin_measures())
+    True
+    """
     from wordgames.plugins import entry_point_objects
 
     return entry_point_objects(ENTRY_POINT_GROUP, Measure)
@@ -109,6 +129,16 @@ def all_measures() -> tuple[Measure, ...]:
     """Every measure: the built-ins, the plug-ins', then ``$WORDGAMES_EXTRA_MEASURES``.
 
     A plug-in's come from its family manifest, then from single measures' entry points.
+
+    Returns
+    -------
+    tuple of Measure
+        Names unique (two measures with one name are an error).
+
+    Examples
+    --------
+    >>> {"codenames", "oddmanout", "wales", "similarity", "cbm"} <= {m.name for m in all_measures()}
+    True
     """
     return _check_unique(
         builtin_measures() + manifest_measures() + plugin_measures() + extra_measures()
@@ -152,6 +182,27 @@ def select_measures(names=None) -> list[Measure]:
 
     Without names: the built-ins of the default run (not those that run only when named, such
     as ``codenames-selfplay``).
+
+    Parameters
+    ----------
+    names : str, sequence of str or Measure, or None
+        Measure names (or records), each once in the order given.
+
+    Returns
+    -------
+    list of Measure
+
+    Raises
+    ------
+    UnknownMeasureError
+        A name no measure has, with a "did you mean".
+
+    Examples
+    --------
+    >>> [m.name for m in select_measures(["wales", "cbm", "wales"])]
+    ['wales', 'cbm']
+    >>> "codenames-selfplay" in [m.name for m in select_measures()]
+    False
     """
     if not names:
         return [m for m in builtin_measures() if m.in_default_run]

@@ -20,6 +20,25 @@ def decode_utf8(data: bytes, path: str | Path | None, *, hint: str = "") -> str:
 
     LF, CRLF and CR-only line ends all count as line ends.
 
+    Parameters
+    ----------
+    data : bytes
+    path : str, Path or None
+        The file the bytes come from, named in the error.
+    hint : str
+        Appended to the error's reason (what the reader expected).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    DataFormatError
+        Not valid UTF-8: the file and the line of the first bad byte.
+
+    Examples
+    --------
     >>> decode_utf8(b"a\rb\xff", "f.txt")
     Traceback (most recent call last):
     ...
@@ -46,6 +65,16 @@ MAX_WORD_CHARS = 1000
 
 def bad_word_reason(word: object) -> str | None:
     r"""Why ``word`` cannot be a word, or ``None`` when it can.
+
+    Parameters
+    ----------
+    word : object
+        A word read from a user's file (anything: a number is no word either).
+
+    Returns
+    -------
+    str or None
+        The reason in words, for an error or a counted repair.
 
     Examples
     --------
@@ -75,6 +104,17 @@ def bad_word_reason(word: object) -> str | None:
 def strip_bom(text: str) -> tuple[str, bool]:
     """``text`` without a leading byte-order mark, and whether there was one.
 
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    tuple of (str, bool)
+        The text, and whether a mark was removed (a reader counts it as a repair).
+
+    Examples
+    --------
     >>> strip_bom("\ufeffword")
     ('word', True)
     """
@@ -89,6 +129,22 @@ def parse_json(text: str, path: str | Path | None, line: int | None, message: st
     A syntax error and a nesting too deep for the parser (``RecursionError``) are both bad
     input; ``message`` is formatted with the parser's reason, e.g. ``"not valid JSON ({})"``.
 
+    Parameters
+    ----------
+    text : str
+    path : str, Path or None
+    line : int or None
+        Where the text was read, named in the error.
+    message : str
+        The error's reason, with ``{}`` for the parser's.
+
+    Returns
+    -------
+    object
+        The parsed value.
+
+    Examples
+    --------
     >>> parse_json('{"a": 1}', "f.jsonl", 3, "not valid JSON ({})")
     {'a': 1}
     >>> parse_json('{"a": ', "f.jsonl", 3, "not valid JSON ({})")
@@ -112,6 +168,26 @@ GZIP_MAGIC = b"\x1f\x8b"
 def gunzip(path: Path, data: bytes, ratio: int = GZIP_MAX_RATIO) -> bytes:
     """A gzip file's content, bounded by ``ratio`` times its size (a gzip bomb is refused).
 
+    Parameters
+    ----------
+    path : Path
+        Named in the error.
+    data : bytes
+        The file's bytes (one gzip member or several, concatenated).
+    ratio : int
+        The most it may unpack to, as a multiple of its size (at least 1 MiB).
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    DataFormatError
+        Not gzip, cut short, or unpacking to more than the bound.
+
+    Examples
+    --------
     >>> import gzip
     >>> gunzip(Path("v.txt.gz"), gzip.compress(b"a 1 2"))
     b'a 1 2'
@@ -141,6 +217,23 @@ def read_bytes(path: Path, gzip_ratio: int = GZIP_MAX_RATIO) -> bytes:
     """The bytes of ``path``, or :class:`DataFormatError` saying why not.
 
     A ``.gz`` file is unpacked, to at most ``gzip_ratio`` times its size.
+
+    Parameters
+    ----------
+    path : Path
+    gzip_ratio : int
+        As :func:`gunzip`'s ``ratio``.
+
+    Returns
+    -------
+    bytes
+
+    Examples
+    --------
+    >>> read_bytes(Path("/nonexistent/f.txt"))
+    Traceback (most recent call last):
+    ...
+    wordgames.errors.DataFormatError: /nonexistent/f.txt: cannot read the file (No such file or directory)
     """
     try:
         data = path.read_bytes()
@@ -196,6 +289,18 @@ def literal(text) -> str:
     :func:`wordgames.cli.common.console` has them off; control characters print as escapes
     (:func:`visible`).
 
+    Parameters
+    ----------
+    text : object
+        Printed as ``str(text)``.
+
+    Returns
+    -------
+    str
+        Markup for a rich console.
+
+    Examples
+    --------
     >>> literal("[bold]chat:m:\x1b[0m")
     '\\[bold]chat:m:\\x1b[0m'
     """
