@@ -158,14 +158,22 @@ def test_collect_migrate_and_measures_commands(tmp_path, inputs):
     assert r.exit_code == 0 and "0 record(s)" in r.output and "no answers yet" in r.output
 
 
-def test_serve_without_data_names_only_what_it_serves(tmp_path, monkeypatch, caplog):
+def test_serve_without_data_names_only_what_it_serves(tmp_path, monkeypatch, caplog, data_root):
     """Issue 44: with no data, the demo studies that need it are left out (named), and the
     line of what is set up names only the rest; with nothing to set up, a message saying how
-    to get the data and a non-zero exit."""
+    to get the data and a non-zero exit. The studies set up first with the data do not leave
+    their words, graph or puzzles behind for another data root (before: cached by name)."""
     import logging
 
     from wordgames.serve.config import builtin_studies
 
+    monkeypatch.setenv("WORDGAMES_DATA", str(data_root))
+    with caplog.at_level(logging.INFO, logger="wordgames.serve"):
+        r = runner.invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'w.db'}", "--init-only"])
+    assert r.exit_code == 0, r.output
+    assert ("studies set up: codenames-receiver, codenames-sender, oddmanout-crowd, oddmanout, "
+            "wiki") in caplog.messages  # fmt: skip
+    caplog.clear()
     monkeypatch.setenv("WORDGAMES_DATA", str(tmp_path / "no-data"))
     with caplog.at_level(logging.INFO, logger="wordgames.serve"):
         r = runner.invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'a.db'}", "--init-only"])

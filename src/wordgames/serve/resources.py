@@ -153,17 +153,24 @@ def _built(name: str, emb: str, seed: int):
     return get_agent("codenames", name).build(embedding(emb), random_state=seed)
 
 
-@lru_cache(maxsize=8)
 def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
     """Board words that the embedding knows.
 
     ``"codenames"`` (the 400-word list of the ``codenames-pilot`` data set) or a text file with
-    one word a line; words the embedding does not know are left out (logged).
+    one word a line; words the embedding does not know are left out (logged). Cached per data
+    root: another root (``$WORDGAMES_DATA`` changed) reads its own files.
     """
+    from wordgames.datasets import data_root
+
+    return _word_list(spec, emb_name, str(data_root()))
+
+
+@lru_cache(maxsize=8)
+def _word_list(spec: str, emb_name: str, root: str) -> tuple[str, ...]:
     from wordgames.codenames.board import codenames_word_list
 
     if spec == "codenames":
-        words = codenames_word_list()
+        words = codenames_word_list(root)
     else:
         path = Path(spec)
         if not path.is_file():
@@ -187,28 +194,40 @@ def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
     return known
 
 
-@lru_cache(maxsize=4)
 def graph(spec: str, names: str | None = None):
     """A link graph for the wiki game.
 
     ``"wikispeedia"`` (the largest strongly connected component of Wikispeedia, as WALES uses
-    it) or an edge-list file (optionally with a name table).
+    it) or an edge-list file (optionally with a name table). Cached per data root.
     """
+    from wordgames.datasets import data_root
+
+    return _graph(spec, names, str(data_root()))
+
+
+@lru_cache(maxsize=4)
+def _graph(spec: str, names: str | None, root: str):
     if spec == "wikispeedia":
         from wordgames.wales.report import wikispeedia_setup
 
-        return wikispeedia_setup(verify=False).graph
+        return wikispeedia_setup(root, verify=False).graph
     from wordgames.wales.loaders import read_edge_list
 
     return read_edge_list(spec, names_path=names)[0]
 
 
-@lru_cache(maxsize=2)
 def wikispeedia_human_pairs() -> tuple[tuple[str, str], ...]:
-    """The 1000 human-played Wikispeedia (start, target) pairs of the WALES suite."""
+    """The 1000 human-played Wikispeedia (start, target) pairs (cached per data root)."""
+    from wordgames.datasets import data_root
+
+    return _wikispeedia_human_pairs(str(data_root()))
+
+
+@lru_cache(maxsize=2)
+def _wikispeedia_human_pairs(root: str) -> tuple[tuple[str, str], ...]:
     from wordgames.wales.report import wikispeedia_setup
 
-    setup = wikispeedia_setup(verify=False)
+    setup = wikispeedia_setup(root, verify=False)
     names = setup.graph.names
     return tuple(
         (str(names[s]), str(names[t]))
@@ -216,14 +235,23 @@ def wikispeedia_human_pairs() -> tuple[tuple[str, str], ...]:
     )
 
 
-@lru_cache(maxsize=8)
 def puzzles(spec: str, seed: int):
-    """An Odd-Man-Out puzzle set: a published set's name or a TSV/JSONL file."""
+    """An Odd-Man-Out puzzle set: a published set's name or a TSV/JSONL file.
+
+    Cached per data root.
+    """
+    from wordgames.datasets import data_root
+
+    return _puzzles(spec, seed, str(data_root()))
+
+
+@lru_cache(maxsize=8)
+def _puzzles(spec: str, seed: int, root: str):
     from wordgames.oddmanout.data import FILES, load_dataset
     from wordgames.oddmanout.puzzles import read_puzzles
 
     if spec in FILES:
-        return load_dataset(spec, seed=seed)
+        return load_dataset(spec, root, seed=seed)
     if not Path(spec).is_file():
         raise StudyConfigError(
             f"puzzles {spec!r}: neither a published set ({', '.join(FILES)}) nor a file"
