@@ -34,7 +34,16 @@ DIRECTIONS = (HIGHER, LOWER, None)
 
 
 class OptionError(WordgamesError):
-    """An option that a measure does not know, or a value of the wrong type."""
+    """An option that a measure does not know, or a value of the wrong type.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_range("wales.k", 0, 1)
+    ... except OptionError as exc:
+    ...     print(exc)
+    option wales.k: must be at least 1, got 0
+    """
 
 
 @dataclass(frozen=True)
@@ -227,6 +236,11 @@ class ThinPolicy:
         Scores reflecting less than this share of the available items are thin.
     min_n : int
         Scores computed on fewer items are thin.
+
+    Examples
+    --------
+    >>> is_thin(Score("e", "m", "d", "", "map", 0.5, n=12, coverage=1.0), ThinPolicy(min_n=10))
+    (False, '')
     """
 
     min_coverage: float = 0.5
@@ -235,6 +249,17 @@ class ThinPolicy:
 
 def is_thin(score: Score, policy: ThinPolicy | None = None) -> tuple[bool, str]:
     """Whether ``score`` is too thin to rank, and why in words.
+
+    Parameters
+    ----------
+    score : Score
+    policy : ThinPolicy or None
+        Default: :class:`ThinPolicy`'s (coverage below 50 % or n below 30).
+
+    Returns
+    -------
+    tuple of (bool, str)
+        Thin or not, and the reason (``""`` when not).
 
     Examples
     --------
@@ -285,6 +310,12 @@ class MeasureContext:
     partner : subject or None
         The second subject of a measure that plays two against each other (``pairs``): the
         receiver's subject when the unit's subject gives the clues.
+
+    Examples
+    --------
+    >>> ctx = MeasureContext(seed=3, quick=True, measure="toy")
+    >>> ctx.plot_dir("toy", "glove") is None, ctx.logger.name  # in memory: no plot folder
+    (True, 'wordgames.toy')
     """
 
     options: Any = None
@@ -318,7 +349,13 @@ class MeasureContext:
 
 @dataclass(frozen=True)
 class NoOptions:
-    """A measure without options."""
+    """A measure without options.
+
+    Examples
+    --------
+    >>> options_dict(NoOptions())
+    {}
+    """
 
 
 @dataclass(frozen=True)
@@ -545,6 +582,22 @@ def check_type(where: str, value: Any, hint: Any) -> Any:
     Lists are turned into tuples where a tuple is expected; :class:`OptionError` names ``where``
     when it does not fit.
 
+    Parameters
+    ----------
+    where : str
+        The option's name in the message (``"wales.k"``).
+    value : object
+    hint : type hint
+        As an options dataclass declares it (``int | None``, ``tuple[str, ...]``, a
+        ``Literal``).
+
+    Returns
+    -------
+    object
+        ``value``, converted where the hint allows (a list to a tuple, an int to a float).
+
+    Examples
+    --------
     >>> check_type("x", [1, 2], tuple[int, ...])
     (1, 2)
     >>> check_type("x", 3, float)
@@ -573,6 +626,15 @@ def _literals(hint) -> tuple:
 def check_names(where: str, values, known, what: str) -> None:
     """Refuse a name in ``values`` that is not in ``known``, with a "did you mean".
 
+    Parameters
+    ----------
+    where : str
+        The option's name in the message.
+    values : iterable of str or None
+    known : iterable of str
+    what : str
+        What a name names, in the message (``"a benchmark"``).
+
     Examples
     --------
     >>> check_names("similarity.benchmarks", ["men", "mem"], ["men", "rw", "mc30"], "a benchmark")
@@ -594,6 +656,16 @@ def check_names(where: str, values, known, what: str) -> None:
 def check_range(where: str, value, low=None, high=None) -> None:
     """Refuse a number outside ``[low, high]`` (``None``: unbounded; ``value`` ``None`` passes).
 
+    Parameters
+    ----------
+    where : str
+        The option's name in the message.
+    value : number or None
+    low, high : number or None
+        The bounds, inclusive.
+
+    Examples
+    --------
     >>> check_range("wales.k", 0, 1)
     Traceback (most recent call last):
     ...
@@ -673,7 +745,25 @@ def _hint_name(hint) -> str:
 
 
 def options_dict(options) -> dict:
-    """The options as a plain dict (for the result record and the store key)."""
+    """The options as a plain dict (for the result record and the store key).
+
+    Parameters
+    ----------
+    options : dataclass instance or None
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Opts:
+    ...     k: int = 3
+    >>> options_dict(Opts()), options_dict(None)
+    ({'k': 3}, {})
+    """
     if options is None:
         return {}
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
@@ -681,7 +771,24 @@ def options_dict(options) -> dict:
 
 @dataclass
 class Skip:
-    """A measure that did not run on an embedding, and why."""
+    """A measure that did not run on an embedding, and why.
+
+    Parameters
+    ----------
+    embedding, measure : str
+        The unit's subject and measure.
+    reason : str
+        Why, in words (data missing, a capability the subject lacks, an error).
+    failed : bool
+        An error, not a skip: the run exits non-zero.
+    error : str
+        The error's type and text, when it failed.
+
+    Examples
+    --------
+    >>> Skip("glove", "wales", "data set 'wikispeedia' is not available").failed
+    False
+    """
 
     embedding: str
     measure: str
@@ -713,7 +820,15 @@ class MeasureResult:
     items : per-item values behind the headline scores, by :func:`item_key`
         (:mod:`wordgames.paired`): what a paired comparison of two embeddings resamples
     usage : what the unit cost a subject that sends requests (a chat model): ``requests``,
-        ``cache_hits``, ``tokens_in``, ``tokens_out``; empty for others
+        ``cache_hits``, ``tokens_in``, ``tokens_out``, ``failed``, ``unreadable``; empty for
+        others
+
+    Examples
+    --------
+    >>> r = MeasureResult("toy", "1", embedding="glove")
+    >>> row = r.score("men", "", "spearman", 0.7, n=2950, n_skipped=50)
+    >>> (row.embedding, row.measure, row.metric, row.total), len(r.scores)
+    (('glove', 'toy', 'spearman', 3000), 1)
     """
 
     measure: str
@@ -895,7 +1010,23 @@ def jsonable(obj):
 
 
 class Timer:
-    """Context manager that stores elapsed seconds in ``timings[key]``."""
+    """Context manager that stores elapsed seconds in ``timings[key]``.
+
+    Parameters
+    ----------
+    timings : dict
+        A result's ``timings``.
+    key : str
+        The phase's name.
+
+    Examples
+    --------
+    >>> timings = {}
+    >>> with Timer(timings, "solve"):
+    ...     pass
+    >>> list(timings), timings["solve"] >= 0
+    (['solve'], True)
+    """
 
     def __init__(self, timings: dict[str, float], key: str):
         self.timings, self.key = timings, key
