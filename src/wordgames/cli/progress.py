@@ -69,9 +69,12 @@ class RequestBars:
         for r in self.rows:
             key = (r["subject"], r["game"], r["role"])
             self.done[key] = (0, 0)
+            # a WALES task asks once a step: its bound is the step cap (``up_to``), not its
+            # first step; a walk that reaches its target early ends the bar short of it
+            asks = max(r["requests"], r.get("up_to", 0))
             self.tasks[key] = self.progress.add_task(
                 f"{r['subject']} {r['game']} {r['role']}",
-                total=r["requests"] + r.get("cached", 0) or None,
+                total=asks + r.get("cached", 0) or None,
                 cached=0,
                 rate="",
             )
