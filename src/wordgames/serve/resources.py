@@ -8,6 +8,7 @@ public entry points of the families (``wordgames.embeddings.load_embedding``,
 
 from __future__ import annotations
 
+import functools
 import logging
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,29 @@ from wordgames.serve.config import StudyConfigError
 
 log = logging.getLogger("wordgames.serve")
 DEFAULT_EMBEDDING = "glove-6b-50d"
+
+
+def per_data_root(maxsize: int):
+    """``lru_cache`` keyed by the arguments and the data root of the call.
+
+    The decorated function takes the root (a string) as its last argument; its callers give
+    the others, and the data root in force (``$WORDGAMES_DATA``) is added, so that another
+    root reads its own files instead of the first one's.
+    """
+
+    def wrap(fn):
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @functools.wraps(fn)
+        def call(*args):
+            from wordgames.datasets import data_root
+
+            return cached(*args, str(data_root()))
+
+        call.cache_clear = cached.cache_clear
+        return call
+
+    return wrap
 
 
 @lru_cache(maxsize=4)
@@ -153,20 +177,13 @@ def _built(name: str, emb: str, seed: int):
     return get_agent("codenames", name).build(embedding(emb), random_state=seed)
 
 
-def word_list(spec: str, emb_name: str) -> tuple[str, ...]:
+@per_data_root(maxsize=8)
+def word_list(spec: str, emb_name: str, root: str) -> tuple[str, ...]:
     """Board words that the embedding knows.
 
     ``"codenames"`` (the 400-word list of the ``codenames-pilot`` data set) or a text file with
-    one word a line; words the embedding does not know are left out (logged). Cached per data
-    root: another root (``$WORDGAMES_DATA`` changed) reads its own files.
+    one word a line; words the embedding does not know are left out (logged).
     """
-    from wordgames.datasets import data_root
-
-    return _word_list(spec, emb_name, str(data_root()))
-
-
-@lru_cache(maxsize=8)
-def _word_list(spec: str, emb_name: str, root: str) -> tuple[str, ...]:
     from wordgames.codenames.board import codenames_word_list
 
     if spec == "codenames":
@@ -194,19 +211,13 @@ def _word_list(spec: str, emb_name: str, root: str) -> tuple[str, ...]:
     return known
 
 
-def graph(spec: str, names: str | None = None):
+@per_data_root(maxsize=4)
+def graph(spec: str, names: str | None, root: str):
     """A link graph for the wiki game.
 
     ``"wikispeedia"`` (the largest strongly connected component of Wikispeedia, as WALES uses
-    it) or an edge-list file (optionally with a name table). Cached per data root.
+    it) or an edge-list file (optionally with a name table).
     """
-    from wordgames.datasets import data_root
-
-    return _graph(spec, names, str(data_root()))
-
-
-@lru_cache(maxsize=4)
-def _graph(spec: str, names: str | None, root: str):
     if spec == "wikispeedia":
         from wordgames.wales.report import wikispeedia_setup
 
@@ -216,15 +227,9 @@ def _graph(spec: str, names: str | None, root: str):
     return read_edge_list(spec, names_path=names)[0]
 
 
-def wikispeedia_human_pairs() -> tuple[tuple[str, str], ...]:
-    """The 1000 human-played Wikispeedia (start, target) pairs (cached per data root)."""
-    from wordgames.datasets import data_root
-
-    return _wikispeedia_human_pairs(str(data_root()))
-
-
-@lru_cache(maxsize=2)
-def _wikispeedia_human_pairs(root: str) -> tuple[tuple[str, str], ...]:
+@per_data_root(maxsize=2)
+def wikispeedia_human_pairs(root: str) -> tuple[tuple[str, str], ...]:
+    """The 1000 human-played Wikispeedia (start, target) pairs of the WALES suite."""
     from wordgames.wales.report import wikispeedia_setup
 
     setup = wikispeedia_setup(root, verify=False)
@@ -235,18 +240,9 @@ def _wikispeedia_human_pairs(root: str) -> tuple[tuple[str, str], ...]:
     )
 
 
-def puzzles(spec: str, seed: int):
-    """An Odd-Man-Out puzzle set: a published set's name or a TSV/JSONL file.
-
-    Cached per data root.
-    """
-    from wordgames.datasets import data_root
-
-    return _puzzles(spec, seed, str(data_root()))
-
-
-@lru_cache(maxsize=8)
-def _puzzles(spec: str, seed: int, root: str):
+@per_data_root(maxsize=8)
+def puzzles(spec: str, seed: int, root: str):
+    """An Odd-Man-Out puzzle set: a published set's name or a TSV/JSONL file."""
     from wordgames.oddmanout.data import FILES, load_dataset
     from wordgames.oddmanout.puzzles import read_puzzles
 
