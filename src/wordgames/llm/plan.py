@@ -74,23 +74,22 @@ def estimate_requests(
     for s in dry:
         by_role: dict = {}
         for p in s.planned:
-            row = by_role.setdefault(
-                (p["game"], p["role"]),
-                {"subject": s.name, "game": p["game"], "role": p["role"], "requests": 0,
-                 "up_to": 0, "tokens_in": 0, "max_tokens_out": 0},
-            )  # fmt: skip
+            row = _row(by_role, s.name, p["game"], p["role"])
             row["requests"] += 1
             row["up_to"] += p["step_cap"]
             row["tokens_in"] += p["tokens_in"]
             row["max_tokens_out"] += p["max_tokens_out"]
         for (game, role), k in s.planned_cached.items():
-            by_role.setdefault(
-                (game, role),
-                {"subject": s.name, "game": game, "role": role, "requests": 0, "up_to": 0,
-                 "tokens_in": 0, "max_tokens_out": 0},
-            )["cached"] = k  # fmt: skip
-        for row in by_role.values():
-            row.setdefault("cached", 0)
+            _row(by_role, s.name, game, role)["cached"] = k
         rows += by_role.values()
         cached[s.name] = s.usage.cache_hits
     return rows, cached
+
+
+def _row(by_role: dict, subject: str, game: str, role: str) -> dict:
+    """The plan's row of (``game``, ``role``) in ``by_role``, made empty the first time."""
+    return by_role.setdefault(
+        (game, role),
+        {"subject": subject, "game": game, "role": role, "requests": 0, "cached": 0, "up_to": 0,
+         "tokens_in": 0, "max_tokens_out": 0},
+    )  # fmt: skip
