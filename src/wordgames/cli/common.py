@@ -234,6 +234,7 @@ def print_precheck(con, res) -> None:
     Units whose data sets are all covered well get one summary line; the others say which data
     sets their scores will be thin on (or that they were skipped, with ``--skip-uncovered``).
     """
+    from wordgames.cli.summary import measure_or_none
     from wordgames.textio import literal
 
     if not res.coverage:
@@ -253,7 +254,8 @@ def print_precheck(con, res) -> None:
     skipped = {(s.embedding, s.measure) for s in res.skipped}
     for (emb, measure), rows in low.items():
         if (emb, measure) not in skipped:  # a warning's counts are those its table shows
-            rows = [c for c in rows if c.shown_by(_headlines(measure))]
+            spec = measure_or_none(measure)
+            rows = [c for c in rows if c.shown_by(spec.headlines if spec else ())]
         if not rows:
             continue
         what = "skipped (--skip-uncovered)" if (emb, measure) in skipped else "thin scores"
@@ -264,15 +266,6 @@ def print_precheck(con, res) -> None:
             highlight=False,
             soft_wrap=True,
         )
-
-
-def _headlines(measure: str) -> tuple:
-    from wordgames.registry import UnknownMeasureError, get_measure
-
-    try:
-        return get_measure(measure).headlines
-    except UnknownMeasureError:
-        return ()
 
 
 def _plan_printer(con, store, show_missing: bool, dry_run: bool):

@@ -200,7 +200,7 @@ def coverage_warnings(res) -> list[str]:
     least = float((params.get("thin") or {}).get("min_coverage", 0.5))
     found: dict = {}
     for r in res.results:
-        spec = _spec(r.measure)
+        spec = measure_or_none(r.measure)
         for s in r.scores:
             if spec is not None and spec.is_baseline(s.subject):
                 continue  # its coverage is not the vocabulary's doing
@@ -247,7 +247,8 @@ def coverage_warnings(res) -> list[str]:
     return lines
 
 
-def _spec(measure: str):
+def measure_or_none(measure: str):
+    """The registered measure ``measure``, or ``None`` (a stored result of a measure gone)."""
     from wordgames.registry import UnknownMeasureError, get_measure
 
     try:
