@@ -254,7 +254,7 @@ def _score_rows(evaluations) -> list[tuple]:
     return [
         tuple(np.nan_to_num(x, nan=-1e300) if isinstance(x, float) else x for x in row)
         for row in (
-            (s.dataset, s.subject, s.metric, s.value, s.ci_low, s.ci_high, s.n, s.n_skipped)
+            (s.dataset, s.agent, s.metric, s.value, s.ci_low, s.ci_high, s.n, s.n_skipped)
             for s in result.scores
         )
     ]

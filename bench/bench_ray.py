@@ -39,7 +39,7 @@ def _rows(res) -> list[tuple]:
     out = []
     for s in res.scores:
         vals = [s.value, s.ci_low, s.ci_high]
-        out.append((s.embedding, s.measure, s.dataset, s.subject, s.metric, s.n, s.n_skipped,
+        out.append((s.subject, s.measure, s.dataset, s.agent, s.metric, s.n, s.n_skipped,
                     *(repr(v) for v in vals)))  # fmt: skip
     return sorted(out)
 
@@ -118,7 +118,7 @@ def main() -> None:
               f"ray / serial: {t_ray / t_serial:.2f}")  # fmt: skip
         failed = [s for s in on_ray.skipped if s.failed]
         for s in failed:
-            print(f"failed on ray: {s.embedding}: {s.measure}: {s.reason}")
+            print(f"failed on ray: {s.subject}: {s.measure}: {s.reason}")
         same = _rows(serial) == _rows(on_ray) and not failed and len(serial.scores) > 0
         print(f"score rows: {len(serial.scores)} serial, {len(on_ray.scores)} ray")
         print(f"identical: {same}")

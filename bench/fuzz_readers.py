@@ -1075,7 +1075,7 @@ def _results_seed(target: str) -> Callable[[Path], Path]:
         from wordgames.results import MeasureResult, RunRecord, write_json_atomic
         from wordgames.results.store import ResultKey, ResultStore
 
-        r = MeasureResult("similarity", "3", embedding="tiny")
+        r = MeasureResult("similarity", "3", subject="tiny")
         r.scores.append(Score("tiny", "similarity", "men", "", "spearman", 0.5, 0.4, 0.6, 90, 10,
                               "10 pairs out of vocabulary", "higher", 0.9))  # fmt: skip
         root = folder / "out"
@@ -1110,7 +1110,7 @@ def _read_merged(path: Path):
 
 
 def _table_words(df) -> Iterable[str]:
-    return [str(x) for x in df.get("embedding", [])]
+    return [str(x) for x in df.get("subject", [])]
 
 
 def _no_repairs(_result) -> Mapping:

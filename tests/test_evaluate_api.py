@@ -44,7 +44,7 @@ def test_evaluate_in_memory_is_quiet_and_writes_nothing(tmp_path, monkeypatch, c
     erank = float(np.exp(-(p * np.log(p)).sum()))
     row = df[(df.metric == "erank")].iloc[0]
     assert row.value == pytest.approx(erank, rel=1e-5)
-    assert (row.embedding, row.measure, row.direction) == ("eye", "global-metrics", None)
+    assert (row.subject, row.measure, row.direction) == ("eye", "global-metrics", None)
     assert res.result("global-metrics").plots == []
 
 
@@ -55,7 +55,7 @@ def test_evaluate_accepts_the_embedding_protocol():
         vectors = np.diag([3.0, 2.0, 1.0])
 
     res = wordgames.evaluate(Mine(), measures="global-metrics")
-    assert res.result("global-metrics").embedding == "mine"
+    assert res.result("global-metrics").subject == "mine"
     assert res.result("global-metrics").value("rank") == 3
 
 
@@ -253,7 +253,7 @@ def test_results_repr_is_short_and_summary_marks_thin(data_root):
     assert len(text) < 300 and "2 embedding(s)" in text and "similarity" in text
     assert f"{len(res.scores):,} scores" in text
     summary = res.summary().splitlines()
-    thin = {(s.embedding, s.dataset) for s in res.scores if s.thin and s.metric == "spearman"}
+    thin = {(s.subject, s.dataset) for s in res.scores if s.thin and s.metric == "spearman"}
     assert ("glove-6b-50d-top10k", "rw") in thin
     rw = [ln for ln in summary if ln.startswith("similarity  rw  spearman  glove-6b-50d-top10k")]
     assert len(rw) == 1 and "thin, not ranked" in rw[0]
@@ -291,7 +291,7 @@ def test_results_plot_draws_one_bar_per_embedding_thin_hatched(data_root):
     fig = res.plot("similarity", "spearman", dataset="rw")
     bars = fig.axes[0].patches
     assert len(bars) == 2
-    rw = {s.embedding: s for s in res.scores if s.dataset == "rw" and s.metric == "spearman"}
+    rw = {s.subject: s for s in res.scores if s.dataset == "rw" and s.metric == "spearman"}
     assert [b.get_height() for b in bars] == pytest.approx(
         [rw["glove-6b-50d"].value, rw["glove-6b-50d-top10k"].value]
     )

@@ -34,7 +34,7 @@ def _metrics(out):
     """Every stored Score's value, by result key and the row's (dataset, subject, metric)."""
     return {
         (e["key"]["embedding_sha256"], e["key"]["measure"], e["key"]["params_sha256"]): {
-            (s["dataset"], s["subject"], s["metric"]): s["value"] for s in e["result"]["scores"]
+            (s["dataset"], s["agent"], s["metric"]): s["value"] for s in e["result"]["scores"]
         }
         for e in ResultStore(out)
     }

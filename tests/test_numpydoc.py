@@ -59,6 +59,30 @@ API = {
         "plugin_measures",
         "extra_measures",
     ],  # fmt: skip
+    # the statistics a measure's author computes its intervals, comparisons and ceilings with
+    "wordgames.stats": [
+        "mean_ci",
+        "rank_summary",
+        "bootstrap_ci",
+        "paired_bootstrap_ci",
+        "percentile_interval",
+        "rowwise_spearman",
+        "spearman_pairwise",
+        "spearman_interval",
+        "wilson_interval",
+    ],  # fmt: skip
+    "wordgames.paired": ["item_record", "pack", "unpack", "paired_difference", "top_group"],
+    "wordgames.ceiling": [
+        "expected_ap",
+        "tied_positions",
+        "Clustered",
+        "cluster_means",
+        "weighted_mean",
+        "cluster_mean_ci",
+        "Share",
+        "share_of_ceiling",
+    ],  # fmt: skip
+    "wordgames.precheck": ["Coverage", "known_rows", "coverage_of", "game_words"],
     "wordgames.textio": [
         "decode_utf8",
         "bad_word_reason",

@@ -49,8 +49,8 @@ def run(tmp_path_factory, data_root):
 def _base(score, res) -> int | None:
     """The declared item count (WALES task sets: the run's ``k`` tasks, ``w_path_pairs``)."""
     if score.measure == "wales" and score.metric != "title_coverage":
-        opts = res.result("wales", score.embedding).parameters["options"]
-        return opts["w_path_pairs"] if score.subject == "w-path" else opts["k"]
+        opts = res.result("wales", score.subject).parameters["options"]
+        return opts["w_path_pairs"] if score.agent == "w-path" else opts["k"]
     if score.dataset == "all":  # Codenames pooled over the data sets that have the role
         from wordgames.datasets import all_datasets
 
@@ -74,7 +74,7 @@ def test_n_plus_skipped_is_the_declared_item_count_for_every_score(run):
             continue
         checked += 1
         if s.n + s.n_skipped != base or not 0 <= s.n_oov <= s.n:
-            bad.append((s.embedding, s.measure, s.dataset, s.subject, s.metric, s.n, s.n_skipped))
+            bad.append((s.subject, s.measure, s.dataset, s.agent, s.metric, s.n, s.n_skipped))
     assert undeclared == set(), "every data set a score names declares its item count"
     assert checked > 500
     assert bad == []
@@ -85,10 +85,10 @@ def test_the_base_does_not_depend_on_the_vocabulary(run):
     totals: dict = {}
     for s in res.scores:
         if s.n is not None and s.dataset:
-            totals.setdefault((s.measure, s.dataset, s.subject, s.metric), set()).add(s.total)
+            totals.setdefault((s.measure, s.dataset, s.agent, s.metric), set()).add(s.total)
     assert all(len(v) == 1 for v in totals.values())
     # and the small vocabulary does leave items out, so the check above has teeth
-    small = [s for s in res.scores if s.embedding.endswith("top10k") and s.n_skipped + s.n_oov]
+    small = [s for s in res.scores if s.subject.endswith("top10k") and s.n_skipped + s.n_oov]
     assert {s.measure for s in small} >= {"codenames", "oddmanout", "similarity"}
 
 
@@ -97,7 +97,7 @@ def test_oddmanout_abstentions_are_a_metric_not_a_skip(run):
     rows = {
         s.metric: s
         for s in res.result("oddmanout", "glove-6b-50d-top10k").scores
-        if s.dataset == "crowdsourced-filtered" and s.subject == "embedding"
+        if s.dataset == "crowdsourced-filtered" and s.agent == "embedding"
     }
     pct = rows["pct_correct"]
     assert (pct.n, pct.n_skipped) == (585, 0)
@@ -139,10 +139,10 @@ def test_console_report_and_csv_print_the_same_fraction(run):
     assert not re.search(r"skipped [\d,]+ of (641|189)\b", html)
     csv = pd.read_csv(out / "metrics_long.csv")
     row = csv[
-        (csv.embedding.str.endswith("top10k"))
+        (csv.subject.str.endswith("top10k"))
         & (csv.dataset == "crowdsourced-filtered")
         & (csv.metric == "pct_correct")
-        & (csv.subject == "embedding")
+        & (csv.agent == "embedding")
     ].iloc[0]
     assert _fraction(row.skipped) == (s.n_oov, 585)
     assert int(row.n) + int(row.n_skipped) == 585

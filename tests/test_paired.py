@@ -113,5 +113,5 @@ def test_the_leaderboard_marks_best_only_when_separated(data_root):
     assert not lb.best()[col].any()
     assert lb.tied_top()[col].loc[["glove-6b-50d", "glove-twin"]].all()
     assert not lb.top[col].loc["glove-6b-50d-pca5"]  # pca5 is separated from the leaders
-    frame = lb.to_frame().set_index(["embedding", "dataset"])
+    frame = lb.to_frame().set_index(["subject", "dataset"])
     assert frame.loc[("glove-twin", "men"), "tied_best"]

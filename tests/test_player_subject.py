@@ -157,10 +157,10 @@ def _score(res, measure, dataset, subject, metric):
     rows = df[
         (df.measure == measure)
         & (df.dataset == dataset)
-        & (df.subject == subject)
+        & (df.agent == subject)
         & (df.metric == metric)
     ]
-    assert len(rows) == 1, (measure, dataset, subject, metric, df[["measure", "subject"]])
+    assert len(rows) == 1, (measure, dataset, subject, metric, df[["measure", "agent"]])
     return rows.iloc[0]
 
 
@@ -280,7 +280,7 @@ def test_the_report_shows_the_player(played):
     cn = _score(res, "codenames", "codenames-pilot", "player-receiver", "human_receiver.map")
     assert f"unreadable answers {cn.n_unread} of {cn.n}, scored as the game" in html
     board = leaderboard(load_results(out)).to_frame()
-    mine = board[board.embedding == "lookup"]
+    mine = board[board.subject == "lookup"]
     assert {"codenames", "oddmanout", "wales"} <= set(mine.measure)
 
 

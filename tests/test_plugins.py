@@ -84,7 +84,7 @@ def plugin(tmp_path, monkeypatch):
 def test_a_plugin_measure_and_subject_run_through_evaluate(plugin):
     res = wordgames.evaluate(["echo:hello"], measures=["plug-measure"])
     (score,) = res.scores
-    assert (score.embedding, score.metric, score.value) == ("hello", "answer_length", 5.0)
+    assert (score.subject, score.metric, score.value) == ("hello", "answer_length", 5.0)
 
 
 def test_a_plugin_agent_is_listed_and_usable(plugin):
@@ -163,6 +163,11 @@ class Parrot(PlayerSubject):
 
 def make(rest, *, times: int = 1):
     return Parrot(rest, times=times)
+
+
+def print_tables(con, res):
+    for r in res.results:
+        con.print(f"echo table of {r.subject}: {r.find('answer_length').value:g} characters")
 '''
 
 
@@ -177,6 +182,7 @@ def options_plugin(tmp_path):
     )
     (info / "entry_points.txt").write_text(
         "[wordgames.measures]\necho = plugopts:MEASURE\n[wordgames.subjects]\nparrot = plugopts:make\n"
+        "[wordgames.tables]\necho-length = plugopts:print_tables\n"
     )
     return tmp_path
 
@@ -219,6 +225,18 @@ def test_a_plugin_measure_and_subject_kind_run_from_the_cli_with_their_options(
     wrong = _wordgames(["run", "-e", "parrot:hey", "-m", "echo-length", "--subject-option",
                         "tims=2", "-o", str(out)], options_plugin, tmp_path)  # fmt: skip
     assert wrong.returncode == 2 and "no option 'tims' (did you mean 'times'?)" in wrong.stderr
+
+
+def test_a_plugin_measure_prints_its_own_tables_with_run_tables(options_plugin, tmp_path):
+    """A plug-in's printer, declared in its own entry points, prints under run --tables."""
+    args = ["run", "-e", "parrot:hey", "-m", "echo-length", "-O", "echo-length.repeat=2",
+            "-o", str(tmp_path / "out")]  # fmt: skip
+    plain = _wordgames(args, options_plugin, tmp_path)
+    assert plain.returncode == 0 and "echo table" not in plain.stdout, plain.stderr
+    r = _wordgames([*args, "--tables"], options_plugin, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "echo-length: its tables" in r.stdout
+    assert "echo table of hey: 6 characters" in r.stdout  # "heyhey": repeat=2
 
 
 def test_an_uninstalled_subject_kind_names_the_kinds_it_could_be(tmp_path):

@@ -36,12 +36,12 @@ def test_the_precheck_counts_what_the_measures_score(data_root, subject):
             c = pre[("similarity", s.dataset)]
             assert (c.known, c.total) == (s.n, s.total)  # the same lookup: exact
             checked += 1
-        elif s.measure == "codenames" and s.subject == "nearest" and s.dataset != "all":
+        elif s.measure == "codenames" and s.agent == "nearest" and s.dataset != "all":
             if s.metric == "human_receiver.map":
                 c = pre[("codenames", f"{s.dataset} (human_receiver)")]
                 assert (c.known, c.total) == (s.n, s.total)  # board and clue known: exact
                 checked += 1
-        elif s.measure == "oddmanout" and s.subject == "embedding" and s.metric == "pct_correct":
+        elif s.measure == "oddmanout" and s.agent == "embedding" and s.metric == "pct_correct":
             c = pre[("oddmanout", s.dataset)]
             # the solver's own phrase and case rules (EmbeddingSolver.answerable): exact
             assert (c.known, c.total) == (s.n - s.n_oov, s.total)

@@ -102,7 +102,7 @@ def test_report_of_a_folder_with_a_bad_plots_record_is_an_error_naming_it(tmp_pa
     from wordgames.results.store import ResultKey, ResultStore
 
     root = tmp_path / "out"
-    r = MeasureResult("similarity", "3", embedding="e")
+    r = MeasureResult("similarity", "3", subject="e")
     r.scores.append(Score("e", "similarity", "men", "", "spearman", 0.5, 0.4, 0.6, 90))
     key = ResultKey("1" * 64, "similarity", "3", "p" * 64)
     record = ResultStore(root).put(key, r.as_dict(), embedding={"name": "e", "sha256": "1" * 64},

@@ -97,6 +97,6 @@ def test_sigkill_then_resume(tmp_path, extra):
     keys = [(e["key"]["measure"], e["embedding"]["name"]) for e in store]
     assert len(keys) == n_units and set(keys) == every
     record = json.loads((out / "results.json").read_text())
-    pairs = [(r["measure"], r["embedding"]) for r in record["results"]]
+    pairs = [(r["measure"], r["subject"]) for r in record["results"]]
     assert sorted(pairs) == sorted(every)
     assert record["parameters"]["reused"] == len(kept)

@@ -166,9 +166,11 @@ def test_results_merge_and_table(tmp_path, toys):
     )
     assert res.exit_code == 0, res.output
     lines = res.output.strip().splitlines()
-    assert lines[0] == "measure,dataset,subject,metric,a,b" and len(lines) == 5  # 4 toy metrics
+    assert (
+        lines[0] == "measure,dataset,agent,partner,metric,a,b" and len(lines) == 5
+    )  # 4 toy metrics
     rows = {
-        ln.split(",")[3]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
+        ln.split(",")[4]: dict(zip(lines[0].split(","), ln.split(","), strict=True))
         for ln in lines[1:]
     }
     assert set(rows) == {"mean_norm", "n_words", "gram_trace", "mean_pair_cosine"}
@@ -196,7 +198,7 @@ def test_run_accepts_a_family_member_by_name(tmp_path, toys):
     run_cli("-e", "glove-6b-50d-top10k", "-m", "toy1", "-o", out, "--lower-alpha")
     record = json.loads((out / "results.json").read_text())
     (res,) = record["results"]
-    assert res["embedding"] == "glove-6b-50d-top10k[alpha]"  # restrict() names the policy
+    assert res["subject"] == "glove-6b-50d-top10k[alpha]"  # restrict() names the policy
     assert record["embeddings"][0]["source"] == "family:glove-6b-50d-top10k"
     # lower-alpha drops the punctuation and numbers among GloVe's 10,000 most frequent words
     assert 8_000 < MeasureResult.from_dict(res).value("n_words") < 10_000
@@ -214,7 +216,7 @@ def test_same_content_twice_is_computed_once(tmp_path, toys, monkeypatch):
     assert "1 of 2 result(s) missing" in output
     assert len(log.read_text().splitlines()) == 1 and len(ResultStore(out)) == 1
     record = json.loads((out / "results.json").read_text())
-    assert sorted(r["embedding"] for r in record["results"]) == ["a", "b"]
+    assert sorted(r["subject"] for r in record["results"]) == ["a", "b"]
     a, b = (MeasureResult.from_dict(r) for r in record["results"])
     assert [s.value for s in a.scores] == [s.value for s in b.scores] and len(a.scores) == 4
 
@@ -271,7 +273,7 @@ def test_console_entry_point_is_light_and_complete(tmp_path, toys):
     assert (
         table.splitlines()[0]
         == (
-            "embedding,measure,dataset,subject,metric,value,ci_low,ci_high,n,n_skipped,n_oov,"
+            "subject,measure,dataset,agent,partner,metric,value,ci_low,ci_high,n,n_skipped,n_oov,"
             "n_unread,skip_reason,coverage,thin,thin_reason"  # issue 10: coverage, thinness
         )
         and len(table.splitlines()) == 5
@@ -386,8 +388,8 @@ def _codenames_like(monkeypatch):
             Metric("human_receiver.mean_rank", "lower", (1.0, None)),
         ),
         headlines=(
-            Headline("human_receiver.map", subject="nearest"),
-            Headline("human_receiver.mean_rank", subject="cluster"),
+            Headline("human_receiver.map", agent="nearest"),
+            Headline("human_receiver.mean_rank", agent="cluster"),
         ),
     )
     real = registry.get_measure

@@ -70,11 +70,12 @@ def test_table_shows_score_rows(tmp_path):
     )
     df = store.table()
     assert list(df.columns) == [
-        "embedding",
-        "embedding_sha256",
+        "subject",
+        "subject_sha256",
         "measure",
         "dataset",
-        "subject",
+        "agent",
+        "partner",
         "metric",
         "value",
         "ci_low",
@@ -90,6 +91,8 @@ def test_table_shows_score_rows(tmp_path):
     ]
     row = df.iloc[0]
     assert len(df) == 1 and (row.dataset, row.metric, row.value) == ("men", "spearman", 0.7)
+    # a row stored before the three names (embedding, subject) reads in today's
+    assert (row.subject, row.agent, row.partner) == ("A", "", "")
     assert (row.ci_low, row.ci_high, row.n, row.n_skipped) == (0.6, 0.8, 97, 3)
 
 

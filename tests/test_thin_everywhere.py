@@ -20,7 +20,7 @@ def test_codenames_evaluate_marks_every_thin_value(data_root):
     res = wordgames.evaluate(
         emb, measures=["codenames"], datasets=[ds], data_root=data_root, ci_resamples=50
     )
-    thin = {s.subject for s in res.scores if s.thin and s.dataset == ds}
+    thin = {s.agent for s in res.scores if s.thin and s.dataset == ds}
     assert {"cluster", "nearest"} <= thin  # 5 of 33 records: the check has something to see
     r = CliRunner().invoke(
         app,
@@ -43,12 +43,12 @@ def test_the_correlation_study_leaves_thin_scores_out(data_root):
 
     embs = ["glove-6b-50d", "glove-6b-50d-pca10", "glove-6b-50d-top10k"]
     res = wordgames.evaluate(embs, measures=["similarity"], data_root=data_root, ci_resamples=0)
-    thin = {(s.embedding, s.dataset) for s in res.scores if s.thin and s.metric == "spearman"}
+    thin = {(s.subject, s.dataset) for s in res.scores if s.thin and s.metric == "spearman"}
     assert ("glove-6b-50d-top10k", "rw") in thin  # rare words: a 10k vocabulary misses most
     study = study_from_results(res, reference="men/spearman")
     for emb, bench in thin:
         assert math.isnan(study.table.loc[emb, f"{bench}/spearman"])
-    left = {(t["embedding"], t["metric"]) for t in study.thin}
+    left = {(t["subject"], t["metric"]) for t in study.thin}
     assert left == {(e, f"{b}/spearman") for e, b in thin}
     # the coefficient of rw is computed on the embeddings whose score is not thin
     row = study.correlation.with_reference.set_index("metric").loc["rw/spearman"]

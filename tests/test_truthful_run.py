@@ -31,7 +31,7 @@ def test_every_interval_of_a_real_run_lies_within_its_bounds(tmp_path, data_root
     assert {"codenames", "similarity", "wales", "oddmanout"} <= measures
     assert len(with_ci) > 200
     bad = [
-        (s.measure, s.dataset, s.subject, s.metric, s.ci_low, s.ci_high)
+        (s.measure, s.dataset, s.agent, s.metric, s.ci_low, s.ci_high)
         for s in with_ci
         if not _inside(s)
     ]

@@ -91,8 +91,21 @@ def expected_ap(scores: Mapping[str, float], relevant: Iterable[str]) -> float:
 def tied_positions(counts: Mapping[str, int], answer: str) -> tuple[int, int] | None:
     """The best and worst position of ``answer`` among answers ordered by their counts.
 
-    ``None`` when nobody else gave ``answer`` (it is not in the others' list at all).
+    Parameters
+    ----------
+    counts : mapping of str to int
+        How many of the other people gave each answer.
+    answer : str
+        The held-out person's answer.
 
+    Returns
+    -------
+    tuple of (int, int) or None
+        1-based best and worst positions (ties share them); ``None`` when nobody else gave
+        ``answer`` (it is not in the others' list at all).
+
+    Examples
+    --------
     >>> tied_positions({"pet": 3, "fur": 1, "bark": 1}, "fur")
     (2, 3)
     >>> tied_positions({"pet": 3}, "fur") is None
@@ -116,6 +129,12 @@ class Clustered:
         The item of each response (responses of one item share the same other people).
     weights : sequence of int
         How many people each response stands for (a source's aggregate ``count``).
+
+    Examples
+    --------
+    >>> cl = Clustered(("a", "a", "b"), (1, 2, 1))
+    >>> len(cl.items), sum(cl.weights)
+    (3, 4)
     """
 
     items: tuple[str, ...]
@@ -140,6 +159,31 @@ def cluster_means(
 
     Every resample draws as many items as there are, with replacement (one seeded generator,
     the same draws for every column), and weighs each drawn item's responses by their weights.
+
+    Parameters
+    ----------
+    cl : Clustered
+        The responses' items and weights.
+    columns : mapping of str to sequence of float
+        Per name, one value per response.
+    n_resamples : int
+        Resamples of the items.
+    seed : int
+        Seed of the draws.
+    chunk : int
+        Most drawn responses held at once (memory bound).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Per name, the ``(n_resamples,)`` weighted means.
+
+    Examples
+    --------
+    >>> cl = Clustered(("a", "b"), (1, 1))
+    >>> m = cluster_means(cl, {"x": [1.0, 1.0]}, n_resamples=5)
+    >>> m["x"].tolist()
+    [1.0, 1.0, 1.0, 1.0, 1.0]
     """
     codes, k = cl.codes()
     w = np.asarray(cl.weights, float)
@@ -165,7 +209,22 @@ _interval = percentile_interval
 
 
 def weighted_mean(values: Sequence[float], weights: Sequence[int]) -> float:
-    """``sum(w * v) / sum(w)`` (NaN when empty)."""
+    """``sum(w * v) / sum(w)`` (NaN when empty).
+
+    Parameters
+    ----------
+    values : sequence of float
+    weights : sequence of int
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> weighted_mean([1.0, 0.0], [3, 1]), weighted_mean([], [])
+    (0.75, nan)
+    """
     import math
 
     w = np.asarray(weights, float)
@@ -180,8 +239,26 @@ def cluster_mean_ci(
 ) -> tuple[float, float]:
     """Percentile-bootstrap 95 % interval of the weighted mean, resampling items.
 
-    ``(nan, nan)`` with fewer than two items or no resamples.
+    Parameters
+    ----------
+    cl : Clustered
+        The responses' items and weights.
+    values : sequence of float
+        One value per response.
+    bounds : tuple of float or None
+        The metric's range: the interval is clipped to it.
+    n_resamples : int
+        Resamples of the items.
+    seed : int
+        Seed of the draws.
 
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; ``(nan, nan)`` with fewer than two items or no resamples.
+
+    Examples
+    --------
     >>> cl = Clustered(("a", "a", "b", "c"), (1, 1, 1, 1))
     >>> lo, hi = cluster_mean_ci(cl, [1.0, 1.0, 0.0, 0.5], bounds=(0.0, 1.0))
     >>> 0.0 <= lo <= 0.625 <= hi <= 1.0
@@ -201,6 +278,26 @@ class Share:
     model's value minus the held-out person's, each with a 95 % interval from the same item
     resamples; ``separated`` says whether the gap's interval leaves out 0 (the model is then
     distinguishable from a held-out person on this measure).
+
+    Parameters
+    ----------
+    share : float
+        ``mean(model) / mean(people)`` (weighted).
+    share_ci : tuple of float
+        Its interval.
+    gap : float
+        ``mean(model - people)``.
+    gap_ci : tuple of float
+        Its interval.
+    model, ceiling : float
+        The two means.
+    n : int
+        The responses.
+
+    Examples
+    --------
+    >>> Share(0.75, (0.5, 1.0), -0.1, (-0.3, 0.05), 0.3, 0.4, 12).separated
+    False
     """
 
     share: float
@@ -229,8 +326,23 @@ def share_of_ceiling(
     """The model's share of the ceiling and its gap to people, on paired responses.
 
     ``model[i]`` and ``people[i]`` are the model's and the held-out person's value of response
-    ``i`` (the same metric); the share is ``mean(model) / mean(people)`` (weighted), NaN when
-    the ceiling is 0. Both intervals come from one item resampling (:func:`cluster_means`).
+    ``i`` (the same metric). Both intervals come from one item resampling (:func:`cluster_means`).
+
+    Parameters
+    ----------
+    cl : Clustered
+        The responses' items and weights.
+    model, people : sequence of float
+        One value per response each.
+    gap_bounds : tuple of float or None
+        The gap's range (the metric's width on each side): its interval is clipped to it.
+    n_resamples, seed : int
+        As in :func:`cluster_means` (one item resampling serves both intervals).
+
+    Returns
+    -------
+    Share
+        The share (NaN when the ceiling is 0), the gap and their intervals.
 
     Examples
     --------

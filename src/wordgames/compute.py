@@ -52,7 +52,7 @@ def compute_unit(
     Returns
     -------
     MeasureResult or Skip
-        The result, with its :class:`~wordgames.measure.Score` rows completed (embedding name,
+        The result, with its :class:`~wordgames.measure.Score` rows completed (subject name,
         measure, direction from the declaration), or a :class:`~wordgames.measure.Skip` when the
         measure cannot run here (missing data set, optional dependency, no input).
 
@@ -63,7 +63,7 @@ def compute_unit(
     >>> from wordgames.registry import get_measure
     >>> emb = Embedding(["a", "b", "c"], np.eye(3), name="eye")
     >>> res = compute_unit(get_measure("global-metrics"), emb)
-    >>> round(res.value("erank"), 3), res.scores[0].embedding
+    >>> round(res.value("erank"), 3), res.scores[0].subject
     (3.0, 'eye')
     """
     import contextlib
@@ -143,22 +143,22 @@ def _usage(*subjects) -> dict:
 
 
 def finish_result(
-    result, measure: Measure, embedding_name: str, *, thin: ThinPolicy | None = None, partner=None
+    result, measure: Measure, subject_name: str, *, thin: ThinPolicy | None = None, partner=None
 ) -> None:
-    """Stamp the result and its scores: embedding, measure, direction, coverage, thinness.
+    """Stamp the result and its scores: subject, measure, direction, coverage, thinness.
 
-    A unit of a measure of pairs stamps the partner's name as every row's ``subject``.
+    A unit of a measure of pairs stamps the partner's name as every row's ``partner``.
     """
     from wordgames.tables import check_tables
 
     check_tables(measure.name, measure.tables, result.tables)
-    result.embedding = embedding_name
+    result.subject = subject_name
     result.measure = measure.name
     result.version = measure.version
     if partner is not None:
-        result.set_subject(partner.name)
+        result.set_partner(partner.name)
     for s in result.scores:
-        s.embedding = embedding_name
+        s.subject = subject_name
         s.measure = measure.name
         s.direction = measure.direction(s.metric)
         if not math.isfinite(s.coverage):

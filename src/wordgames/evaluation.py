@@ -34,8 +34,9 @@ class Results:
 
     Parameters
     ----------
-    embeddings : list of dict
-        Each subject's description (name, kind, source, fingerprint).
+    subjects : list of dict
+        Each subject's description (name, kind, source, fingerprint); written to
+        ``results.json`` as its ``embeddings`` list (the file keeps its key).
     results : list of MeasureResult
         One per (subject, measure) unit computed or read from the store.
     skipped : list of Skip
@@ -57,13 +58,21 @@ class Results:
     [3.0]
     """
 
-    embeddings: list[dict] = field(default_factory=list)
+    subjects: list[dict] = field(default_factory=list)
     results: list = field(default_factory=list)  # MeasureResult
     skipped: list[Skip] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # units computed (or, dry run, to compute)
     coverage: list = field(default_factory=list)  # precheck.Coverage, before any unit ran
+
+    @property
+    def embeddings(self) -> list[dict]:
+        """Deprecated: the old name of :attr:`subjects` (a ``DeprecationWarning``)."""
+        import warnings
+
+        warnings.warn("Results.embeddings is now Results.subjects", DeprecationWarning, 2)
+        return self.subjects
 
     @property
     def scores(self) -> list[Score]:
@@ -78,15 +87,15 @@ class Results:
         cols = [f for f in _S.__dataclass_fields__]
         return pd.DataFrame([s.as_dict() for s in self.scores], columns=cols)
 
-    def result(self, measure: str, embedding: str | None = None):
-        """The result of ``measure`` (on ``embedding``, default: the first one)."""
+    def result(self, measure: str, subject: str | None = None):
+        """The result of ``measure`` (on ``subject``, default: the first one)."""
         for r in self.results:
-            if r.measure == measure and (embedding is None or r.embedding == embedding):
+            if r.measure == measure and (subject is None or r.subject == subject):
                 return r
         raise KeyError(
             f"no result for measure {measure!r}"
-            + (f" on {embedding!r}" if embedding else "")
-            + f"; have: {', '.join(f'{r.embedding}/{r.measure}' for r in self.results)}"
+            + (f" on {subject!r}" if subject else "")
+            + f"; have: {', '.join(f'{r.subject}/{r.measure}' for r in self.results)}"
         )
 
     @property
@@ -95,7 +104,7 @@ class Results:
 
     def __repr__(self) -> str:
         scores = self.scores
-        names = [e.get("name", "?") for e in self.embeddings]
+        names = [e.get("name", "?") for e in self.subjects]
         measures = list(dict.fromkeys(r.measure for r in self.results))
         return (
             f"<Results: {len(names)} embedding(s) ({', '.join(names[:4])}"
@@ -143,7 +152,7 @@ class Results:
         frame = lb.to_frame()
         order = {c: i for i, c in enumerate(lb.columns)}
         frame["_col"] = [
-            order[(r.measure, r.dataset, r.subject, r.metric)] for r in frame.itertuples()
+            order[(r.measure, r.dataset, r.agent, r.metric)] for r in frame.itertuples()
         ]
         frame = frame.sort_values("_col", kind="stable")
         for r in frame.itertuples(index=False):
@@ -155,15 +164,15 @@ class Results:
                 else ""
             )
             n = "" if pd.isna(r.n) else f"  n = {format_number(int(r.n))}"
-            name = "  ".join(x for x in (r.measure, r.dataset, r.subject, r.metric) if x)
+            name = "  ".join(x for x in (r.measure, r.dataset, r.agent, r.metric) if x)
             extra = [thin_text(r.thin_reason)] if r.thin else []
             extra += [r.skipped] if r.skipped else []
             lines.append(
-                f"{name}  {r.embedding}  {format_number(r.value)}{ci}{n}"
+                f"{name}  {r.subject}  {format_number(r.value)}{ci}{n}"
                 + (f"  ({'; '.join(extra)})" if extra else "")
             )
         for s in self.skipped:
-            lines.append(f"skipped {s.measure} on {s.embedding}: {s.reason}")
+            lines.append(f"skipped {s.measure} on {s.subject}: {s.reason}")
         return "\n".join(lines)
 
     def plot(
@@ -172,17 +181,17 @@ class Results:
         metric: str,
         *,
         dataset: str | None = None,
-        subject: str | None = None,
+        agent: str | None = None,
     ):
-        """One bar per embedding (and subject) with its interval; thin values hatched.
+        """One bar per subject (and agent) with its interval; thin values hatched.
 
         Parameters
         ----------
         measure, metric : str
             The score to show (``"similarity"``, ``"spearman"``).
-        dataset, subject : str, optional
-            Narrow the rows (default: every data set and subject; several make several bars
-            per embedding, labelled).
+        dataset, agent : str, optional
+            Narrow the rows (default: every data set and agent; several make several bars
+            per subject, labelled).
 
         Returns
         -------
@@ -197,20 +206,22 @@ class Results:
             if s.measure == measure
             and s.metric == metric
             and (dataset is None or s.dataset == dataset)
-            and (subject is None or s.subject == subject)
+            and (agent is None or s.agent == agent)
         ]
         if not rows:
             have = sorted({(s.measure, s.metric) for s in self.scores})
             raise KeyError(
                 f"no score {measure}/{metric}"
                 + (f" on {dataset!r}" if dataset else "")
-                + (f" of {subject!r}" if subject else "")
+                + (f" of {agent!r}" if agent else "")
                 + f"; have: {', '.join(f'{m}/{x}' for m, x in have)}"
             )
-        parts = [p for p in ("dataset", "subject") if len({getattr(s, p) for s in rows}) > 1]
-        labels = [" / ".join([s.embedding, *(getattr(s, p) for p in parts)]) for s in rows]
+        parts = [
+            p for p in ("dataset", "agent", "partner") if len({getattr(s, p) for s in rows}) > 1
+        ]
+        labels = [" / ".join([s.subject, *(getattr(s, p) for p in parts)]) for s in rows]
         spec = get_measure(measure)
-        title = " / ".join(x for x in (measure, dataset, subject, metric) if x)
+        title = " / ".join(x for x in (measure, dataset, agent, metric) if x)
         return comparison_figure(
             labels, rows, title=title, direction=spec.direction(metric), bounds=spec.bounds(metric)
         )
@@ -222,7 +233,7 @@ class Results:
         from wordgames.results import RunRecord
 
         return RunRecord(
-            embeddings=self.embeddings,
+            embeddings=self.subjects,
             results=[r.as_dict() for r in self.results],
             skipped=[asdict(s) for s in self.skipped],
             parameters=self.parameters,
@@ -421,8 +432,22 @@ def plan_units(
 
 
 # --------------------------------------------------------------------------- evaluate
+def _subjects_arg(subjects, embeddings):
+    """``subjects``, or the deprecated ``embeddings=`` keyword of older code."""
+    if embeddings is None:
+        return subjects
+    if subjects is not None:
+        raise TypeError("evaluate() got both subjects and embeddings (its old name): give one")
+    import warnings
+
+    warnings.warn(
+        "evaluate(embeddings=...) is now evaluate(subjects=...)", DeprecationWarning, stacklevel=3
+    )
+    return embeddings
+
+
 def evaluate(
-    embeddings=None,
+    subjects=None,
     measures=None,
     *,
     datasets: Sequence[str] | None = None,
@@ -443,14 +468,16 @@ def evaluate(
     thin: ThinPolicy | None = None,
     trust_pickle: bool = False,
     skip_uncovered: bool = False,
+    embeddings=None,
 ) -> Results:
-    """Run measures on embeddings and return every score.
+    """Run measures on subjects and return every score.
 
     Parameters
     ----------
-    embeddings : str, path, Embedding, EmbeddingLike or a list of them
-        Built-in names (``"glove-6b-50d"``), vector files, loaded embeddings, or any object with
-        ``name``, ``words`` and ``vectors``. Default: ``"glove-6b-50d"``.
+    subjects : str, path, Embedding, EmbeddingLike, subject or a list of them
+        What is scored: built-in names (``"glove-6b-50d"``), vector files, subject specs
+        (``"chat:MODEL"``, ``"people"``), loaded embeddings, or any object with ``name``,
+        ``words`` and ``vectors``. Default: ``"glove-6b-50d"``.
     measures : str or list of str, optional
         Measure names (:func:`wordgames.list_measures`); default: every built-in measure.
     datasets : list of str, optional
@@ -487,6 +514,8 @@ def evaluate(
     progress, on_plan : callable, optional
         ``progress(label, done, total)`` after each unit; ``on_plan(results)`` once the units
         are planned (``results.missing`` lists those to compute). The CLI shows both.
+    embeddings : deprecated
+        The old name of ``subjects`` (a ``DeprecationWarning``).
 
     Returns
     -------
@@ -509,7 +538,10 @@ def evaluate(
     runner = _executor(executor)
     store = _open_store(store, runner)
     embs = load_subjects(
-        embeddings, policy, transformer_vocab=transformer_vocab, trust_pickle=trust_pickle
+        _subjects_arg(subjects, embeddings),
+        policy,
+        transformer_vocab=transformer_vocab,
+        trust_pickle=trust_pickle,
     )
     settings = RunSettings(
         seed,
@@ -523,7 +555,7 @@ def evaluate(
     timings = {"load_embeddings": round(time.perf_counter() - t0, 3)}
     plan = plan_units(embs, chosen, typed, store=store, settings=settings, overwrite=overwrite)
     res = Results(
-        embeddings=[e.describe() for e in embs],
+        subjects=[e.describe() for e in embs],
         missing=[u.label for u in plan.missing],
         parameters=_run_parameters(
             embs, chosen, typed, runner, plan, settings, overwrite=overwrite
@@ -598,7 +630,7 @@ def _uncovered(coverage: list, thin: ThinPolicy) -> dict:
     """``{(embedding, measure): reason}`` of the units every data set of which is thin."""
     groups: dict = {}
     for c in coverage:
-        groups.setdefault((c.embedding, c.measure), []).append(c)
+        groups.setdefault((c.subject, c.measure), []).append(c)
     return {
         key: "coverage below {:.0%} on every data set ({})".format(
             thin.min_coverage, "; ".join(f"{c.dataset}: {c.known:,} of {c.total:,}" for c in rows)
@@ -758,11 +790,11 @@ def _collect(res: Results, plan: Plan, outcomes: dict, store, thin: ThinPolicy) 
                     )
                 )
                 continue
-            r = MeasureResult.from_dict(entry["result"])
-        if r.embedding != u.embedding.name:  # a stored twin computed under another name
+            r = MeasureResult.from_dict(entry["result"], pairs=u.measure.pairs)
+        if r.subject != u.embedding.name:  # a stored twin computed under another name
             r = r.renamed(u.embedding.name)
         if u.partner is not None:  # a pair's partner is named as this run names it
-            r.set_subject(u.partner.name)
+            r.set_partner(u.partner.name)
         for sc in r.scores:  # this run's policy, also for results stored under another one
             sc.thin, sc.thin_reason = is_thin(sc, thin)
         res.results.append(r)

@@ -172,7 +172,7 @@ def oddmanout_k_sweep(
 
 def _k_sweep_rows(scores, dataset: str, paths: dict[str, int]) -> list[dict]:
     """One row per solver of ``dataset`` from the Score rows (``K`` from the sense file)."""
-    by = {(s.subject, s.metric): s for s in scores if s.dataset == dataset}
+    by = {(s.agent, s.metric): s for s in scores if s.dataset == dataset}
     rows = []
     for (subject, metric), s in by.items():
         if metric != "pct_correct" or not (subject == "embedding" or subject.startswith("senses:")):
@@ -180,7 +180,7 @@ def _k_sweep_rows(scores, dataset: str, paths: dict[str, int]) -> list[dict]:
         name = subject.removeprefix("senses:")
         row = {
             "K": paths.get(name) if subject != "embedding" else None,
-            "solver": s.embedding if subject == "embedding" else f"embedding:{name}",
+            "solver": s.subject if subject == "embedding" else f"embedding:{name}",
         }
         for field in ("pct_correct", "pct_wrong", "pct_abstained", "accuracy_answered"):
             row[field] = by[(subject, field)].value

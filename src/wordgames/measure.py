@@ -85,14 +85,14 @@ class Metric:
 
 @dataclass(frozen=True)
 class Headline:
-    """A headline score of a measure: the rows of one metric, optionally of one subject/data set.
+    """A headline score of a measure: the rows of one metric, optionally of one agent/data set.
 
     Parameters
     ----------
     metric : str
         A metric the measure declares.
-    dataset, subject : str or None
-        Only the rows of this data set and subject (``None``: any).
+    dataset, agent : str or None
+        Only the rows of this data set and agent (``None``: any).
     primary : bool
         The measure's single number for the cross-measure correlation (the first primary
         headline present wins).
@@ -101,7 +101,7 @@ class Headline:
 
     Examples
     --------
-    >>> h = Headline("map", subject="nearest")
+    >>> h = Headline("map", agent="nearest")
     >>> h.matches(Score("e", "codenames", "pilot", "nearest", "map", 0.5))
     True
     >>> h.matches(Score("e", "codenames", "pilot", "random", "map", 0.1))
@@ -110,7 +110,7 @@ class Headline:
 
     metric: str
     dataset: str | None = None
-    subject: str | None = None
+    agent: str | None = None
     primary: bool = False
     description: str = ""
 
@@ -118,23 +118,27 @@ class Headline:
         return (
             score.metric == self.metric
             and (self.dataset is None or score.dataset == self.dataset)
-            and (self.subject is None or score.subject == self.subject)
+            and (self.agent is None or score.agent == self.agent)
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Score:
-    """One number of one measure on one embedding: a long-format row.
+    """One number of one measure on one subject: a long-format row.
+
+    The three names of a row say who played: the *subject* is the thing scored (an embedding,
+    a model, ``people``), the *agent* the way it played (a receiver, a solver: ``nearest``), and
+    the *partner* the other subject of a measure of pairs (self-play's receiver).
 
     Parameters
     ----------
-    embedding : str
-        Display name of the embedding.
+    subject : str
+        Display name of the subject scored (``"glove-6b-50d"``, ``"chat:m"``).
     measure : str
         Measure name (``"codenames"``).
     dataset : str
         Data set the number was computed on (``""`` when none, e.g. a matrix statistic).
-    subject : str
+    agent : str
         The agent, solver or benchmark that produced it (``""`` when the measure has none).
     metric : str
         A metric declared by the measure (:class:`Metric`).
@@ -163,6 +167,8 @@ class Score:
         Items *inside* ``n`` that hold an out-of-vocabulary word and are scored by the
         measure's rule for them (an Odd-Man-Out solver abstains, ``oov="fixed"`` gives a pair
         a fixed cosine). They count against ``coverage``.
+    partner : str
+        The partner subject of a measure of pairs (``""`` for every other measure).
     n_unread : int
         Items *inside* ``n`` whose player's answer could not be read, even after a re-prompt,
         and that are scored by the game's "no move" for them (:mod:`wordgames.reading`): an
@@ -177,10 +183,10 @@ class Score:
     (3000, 0.983)
     """
 
-    embedding: str
+    subject: str
     measure: str
     dataset: str
-    subject: str
+    agent: str
     metric: str
     value: float
     ci_low: float = math.nan
@@ -194,6 +200,7 @@ class Score:
     thin_reason: str = ""
     n_oov: int = 0
     n_unread: int = 0
+    partner: str = ""
 
     @property
     def total(self) -> int | None:
@@ -211,19 +218,50 @@ class Score:
         return (self.n - (self.n_oov or 0)) / total
 
     @property
-    def key(self) -> tuple[str, str, str, str, str]:
-        return (self.embedding, self.measure, self.dataset, self.subject, self.metric)
+    def key(self) -> tuple[str, str, str, str, str, str]:
+        return (self.subject, self.measure, self.dataset, self.agent, self.partner, self.metric)
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> Score:
+    def from_dict(cls, d: Mapping, *, pairs: bool = False) -> Score:
+        """The row of :meth:`as_dict`; a row stored before the three names is mapped.
+
+        A row without an ``agent`` key is of the older schema: its ``embedding`` was the
+        subject and its ``subject`` the agent or, in a measure of ``pairs``, the partner.
+
+        Examples
+        --------
+        >>> old = {"embedding": "g", "measure": "m", "dataset": "d", "subject": "nearest",
+        ...        "metric": "map", "value": 0.5}
+        >>> s = Score.from_dict(old)
+        >>> s.subject, s.agent, s.partner
+        ('g', 'nearest', '')
+        >>> Score.from_dict({**old, "subject": "w"}, pairs=True).partner
+        'w'
+        >>> Score.from_dict(s.as_dict()) == s
+        True
+        """
+        d = old_row(d, pairs) if "agent" not in d else d
         names = {f.name for f in dataclasses.fields(cls)}
         kw = {k: v for k, v in d.items() if k in names}
         for k in ("value", "ci_low", "ci_high", "coverage"):
             kw[k] = math.nan if kw.get(k) is None else float(kw[k])
         return cls(**kw)
+
+
+def old_row(d: Mapping, pairs: bool = False) -> dict:
+    """A Score row of the schema before the three names, in today's names.
+
+    ``embedding`` becomes ``subject``; ``subject`` becomes ``agent``, or ``partner`` in a
+    measure of ``pairs`` (where it held the partner's name).
+    """
+    d = dict(d)
+    second = d.pop("subject", "")
+    d["subject"] = d.pop("embedding", "")
+    d["agent"], d["partner"] = ("", second) if pairs else (second, d.get("partner", ""))
+    return d
 
 
 @dataclass(frozen=True)
@@ -386,8 +424,8 @@ class Measure:
         A frozen dataclass of the options, with defaults.
     uses_embedding : bool
         False for measures of other representations (CBM reads message logs).
-    baseline_subjects : tuple of str
-        Subjects whose scores do not depend on the embedding (the WordNet solver, people);
+    baseline_agents : tuple of str
+        Agents whose scores do not depend on the subject (the WordNet solver, people);
         a trailing ``*`` matches a prefix. Their coverage says nothing of a vocabulary.
     part_option : str
         The option that selects the parts a Score's ``dataset`` names (``"benchmarks"``,
@@ -399,7 +437,7 @@ class Measure:
     pairs : bool
         The measure plays two subjects against each other: ``evaluate`` runs one unit per
         ordered pair of its subjects (the unit's subject and ``ctx.partner``), and every Score
-        row's ``subject`` is the partner's name (a sender x receiver matrix).
+        row's ``partner`` is the partner's name (a sender x receiver matrix).
     in_default_run : bool
         Run when no measure is named (``False``: only when named, e.g. self-play).
     coverage : str
@@ -416,9 +454,9 @@ class Measure:
         Why the measure has no row for the people of its data (the subject ``people``, the
         human ceiling), when it does not declare the kind ``people``: shown in the result.
     shared_columns : tuple of tuple of str
-        Groups of subjects that are each kind of subject's own agent in one role (the
+        Groups of agents that are each kind of subject's own agent in one role (the
         embedding's nearest receiver, then a player's receiver): the leaderboard shows each
-        group in the column of its first subject, so that an embedding and a chat model stand
+        group in the column of its first agent, so that an embedding and a chat model stand
         side by side (the report's notes say so).
     item_noun : str
         What one of its items is, as the console counts them ("records", "puzzles", "pairs").
@@ -444,7 +482,7 @@ class Measure:
     citation: str = ""
     options: type = NoOptions
     uses_embedding: bool = True
-    baseline_subjects: tuple[str, ...] = ()
+    baseline_agents: tuple[str, ...] = ()
     part_option: str = ""
     subjects: tuple[str, ...] = ("vectors",)
     pairs: bool = False
@@ -487,35 +525,35 @@ class Measure:
         m = self.metric(metric)
         return m.bounds if m else (None, None)
 
-    def column_subject(self, subject: str) -> str:
-        """The leaderboard column's subject: the first of its shared group (else itself).
+    def column_agent(self, agent: str) -> str:
+        """The leaderboard column's agent: the first of its shared group (else itself).
 
         >>> m = Measure("x", "1", "f", "d", "m:f", shared_columns=(("nearest", "player"),))
-        >>> m.column_subject("player"), m.column_subject("random")
+        >>> m.column_agent("player"), m.column_agent("random")
         ('nearest', 'random')
         """
         for group in self.shared_columns:
-            if subject in group:
+            if agent in group:
                 return group[0]
-        return subject
+        return agent
 
-    def is_baseline(self, subject: str) -> bool:
-        """Whether ``subject``'s scores do not depend on the embedding (see ``baseline_subjects``)."""
+    def is_baseline(self, agent: str) -> bool:
+        """Whether ``agent``'s scores do not depend on the subject (see ``baseline_agents``)."""
         return not self.uses_embedding or any(
-            subject == b or (b.endswith("*") and subject.startswith(b[:-1]))
-            for b in self.baseline_subjects
+            agent == b or (b.endswith("*") and agent.startswith(b[:-1]))
+            for b in self.baseline_agents
         )
 
     def headline_of(self, score: Score) -> Headline | None:
         """The headline ``score`` is, else ``None``.
 
-        The people's rows (subject ``"people"``, the human ceiling) are the headline of the
+        The people's rows (agent ``"people"``, the human ceiling) are the headline of the
         agent whose column they share (:attr:`shared_columns`): the people's MAP stands in the
         nearest receiver's column, on the leaderboard and in every printer.
         """
         hit = next((h for h in self.headlines if h.matches(score)), None)
-        if hit is None and score.subject == "people" and self.column_subject("people") != "people":
-            shadow = dataclasses.replace(score, subject=self.column_subject("people"))
+        if hit is None and score.agent == "people" and self.column_agent("people") != "people":
+            shadow = dataclasses.replace(score, agent=self.column_agent("people"))
             hit = next((h for h in self.headlines if h.matches(shadow)), None)
         return hit
 
@@ -771,11 +809,11 @@ def options_dict(options) -> dict:
 
 @dataclass
 class Skip:
-    """A measure that did not run on an embedding, and why.
+    """A measure that did not run on a subject, and why.
 
     Parameters
     ----------
-    embedding, measure : str
+    subject, measure : str
         The unit's subject and measure.
     reason : str
         Why, in words (data missing, a capability the subject lacks, an error).
@@ -790,7 +828,7 @@ class Skip:
     False
     """
 
-    embedding: str
+    subject: str
     measure: str
     reason: str
     failed: bool = False
@@ -800,7 +838,7 @@ class Skip:
 # --------------------------------------------------------------------------- results
 @dataclass
 class MeasureResult:
-    """The outcome of one measure on one embedding.
+    """The outcome of one measure on one subject.
 
     Parameters
     ----------
@@ -816,18 +854,18 @@ class MeasureResult:
     notes : free-text remarks (repairs in the data, skipped parts)
     scores : typed long-format rows (:class:`~wordgames.measure.Score`): what the report,
         the leaderboard and ``Results.to_frame`` read
-    embedding : name of the embedding it was computed on
+    subject : name of the subject it was computed on
     items : per-item values behind the headline scores, by :func:`item_key`
-        (:mod:`wordgames.paired`): what a paired comparison of two embeddings resamples
+        (:mod:`wordgames.paired`): what a paired comparison of two subjects resamples
     usage : what the unit cost a subject that sends requests (a chat model): ``requests``,
         ``cache_hits``, ``tokens_in``, ``tokens_out``, ``failed``, ``unreadable``; empty for
         others
 
     Examples
     --------
-    >>> r = MeasureResult("toy", "1", embedding="glove")
+    >>> r = MeasureResult("toy", "1", subject="glove")
     >>> row = r.score("men", "", "spearman", 0.7, n=2950, n_skipped=50)
-    >>> (row.embedding, row.measure, row.metric, row.total), len(r.scores)
+    >>> (row.subject, row.measure, row.metric, row.total), len(r.scores)
     (('glove', 'toy', 'spearman', 3000), 1)
     """
 
@@ -841,7 +879,7 @@ class MeasureResult:
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     scores: list = field(default_factory=list)
-    embedding: str = ""
+    subject: str = ""
     items: dict[str, dict] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
 
@@ -852,12 +890,12 @@ class MeasureResult:
         """
         from wordgames.paired import pack
 
-        self.items[item_key(score.dataset, score.subject, score.metric)] = pack(record)
+        self.items[score_item_key(score)] = pack(record)
 
     def score(
         self,
         dataset: str,
-        subject: str,
+        agent: str,
         metric: str,
         value,
         *,
@@ -870,7 +908,7 @@ class MeasureResult:
     ):
         """Append one :class:`~wordgames.measure.Score` row; returns it.
 
-        Embedding and direction are filled in by :func:`wordgames.evaluation.compute_unit`.
+        Subject, partner and direction are filled in by :func:`wordgames.compute.compute_unit`.
         """
         import math
 
@@ -878,10 +916,10 @@ class MeasureResult:
 
         lo, hi = ci if ci is not None else (math.nan, math.nan)
         row = Score(
-            self.embedding,
+            self.subject,
             self.measure,
             dataset,
-            subject,
+            agent,
             metric,
             _float(value),
             _float(lo),
@@ -895,8 +933,8 @@ class MeasureResult:
         self.scores.append(row)
         return row
 
-    def find(self, metric: str, dataset: str | None = None, subject: str | None = None):
-        """The one Score row of ``metric`` (and ``dataset`` / ``subject`` where given).
+    def find(self, metric: str, dataset: str | None = None, agent: str | None = None):
+        """The one Score row of ``metric`` (and ``dataset`` / ``agent`` where given).
 
         Raises KeyError naming the rows there are when none or several match.
 
@@ -910,48 +948,60 @@ class MeasureResult:
             for s in self.scores
             if s.metric == metric
             and (dataset is None or s.dataset == dataset)
-            and (subject is None or s.subject == subject)
+            and (agent is None or s.agent == agent)
         ]
         if len(rows) != 1:
-            have = sorted({f"{s.dataset}|{s.subject}|{s.metric}" for s in self.scores})
+            have = sorted({score_item_key(s) for s in self.scores})
             what = "no" if not rows else f"{len(rows)}"
             raise KeyError(
                 f"{what} score row(s) of {self.measure} for dataset={dataset!r} "
-                f"subject={subject!r} metric={metric!r}; rows: {', '.join(have[:20])}"
+                f"agent={agent!r} metric={metric!r}; rows: {', '.join(have[:20])}"
                 + (" ..." if len(have) > 20 else "")
             )
         return rows[0]
 
-    def value(self, metric: str, dataset: str | None = None, subject: str | None = None) -> float:
+    def value(self, metric: str, dataset: str | None = None, agent: str | None = None) -> float:
         """The value of :meth:`find`'s row."""
-        return self.find(metric, dataset, subject).value
+        return self.find(metric, dataset, agent).value
 
     def as_dict(self) -> dict:
         d = asdict(self)
         return jsonable(d)
 
     @classmethod
-    def from_dict(cls, d: dict) -> MeasureResult:
-        """The result of :meth:`as_dict` (as stored), with its Score rows typed again."""
+    def from_dict(cls, d: dict, *, pairs: bool = False) -> MeasureResult:
+        """The result of :meth:`as_dict` (as stored), with its Score rows typed again.
+
+        A result stored before the three names (its ``embedding`` is the subject) is read in
+        today's names (:func:`old_row`); ``pairs``: a measure of pairs, whose rows' old
+        ``subject`` was the partner. Its item records move with the rows.
+        """
         from dataclasses import fields
 
         from wordgames.measure import Score
 
         names = {f.name for f in fields(cls)}
         kw = {k: v for k, v in d.items() if k in names}
-        kw["scores"] = [Score.from_dict(s) for s in d.get("scores") or ()]
+        if "embedding" in d and "subject" not in d:
+            kw["subject"] = d["embedding"]
+        rows = d.get("scores") or ()
+        kw["scores"] = [Score.from_dict(s, pairs=pairs) for s in rows]
+        if pairs and isinstance(kw.get("items"), dict):  # old item keys named the partner second
+            old = {f"{s.dataset}|{s.partner}|{s.metric}": score_item_key(s) for s, r in
+                   zip(kw["scores"], rows, strict=True) if "agent" not in r}  # fmt: skip
+            kw["items"] = {old.get(k, k): v for k, v in kw["items"].items()}
         return cls(**kw)
 
-    def renamed(self, embedding: str) -> MeasureResult:
-        """A copy under another embedding name (a stored twin of the same vectors)."""
+    def renamed(self, subject: str) -> MeasureResult:
+        """A copy under another subject name (a stored twin of the same vectors)."""
         from dataclasses import replace
 
         return replace(
-            self, embedding=embedding, scores=[replace(s, embedding=embedding) for s in self.scores]
+            self, subject=subject, scores=[replace(s, subject=subject) for s in self.scores]
         )
 
-    def set_subject(self, subject: str) -> None:
-        """Make ``subject`` every row's subject (a measure of pairs: the partner's name).
+    def set_partner(self, partner: str) -> None:
+        """Make ``partner`` every row's partner (a measure of pairs: the second subject).
 
         The item records behind the rows move with them, so that the paired comparisons find
         them under the rows' keys.
@@ -959,26 +1009,34 @@ class MeasureResult:
         >>> r = MeasureResult("m", "1")
         >>> row = r.score("d", "", "t", 1.0)
         >>> r.items[item_key("d", "", "t")] = {"x": 1}
-        >>> r.set_subject("b")
-        >>> row.subject, list(r.items)
-        ('b', ['d|b|t'])
+        >>> r.set_partner("b")
+        >>> row.partner, list(r.items)
+        ('b', ['d||t|b'])
         """
         moved = {}
         for s in self.scores:
-            record = self.items.pop(item_key(s.dataset, s.subject, s.metric), None)
-            s.subject = subject
+            record = self.items.pop(score_item_key(s), None)
+            s.partner = partner
             if record is not None:
-                moved[item_key(s.dataset, s.subject, s.metric)] = record
+                moved[score_item_key(s)] = record
         self.items.update(moved)
 
 
-def item_key(dataset: str, subject: str, metric: str) -> str:
+def item_key(dataset: str, agent: str, metric: str, partner: str = "") -> str:
     """The key of a score's item record in :attr:`MeasureResult.items`.
 
-    >>> item_key("men", "", "spearman")
-    'men||spearman'
+    The partner enters the key of a measure of pairs' rows: a paired comparison pairs the
+    games of one partner only.
+
+    >>> item_key("men", "", "spearman"), item_key("", "", "turns", "glove")
+    ('men||spearman', '||turns|glove')
     """
-    return f"{dataset}|{subject}|{metric}"
+    return f"{dataset}|{agent}|{metric}" + (f"|{partner}" if partner else "")
+
+
+def score_item_key(score: Score) -> str:
+    """:func:`item_key` of a Score row."""
+    return item_key(score.dataset, score.agent, score.metric, score.partner)
 
 
 def _float(v) -> float:

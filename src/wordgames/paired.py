@@ -43,6 +43,26 @@ def item_record(
 ) -> dict:
     """The per-item values behind one score, as stored with the result (JSON-ready).
 
+    Parameters
+    ----------
+    ids : sequence
+        One id per item (what two subjects' records are matched on).
+    values : sequence of float
+        The item's value under the score's statistic.
+    statistic : str
+        How the values make the score (``"mean"``; see the module for the others).
+    weights : sequence of int, optional
+        How many decisions each item stands for (an aggregated record).
+    gold : sequence of float, optional
+        The item's human value, for a correlation statistic.
+    strata : sequence of str, optional
+        The item's stratum, for a statistic averaged per stratum.
+
+    Returns
+    -------
+    dict
+        The record; :func:`pack` gives its stored form.
+
     Examples
     --------
     >>> item_record([0, 1], [1.0, 0.0])
@@ -79,6 +99,18 @@ def pack(record: Mapping) -> dict:
 
     Item ids are kept as 64-bit digests (all a comparison needs is which items are shared).
 
+    Parameters
+    ----------
+    record : mapping
+        A record of :func:`item_record`.
+
+    Returns
+    -------
+    dict
+        JSON-ready: the encoding, the base64 data and the statistic.
+
+    Examples
+    --------
     >>> rec = item_record(["a", "b"], [0.5, 1.0], weights=[1, 3])
     >>> back = unpack(pack(rec))
     >>> back["values"].tolist(), back["weights"].tolist(), back["statistic"]
@@ -106,7 +138,29 @@ def pack(record: Mapping) -> dict:
 
 
 def unpack(stored: Mapping) -> dict | None:
-    """The arrays of a stored record (``None`` when it is not one this version can read)."""
+    """The arrays of a stored record (``None`` when it is not one this version can read).
+
+    A damaged record, one of another encoding or one that would inflate beyond any record
+    wordgames writes is refused (``None``), never read in part.
+
+    Parameters
+    ----------
+    stored : mapping
+        A record as :func:`pack` stores it.
+
+    Returns
+    -------
+    dict or None
+        ``ids``, ``values`` (and ``weights``, ``gold``, ``strata`` where kept) as arrays of
+        one length, and the ``statistic``.
+
+    Examples
+    --------
+    >>> unpack(pack(item_record(["a"], [2.0])))["values"].tolist()
+    [2.0]
+    >>> unpack({"encoding": "something else"}) is None
+    True
+    """
     if not isinstance(stored, Mapping) or stored.get("encoding") != ENCODING:
         return None
     try:
@@ -270,6 +324,15 @@ def paired_difference(
 ) -> dict | None:
     """The statistic of ``a`` minus that of ``b`` on their shared items, with its interval.
 
+    Parameters
+    ----------
+    a, b : mapping
+        Records of :func:`item_record` (or their stored form).
+    n_resamples : int
+        Bootstrap resamples of the shared items.
+    seed : int
+        Seed of the resampling.
+
     Returns
     -------
     dict or None
@@ -330,11 +393,31 @@ def top_group(
     the paired interval of ``leader - other`` lies entirely on ``leader``'s side of zero.
     A subject without item records cannot be separated and joins the group.
 
+    Parameters
+    ----------
+    leader : str
+        The subject with the best value.
+    others : sequence of str
+        The other ranked subjects.
+    records : mapping of str to mapping or None
+        Each subject's item record of the score.
+    higher_is_better : bool
+        The metric's direction.
+    n_resamples, seed : int
+        Of each :func:`paired_difference`.
+
     Returns
     -------
     (group, comparisons)
         ``group`` starts with ``leader``; ``comparisons`` maps each other subject to its
         :func:`paired_difference` (``None`` where none was possible).
+
+    Examples
+    --------
+    >>> recs = {"a": item_record(range(6), [1, 1, 1, 1, 1, 0]),
+    ...         "b": item_record(range(6), [0, 0, 0, 0, 1, 0]), "c": None}
+    >>> top_group("a", ["b", "c"], recs, higher_is_better=True, n_resamples=200)[0]
+    ['a', 'c']
     """
     group, comparisons = [leader], {}
     for other in others:

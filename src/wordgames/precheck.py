@@ -23,16 +23,36 @@ from wordgames.measure import load_entry
 
 @dataclass(frozen=True)
 class Coverage:
-    """The items of one data set whose words an embedding knows."""
+    """The items of one data set whose words a subject knows.
 
-    embedding: str
+    Parameters
+    ----------
+    subject : str
+        The subject's name.
+    measure, dataset : str
+        The measure and the data set counted.
+    known, total : int
+        Items whose every word the subject knows, and the data set's items.
+    unit : str
+        What an item is, in words (``"records"``, ``"pairs"``, ``"puzzles"``).
+    metrics : str
+        The metrics these counts stand behind (a prefix such as ``human_sender``; ``""``:
+        all): the console's warning names a row only where the measure's table shows such a
+        score.
+
+    Examples
+    --------
+    >>> c = Coverage("glove", "codenames", "codenames-pilot", 192, 196, "records")
+    >>> c.text()
+    'glove: codenames codenames-pilot: 192 of 196 records (98%)'
+    """
+
+    subject: str
     measure: str
     dataset: str
     known: int
     total: int
     unit: str
-    #: the metrics these counts stand behind (a prefix such as ``human_sender``; ``""``: all):
-    #: the console's warning names a row only where the measure's table shows such a score
     metrics: str = ""
 
     def shown_by(self, headlines) -> bool:
@@ -58,7 +78,7 @@ class Coverage:
     def text(self) -> str:
         """``glove: codenames-pilot: 192 of 196 records (98%)``."""
         return (
-            f"{self.embedding}: {self.measure} {self.dataset}: {self.known:,} of "
+            f"{self.subject}: {self.measure} {self.dataset}: {self.known:,} of "
             f"{self.total:,} {self.unit} ({self.share:.0%})"
         )
 
@@ -66,6 +86,20 @@ class Coverage:
 def known_rows(embedding, groups: list[list[str]]) -> np.ndarray:
     """Per group of words: whether the embedding knows every one (one vectorised lookup).
 
+    Parameters
+    ----------
+    embedding : Embedding
+        Anything with ``lookup(words).indices`` (-1: unknown).
+    groups : list of list of str
+        The words of each item.
+
+    Returns
+    -------
+    numpy.ndarray
+        One bool per group (an empty group is known).
+
+    Examples
+    --------
     >>> from wordgames.embeddings import Embedding
     >>> known_rows(Embedding(["a", "b"], np.eye(2)), [["a", "b"], ["a", "zz"], []]).tolist()
     [True, False, True]
@@ -85,6 +119,29 @@ def coverage_of(embedding, measure, options, data_root=None) -> list[Coverage]:
 
     The measure's ``coverage`` function gives ``(data set, known, total, unit)`` per data set,
     and optionally the metric prefix the counts stand behind (:attr:`Coverage.metrics`).
+
+    Parameters
+    ----------
+    embedding : Embedding
+        The unit's subject.
+    measure : Measure
+        The unit's measure.
+    options : dataclass instance
+        The measure's typed options.
+    data_root : path, optional
+        Default: ``$WORDGAMES_DATA``.
+
+    Returns
+    -------
+    list of Coverage
+
+    Examples
+    --------
+    >>> from wordgames.embeddings import Embedding
+    >>> from wordgames.registry import get_measure
+    >>> m = get_measure("global-metrics")
+    >>> coverage_of(Embedding(["a"], np.eye(1)), m, m.make_options())
+    []
     """
     from wordgames.errors import DatasetMissingError, WordgamesError
 
@@ -106,6 +163,21 @@ def game_words(data_root=None) -> list[str]:
     an encoder that can encode any word (``transformer:MODEL``) encodes these beside its
     frequency list, so that its coverage of the games is not a frequency list's. Data sets that
     are missing add nothing. (WALES titles are phrases, encoded by the measure itself.)
+
+    Parameters
+    ----------
+    data_root : path, optional
+        Default: ``$WORDGAMES_DATA``.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> game_words(tempfile.mkdtemp())  # a data root with no data set: no word
+    []
     """
     from wordgames.errors import WordgamesError
     from wordgames.registry import builtin_measures

@@ -235,7 +235,7 @@ def list_measures():
             "description": m.description,
             "datasets": ", ".join(m.datasets),
             "headlines": ", ".join(
-                h.metric + (f" ({h.subject})" if h.subject else "") for h in m.headlines
+                h.metric + (f" ({h.agent})" if h.agent else "") for h in m.headlines
             ),
             "options": ", ".join(m.option_names()),
             "citation": m.citation,

@@ -10,6 +10,20 @@ import numpy as np
 def mean_ci(values, confidence: float = 0.95) -> dict:
     """Mean with a Student-t confidence interval.
 
+    Parameters
+    ----------
+    values : sequence of float
+        The sample (a NaN makes the mean NaN: filter first).
+    confidence : float
+        The interval's level.
+
+    Returns
+    -------
+    dict
+        ``mean``, ``ci_low``, ``ci_high``, ``n`` and ``std`` (NaN bounds under two values).
+
+    Examples
+    --------
     >>> r = mean_ci([1.0, 2.0, 3.0])
     >>> r["mean"], round(r["ci_low"], 3), round(r["ci_high"], 3), r["n"]
     (2.0, -0.484, 4.484, 3)
@@ -37,6 +51,20 @@ def mean_ci(values, confidence: float = 0.95) -> dict:
 def rank_summary(ranks, hits_at=(10, 100)) -> dict:
     """Summary of 1-based ranks: mean, median, mean reciprocal rank and hits@k.
 
+    Parameters
+    ----------
+    ranks : sequence of int
+        1-based ranks (1: the first guess was right).
+    hits_at : tuple of int
+        The ``k`` of each ``hits@k`` share.
+
+    Returns
+    -------
+    dict
+        ``mean_rank``, ``median_rank``, ``mrr``, ``hits@K`` per ``K`` and ``n``.
+
+    Examples
+    --------
     >>> s = rank_summary([1, 2, 4, 200])
     >>> s["mean_rank"], s["median_rank"], s["mrr"], s["hits@10"], s["hits@100"]
     (51.75, 3.0, 0.43875, 0.75, 0.75)
@@ -150,8 +178,28 @@ def paired_bootstrap_ci(
 ) -> tuple[float, float]:
     """Percentile-bootstrap interval of a statistic of pairs (resampling the pairs together).
 
-    ``statistic(xs, ys)`` takes two ``(B, n)`` arrays and returns ``(B,)``: e.g. a
-    row-wise Spearman correlation (:func:`rowwise_spearman`).
+    Parameters
+    ----------
+    x, y : array-like
+        The paired values (one pair per position).
+    statistic : callable
+        ``statistic(xs, ys)`` takes two ``(B, n)`` arrays and returns ``(B,)``: e.g. a
+        row-wise Spearman correlation (:func:`rowwise_spearman`).
+    n_resamples : int
+        Bootstrap resamples.
+    confidence : float
+        The interval's level.
+    seed : int
+        Seed of the resampling (its own generator: no global RNG).
+    bounds : tuple of float or None
+        The statistic's range: the interval is clipped to it.
+    chunk : int
+        Most resampled values held at once (memory bound).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; NaN when undefined.
 
     Examples
     --------
@@ -178,6 +226,22 @@ def paired_bootstrap_ci(
 def percentile_interval(dist, bounds=None, confidence: float = 0.95) -> tuple[float, float]:
     """The percentile interval of the finite values of a bootstrap distribution, clipped.
 
+    Parameters
+    ----------
+    dist : numpy.ndarray
+        The bootstrap distribution (non-finite values are left out).
+    bounds : tuple of float or None
+        The statistic's range: the interval is clipped to it.
+    confidence : float
+        The interval's level.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; NaN when no value is finite.
+
+    Examples
+    --------
     >>> percentile_interval(np.array([0.0, 1.0, float("nan")]), (0.0, 1.0), 0.5)
     (0.25, 0.75)
     """
@@ -192,6 +256,16 @@ def percentile_interval(dist, bounds=None, confidence: float = 0.95) -> tuple[fl
 
 def rowwise_spearman(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     """Spearman's rho of each row pair of two ``(B, n)`` arrays (average ranks for ties).
+
+    Parameters
+    ----------
+    xs, ys : numpy.ndarray
+        Arrays of the same ``(B, n)`` shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B,)`` coefficients (NaN for a row without spread).
 
     Examples
     --------
@@ -211,10 +285,24 @@ def rowwise_spearman(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 def spearman_pairwise(x, y, min_n: int = 3) -> tuple[float, float, int, str]:
     """Spearman's rho of two series on the points where both are finite.
 
-    Returns ``(rho, p_value, n, why)``: ``n`` the points used, ``why`` empty, ``"few"`` (under
-    ``min_n`` points: NaN) or ``"constant"`` (a series without spread: NaN). The one rank
-    correlation across embeddings: the correlation study and the report's table both use it.
+    The one rank correlation across subjects: the correlation study and the report's table
+    both use it.
 
+    Parameters
+    ----------
+    x, y : sequence of float
+        The two series, point by point.
+    min_n : int
+        Fewer shared finite points give NaN.
+
+    Returns
+    -------
+    tuple of (float, float, int, str)
+        ``(rho, p_value, n, why)``: ``n`` the points used, ``why`` empty, ``"few"`` (under
+        ``min_n`` points: NaN) or ``"constant"`` (a series without spread: NaN).
+
+    Examples
+    --------
     >>> spearman_pairwise([1.0, 2.0, 3.0, np.nan], [1.0, 3.0, 2.0, 4.0])[2:]
     (3, '')
     >>> spearman_pairwise([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])[3]
@@ -239,9 +327,24 @@ def spearman_interval(rho: float, n: int, level: float = 0.95) -> tuple[float, f
     """The Fisher-z interval of a Spearman coefficient over ``n`` points (Bonett & Wright 2000).
 
     ``atanh(rho) +/- z * sqrt((1 + rho**2 / 2) / (n - 3))``, mapped back with ``tanh``: always
-    inside [-1, 1]. NaN under 4 points or for an undefined coefficient; a coefficient of +-1
-    gives the degenerate interval at that bound.
+    inside [-1, 1]. A coefficient of +-1 gives the degenerate interval at that bound.
 
+    Parameters
+    ----------
+    rho : float
+        The coefficient.
+    n : int
+        The points it was computed on.
+    level : float
+        The interval's level.
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; NaN under 4 points or for an undefined coefficient.
+
+    Examples
+    --------
     >>> [round(x, 3) for x in spearman_interval(0.5, 30)]
     [0.148, 0.74]
     >>> spearman_interval(0.5, 3)
@@ -266,6 +369,22 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
 
     Unlike the normal approximation it stays inside [0, 1] and is not empty at 0 or ``n``.
 
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials.
+    z : float
+        The normal quantile of the level (1.96: 95 %).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``; NaN when ``n`` is 0.
+
+    Examples
+    --------
     >>> [round(x, 4) for x in wilson_interval(0, 10)]
     [0.0, 0.2775]
     >>> [round(x, 4) for x in wilson_interval(5, 10)]

@@ -31,9 +31,7 @@ REVERSED = AgentSpec(
 
 
 def _rows(res, metric="human_receiver.map"):
-    return {
-        s.subject: s for s in res.scores if s.dataset == "codenames-pilot" and s.metric == metric
-    }
+    return {s.agent: s for s in res.scores if s.dataset == "codenames-pilot" and s.metric == metric}
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ def test_spec_headlines_are_the_aggregates_over_data_sets():
 
     m = get_measure("codenames")
     first = m.headlines[:3]
-    assert [(h.dataset, h.subject, h.metric) for h in first] == [
+    assert [(h.dataset, h.agent, h.metric) for h in first] == [
         (ALL_DATASETS, "nearest", "human_receiver.map"),
         (ALL_DATASETS, "cluster", "human_receiver.mean_rank"),
         (ALL_DATASETS, "nearest", "human_sender.guess_score"),
@@ -64,7 +64,7 @@ def test_all_rows_are_the_mean_over_data_sets_each_weighted_equally(tmp_path):
 
     emb, files = _toy_data(tmp_path)
     res = wordgames.evaluate(emb, ["codenames"], options={"codenames": {"files": files}})
-    rows = {(s.dataset, s.subject, s.metric): s for s in res.scores}
+    rows = {(s.dataset, s.agent, s.metric): s for s in res.scores}
     # the per-data-set values, computed directly
     maps = {}
     for f in files:

@@ -74,8 +74,8 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
     measure = get_measure("codenames")
     # ... and each receiver's share of the people's ceiling and its gap to them (issue 39)
     assert len(api) == 6 * 9 + 2 + 4 + 2 * 2
-    per_ds = {(s.subject, s.metric): s for s in res.scores if s.dataset == "codenames-pilot"}
-    agg = {(s.subject, s.metric): s for s in res.scores if s.dataset == "all"}
+    per_ds = {(s.agent, s.metric): s for s in res.scores if s.dataset == "codenames-pilot"}
+    agg = {(s.agent, s.metric): s for s in res.scores if s.dataset == "all"}
     assert set(agg) == {
         ("nearest", "human_receiver.map"),
         ("cluster", "human_receiver.mean_rank"),
@@ -89,7 +89,7 @@ def test_cli_and_python_api_agree_number_for_number(tmp_path, data_root):
         assert (a.ci_low, a.ci_high) == pytest.approx((d.ci_low, d.ci_high))
     assert {s.metric for s in res.scores} <= {m.name for m in measure.metrics}
     nearest = next(
-        s for s in res.scores if s.subject == "nearest" and s.metric == "human_receiver.map"
+        s for s in res.scores if s.agent == "nearest" and s.metric == "human_receiver.map"
     )
     assert nearest.dataset == "codenames-pilot" and nearest.direction == "higher"
     assert nearest.ci_low < nearest.value < nearest.ci_high
@@ -152,9 +152,9 @@ def test_users_own_file_through_the_python_api_in_memory(tmp_path):
     res = wordgames.evaluate(emb, ["codenames"], options={"codenames": {"files": [str(path)]}})
     (result,) = res.results
     assert result.plots == [] and not list(tmp_path.rglob("*.png"))
-    rows = {(s.subject, s.metric): s for s in res.scores}
+    rows = {(s.agent, s.metric): s for s in res.scores}
     assert {s.dataset for s in res.scores} == {"user:mine.jsonl", "all"}
-    rows = {(s.subject, s.metric): s for s in res.scores if s.dataset != "all"}
+    rows = {(s.agent, s.metric): s for s in res.scores if s.dataset != "all"}
     rank = rows[("exhaustive:avg_blue_dist", "human_receiver.mean_rank")]
     # record 1: "c" covers both picks and is the only candidate that does -> rank 1;
     # record 2: its clue is not in the vocabulary -> skipped, counted and said why

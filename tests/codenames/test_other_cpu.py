@@ -24,7 +24,7 @@ _SCRIPT = """
 import json, sys
 import wordgames
 res = wordgames.evaluate("glove-6b-50d", measures=["codenames"], datasets=sys.argv[1:], seed=0)
-print(json.dumps([[s.dataset, s.subject, s.metric, s.value, s.ci_low, s.ci_high, s.n,
+print(json.dumps([[s.dataset, s.agent, s.metric, s.value, s.ci_low, s.ci_high, s.n,
                    s.n_skipped] for s in res.scores]))
 """
 
@@ -34,7 +34,7 @@ _DATASETS = ["codenames-pilot", "codenames-human-stanfordhci", "codenames-human-
 
 
 def _rows(res) -> list:
-    return [[s.dataset, s.subject, s.metric, s.value, s.ci_low, s.ci_high, s.n, s.n_skipped]
+    return [[s.dataset, s.agent, s.metric, s.value, s.ci_low, s.ci_high, s.n, s.n_skipped]
             for s in res.scores]  # fmt: skip
 
 

@@ -146,7 +146,7 @@ def test_the_people_row_and_the_share_go_through_evaluate(tmp_path):
     frame = res.to_frame()
 
     def row(embedding, subject, metric):
-        got = frame[(frame.embedding == embedding) & (frame.subject == subject)
+        got = frame[(frame.subject == embedding) & (frame.agent == subject)
                     & (frame.metric == metric)]  # fmt: skip
         assert len(got) == 1, (embedding, subject, metric)
         return got.iloc[0]
@@ -174,7 +174,7 @@ def test_a_data_set_without_two_responses_to_an_item_says_why(tmp_path):
     data = _write(tmp_path / "alone.jsonl", alone)
     options = {"codenames": {"files": [data], "datasets": []}}
     res = wordgames.evaluate(People(), measures=["codenames"], options=options)
-    assert not [s for s in res.scores if s.subject == "people"]
+    assert not [s for s in res.scores if s.agent == "people"]
     notes = " ".join(res.results[0].notes)
     assert "no people row: no item has two responses" in notes
 

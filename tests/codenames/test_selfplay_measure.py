@@ -41,7 +41,7 @@ def test_each_pair_is_the_game_metric_of_its_agents():
                 ExhaustiveSearchSender(snd, "frequency", vocab_size=None),
                 EmbeddingNearestReceiver(rcv), boards, n_resamples=200, seed=0,
             )  # fmt: skip
-            got = df[(df.embedding == snd.name) & (df.subject == rcv.name)].set_index("metric")
+            got = df[(df.subject == snd.name) & (df.partner == rcv.name)].set_index("metric")
             assert got.loc["mean_turns", "value"] == want["mean_turns"]
             assert (got.loc["mean_turns", "ci_low"], got.loc["mean_turns", "ci_high"]) == (
                 want["ci_low"], want["ci_high"]
@@ -85,7 +85,7 @@ def test_cli_matrix_is_score_rows_in_results_json(cli_run):
     output, out = cli_run
     record = json.loads((out / "results.json").read_text())
     scores = [Score.from_dict(s) for r in record["results"] for s in r["scores"]]
-    turns = {(s.embedding, s.subject): s for s in scores if s.metric == "mean_turns"}
+    turns = {(s.subject, s.partner): s for s in scores if s.metric == "mean_turns"}
     assert len(turns) == 4 and all(1 <= s.value <= 9 for s in turns.values())
     assert not (out / "codenames-selfplay.json").exists()
     for s in turns.values():  # the console prints the stored number
@@ -128,9 +128,9 @@ def test_the_leaderboard_fills_every_receiver_column_and_keeps_the_items(cli_run
     frame = leaderboard(coll).to_frame()
     turns = frame[frame.metric == "mean_turns"]
     assert len(turns) == 4 and turns.value.notna().all()
-    for row in turns.itertuples():
-        e = coll.entry(row.embedding, row.measure, (row.dataset, row.subject, row.metric))
-        items = unpack(e.result["items"][item_key(row.dataset, row.subject, row.metric)])
+    for row in turns.itertuples():  # a pair column's agent level is the partner (receiver)
+        e = coll.entry(row.subject, row.measure, (row.dataset, row.agent, row.metric))
+        items = unpack(e.result["items"][item_key(row.dataset, "", row.metric, row.agent)])
         assert np.mean(items["values"]) == pytest.approx(row.value)
 
 
@@ -145,8 +145,8 @@ def test_the_paired_comparison_separates_the_senders_of_one_receiver():
     )
     frame = leaderboard(collection_of(res)).to_frame()
     turns = frame[frame.metric == "mean_turns"]
-    for receiver, column in turns.groupby("subject"):
-        assert column.loc[column.best, "embedding"].tolist() == [receiver]
+    for receiver, column in turns.groupby("agent"):
+        assert column.loc[column.best, "subject"].tolist() == [receiver]
 
 
 # --------------------------------------------------------------------------- players (issue 24)
@@ -184,7 +184,7 @@ def test_players_take_rows_and_columns_of_the_matrix_by_hand():
         options={"codenames-selfplay": OPTS}, ci_resamples=50,
     )  # fmt: skip
     df = res.to_frame().query("metric in ['mean_turns', 'solve_rate']")
-    cell = df.set_index(["embedding", "subject", "metric"]).value
+    cell = df.set_index(["subject", "partner", "metric"]).value
     assert len(res.results) == 9 and not res.skipped
     # the oracle clues every blue word at once and guesses them: one turn a game
     assert cell["oracle", "oracle", "mean_turns"] == 1.0
@@ -195,7 +195,7 @@ def test_players_take_rows_and_columns_of_the_matrix_by_hand():
     # nothing readable: every turn is lost, every game unsolved (limit 4 + 1 turns)
     for snd, rcv in [("mute", "a"), ("mute", "oracle"), ("a", "mute"), ("oracle", "mute")]:
         assert cell[snd, rcv, "mean_turns"] == 5.0 and cell[snd, rcv, "solve_rate"] == 0.0
-    notes = {(r.embedding, r.scores[0].subject): " ".join(r.notes) for r in res.results}
+    notes = {(r.subject, r.scores[0].partner): " ".join(r.notes) for r in res.results}
     assert "sender 16" in notes["mute", "a"]  # 4 games x 4 turns
     assert "receiver 16" in notes["a", "mute"]
     # the oracle's clue "hint" is not a word of embedding a: the nearest receiver cannot read

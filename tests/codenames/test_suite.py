@@ -326,7 +326,7 @@ def test_algorithm_7_weights_are_options_and_flags(tmp_path):
             s.value
             for s in res.scores
             if s.metric == "human_sender.guess_score"
-            and s.subject == "nearest"
+            and s.agent == "nearest"
             and s.dataset != "all"
         )
 
@@ -355,7 +355,7 @@ def test_algorithm_7_weights_are_options_and_flags(tmp_path):
     (guess,) = [
         s.value
         for s in MeasureResult.from_dict(res).scores
-        if s.subject == "nearest" and s.metric == "human_sender.guess_score" and s.dataset != "all"
+        if s.agent == "nearest" and s.metric == "human_sender.guess_score" and s.dataset != "all"
     ]
     assert guess == 0.25
 

@@ -94,7 +94,7 @@ def test_evaluate_takes_a_gensim_keyedvectors_object():
     kv = gensim_models.KeyedVectors(3)
     kv.add_vectors(["a", "b", "c", "d"], np.eye(4, 3, dtype=np.float32) + 0.1)
     res = wordgames.evaluate(kv, measures=["global-metrics"])
-    assert res.embeddings[0]["n_words"] == 4
+    assert res.subjects[0]["n_words"] == 4
     erank = res.to_frame().query("metric == 'rank'")["value"].tolist()
     assert erank == [3.0]
 
@@ -109,5 +109,5 @@ def test_a_keyedvectors_like_object_is_one_embedding_not_a_list():
 
     for obj in (FakeKV(), FakeModel()):
         res = wordgames.evaluate(obj, measures=["global-metrics"])
-        (emb,) = res.embeddings
+        (emb,) = res.subjects
         assert emb["n_words"] == 3 and emb["name"] == "gensim-fakekv"

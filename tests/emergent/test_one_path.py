@@ -73,7 +73,7 @@ def test_cli_and_api_agree(tmp_path):
     # every declared metric, nothing else (accuracy needs a game's log with per-turn accuracy)
     declared = {m.name for m in get_measure("cbm").metrics} - {"accuracy"}
     assert {s.metric for s in api.scores} == declared
-    assert {s.dataset for s in api.scores} == {"run7"} and {s.subject for s in api.scores} == {""}
+    assert {s.dataset for s in api.scores} == {"run7"} and {s.agent for s in api.scores} == {""}
     # the numbers are those of the language measures themselves
     lang = read_log(log)
     report = evaluate_language(lang.messages, lang.concepts, eos_id=0, random_state=2)

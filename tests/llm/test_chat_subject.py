@@ -145,8 +145,9 @@ def test_a_chat_model_gives_clues_scored_against_peoples_and_plays_a_cross_play_
         [chat, emb], ["codenames-selfplay"], options={"codenames-selfplay": play},
         ci_resamples=50,
     )  # fmt: skip
-    pair = next(x for x in res.results if x.embedding == chat.name and x.scores[0].subject == "toy")
-    turns = pair.find("mean_turns", "random-boards", "toy")
+    pair = next(x for x in res.results if x.subject == chat.name and x.scores[0].partner == "toy")
+    turns = pair.find("mean_turns", "random-boards")
+    assert (turns.agent, turns.partner) == ("", "toy")
     assert turns.n == 1 and 1.0 <= turns.value <= 3.0  # solved in 1 or 2 turns, or limit + 1
     assert all(a["role"] == "sender" for a in pair.tables["answers"])
 

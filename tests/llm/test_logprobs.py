@@ -117,7 +117,7 @@ def test_the_servers_echoed_logprobs_are_checked_before_use(llm_server, tmp_path
     notes = " ".join(res.result("codenames").notes)
     assert "receiver 'logprob-receiver' not run:" in notes and "echoed" in notes
     assert "sender 'logprob-sender' not run:" in notes
-    assert any(s.subject == "random-receiver" for s in res.scores)
+    assert any(s.agent == "random-receiver" for s in res.scores)
 
 
 class AlphabeticalScorer(PlayerSubject):
@@ -168,5 +168,5 @@ def test_a_scorer_sender_ranks_the_candidates_a_person_chose_from(data_root):
     assert row.value == pytest.approx(np.average(ranks, weights=weights), abs=1e-12)
     assert row.n == sum(weights) and len(ranks) > 0  # n counts the weighted records
     # it ranks no whole vocabulary: no free-choice row of its own
-    assert not [s for s in res.scores if s.subject == "logprob-sender"
+    assert not [s for s in res.scores if s.agent == "logprob-sender"
                 and s.metric != "human_sender.mean_rank_candidates"]  # fmt: skip

@@ -105,12 +105,12 @@ MEASURES = ["oddmanout", "codenames", "wales"]
 
 def _player_rows(entries) -> dict:
     return {
-        (e_measure, s.dataset, s.subject, s.metric): (s.value, s.n, s.n_skipped, s.n_unread)
+        (e_measure, s.dataset, s.agent, s.metric): (s.value, s.n, s.n_skipped, s.n_unread)
         for e_measure, scores in entries
         for s in scores
         # the category an Odd-Man-Out answer names is no part of the play compared here: the
         # styles write the word alone, some with a remark after a colon
-        if s.subject.startswith("player") and not s.metric.startswith("category")
+        if s.agent.startswith("player") and not s.metric.startswith("category")
     }
 
 

@@ -151,7 +151,7 @@ def test_k_sweep_rows_are_the_measures(glove, data_root, tmp_path, monkeypatch):
 
     record = json.loads((tmp_path / "results.json").read_text())
     stored = [Score.from_dict(x) for r in record["results"] for x in r["scores"]]
-    (mine,) = [s for s in stored if s.subject == "embedding" and s.metric == "pct_correct"]
+    (mine,) = [s for s in stored if s.agent == "embedding" and s.metric == "pct_correct"]
     assert mine.value == base["pct_correct"] and mine.dataset == "anomia-common-dev"
 
 

@@ -97,7 +97,7 @@ def test_a_players_categories_are_scored_through_evaluate(wordnet, data_root):
     res = wordgames.evaluate(
         Answers(table), measures=["oddmanout"], options={"oddmanout": {"sets": [SET]}}
     )
-    rows = {s.metric: s for s in res.scores if s.dataset == SET and s.subject == "player"}
+    rows = {s.metric: s for s in res.scores if s.dataset == SET and s.agent == "player"}
     P = len(ps)
     thirds = [np.arange(P) % 3 == k for k in range(3)]
     assert rows["category_named"].value == pytest.approx(100.0 * (P - thirds[0].sum()) / P)

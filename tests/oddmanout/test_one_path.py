@@ -91,7 +91,7 @@ def test_cli_and_api_agree_on_a_puzzle_file(tmp_path, glove):
     # the OOV puzzle is abstained on: inside n, counted as n_oov (one meaning of n)
     assert (row["pct_abstained"].n_oov, row["pct_abstained"].n_skipped) == (1, 0)
     assert "not in the embedding" in row["pct_abstained"].skip_reason
-    assert {x.dataset for x in api.scores} == {"toy"} and {x.subject for x in api.scores} == {
+    assert {x.dataset for x in api.scores} == {"toy"} and {x.agent for x in api.scores} == {
         "embedding"
     }
     # the --json extra is the same result record

@@ -41,7 +41,7 @@ def test_a_plugin_solver_by_name_scores_by_hand(monkeypatch, glove, data_root):
     opts = {"sets": [SET], "wordnet": False, "solver": "first-word"}
     res = wordgames.evaluate(glove, measures=["oddmanout"], options={"oddmanout": opts})
     rows = {s.metric: s for s in res.scores if s.dataset == SET}
-    assert {s.subject for s in res.scores} == {"first-word"}
+    assert {s.agent for s in res.scores} == {"first-word"}
     # by hand: the share of puzzles whose odd word is shown first (the run's seeded order)
     ps = load_inputs(OddManOutOptions(sets=(SET,)), str(data_root), 0, False).sets[SET]
     assert rows["pct_correct"].value == pytest.approx(100.0 * np.mean(ps.answer == 0))

@@ -36,7 +36,7 @@ def test_every_interval_inside_its_bounds_and_coverage_on_real_data(data_root):
         assert s.n + s.n_skipped == by_set[s.dataset]
         if s.metric.startswith("pct_"):
             assert s.ci_low <= s.value <= s.ci_high
-    by = {(s.dataset, s.subject, s.metric): s for s in scores}
+    by = {(s.dataset, s.agent, s.metric): s for s in scores}
     # the three percentages of one set come from the same resamples: their bounds are those
     # of complementary shares (correct + wrong + abstained = 100 in every resample)
     c, w, a = (

@@ -307,15 +307,15 @@ def make_store(
             if measures and name not in measures:
                 continue
             key = ResultKey(SHAS[lab], name, res["version"], params_hash(params))
-            store.put(key, {**res, "embedding": lab}, embedding=describe(lab), params=params)
-            all_results.append({**res, "embedding": lab})
+            store.put(key, {**res, "subject": lab}, embedding=describe(lab), params=params)
+            all_results.append({**res, "subject": lab})
     if run_json:
         rec = RunRecord(
             embeddings=[describe(lab) for lab in labels],
             results=all_results,
             skipped=[
                 {
-                    "embedding": labels[0],
+                    "subject": labels[0],
                     "measure": "cbm",
                     "reason": "no emergent-communication logs given (use --cbm-log)",
                 }

@@ -128,7 +128,7 @@ def test_one_embedding_report_shows_the_leaderboard_first(one_embedding_run, tmp
     # the leaderboard and its first row of values lie within the first screen (800 px)
     assert 0 < float(laid["lb-top"]) < float(laid["lb-first-row-bottom"]) < 800
     p = parse(dom)
-    assert p.tables[0][0][0] == "embedding"  # the first table of the page is the leaderboard
+    assert p.tables[0][0][0] == "subject"  # the first table of the page is the leaderboard
     row = row_of(p.tables[0], coll_label := "glove-6b-50d")
     assert row[0] == coll_label and all(c for c in row[1:])
     # one embedding: no rank, no highlight, one line instead of a correlation grid

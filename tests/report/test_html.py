@@ -69,7 +69,7 @@ def test_leaderboard_numbers_ranks_cis_and_oov(report):
 
 def test_overview_and_mean_rank(report):
     _, _, p = report
-    t = find_table(p, "embedding", "mean rank")
+    t = find_table(p, "subject", "mean rank")
     a = row_of(t, "A")
     assert a[0] == "A" and len(a) == 1 + 5 + 1
     # A is first on every ranked headline metric, D<i> last
@@ -87,11 +87,11 @@ def test_correlation_table(report):
 
 def test_summary_embeddings_checksums_skipped(report):
     _, _, p = report
-    t = find_table(p, "embedding", "vocabulary size")
+    t = find_table(p, "subject", "vocabulary size")
     c = row_of(t, "C")
     assert c[2] == "3,000" and c[4] == SHAS["C"]
     assert any(row == ["men.txt", "f" * 64] for tab in p.tables for row in tab)
-    t = find_table(p, "embedding", "reason")
+    t = find_table(p, "subject", "reason")
     assert row_of(t, "A")[1:] == ["cbm", "no emergent-communication logs given (use --cbm-log)"]
 
 
@@ -212,7 +212,7 @@ def test_cli_report_command(tmp_path):
     import pandas as pd
 
     lb = pd.read_csv(out.parent / "leaderboard.csv")
-    r = lb[(lb.embedding == "B") & (lb.dataset == "men") & (lb.metric == "spearman")].iloc[0]
+    r = lb[(lb.subject == "B") & (lb.dataset == "men") & (lb.metric == "spearman")].iloc[0]
     assert r.value == SIM["B"] and r["rank"] == 2
     cor = pd.read_csv(out.parent / "correlation.csv")
     assert cor[(cor.measure_a == "similarity") & (cor.measure_b == "wales")].rho.iloc[

@@ -94,15 +94,15 @@ def test_long_table(coll):
     lt = long_table(coll)
     assert len(lt) == sum(len(e.result["scores"]) for e in coll.entries)
     row = lt[
-        (lt.embedding == "C")
+        (lt.subject == "C")
         & (lt.measure == "wales")
         & (lt.dataset == "human")
         & (lt.metric == "score")
     ].iloc[0]
     assert row.value == WALES["C"] and row.ci_low == pytest.approx(WALES["C"] - 0.05)
-    assert row.headline and row.direction == "higher" and row.embedding_sha256 == "c" * 64
+    assert row.headline and row.direction == "higher" and row.subject_sha256 == "c" * 64
     assert row.n_skipped == WALES_NO_VECTOR and row.skip_reason == "target page has no vector"
-    assert not lt[lt.subject == "wordnet"].headline.any()
+    assert not lt[lt.agent == "wordnet"].headline.any()
     assert not lt[lt.dataset == "wikigame"].headline.any()
 
 
@@ -185,7 +185,7 @@ def test_variants_prefer_full_over_quick(tmp_path):
     assert coll.entry("A", "similarity").quick is False
     assert any("2 stored results" in n for n in coll.notes)
     lt = long_table(coll)
-    assert len(lt[(lt.embedding == "A") & (lt.dataset == "men") & (lt.metric == "spearman")]) == 2
+    assert len(lt[(lt.subject == "A") & (lt.dataset == "men") & (lt.metric == "spearman")]) == 2
 
 
 def test_fallback_to_results_json(tmp_path):

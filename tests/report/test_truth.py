@@ -136,10 +136,10 @@ def test_correlation_leaves_thin_cells_out(thin_store):
 
 def test_leaderboard_csv_says_thin_and_skipped_in_words(thin_store):
     df = leaderboard(load_results(thin_store)).to_frame()
-    c = df[(df.embedding == "C") & (df.dataset == "simlex999")].iloc[0]
+    c = df[(df.subject == "C") & (df.dataset == "simlex999")].iloc[0]
     assert bool(c.thin) and c.skipped == "skipped 995 of 999: pairs with an out-of-vocabulary word"
     assert c.coverage == pytest.approx(4 / 999) and math.isnan(c["rank"])
-    a = df[(df.embedding == "A") & (df.dataset == "simlex999")].iloc[0]
+    a = df[(df.subject == "A") & (df.dataset == "simlex999")].iloc[0]
     assert not a.thin and a.skipped == "" and a["rank"] == 1
 
 
@@ -195,7 +195,7 @@ def test_one_embedding_has_no_rank_and_no_highlight(tmp_path):
     html = write_html(load_results(root), root / "report.html").read_text(encoding="utf-8")
     assert "rank 1/1" not in html and 'class="num best"' not in html and "rank 1" not in html
     p = parse(html)
-    assert "mean rank" not in find_table(p, "embedding", "similarity")[0]
+    assert "mean rank" not in find_table(p, "subject", "similarity")[0]
 
 
 def test_all_tied_cells_are_not_highlighted(tmp_path):
@@ -326,7 +326,8 @@ def test_merge_of_one_name_two_embeddings_keeps_both(tmp_path):
     assert header == [
         "measure",
         "dataset",
-        "subject",
+        "agent",
+        "partner",
         "metric",
         "glove-6b-50d (aaaaaaaa)",
         "glove-6b-50d (bbbbbbbb)",
@@ -428,9 +429,9 @@ def test_copied_plots_never_leave_the_report_folder(tmp_path):
     (record,) = (root / "records").rglob("*.json")
     entry = _json.loads(record.read_text())
     entry["key"]["measure"] = entry["result"]["measure"] = "../../../escaped"
-    entry["embedding"]["name"] = entry["result"]["embedding"] = ".."
+    entry["embedding"]["name"] = entry["result"]["subject"] = ".."
     for row in entry["result"]["scores"]:
-        row["measure"], row["embedding"] = "../../../escaped", ".."
+        row["measure"], row["subject"] = "../../../escaped", ".."
     record.write_text(_json.dumps(entry))
     out = tmp_path / "site" / "report.html"
     write_html(load_results(root), out, images="copy")
@@ -451,10 +452,10 @@ def test_results_table_as_latex_booktabs_with_thin_marked(thin_store):
     )
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == r"\begin{tabular}{lllllrrr}" and lines[1] == r"\toprule"
+    assert lines[0] == r"\begin{tabular}{llllllrrr}" and lines[1] == r"\toprule"
     assert r"\midrule" in lines and r"\bottomrule" in lines and r"\end{tabular}" in lines
     assert lines[2] == (
-        r"embedding & measure & dataset & subject & metric & value & 95\% CI & n \\"
+        r"subject & measure & dataset & agent & partner & metric & value & 95\% CI & n \\"
     )
     simlex = [ln for ln in lines if "& simlex999 &" in ln]
     by_emb = {ln.split(" & ")[0]: ln for ln in simlex}
@@ -464,4 +465,4 @@ def test_results_table_as_latex_booktabs_with_thin_marked(thin_store):
     assert r"$^\dagger$ thin" in r.output
     # every row has the same number of cells as the header
     body = lines[lines.index(r"\midrule") + 1 : lines.index(r"\bottomrule")]
-    assert all(ln.count(" & ") == 7 and ln.endswith(r" \\") for ln in body)
+    assert all(ln.count(" & ") == 8 and ln.endswith(r" \\") for ln in body)

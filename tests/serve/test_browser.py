@@ -313,7 +313,7 @@ def _check_export(folder: Path) -> None:
         },
     )
     f = res.to_frame()
-    f = f[f.dataset == "user:codenames.jsonl"].set_index(["subject", "metric"])  # the file's rows
+    f = f[f.dataset == "user:codenames.jsonl"].set_index(["agent", "metric"])  # the file's rows
     assert f.loc[("nearest", "human_receiver.map"), "n"] == 3
     assert f.loc[("nearest", "human_sender.guess_score"), "n"] == 3
     assert len(read_wikispeedia_paths(out / "wiki_paths_finished.tsv").paths) == 2

@@ -146,14 +146,14 @@ def test_codenames_export_gives_the_measure_records(played, tmp_path):
         )
         f = res.to_frame()
         f = f[f.dataset == "user:codenames.jsonl"]  # the file's rows (not the "all" summary)
-        return f.drop(columns=["dataset"]).sort_values(["subject", "metric"]).reset_index(drop=True)
+        return f.drop(columns=["dataset"]).sort_values(["agent", "metric"]).reset_index(drop=True)
 
     exported, direct = scores(out / "codenames.jsonl"), scores(own)
     assert len(exported) > 0
-    assert exported[["subject", "metric", "value", "n"]].equals(
-        direct[["subject", "metric", "value", "n"]]
+    assert exported[["agent", "metric", "value", "n"]].equals(
+        direct[["agent", "metric", "value", "n"]]
     )
-    m = exported.set_index(["subject", "metric"])
+    m = exported.set_index(["agent", "metric"])
     assert m.loc[("nearest", "human_receiver.map"), "n"] == len(recv)
     assert 0 <= m.loc[("nearest", "human_receiver.map"), "value"] <= 1
     assert m.loc[("nearest", "human_sender.guess_score"), "n"] == len(send)
@@ -213,9 +213,7 @@ def test_oddmanout_answers_feed_the_measure(played):
     )
     f = res.to_frame()
     row = f[
-        (f.metric == "pct_correct")
-        & (f.subject == "embedding")
-        & (f.dataset == "oddmanout_answers")
+        (f.metric == "pct_correct") & (f.agent == "embedding") & (f.dataset == "oddmanout_answers")
     ]
     assert len(row) == 1 and row["n"].iloc[0] == 6 and 0 <= row["value"].iloc[0] <= 100
 
@@ -226,8 +224,8 @@ def test_live_measures_of_each_game(played):
     url, db, _, _ = played
     people = evaluate_study(db, "omo")
     # the people are a player subject scored by the oddmanout measure, as the embedding is
-    got = {r["metric"]: r["value"] for r in people["rows"] if r["embedding"] == "people"}
-    assert {r["subject"] for r in people["rows"] if r["embedding"] == "people"} == {"player"}
+    got = {r["metric"]: r["value"] for r in people["rows"] if r["subject"] == "people"}
+    assert {r["agent"] for r in people["rows"] if r["subject"] == "people"} == {"player"}
     assert got["pct_correct"] == 100.0 and people["n_records"] == 6
     wiki = evaluate_study(db, "wiki")
     got = {r["metric"]: r["value"] for r in wiki["rows"]}

@@ -37,7 +37,7 @@ def test_participants_who_played_the_same_item_give_the_study_its_ceiling(tmp_pa
     # docs/people.md; B's pick of dog alone would be another item (number 1), so B picks 2
     rep = _study(tmp_path, [["dog", "cat"], ["dog", "car"], ["cat", "dog"]])
     got = _codenames(tmp_path, rep, "glove-6b-50d", 0)
-    people = [r for r in got["rows"] if r["embedding"] == "people"]
+    people = [r for r in got["rows"] if r["subject"] == "people"]
     (ceiling,) = [r for r in people if r["metric"] == "human_receiver.map"]
     # A: others picked dog 2, cat 1, car 1 -> dog, then cat/car tied: (1 + (2/2 + 2/3)/2) / 2
     a = (1 + (1 + 2 / 3) / 2) / 2
@@ -47,7 +47,7 @@ def test_participants_who_played_the_same_item_give_the_study_its_ceiling(tmp_pa
     assert ceiling["value"] == pytest.approx((a + b + a) / 3)
     assert (ceiling["n"], ceiling["n_skipped"]) == (3, 0)
     shares = [r for r in got["rows"] if r["metric"] == "human_receiver.map.share_of_ceiling"]
-    assert {r["subject"] for r in shares} >= {"nearest"}
+    assert {r["agent"] for r in shares} >= {"nearest"}
 
 
 def test_a_study_of_generated_boards_says_why_it_has_no_ceiling(played):  # noqa: F811
@@ -56,5 +56,5 @@ def test_a_study_of_generated_boards_says_why_it_has_no_ceiling(played):  # noqa
     _, db, _, _ = played
     got = evaluate_study(db, "cn-recv")
     # each participant got boards of their own: no item was played by two people
-    assert not [r for r in got["rows"] if r["embedding"] == "people"]
+    assert not [r for r in got["rows"] if r["subject"] == "people"]
     assert any("no people row: no item has two responses" in n for n in got["notes"])

@@ -138,8 +138,8 @@ def test_run_records_reconstructed_definitions_and_plot(tmp_path):
     res = _compute(emb, out_dir=tmp_path, options={"center": False})
     assert res.measure == "global-metrics"
     assert res.value("erank") == pytest.approx(2.749459, abs=1e-6)
-    assert res.value("perank", subject="p=2.5") == pytest.approx(2.089312, abs=1e-6)
-    assert res.value("edim", subject="p=1.0") == pytest.approx(2.571429, abs=1e-6)
+    assert res.value("perank", agent="p=2.5") == pytest.approx(2.089312, abs=1e-6)
+    assert res.value("edim", agent="p=1.0") == pytest.approx(2.571429, abs=1e-6)
     assert res.value("rank") == 3 and res.find("erank").n == 4
     assert res.parameters["definitions"]["perank"] == "reconstructed"
     assert any("RECONSTRUCTED" in n for n in res.notes)

@@ -112,7 +112,7 @@ def test_cli_correlate_table_and_refusal(tmp_path):
     # its Fisher-z interval: atanh(0.8) +- 1.96 * sqrt((1 + 0.8**2 / 2) / (4 - 3))
     scores = {s["metric"]: s for s in got["scores"]}
     men = scores["men/spearman"]
-    assert (men["value"], men["n"], men["subject"]) == (pytest.approx(0.8), 4, "wales/score")
+    assert (men["value"], men["n"], men["agent"]) == (pytest.approx(0.8), 4, "wales/score")
     half = 1.959964 * math.sqrt(1.32)
     assert men["ci_low"] == pytest.approx(math.tanh(math.atanh(0.8) - half), abs=1e-6)
     assert men["ci_high"] == pytest.approx(math.tanh(math.atanh(0.8) + half), abs=1e-6)

@@ -34,7 +34,7 @@ def test_rows_are_the_agents_summaries(run):
     _, out, root = run
     record = json.loads((out / "results.json").read_text())
     scores = {
-        (s.dataset, s.subject, s.metric): s
+        (s.dataset, s.agent, s.metric): s
         for s in (Score.from_dict(x) for r in record["results"] for x in r["scores"])
     }
     setup = wikispeedia_setup(root)
@@ -71,7 +71,7 @@ def test_power_law_rows_are_the_check_and_stored(tmp_path, data_root):
     assert r.exit_code == 0, r.output
     record = json.loads((tmp_path / "results.json").read_text())
     scores = {
-        (s.dataset, s.subject, s.metric): s
+        (s.dataset, s.agent, s.metric): s
         for s in (Score.from_dict(x) for res in record["results"] for x in res["scores"])
     }
     setup = wikispeedia_setup(data_root)
@@ -97,7 +97,7 @@ def test_baselines_are_stored_score_rows(tmp_path, data_root):
     assert r.exit_code == 0, r.output
     record = json.loads((tmp_path / "results.json").read_text())
     scores = {
-        (s.subject, s.metric): s
+        (s.agent, s.metric): s
         for s in (Score.from_dict(x) for res in record["results"] for x in res["scores"])
     }
     df = read_human_results(dataset_file("wales", "human_results_wales.tsv", data_root))
@@ -130,6 +130,6 @@ def test_agents_keep_their_per_task_scores_for_paired_comparisons(data_root):
     scores = [s for s in r.scores if s.metric == "score"]
     assert len(scores) == 4
     for s in scores:
-        items = unpack(r.items[item_key(s.dataset, s.subject, s.metric)])
+        items = unpack(r.items[item_key(s.dataset, s.agent, s.metric)])
         assert items["values"].size == s.n
         assert np.mean(items["values"]) == pytest.approx(s.value)

@@ -45,7 +45,7 @@ def test_a_plugin_navigator_by_name_scores_one_everywhere(monkeypatch, glove, da
         glove, measures=["wales"], options={"wales": opts}, data_root=data_root
     )
     scores = [s for s in res.scores if s.metric == "score"]
-    assert {s.subject for s in res.scores} == {"oracle"}
+    assert {s.agent for s in res.scores} == {"oracle"}
     assert {s.dataset for s in scores} == {"human", "powerlaw-a32"}
     assert all(s.value == 1.0 for s in scores)
     human = next(s for s in scores if s.dataset == "human")

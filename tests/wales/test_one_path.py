@@ -52,7 +52,7 @@ def _rows(scores) -> list[dict]:
         d = s.as_dict()
         out.append({k: None if isinstance(v, float) and math.isnan(v) else v for k, v in d.items()})
     return sorted(
-        out, key=lambda d: (d["embedding"], d["measure"], d["dataset"], d["subject"], d["metric"])
+        out, key=lambda d: (d["subject"], d["measure"], d["dataset"], d["agent"], d["metric"])
     )
 
 
@@ -89,7 +89,7 @@ def test_wales_command_and_api_agree(tmp_path, data_root):
     )
     api = _rows(res.scores)
     # every kind of row is there: the greedy agent per task set, the sweep, w-path, coverage
-    assert {(d["dataset"], d["subject"], d["metric"]) for d in api} >= {
+    assert {(d["dataset"], d["agent"], d["metric"]) for d in api} >= {
         ("human", "greedy", "score"),
         ("powerlaw-a8", "greedy", "score_nodes"),
         ("top-b50", "greedy", "failure_rate"),
@@ -98,7 +98,7 @@ def test_wales_command_and_api_agree(tmp_path, data_root):
         ("wikispeedia-lscc", "", "title_coverage"),
     }
     human = next(
-        d for d in api if (d["dataset"], d["subject"], d["metric"]) == ("human", "greedy", "score")
+        d for d in api if (d["dataset"], d["agent"], d["metric"]) == ("human", "greedy", "score")
     )
     assert human["n"] + human["n_skipped"] == 30 and human["ci_low"] < human["value"]
     # the command's store, read by the report, holds the same rows number for number
@@ -181,5 +181,5 @@ def test_global_metrics_command_and_api_agree(tmp_path):
         str(vecs), ["global-metrics"], options={"global-metrics": {"center": True, "perank_p": 2.0}}
     )
     api = _rows(res.scores)
-    assert ("p=2.0", "perank") in {(d["subject"], d["metric"]) for d in api}
+    assert ("p=2.0", "perank") in {(d["agent"], d["metric"]) for d in api}
     assert _stored_rows(out, "global-metrics") == api

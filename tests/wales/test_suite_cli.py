@@ -34,7 +34,7 @@ def test_suite_run_quick(glove, tmp_path, data_root):
     assert 0 < head.value < 1
     # node convention (m+1)/(n+1) is never below m/n
     assert res.value("score_nodes", "human", "greedy") >= head.value
-    keys = {(s.dataset, s.subject, s.metric) for s in res.scores}
+    keys = {(s.dataset, s.agent, s.metric) for s in res.scores}
     assert {
         ("powerlaw-a32", "greedy", "score"),
         ("top-b10", "greedy", "score"),

@@ -59,7 +59,7 @@ def test_every_wales_interval_inside_its_bounds_on_real_data(data_root):
     )
     scores = res.scores
     # every score, failure rate and the w-path carry an interval; title coverage does not
-    with_ci = {(s.dataset, s.subject, s.metric) for s in scores if not math.isnan(s.ci_low)}
+    with_ci = {(s.dataset, s.agent, s.metric) for s in scores if not math.isnan(s.ci_low)}
     assert ("human", "greedy", "score") in with_ci
     assert ("human", "greedy", "failure_rate") in with_ci
     assert ("powerlaw-a16", "greedy(gamma=0)", "score") in with_ci
@@ -67,7 +67,7 @@ def test_every_wales_interval_inside_its_bounds_on_real_data(data_root):
     assert assert_inside_bounds(scores, "wales") == len(with_ci) == len(scores) - 1
     # the 60 human-played pairs: coverage is the share of them with a target vector
     human = next(
-        s for s in scores if (s.dataset, s.subject, s.metric) == ("human", "greedy", "score")
+        s for s in scores if (s.dataset, s.agent, s.metric) == ("human", "greedy", "score")
     )
     assert human.n + human.n_skipped == 60
     assert human.coverage == pytest.approx(human.n / 60)
@@ -269,10 +269,10 @@ def test_thin_scores_are_not_ranked(tmp_path, glove):
 
     res = load_results(tmp_path / "o")
     thin = {
-        (s.embedding, s.dataset)
+        (s.subject, s.dataset)
         for e in res.entries
         for s in e.scores
-        if s.subject == "greedy" and s.metric == "score" and s.thin
+        if s.agent == "greedy" and s.metric == "score" and s.thin
     }
     assert ("three-words", "powerlaw-a2") in thin and ("glove-6b-50d", "powerlaw-a2") not in thin
     line = next(

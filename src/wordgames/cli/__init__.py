@@ -114,11 +114,13 @@ def run(
         typer.Option(
             "-e",
             "--embedding",
+            "--subject",
             metavar="NAME|FILE",
-            help="Built-in name (glove-6b-50d, a real one such as retrofit-glove-6b-50d, a "
-            "family member such as glove-6b-50d-pca10, "
-            "transformer:all-MiniLM-L6-v2: see `wordgames embeddings list`) or vector file; "
-            "repeat for several. Default: glove-6b-50d.",
+            help="A subject to score: a built-in embedding (glove-6b-50d, a real one such as "
+            "retrofit-glove-6b-50d, a family member such as glove-6b-50d-pca10, "
+            "transformer:all-MiniLM-L6-v2: see `wordgames embeddings list`), a vector file, or "
+            "a kind's PREFIX:NAME (chat:MODEL, embed:MODEL, gguf:FILE, people); repeat for "
+            "several. Default: glove-6b-50d.",
         ),
     ] = None,
     family: Annotated[
@@ -395,8 +397,17 @@ def run(
             help="No progress bars (there are none either when stderr is not a terminal).",
         ),
     ] = False,
+    tables: Annotated[
+        bool,
+        typer.Option(
+            "--tables",
+            help="After the summary, print each measure's own tables, as its family command "
+            "does (Codenames' agent tables per data set, Odd-Man-Out's Table 3, the similarity "
+            "benchmarks, WALES' task tables, the self-play matrix).",
+        ),
+    ] = False,
 ):
-    """Evaluate embeddings on every measure whose data is available; write tables, JSON and plots.
+    """Score subjects on every measure whose data is available; write tables, JSON and plots.
 
     Results are stored one file per (embedding, measure, parameters) in OUT/records as soon as
     each is computed: running the same command again resumes an interrupted run.
@@ -492,6 +503,10 @@ def run(
             )  # fmt: skip
         return
     print_summary(con, res, out=out, vocabulary=policy.describe())
+    if tables:
+        from wordgames.cli.family_tables import print_family_tables
+
+        print_family_tables(con, res)
     print_skipped(con, res)
     if res.failed:
         raise typer.Exit(1)
@@ -760,7 +775,7 @@ def measures_list():
         lines = _field("", m.description, con.width)
         lines += _field("data sets", ", ".join(m.datasets) or "-", con.width)
         for k, h in enumerate(m.headlines):
-            what = h.description or " ".join(p for p in (h.subject, h.metric, h.dataset) if p)
+            what = h.description or " ".join(p for p in (h.agent, h.metric, h.dataset) if p)
             lines += _field("headlines" if k == 0 else "", what, con.width)
         lines += _field("options", ", ".join(m.option_names()) or "-", con.width)
         for line in lines:

@@ -194,18 +194,27 @@ def compare(
     end_command(con, res, json_out, markdown=markdown)
 
 
-def _print_results(con, res, out: Path | None) -> None:
-    """Each embedding's tables; with ``out``, the comparison plots of several embeddings."""
+def print_codenames_tables(con, res) -> None:
+    """Each subject's Codenames tables: the records used, the aggregates, every data set.
+
+    The ``codenames`` printer of ``wordgames run --tables`` (:mod:`wordgames.cli.family_tables`).
+    """
     from wordgames.textio import literal
 
-    all_s, all_r = [], []
     for r in res.results:
-        all_s += r.tables.get("senders", [])
-        all_r += r.tables.get("receivers", [])
         _print_embedding(con, r)
         con.print(
-            f"{literal(r.embedding)}: {r.timings.get('total', float('nan')):.1f} s", highlight=False
+            f"{literal(r.subject)}: {r.timings.get('total', float('nan')):.1f} s", highlight=False
         )
+
+
+def _print_results(con, res, out: Path | None) -> None:
+    """Each subject's tables; with ``out``, the comparison plots of several subjects."""
+    from wordgames.textio import literal
+
+    print_codenames_tables(con, res)
+    all_s = [row for r in res.results for row in r.tables.get("senders", [])]
+    all_r = [row for r in res.results for row in r.tables.get("receivers", [])]
     if out is None:
         return
     if len(res.results) > 1:
@@ -231,16 +240,27 @@ KIND_WORDS = {
 def _with_ci(value: float, lo: float, hi: float, fmt: str) -> str:
     """``value`` over its interval on a second line (no interval: the value alone).
 
+    A stored result holds an undefined number as ``null``: it reads ``n/a`` as NaN does.
+
     >>> print(_with_ci(0.5, 0.4, 0.6, "{:.3f}"))
     0.500
     0.400–0.600
+    >>> _with_ci(None, None, None, "{:.3f}")
+    'n/a'
     """
-    import math
+    from wordgames.report.text import finite
 
-    text = fmt.format(value) if math.isfinite(value) else "n/a"
-    if math.isfinite(lo) and math.isfinite(hi):
+    text = _number(value, fmt)
+    if finite(lo) and finite(hi):
         text += "\n" + fmt.format(lo) + "\u2013" + fmt.format(hi)
     return text
+
+
+def _number(value, fmt: str) -> str:
+    """``value`` in ``fmt``; ``n/a`` when undefined (NaN, or ``null`` in a stored result)."""
+    from wordgames.report.text import finite
+
+    return fmt.format(value) if finite(value) else "n/a"
 
 
 def compact_table(*columns: str, title: str | None = None):
@@ -294,7 +314,7 @@ def _print_embedding(con, r) -> None:
     """One embedding: the records used, the aggregates, then every data set."""
     from wordgames.textio import literal
 
-    con.rule(literal(r.embedding))
+    con.rule(literal(r.subject))
     for note in r.notes:
         if note.startswith("records:"):
             con.print(literal(note), highlight=False)
@@ -370,8 +390,8 @@ THIN_MARK = " (thin)"
 
 
 def thin_index(scores) -> dict:
-    """``{(dataset, subject, metric): thin reason}`` of the thin scores among ``scores``."""
-    return {(s.dataset, s.subject, s.metric): s.thin_reason for s in scores if s.thin}
+    """``{(dataset, agent, metric): thin reason}`` of the thin scores among ``scores``."""
+    return {(s.dataset, s.agent, s.metric): s.thin_reason for s in scores if s.thin}
 
 
 def _thin_cell(text: str, thin: dict, key: tuple, notes: dict) -> str:
@@ -429,9 +449,9 @@ def _print_kind(con, srows, rrows, thin: dict | None = None) -> None:
                 _thin_cell(
                     _with_ci(x["mean_rank"], x["ci_low"], x["ci_high"], fmt), thin, key, notes
                 ),
-                fmt.format(x["median_rank"]),
-                f"{x['mrr']:.4f}",
-                *(f"{x[h]:.3f}" for h in hits),
+                _number(x["median_rank"], fmt),
+                _number(x["mrr"], "{:.4f}"),
+                *(_number(x[h], "{:.3f}") for h in hits),
             )
         print_table(con, t)
         _print_thin_notes(con, notes)
@@ -600,19 +620,30 @@ def selfplay(
     policy = VocabularyPolicy(top_n=top_n, intersect=intersect and several)
     con.print(
         f"vocabulary: {policy.describe()} ("
-        + ", ".join(f"{e['name']}: {e['n_words']:,} words" for e in res.embeddings)
+        + ", ".join(f"{e['name']}: {e['n_words']:,} words" for e in res.subjects)
         + ")",
         highlight=False,
         markup=False,
         soft_wrap=True,
     )
+    print_selfplay_tables(con, res)
+    end_command(con, res, json_out)
+
+
+def print_selfplay_tables(con, res) -> None:
+    """The sender x receiver matrix of self-play turns, titled by the stored parameters.
+
+    The ``codenames-selfplay`` printer of ``wordgames run --tables``.
+    """
+    if not res.results:
+        return
+    p = res.results[0].parameters  # what was played (a quick run plays fewer boards)
     _print_matrix(
         con,
         res.scores,
-        f"mean turns to find {n_blue} blue words ({games} boards; "
-        f"unsolved = {max_turns or n_blue} + 1)",
+        f"mean turns to find {p.get('n_blue')} blue words ({p.get('games')} boards; "
+        f"unsolved = {p.get('max_turns') or p.get('n_blue')} + 1)",
     )
-    end_command(con, res, json_out)
 
 
 def _print_matrix(console, scores, title: str) -> None:

@@ -153,8 +153,7 @@ def measures_cmd(
     rows = []
     for r in display_rows(res["rows"]):
         cells = [
-            r[k]
-            for k in ("embedding", "dataset", "subject", "metric", "value", "ci", "n", "coverage")
+            r[k] for k in ("subject", "dataset", "agent", "metric", "value", "ci", "n", "coverage")
         ]
         # thin: shown for checking, never ranked (dimmed, and the note says why)
         rows.append([f"[dim]{literal(str(c))}[/]" if r["thin"] else literal(str(c)) for c in cells])
@@ -164,7 +163,7 @@ def measures_cmd(
     # names (data sets, agents, metrics) are never cut: the table splits when narrow
     print_table(
         con,
-        ["embedding", "dataset", "subject", "metric", Col("value", "right"),
+        ["subject", "dataset", "agent", "metric", Col("value", "right"),
          Col("95% CI", "right"), Col("n", "right"), Col("coverage", "right"),
          Col("note", wrap=True)],
         rows,

@@ -243,7 +243,7 @@ def print_precheck(con, res) -> None:
     low: dict = {}
     for c in res.coverage:
         if c.share < least:
-            low.setdefault((c.embedding, c.measure), []).append(c)
+            low.setdefault((c.subject, c.measure), []).append(c)
     n_low = sum(map(len, low.values()))
     con.print(
         f"coverage checked before computing: {len(res.coverage) - n_low} of "
@@ -251,7 +251,7 @@ def print_precheck(con, res) -> None:
         highlight=False,
         markup=False,
     )
-    skipped = {(s.embedding, s.measure) for s in res.skipped}
+    skipped = {(s.subject, s.measure) for s in res.skipped}
     for (emb, measure), rows in low.items():
         if (emb, measure) not in skipped:  # a warning's counts are those its table shows
             spec = measure_or_none(measure)
@@ -411,13 +411,13 @@ def print_skipped(con, res) -> None:
     for s in res.skipped:
         if s.failed:
             con.print(
-                f"[bold red]failed[/] {literal(s.measure)} for {literal(s.embedding)}: "
+                f"[bold red]failed[/] {literal(s.measure)} for {literal(s.subject)}: "
                 f"{literal(s.reason)}\n{literal(s.error)}",
                 highlight=False,
             )
         else:
             con.print(
-                f"[yellow]skipped[/] {literal(s.measure)} for {literal(s.embedding)}: "
+                f"[yellow]skipped[/] {literal(s.measure)} for {literal(s.subject)}: "
                 f"{literal(s.reason)}",
                 highlight=False,
             )

@@ -254,7 +254,7 @@ def print_analysis(con, res) -> None:
             if not rows:
                 continue
             cells = [
-                literal(r.embedding),
+                literal(r.subject),
                 key.removeprefix("substitution_"),
                 rows[0]["chosen"] or "-",
             ]
@@ -318,6 +318,43 @@ def table3_rows(res) -> list[dict]:
                 seen.add(key)
                 rows.append(row)
     return rows
+
+
+def print_oddmanout_tables(con, res) -> None:
+    """Table 3 of every solver on every puzzle set, then the repairs the puzzle reader made.
+
+    The ``oddmanout`` printer of ``wordgames run --tables`` (:mod:`wordgames.cli.family_tables`).
+    """
+    if not res.results:
+        return
+    print_table3(con, table3_rows(res))
+    _print_repairs(con, res)
+
+
+def _print_repairs(con, res) -> None:
+    """What the puzzle reader repaired, per set, and why a WordNet baseline was skipped."""
+    from wordgames.textio import literal
+
+    for r in res.results[0].tables.get("load_reports", []):
+        fixes = {
+            k: r[k]
+            for k in (
+                "stripped_fields",
+                "glued_lines_repaired",
+                "malformed_records",
+                "duplicates_dropped",
+                "repeated_word_dropped",
+            )
+            if r.get(k)
+        }
+        if fixes:
+            con.print(
+                literal(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
+                highlight=False,
+            )
+    for note in res.results[0].notes:
+        if note.startswith("WordNet baseline skipped"):
+            con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
 
 
 @app.command()
@@ -437,26 +474,7 @@ def evaluate(
     print_table3(con, rows)
     if analysis:
         print_analysis(con, res)
-    for r in res.results[0].tables.get("load_reports", []):
-        fixes = {
-            k: r[k]
-            for k in (
-                "stripped_fields",
-                "glued_lines_repaired",
-                "malformed_records",
-                "duplicates_dropped",
-                "repeated_word_dropped",
-            )
-            if r.get(k)
-        }
-        if fixes:
-            con.print(
-                literal(f"{r['dataset']}: " + ", ".join(f"{k}={v}" for k, v in fixes.items())),
-                highlight=False,
-            )
-    for note in res.results[0].notes:
-        if note.startswith("WordNet baseline skipped"):
-            con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
+    _print_repairs(con, res)
     con.print(
         literal(f"multi-word policy: {mwe}; the OOV words themselves are listed in --json"),
         highlight=False,

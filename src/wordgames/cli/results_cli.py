@@ -88,7 +88,8 @@ def table(
     wide: Annotated[
         bool,
         typer.Option(
-            help="One row per score (measure, data set, subject, metric), one column per embedding."
+            help="One row per score (measure, data set, agent, partner, metric), one column per "
+            "subject."
         ),
     ] = False,
     out: Annotated[
@@ -104,8 +105,8 @@ def table(
 ):
     """Every stored score of every embedding and measure, as one table.
 
-    Columns: embedding, measure, data set, subject, metric, value, 95 % interval, n and the
-    items skipped (in words); thin scores say why. Two different embeddings under one name
+    Columns: subject, measure, data set, agent (and partner), metric, value, 95 % interval, n
+    and the items skipped (in words); thin scores say why. Two different embeddings under one name
     are told apart by a short sha256 suffix. The console table never cuts a name: it is split
     per measure, and into several tables or 'name: value' lines when the terminal is narrow.
     """
@@ -120,7 +121,7 @@ def table(
     if measure:
         df = df[df["measure"].isin(measure)]
     thin = {
-        (r.measure, r.dataset, r.subject, r.metric, r.embedding)
+        (r.measure, r.dataset, r.agent, r.partner, r.metric, r.subject)
         for r in df.itertuples(index=False)
         if r.thin
     }
@@ -131,11 +132,11 @@ def table(
         if out is None:
             return
     elif fmt == "csv":
-        text = (df if wide else df.drop(columns=["embedding_sha256"])).to_csv(index=False)
+        text = (df if wide else df.drop(columns=["subject_sha256"])).to_csv(index=False)
     elif fmt == "latex":
         text = latex(df, thin, wide=wide)
     else:
-        text = markdown(df if wide else df.drop(columns=["embedding_sha256"]))
+        text = markdown(df if wide else df.drop(columns=["subject_sha256"]))
     if out is None:
         typer.echo(text, nl=False)
         return
@@ -145,14 +146,18 @@ def table(
     typer.echo(f"wrote {path}")
 
 
+#: what names a score within a subject's results: the wide table's row keys
+KEYS = ("measure", "dataset", "agent", "partner", "metric")
+
+
 def wide_frame(df):
-    """One row per (measure, dataset, subject, metric), one column per embedding label."""
-    keys = ["measure", "dataset", "subject", "metric"]
-    labels = list(dict.fromkeys(df["embedding"]))
+    """One row per (measure, dataset, agent, partner, metric), one column per subject label."""
+    keys = list(KEYS)
+    labels = list(dict.fromkeys(df["subject"]))
     wide = (
-        df.drop_duplicates(subset=[*keys, "embedding"])
-        .set_index([*keys, "embedding"])["value"]
-        .unstack("embedding")
+        df.drop_duplicates(subset=[*keys, "subject"])
+        .set_index([*keys, "subject"])["value"]
+        .unstack("subject")
         .reset_index()
     )
     wide.columns.name = None
@@ -196,13 +201,13 @@ def latex_escape(text) -> str:
 def latex(df, thin: set, *, wide: bool) -> str:
     """The table as LaTeX (booktabs): one number format, thin values marked with a dagger.
 
-    Long: embedding, measure, data set, subject, metric, value, 95 % interval, n. Wide: one
-    row per score, one column per embedding. ``thin``: the (measure, dataset, subject,
-    metric, embedding) of the thin scores.
+    Long: subject, measure, data set, agent, partner, metric, value, 95 % interval, n. Wide:
+    one row per score, one column per subject. ``thin``: the (measure, dataset, agent,
+    partner, metric, subject) of the thin scores.
     """
     from wordgames.report.text import finite, format_number
 
-    keys = ["measure", "dataset", "subject", "metric"]
+    keys = list(KEYS)
     if wide:
         labels = [c for c in df.columns if c not in keys]
         head = [latex_escape(h) for h in (*keys, *labels)]
@@ -217,12 +222,12 @@ def latex(df, thin: set, *, wide: bool) -> str:
             rows.append(cells)
         align = "l" * len(keys) + "r" * len(labels)
     else:
-        head = [*(latex_escape(h) for h in ("embedding", *keys, "value")), r"95\% CI", "n"]
+        head = [*(latex_escape(h) for h in ("subject", *keys, "value")), r"95\% CI", "n"]
         rows = []
         for r in df.itertuples(index=False):
             mark = (
                 r"$^\dagger$"
-                if (r.measure, r.dataset, r.subject, r.metric, r.embedding) in thin
+                if (r.measure, r.dataset, r.agent, r.partner, r.metric, r.subject) in thin
                 else ""
             )
             ci = (
@@ -232,10 +237,10 @@ def latex(df, thin: set, *, wide: bool) -> str:
             )
             n = "" if r.n is None or r.n != r.n else format_number(int(r.n))
             rows.append(
-                [latex_escape(x) for x in (r.embedding, r.measure, r.dataset, r.subject, r.metric)]
+                [latex_escape(x) for x in (r.subject, *(getattr(r, k) for k in KEYS))]
                 + [format_number(r.value) + mark, ci, n]
             )
-        align = "l" * 5 + "rrr"
+        align = "l" * (1 + len(KEYS)) + "rrr"
     lines = [
         f"\\begin{{tabular}}{{{align}}}",
         "\\toprule",
@@ -255,7 +260,7 @@ def latex(df, thin: set, *, wide: bool) -> str:
 def _print_rich(df, store: Path, *, wide: bool, record: bool, thin: set) -> str:
     """Print the table per measure (names never cut); returns the text when ``record``.
 
-    ``thin``: the (measure, dataset, subject, metric, embedding) of the thin scores, marked
+    ``thin``: the (measure, dataset, agent, partner, metric, subject) of the thin scores, marked
     ``(thin)`` in the wide table.
     """
     from wordgames.cli.common import console as make_console
@@ -294,7 +299,7 @@ def _groups(part, by: list[str]):
 
 
 def _print_long(con, part) -> None:
-    """The long rows: one table, or one table per (embedding, data set, subject) if narrow."""
+    """The long rows: one table, or one table per (subject, data set, agent) if narrow."""
     from wordgames.cli.tables import Col, print_table
     from wordgames.textio import literal
 
@@ -306,11 +311,11 @@ def _print_long(con, part) -> None:
         Col("thin (not ranked)", wrap=True),
     ]
     rows = [_long_row(r) for r in part.itertuples(index=False)]
-    cols = ["embedding", "data set", "subject", "metric", *tail]
+    cols = ["subject", "data set", "agent", "metric", *tail]
     if _fits(con, cols, _escaped(rows), keys=4):
         print_table(con, cols, _escaped(rows), keys=4)
         return
-    for heading, g in _groups(part, ["embedding", "dataset", "subject"]):
+    for heading, g in _groups(part, ["subject", "dataset", "agent", "partner"]):
         sub = [_long_row(r)[3:] for r in g.itertuples(index=False)]
         keep = [0, 1, 2, 3]  # metric, value, CI, n; skipped and thin said once when shared
         for k, label in ((4, ""), (5, "thin, not ranked: ")):
@@ -334,33 +339,38 @@ def _escaped(rows) -> list[list[str]]:
 
 
 def _wide_cell(r, lab: str, thin: set) -> str:
-    key = (r["measure"], r["dataset"], r["subject"], r["metric"], lab)
+    key = (*(r[k] for k in KEYS), lab)
     return _fmt(r[lab]) + (" (thin)" if key in thin else "")
 
 
 def _print_wide(con, part, thin: set) -> None:
-    """Scores x embeddings: one table, or one table per (data set, subject) if narrow."""
+    """Scores x subjects: one table, or one table per (data set, agent) if narrow."""
     from wordgames.cli.tables import Col, print_table
     from wordgames.textio import literal
 
-    labels = [c for c in part.columns if c not in ("measure", "dataset", "subject", "metric")]
+    labels = [c for c in part.columns if c not in KEYS]
     values = [Col(lab, "right") for lab in labels]
-    names = ("dataset", "subject", "metric")
     rows = [
-        [literal(str(r[k])) for k in names] + [_wide_cell(r, lab, thin) for lab in labels]
+        [literal(str(r["dataset"])), literal(_agent_cell(r["agent"], r["partner"])),
+         literal(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
         for _, r in part.iterrows()
-    ]
-    cols = ["data set", "subject", "metric", *values]
+    ]  # fmt: skip
+    cols = ["data set", "agent", "metric", *values]
     if _fits(con, cols, rows, keys=3):
         print_table(con, cols, rows, keys=3)
         return
-    for heading, g in _groups(part, ["dataset", "subject"]):
+    for heading, g in _groups(part, ["dataset", "agent", "partner"]):
         con.print(literal(heading), highlight=False, soft_wrap=True)
         sub = [
             [literal(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
             for _, r in g.iterrows()
         ]
         print_table(con, ["metric", *values], sub)
+
+
+def _agent_cell(agent, partner) -> str:
+    """An agent cell: the agent, and a measure of pairs' partner (``with NAME``)."""
+    return " ".join(p for p in (str(agent or ""), f"with {partner}" if partner else "") if p)
 
 
 def _long_row(r) -> list[str]:
@@ -370,9 +380,9 @@ def _long_row(r) -> list[str]:
     ci = f"[{format_number(r.ci_low)}, {format_number(r.ci_high)}]" if finite(r.ci_low) else ""
     n = None if r.n is None or r.n != r.n else int(r.n)
     return [
-        str(r.embedding),
-        str(r.dataset),
         str(r.subject),
+        str(r.dataset),
+        _agent_cell(r.agent, r.partner),
         str(r.metric),
         format_number(r.value),
         ci,

@@ -109,11 +109,34 @@ def print_benchmarks(con, result, oov: str, oov_similarity: float) -> None:
         Col("oov words", right),
     ]
     title = literal(
-        f"{result.embedding} (OOV policy: {oov}"
+        f"{result.subject} (OOV policy: {oov}"
         + (f", cosine {oov_similarity:g}" if oov == "fixed" else "")
         + ")"
     )
     print_table(con, cols, rows, title=title)
+
+
+def print_similarity_tables(con, res) -> None:
+    """Each subject's benchmark table, then the repairs the benchmark reader made.
+
+    The ``similarity`` printer of ``wordgames run --tables`` (:mod:`wordgames.cli.family_tables`):
+    the OOV policy in each title is the one the result records.
+    """
+    from wordgames.textio import literal
+
+    for result in res.results:
+        p = result.parameters
+        print_benchmarks(con, result, p.get("oov", "skip"), float(p.get("oov_similarity") or 0))
+    first = res.results[0] if res.results else None
+    repaired = _repairs(first) if first else {}
+    for row in first.tables.get("repairs", []) if first else []:
+        for note in filter(None, row["notes"].split("; ")):
+            con.print(f"[dim]{literal(row['benchmark'])}: {literal(note)}[/]", highlight=False)
+    if repaired:
+        text = "; ".join(
+            f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items()) for n, r in repaired.items()
+        )
+        con.print(f"[dim]repairs: {literal(text)}[/]", highlight=False)
 
 
 def _repairs(result) -> dict[str, dict]:
@@ -165,7 +188,6 @@ def evaluate(
     by the 'similarity' measure of 'wordgames run' (the same numbers for the same options).
     """
     from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
-    from wordgames.textio import literal
 
     check_evaluate_flags(
         benchmark=benchmark,
@@ -190,31 +212,13 @@ def evaluate(
         quick=quick,
     )
     _check_results(res)
-    for result in res.results:
-        print_benchmarks(con, result, oov, oov_similarity)
-    first = res.results[0] if res.results else None
-    repaired = _repairs(first) if first else {}
-    for row in first.tables.get("repairs", []) if first else []:
-        for note in filter(None, row["notes"].split("; ")):
-            con.print(f"[dim]{literal(row['benchmark'])}: {literal(note)}[/]", highlight=False)
-    if repaired:
-        con.print(
-            "[dim]repairs: "
-            + literal(
-                "; ".join(
-                    f"{n} " + ", ".join(f"{k}={v}" for k, v in r.items())
-                    for n, r in repaired.items()
-                )
-            )
-            + "[/]",
-            highlight=False,
-        )
+    print_similarity_tables(con, res)
     if json_out is not None:
         write_json_output(
             json_out,
             res,
-            scores={r.embedding: r.tables["benchmarks"] for r in res.results},
-            repairs=repaired,
+            scores={r.subject: r.tables["benchmarks"] for r in res.results},
+            repairs=_repairs(res.results[0]) if res.results else {},
             oov_policy=oov,
             oov_similarity=oov_similarity if oov == "fixed" else None,
         )
@@ -236,9 +240,6 @@ def global_metrics(
     Computed by the 'global-metrics' measure of 'wordgames run'.
     """
     from wordgames.cli.common import console, json_to_stdout, run_evaluation, write_json_output
-    from wordgames.cli.tables import Col, print_table
-    from wordgames.similarity.global_metrics import GlobalMetrics
-    from wordgames.textio import literal
 
     options = {
         "perank_p": perank_p,
@@ -256,11 +257,32 @@ def global_metrics(
         options={"global-metrics": options},
     )
     _check_results(res)
-    names = GlobalMetrics(**options).metric_names()
+    print_global_metrics_tables(con, res)
+    if json_out is not None:
+        write_json_output(
+            json_out,
+            res,
+            metrics={
+                r.subject: {**_global_values(r), "n_rows": r.find("erank").n} for r in res.results
+            },
+        )
+
+
+def print_global_metrics_tables(con, res) -> None:
+    """One row per subject: rows, dimensions, erank, perank(p), edim(p) and the seconds.
+
+    The ``global-metrics`` printer of ``wordgames run --tables``; the exponents, centring and
+    normalisation shown are the ones each result records.
+    """
+    from wordgames.cli.tables import Col, print_table
+    from wordgames.textio import literal
+
+    if not res.results:
+        return
     right = "right"
     rows = [
         [
-            literal(r.embedding),
+            literal(r.subject),
             f"{r.find('erank').n:,}",
             str(r.parameters["dim"]),
             *(_fmt(v) for v in _global_values(r).values()),
@@ -268,27 +290,20 @@ def global_metrics(
         ]
         for r in res.results
     ]
+    p = res.results[0].parameters
     print_table(
         con,
         [
-            "embedding",
+            "subject",
             Col("rows", right),
             Col("dim", right),
-            *(Col(n, right) for n in names),
+            *(Col(n, right) for n in _global_values(res.results[0])),
             Col("seconds", right),
         ],
         rows,
-        title=f"global metrics (center={center}, rownorm={rownorm}); "
+        title=f"global metrics (center={p.get('center')}, rownorm={p.get('rownorm')}); "
         "perank and edim are reconstructed definitions",
     )
-    if json_out is not None:
-        write_json_output(
-            json_out,
-            res,
-            metrics={
-                r.embedding: {**_global_values(r), "n_rows": r.find("erank").n} for r in res.results
-            },
-        )
 
 
 def _global_values(result) -> dict[str, float]:
@@ -365,7 +380,7 @@ def _measured_study(
         study.table.to_csv(out / "scores.csv")
     for s in study.skipped:
         con.print(
-            f"[yellow]skipped[/] {literal(s['embedding'])} / {literal(s['measure'])}: "
+            f"[yellow]skipped[/] {literal(s['subject'])} / {literal(s['measure'])}: "
             f"{literal(s['reason'])}",
             highlight=False,
         )
@@ -472,7 +487,7 @@ def correlate(
     _print_correlations(con, result, reference)
     for t in payload.get("thin_left_out", []):
         con.print(
-            literal(f"note: {t['metric']} of {t['embedding']} is thin ({t['reason']}): left out"),
+            literal(f"note: {t['metric']} of {t['subject']} is thin ({t['reason']}): left out"),
             highlight=False,
         )
     if json_out is not None:

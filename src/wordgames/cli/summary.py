@@ -27,7 +27,7 @@ class Row:
     measure: str
     dataset: str
     label: str  # subject and metric
-    embedding: str
+    subject: str
     value: float | None
     counts: tuple[int, int] | None  # (items used, items available)
     thin: bool = False
@@ -102,20 +102,21 @@ def headline_rows(res) -> list[Row]:
 
 
 def _score_row(r, s) -> Row:
-    from wordgames.report.text import reading_agents
+    from wordgames.report.leaderboard import score_key
+    from wordgames.report.text import agent_text, reading_agents
 
     return Row(
         r.measure,
         s.dataset,
-        " ".join(p for p in (s.subject, s.metric) if p),
-        r.embedding,
+        " ".join(p for p in (agent_text(s), s.metric) if p),
+        r.subject,
         s.value,
         coverage_counts(s),
         bool(s.thin),
         s.thin_reason,
-        _why(s, reads=(s.dataset, s.subject) in reading_agents(r.tables)),
+        _why(s, reads=(s.dataset, s.agent) in reading_agents(r.tables)),
         s.direction,
-        column=(r.measure, s.dataset, s.subject, s.metric),
+        column=(r.measure, *score_key(s)),
         oov_only=bool(s.n_oov) and not s.n_skipped,
     )
 
@@ -163,7 +164,7 @@ def _mark_best(rows: list[Row], res) -> None:
     other embedding (:meth:`wordgames.report.Leaderboard.best`); a top group of several that
     none separates is marked ``tied``.
     """
-    if len({r.embedding for r in rows}) < 2 or not hasattr(res, "leaderboard"):
+    if len({r.subject for r in rows}) < 2 or not hasattr(res, "leaderboard"):
         return
     lb = res.leaderboard()
     if not lb.columns:
@@ -172,9 +173,9 @@ def _mark_best(rows: list[Row], res) -> None:
     index = set(lb.values.index)
     for r in rows:
         col = getattr(r, "column", None)
-        if col in lb.directions and r.embedding in index:
-            r.best = bool(best.loc[r.embedding, col])
-            r.tied = bool(tied.loc[r.embedding, col])
+        if col in lb.directions and r.subject in index:
+            r.best = bool(best.loc[r.subject, col])
+            r.tied = bool(tied.loc[r.subject, col])
 
 
 def sample_note(result) -> str:
@@ -202,7 +203,7 @@ def coverage_warnings(res) -> list[str]:
     for r in res.results:
         spec = measure_or_none(r.measure)
         for s in r.scores:
-            if spec is not None and spec.is_baseline(s.subject):
+            if spec is not None and spec.is_baseline(s.agent):
                 continue  # its coverage is not the vocabulary's doing
             if s.metric.endswith((".share_of_ceiling", ".gap_to_people")):
                 continue  # paired with the people: their data's gaps, not the vocabulary's
@@ -214,16 +215,16 @@ def coverage_warnings(res) -> list[str]:
                 continue  # the warning speaks of the table's rows: their counts, no others
             counts = coverage_counts(s)
             if counts is not None and counts[1] and counts[0] / counts[1] < least:
-                found.setdefault((r.measure, s.dataset, r.embedding), set()).add(counts)
+                found.setdefault((r.measure, s.dataset, r.subject), set()).add(counts)
     shared: dict = {}
     for (measure, dataset, embedding), pairs in found.items():
         key = (measure, dataset, tuple(sorted(pairs, key=lambda p: (-p[1], p[0]))))
         shared.setdefault(key, []).append(embedding)
-    everyone = list(dict.fromkeys(r.embedding for r in res.results))
+    everyone = list(dict.fromkeys(r.subject for r in res.results))
     by_what = _vocabulary_phrase(params.get("vocabulary") or {})
     # a player has no vocabulary: what it leaves out are answers that could not be read
     players = {  # the people's skipped responses are the data's, not a vocabulary's either
-        d.get("name") for d in res.embeddings or () if d.get("kind") in ("player", "people")
+        d.get("name") for d in res.subjects or () if d.get("kind") in ("player", "people")
     }
     lines = []
     for (measure, dataset, pairs), embeddings in shared.items():
@@ -284,7 +285,7 @@ def print_summary(con, res, *, out, vocabulary: str) -> None:
     from rich.text import Text
 
     rows = headline_rows(res)
-    embeddings = list(dict.fromkeys(r.embedding for r in res.results))
+    embeddings = list(dict.fromkeys(r.subject for r in res.results))
     title = f"wordgames results (vocabulary: {vocabulary}"
     title += "; quick run)" if (res.parameters or {}).get("quick") else ")"
     if len(embeddings) == 1:
@@ -330,14 +331,14 @@ def model_usage_lines(res) -> list[str]:
     computed); a model subject whose every result was reused says so.
 
     >>> from types import SimpleNamespace as NS
-    >>> res = NS(results=[NS(embedding="chat:m", usage={"requests": 3})],
+    >>> res = NS(results=[NS(subject="chat:m", usage={"requests": 3})],
     ...          parameters={"usage": {"chat:m": {"requests": 3, "cache_hits": 2, "failed": 0,
     ...                                           "unreadable": 1}}})
     >>> model_usage_lines(res)
     ['chat:m: 3 request(s) sent, 2 answered from the cache, 0 failed, 1 answer(s) unreadable after re-prompts']
     """
     usage = (res.parameters or {}).get("usage") or {}
-    subjects = dict.fromkeys([*(r.embedding for r in res.results if r.usage), *usage])
+    subjects = dict.fromkeys([*(r.subject for r in res.results if r.usage), *usage])
     lines = []
     for name in subjects:
         u = usage.get(name)
@@ -374,7 +375,7 @@ def render_block(
         return " ".join(marks)
 
     cells = [
-        (r, "" if one_embedding else r.embedding, fmt_value(r.value), fmt_counts(r.counts), refs(r))
+        (r, "" if one_embedding else r.subject, fmt_value(r.value), fmt_counts(r.counts), refs(r))
         for r in rows
     ]
     emb_w = max((len(c[1]) for c in cells), default=0)

@@ -233,11 +233,33 @@ def write_report(out: Path, res, tables: dict) -> list[Path]:
             "setup": results[0].parameters.get("graph", {}) if results else {},
             "notes": notes,
             "tables": tables,
-            "coverage": {r.embedding: r.oov for r in results},
+            "coverage": {r.subject: r.oov for r in results},
             "plots": [str(p) for p in plots],
         },
     )
     return [path, *plots]
+
+
+def print_wales_tables(con, res) -> dict:
+    """The notes, then the task-distribution, Table 1, w-path and gamma tables of every subject.
+
+    The ``wales`` printer of ``wordgames run --tables`` (:mod:`wordgames.cli.family_tables`);
+    returns the merged tables (what ``wales evaluate`` also writes).
+    """
+    from wordgames.textio import literal
+    from wordgames.wales.report import merge_tables
+
+    notes = dict.fromkeys(n for r in res.results for n in r.notes)
+    for note in notes:
+        con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
+    tables = merge_tables([r for r in res.results if r.measure == "wales"])
+    thin = {
+        (sc.subject, sc.dataset): sc.thin_reason
+        for sc in res.scores
+        if sc.measure == "wales" and sc.agent == "greedy" and sc.metric == "score" and sc.thin
+    }
+    print_tables(con, tables, thin)
+    return tables
 
 
 @app.command()
@@ -325,7 +347,6 @@ def evaluate(
         write_json_output,
     )
     from wordgames.textio import literal
-    from wordgames.wales.report import merge_tables
 
     options = evaluate_options(
         graph=graph,
@@ -359,21 +380,10 @@ def evaluate(
     if res.failed:
         fail(res.failed[0].reason)
     for s in res.skipped:
-        con.print(
-            f"[yellow]skipped[/] {literal(s.embedding)}: {literal(s.reason)}", highlight=False
-        )
+        con.print(f"[yellow]skipped[/] {literal(s.subject)}: {literal(s.reason)}", highlight=False)
     if not res.results:
         raise typer.Exit(2)
-    notes = dict.fromkeys(n for r in res.results for n in r.notes)
-    for note in notes:
-        con.print(f"[yellow]note:[/] {literal(note)}", highlight=False)
-    tables = merge_tables([r for r in res.results if r.measure == "wales"])
-    thin = {
-        (sc.embedding, sc.dataset): sc.thin_reason
-        for sc in res.scores
-        if sc.measure == "wales" and sc.subject == "greedy" and sc.metric == "score" and sc.thin
-    }
-    print_tables(con, tables, thin)
+    tables = print_wales_tables(con, res)
     if json_out is not None:
         write_json_output(json_out, res, **tables)
     if out is None:
@@ -473,7 +483,7 @@ def baselines(
         con, [embedding] if embedding else None, ["wales-baselines"], store=out,
         options={"wales-baselines": options}, data_root=data_root, seed=seed or 0,
     )  # fmt: skip
-    by = {(s.subject, s.metric): s for s in res.scores}
+    by = {(s.agent, s.metric): s for s in res.scores}
     for conv in ("nodes", "edges"):
         row = {k: by.get((f"people:{conv}", f"human_{k}")) for k in ("best", "average", "median")}
         if all(row.values()):
@@ -488,7 +498,7 @@ def baselines(
     wp = next((s for s in res.scores if s.metric == "w_path"), None)
     if wp is not None:
         con.print(
-            f"w-path ({wp.embedding}, {wp.n} pairs): Spearman {wp.value:.4f} "
+            f"w-path ({wp.subject}, {wp.n} pairs): Spearman {wp.value:.4f} "
             f"(95% CI {_ci(wp.ci_low, wp.ci_high)})",
             markup=False, highlight=False, soft_wrap=True,
         )  # fmt: skip
@@ -539,15 +549,15 @@ def agents(
         con, specs, ["wales-agents"], store=out, options={"wales-agents": options},
         data_root=data_root, seed=seed, quick=quick,
     )  # fmt: skip
-    cell = {(s.embedding, s.dataset, s.subject, s.metric): s for s in res.scores}
+    cell = {(s.subject, s.dataset, s.agent, s.metric): s for s in res.scores}
     cells = [
         [
-            literal(s.embedding),
+            literal(s.subject),
             literal(s.dataset),
-            s.subject,
+            s.agent,
             _num(s.value),
             _ci(s.ci_low, s.ci_high),
-            _num(cell[(s.embedding, s.dataset, s.subject, "failure_rate")].value, ".1%"),
+            _num(cell[(s.subject, s.dataset, s.agent, "failure_rate")].value, ".1%"),
         ]  # fmt: skip
         for s in res.scores
         if s.metric == "score"
@@ -604,15 +614,15 @@ def power_law(
     for r in res.results:
         for note in r.notes:
             con.print(note, markup=False, highlight=False, soft_wrap=True)
-    cell = {(s.dataset, s.subject, s.metric): s for s in res.scores}
+    cell = {(s.dataset, s.agent, s.metric): s for s in res.scores}
     cells = []
     for s in res.scores:
         if s.metric != "a_mle":
             continue
-        row = {m: cell[(s.dataset, s.subject, m)].value for m in _POWER_LAW_METRICS}
+        row = {m: cell[(s.dataset, s.agent, m)].value for m in _POWER_LAW_METRICS}
         cells.append(
             [
-                s.dataset, s.subject.removeprefix("people:"), str(s.n),
+                s.dataset, s.agent.removeprefix("people:"), str(s.n),
                 f"{s.value:.2f} {_ci(s.ci_low, s.ci_high)}",
                 f"{row['ks_fit']:.3f} (p {row['ks_fit_p']:.2g})",
                 f"{row['ks_claim']:.3f} (p {row['ks_claim_p']:.2g})",
@@ -629,7 +639,7 @@ def power_law(
         Col("median position", "right"),
     ]
     print_table(con, cols, cells, title="task ends against the power law", keys=2)
-    scored = [s for s in res.scores if s.subject == "greedy" and s.metric == "score"]
+    scored = [s for s in res.scores if s.agent == "greedy" and s.metric == "score"]
     if scored:
         cells = [[s.dataset, _num(s.value), _ci(s.ci_low, s.ci_high), str(s.n)] for s in scored]
         cols = [

@@ -1,7 +1,7 @@
 """Codenames self-play as a measure of pairs (Table 1): one unit per (sender, receiver) subject.
 
 The unit's subject gives the clues and ``ctx.partner`` guesses on the same seeded random
-boards; the Score rows' ``subject`` is the receiver (stamped by
+boards; the Score rows' ``partner`` is the receiver (stamped by
 :func:`wordgames.compute.finish_result`). A vectors subject plays with the paper's agents
 (ExhaustiveSearchSender's first optimal clue; EmbeddingNearestReceiver), a player with its own
 (:class:`~wordgames.codenames.players.PlayerSender`, its first listed clue not yet given;

@@ -288,54 +288,54 @@ MEASURE = Measure(
         Headline(
             "human_receiver.map",
             dataset=ALL_DATASETS,
-            subject="nearest",
+            agent="nearest",
             primary=True,
             description="nearest receiver vs people's picks: MAP, mean over the data sets",
         ),
         Headline(
             "human_receiver.mean_rank",
             dataset=ALL_DATASETS,
-            subject="cluster",
+            agent="cluster",
             description="cluster sender: mean rank of the people's clue, mean over the data "
             "sets (lower is better)",
         ),
         Headline(
             "human_sender.guess_score",
             dataset=ALL_DATASETS,
-            subject="nearest",
+            agent="nearest",
             description="nearest receiver on people's clues: Algorithm 7 guess score, mean "
             "over the data sets",
         ),
         Headline(
             "human_receiver.map",
-            subject="nearest",
+            agent="nearest",
             description="nearest receiver vs people's picks: MAP, per data set (the people's "
             "row: each held-out person by the others' picks, the human ceiling)",
         ),
         Headline(
             "human_receiver.map.share_of_ceiling",
-            subject="nearest",
+            agent="nearest",
             description="nearest receiver's MAP as a share of the people's, on the same "
             "responses, per data set (how close to people)",
         ),
         Headline(
             "human_receiver.hits@10",
             dataset=ALL_DATASETS,
-            subject="cluster",
+            agent="cluster",
             description="cluster sender: share of the people's clues in its top 10, mean over "
             "the data sets",
         ),
         Headline(
             "human_receiver.hits@10",
             dataset=ALL_DATASETS,
-            subject="player-sender",
+            agent="player-sender",
             description="a player subject's sender: share of the people's clues among its 10 "
             "best, mean over the data sets",
         ),
         Headline(
             "human_receiver.map",
             dataset=ALL_DATASETS,
-            subject="player-receiver",
+            agent="player-receiver",
             description="a player subject's receiver vs people's picks: MAP, mean over the "
             "data sets",
         ),

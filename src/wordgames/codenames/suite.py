@@ -461,7 +461,7 @@ def _reading_rows(result: MeasureResult, dataset: str, data: str, agent: str, re
     if res.reading is None:
         return
     metric = f"{data}.format_failures"
-    if any(r.key[2:] == (dataset, agent, metric) for r in result.scores):
+    if any((r.dataset, r.agent, r.metric) == (dataset, agent, metric) for r in result.scores):
         return  # a sender's statistics share one reading
     format_failure_score(result, dataset, agent, metric, res.unread, n)
     result.tables.setdefault("answers_read", []).append(

@@ -212,18 +212,18 @@ MEASURE = Measure(
         Headline(
             "pct_correct",
             dataset="crowdsourced-filtered",
-            subject="embedding",
+            agent="embedding",
             primary=True,
             description="% puzzles solved",
         ),
-        Headline("pct_correct", subject="embedding", primary=True, description="% puzzles solved"),
-        Headline("pct_wrong", subject="embedding", description="% puzzles answered wrongly"),
-        Headline("pct_correct", subject="player", description="% puzzles a player solved"),
+        Headline("pct_correct", agent="embedding", primary=True, description="% puzzles solved"),
+        Headline("pct_wrong", agent="embedding", description="% puzzles answered wrongly"),
+        Headline("pct_correct", agent="player", description="% puzzles a player solved"),
     ),
     citation="Stanovsky, G. and Hopkins, M. Spot the Odd Man Out: Exploring the Associative "
     "Power of Lexical Resources. EMNLP 2018.",
     options=OddManOutOptions,
-    baseline_subjects=("wordnet", "senses:*"),
+    baseline_agents=("wordnet", "senses:*"),
     subjects=("vectors", "player"),
     people="the puzzle sets give one answer per puzzle (the puzzle maker's odd one out), no "
     "annotator's answer: no held-out person can be scored. The paper reports that 3 AMT "

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 
 from wordgames.errors import DataFormatError, WordgamesError
-from wordgames.measure import Measure, Score, ThinPolicy
+from wordgames.measure import Measure, MeasureResult, Score, ThinPolicy
 from wordgames.results import SCHEMA_VERSION
 from wordgames.results.rows import (  # noqa: F401 - re-exported: the report's names
     embedding_labels,
@@ -116,17 +116,16 @@ class Entry:
     def quick(self) -> bool:
         return bool(self.params.get("quick", self.result.get("parameters", {}).get("quick", False)))
 
-    def value(self, dataset: str, subject: str, metric: str) -> Score | None:
-        """The Score row of (dataset, subject, metric), or ``None``.
+    def value(self, dataset: str, agent: str, metric: str) -> Score | None:
+        """The Score row of (dataset, agent, metric), or ``None``.
 
-        ``subject`` may be a shared column's label (:func:`column_subject`).
+        ``agent`` may be a shared column's label (:func:`column_agent`).
         """
         return next(
             (
                 s
                 for s in self.scores
-                if (s.dataset, s.metric) == (dataset, metric)
-                and subject in (s.subject, column_subject(self.measure, s.subject))
+                if (s.dataset, s.metric) == (dataset, metric) and agent in (s.agent, column_of(s))
             ),
             None,
         )
@@ -192,10 +191,21 @@ class Collection:
         return found[0] if found else None
 
 
-def column_subject(measure: str, subject: str) -> str:
-    """The leaderboard column of ``subject`` in ``measure`` (:meth:`Measure.column_subject`)."""
+def column_of(score: Score) -> str:
+    """The agent level of ``score``'s leaderboard column.
+
+    Its agent's shared column (:func:`column_agent`) or, for a row of a measure of pairs (a
+    partner and no agent), the partner's name: one column per receiver, Table 1's matrix.
+    """
+    if score.partner and not score.agent:
+        return score.partner
+    return column_agent(score.measure, score.agent)
+
+
+def column_agent(measure: str, agent: str) -> str:
+    """The leaderboard column of ``agent`` in ``measure`` (:meth:`Measure.column_agent`)."""
     spec = _builtin_spec(measure)
-    return spec.column_subject(subject) if spec is not None else subject
+    return spec.column_agent(agent) if spec is not None else agent
 
 
 def _label_for(desc: dict, entries: list[Entry]) -> str | None:
@@ -284,7 +294,8 @@ def _run_entries(run: dict, run_path: Path) -> list[Entry]:
     by_name = {e.get("name"): e for e in run.get("embeddings", [])}
     out = []
     for res in run.get("results", []):
-        emb = dict(by_name.get(res.get("embedding"), {"name": res.get("embedding", "?")}))
+        name = res.get("subject", res.get("embedding"))  # its name before the three names
+        emb = dict(by_name.get(name, {"name": name or "?"}))
         out.append(
             Entry(
                 embedding=emb,
@@ -360,7 +371,10 @@ def load_results(root: str | Path) -> Collection:
     policy = thin_policy(run)
     judged = 0
     for e in entries:
-        e.scores = [replace(s, embedding=e.label) for s in result_scores(e.result, e.measure)]
+        if _of_pairs(e) and _before_the_three_names(e.result):  # its item keys move too
+            e.result = MeasureResult.from_dict(e.result, pairs=True).as_dict()
+        rows = result_scores(e.result, e.measure, pairs=_of_pairs(e))
+        e.scores = [replace(s, subject=e.label) for s in rows]
         judged += stamp_thin(e.result.get("scores") or (), e.scores, policy)
     if judged:
         coll.notes.append(
@@ -373,14 +387,26 @@ def load_results(root: str | Path) -> Collection:
     return coll
 
 
+def _before_the_three_names(result: dict) -> bool:
+    """Whether a stored result's rows name ``embedding`` and ``subject`` (no ``agent``)."""
+    rows = result.get("scores") or ()
+    return any(isinstance(r, dict) and "agent" not in r for r in rows)
+
+
+def _of_pairs(entry: Entry) -> bool:
+    """Whether ``entry`` is a measure of pairs' (its declaration says, else its partner)."""
+    spec = _builtin_spec(entry.measure)
+    return spec.pairs if spec is not None else bool(entry.partner)
+
+
 def _shared_column_notes(entries: list[Entry]) -> list[str]:
-    """Say which subjects' scores stand in another subject's leaderboard column."""
+    """Say which agents' scores stand in another agent's leaderboard column."""
     notes = []
     for measure in dict.fromkeys(e.measure for e in entries):
         spec = _builtin_spec(measure)
-        subjects = {s.subject for e in entries if e.measure == measure for s in e.scores}
+        agents = {s.agent for e in entries if e.measure == measure for s in e.scores}
         for group in spec.shared_columns if spec is not None else ():
-            moved = [g for g in group[1:] if g in subjects]
+            moved = [g for g in group[1:] if g in agents]
             for who, what in ((
                 [g for g in moved if g != "people"], "a player's own agent"),
                 (["people"] if "people" in moved else [], "each held-out person by the others' "
@@ -400,10 +426,10 @@ def collection_of(results) -> Collection:
 
     The leaderboard, the correlation table and the figures read it as they read a folder.
     """
-    by_name = {d.get("name"): d for d in results.embeddings}
+    by_name = {d.get("name"): d for d in results.subjects}
     entries = [
         Entry(
-            embedding=dict(by_name.get(r.embedding, {"name": r.embedding})),
+            embedding=dict(by_name.get(r.subject, {"name": r.subject})),
             measure=r.measure,
             version=str(r.version),
             params={},
@@ -414,10 +440,10 @@ def collection_of(results) -> Collection:
         for r in results.results
     ]
     run = {
-        "embeddings": list(results.embeddings),
+        "embeddings": list(results.subjects),
         "parameters": dict(results.parameters),
         "skipped": [
-            {"embedding": s.embedding, "measure": s.measure, "reason": s.reason}
+            {"subject": s.subject, "measure": s.measure, "reason": s.reason}
             for s in results.skipped
         ],
     }
@@ -425,7 +451,7 @@ def collection_of(results) -> Collection:
     coll.skipped = run["skipped"]
     _label(entries)
     for e, r in zip(entries, results.results, strict=True):
-        e.scores = [replace(s, embedding=e.label) for s in r.scores]
+        e.scores = [replace(s, subject=e.label) for s in r.scores]
     coll.notes.extend(_select(entries))
     return coll
 
@@ -498,11 +524,15 @@ def _outside(plot: str, record: str, root: Path) -> PlotPathError:
 def _still_skipped(run: dict, entries: list[Entry]) -> list[dict]:
     """The last run's skipped measures, less those stored from an earlier run."""
     have = {(e.embedding.get("name"), e.measure) for e in entries}
-    return [
-        s
-        for s in run.get("skipped", [])
-        if isinstance(s, dict) and (s.get("embedding"), s.get("measure")) not in have
-    ]
+    rows = [_skip_row(s) for s in run.get("skipped", []) if isinstance(s, dict)]
+    return [s for s in rows if (s.get("subject"), s.get("measure")) not in have]
+
+
+def _skip_row(s: dict) -> dict:
+    """A skipped unit of ``results.json``; one written before the three names is mapped."""
+    if "embedding" in s and "subject" not in s:
+        s = {**s, "subject": s["embedding"]}
+    return {k: v for k, v in s.items() if k != "embedding"}
 
 
 def _label(entries: list[Entry]) -> None:

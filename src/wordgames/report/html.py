@@ -48,6 +48,7 @@ from wordgames.report.leaderboard import (
     score_label,
 )
 from wordgames.report.text import (
+    agent_text,
     ci_text,
     finite,
     format_number,
@@ -407,7 +408,7 @@ def _embeddings(coll: Collection) -> str:
             ]
         )
     head = [
-        "embedding",
+        "subject",
         "source",
         "vocabulary size",
         "dimensions",
@@ -448,7 +449,7 @@ def _parameters(coll: Collection) -> str:
     out.append(
         _fold(
             f"Parameters of every stored result ({len(rows)})",
-            table(["embedding", "measure", "variant", "on leaderboard", "parameters"], rows),
+            table(["subject", "measure", "variant", "on leaderboard", "parameters"], rows),
             cls="",
         )
     )
@@ -486,7 +487,7 @@ def _timings(coll: Collection) -> str:
         rows.append(
             [lab, *((e.result.get("timings") or {}).get("total") if e else None for e in entries)]
         )
-    body = table(["embedding", *measures], rows)
+    body = table(["subject", *measures], rows)
     steps = run.get("timings") or {}
     peaks = [
         [k.removesuffix("/peak_rss_mb"), v] for k, v in steps.items() if k.endswith("/peak_rss_mb")
@@ -502,12 +503,10 @@ def _timings(coll: Collection) -> str:
 def _skipped_table(coll: Collection) -> str:
     if not coll.skipped:
         return _fold("Skipped measures: none", '<p class="note">None.</p>', ident="skipped")
-    rows = [
-        [s.get("embedding", ""), s.get("measure", ""), s.get("reason", "")] for s in coll.skipped
-    ]
+    rows = [[s.get("subject", ""), s.get("measure", ""), s.get("reason", "")] for s in coll.skipped]
     return _fold(
         f"Skipped measures ({len(rows)})",
-        table(["embedding", "measure", "reason"], rows),
+        table(["subject", "measure", "reason"], rows),
         ident="skipped",
     )
 
@@ -628,7 +627,7 @@ def _overview(coll: Collection, lb, cells: _Cells) -> list[str]:
         rows.append(row)
     return [
         "<h3>Overview: each measure's headline score</h3>",
-        table(["embedding", *heads], rows, cls="leaderboard", id="leaderboard-table"),
+        table(["subject", *heads], rows, cls="leaderboard", id="leaderboard-table"),
     ]
 
 
@@ -749,7 +748,7 @@ def _leaderboard_notes(coll: Collection, lb) -> list[str]:
         )
     for s in coll.skipped:
         notes.append(
-            f"not run: {s.get('measure', '?')} on {s.get('embedding', '?')}: {s.get('reason', '')}"
+            f"not run: {s.get('measure', '?')} on {s.get('subject', '?')}: {s.get('reason', '')}"
         )
     notes.extend(coll.notes)
     return [_notes_list(notes, "warn")] if notes else []
@@ -950,7 +949,7 @@ def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
     reading = reading_agents(entry.result.get("tables"))
     for s in entry.scores:
         lo, hi, clipped = clip_interval(
-            s.ci_low, s.ci_high, view.bounds((s.dataset, s.subject, s.metric))
+            s.ci_low, s.ci_high, view.bounds((s.dataset, s.agent, s.metric))
         )
         note = [thin_text(s.thin_reason)] if s.thin else []
         if clipped:
@@ -958,12 +957,12 @@ def _score_rows(view: MeasureScores, entry: Entry) -> list[dict]:
         rows.append(
             {
                 "data set": s.dataset,
-                "subject": s.subject,
+                "agent": agent_text(s),
                 "metric": s.metric,
                 "value": s.value,
                 "95 % CI": ci_text(lo, hi),
                 "n": s.n,
-                "skipped": score_skipped_text(s, (s.dataset, s.subject) in reading),
+                "skipped": score_skipped_text(s, (s.dataset, s.agent) in reading),
                 "coverage": f"{s.coverage:.0%}" if finite(s.coverage) else "",
                 "direction": _direction_label(view.row_direction(s)),
                 "note": "; ".join(note),
@@ -1018,18 +1017,18 @@ def left_out_lines(scores) -> list[str]:
     """The items left out of a result's scores, in words, once per distinct count.
 
     Scores of one data set with the same count and reason (every metric of an agent, or
-    every agent on the same records) are said once, naming the subjects.
+    every agent on the same records) are said once, naming the agents.
     """
     groups: dict[tuple, list[str]] = {}
     for s in scores:
         text = score_skipped_text(s)
         if text:
-            subjects = groups.setdefault((s.dataset, text), [])
-            if s.subject and s.subject not in subjects:
-                subjects.append(s.subject)
+            agents = groups.setdefault((s.dataset, text), [])
+            if agent_text(s) and agent_text(s) not in agents:
+                agents.append(agent_text(s))
     lines = []
-    for (dataset, text), subjects in groups.items():
-        where = dataset + (f" ({', '.join(subjects)})" if subjects else "")
+    for (dataset, text), agents in groups.items():
+        where = dataset + (f" ({', '.join(agents)})" if agents else "")
         lines.append(f"{where}: {text}" if where else text)
     return lines
 

@@ -3,7 +3,7 @@
 Everything is read from the results' :class:`~wordgames.measure.Score` rows and the measures'
 declarations (:func:`wordgames.registry.get_measure`); no metric name is taken apart.
 
-**Columns**: a leaderboard column is one score, ``(measure, dataset, subject, metric)``. A
+**Columns**: a leaderboard column is one score, ``(measure, dataset, agent, metric)``. A
 measure's columns are its scores that match one of its declared headlines
 (:class:`~wordgames.measure.Headline`), grouped by the first headline they match, in the
 declaration's order. A measure that declares no headline (or whose scores match none, e.g. a
@@ -41,21 +41,22 @@ from wordgames.report.collect import Collection, measure_spec
 from wordgames.report.text import finite, score_skipped_text, skipped_text
 
 MIN_EMBEDDINGS = 3
-COLUMN_LEVELS = ("measure", "dataset", "subject", "metric")
+COLUMN_LEVELS = ("measure", "dataset", "agent", "metric")
 
-#: (dataset, subject, metric): one score of a measure.
+#: (dataset, agent, metric): one score of a measure (a measure of pairs: the partner as agent).
 ScoreKey = tuple[str, str, str]
 
 
 def score_key(score: Score) -> ScoreKey:
-    """The ``(dataset, subject, metric)`` key of a score's column within its measure.
+    """The ``(dataset, agent, metric)`` key of a score's column within its measure.
 
-    Subjects the measure shows in one column (``Measure.shared_columns``: an embedding's own
-    agent and a player's in the same role) share the group's label.
+    Agents the measure shows in one column (``Measure.shared_columns``: an embedding's own
+    agent and a player's in the same role) share the group's label; a measure of pairs has a
+    column per partner (:func:`~wordgames.report.collect.column_of`).
     """
-    from wordgames.report.collect import column_subject
+    from wordgames.report.collect import column_of
 
-    return (score.dataset, column_subject(score.measure, score.subject), score.metric)
+    return (score.dataset, column_of(score), score.metric)
 
 
 def score_label(key: Iterable[str]) -> str:
@@ -147,7 +148,7 @@ class MeasureScores:
         """Embeddings with a row, per score (a thin or undefined value counts: it is present)."""
         out: dict[ScoreKey, set[str]] = {}
         for s in self.scores:
-            out.setdefault(score_key(s), set()).add(s.embedding)
+            out.setdefault(score_key(s), set()).add(s.subject)
         return {k: len(v) for k, v in out.items()}
 
     def primary(self) -> ScoreKey | None:
@@ -170,7 +171,7 @@ class MeasureScores:
 
 
 def headline_keys(coll: Collection, measure: str) -> list[ScoreKey]:
-    """The leaderboard's scores ``(dataset, subject, metric)`` of ``measure``, in order."""
+    """The leaderboard's scores ``(dataset, agent, metric)`` of ``measure``, in order."""
     return MeasureScores.of(coll, measure).columns()
 
 
@@ -201,13 +202,14 @@ def clip_interval(lo, hi, bounds) -> tuple[float, float, bool]:
 
 
 LONG_COLUMNS = [
-    "embedding",
-    "embedding_sha256",
+    "subject",
+    "subject_sha256",
     "measure",
     "variant",
     "selected",
     "dataset",
-    "subject",
+    "agent",
+    "partner",
     "metric",
     "value",
     "ci_low",
@@ -239,8 +241,8 @@ def long_table(coll: Collection, *, all_variants: bool = True):
     Returns
     -------
     pandas.DataFrame
-        Columns (:data:`LONG_COLUMNS`): embedding, embedding_sha256, measure, variant
-        (``version-params``), selected (used by the leaderboard), dataset, subject, metric,
+        Columns (:data:`LONG_COLUMNS`): subject, subject_sha256, measure, variant
+        (``version-params``), selected (used by the leaderboard), dataset, agent, partner, metric,
         value, ci_low, ci_high (inside the metric's bounds), ci_clipped (the stored interval
         reached outside them), n, n_skipped, skip_reason, skipped (in words), coverage, thin,
         thin_reason, direction, headline (a leaderboard column).
@@ -257,13 +259,14 @@ def long_table(coll: Collection, *, all_variants: bool = True):
             lo, hi, clipped = clip_interval(s.ci_low, s.ci_high, view.bounds(k))
             rows.append(
                 {
-                    "embedding": e.label,
-                    "embedding_sha256": e.sha256,
+                    "subject": e.label,
+                    "subject_sha256": e.sha256,
                     "measure": e.measure,
                     "variant": e.variant,
                     "selected": e.selected,
                     "dataset": s.dataset,
-                    "subject": s.subject,
+                    "agent": s.agent,
+                    "partner": s.partner,
                     "metric": s.metric,
                     "value": s.value,
                     "ci_low": lo,
@@ -334,7 +337,7 @@ CELL_FRAMES = (
 
 @dataclass
 class Leaderboard:
-    """Embeddings (rows) x headline scores (columns ``(measure, dataset, subject, metric)``).
+    """Subjects (rows) x headline scores (columns ``(measure, dataset, agent, metric)``).
 
     ``values``, ``ci_low``, ``ci_high`` (inside the metric's bounds), ``ranks`` (NaN for thin,
     missing and descriptive cells), ``n``, ``n_skipped``, ``skip_reason``, ``thin``,
@@ -385,7 +388,7 @@ class Leaderboard:
         return self.top & ~self.best_cell
 
     def to_frame(self):
-        """One row per (embedding, column): value, interval, rank, n, skipped (in words), thin."""
+        """One row per (subject, column): value, interval, rank, n, skipped (in words), thin."""
         import pandas as pd
 
         arrays = {k: getattr(self, k).to_numpy() for k in CELL_FRAMES}
@@ -395,7 +398,7 @@ class Leaderboard:
                 a = {k: v[i, j] for k, v in arrays.items()}
                 rows.append(
                     {
-                        "embedding": emb,
+                        "subject": emb,
                         **dict(zip(COLUMN_LEVELS, col, strict=True)),
                         "value": a["values"],
                         "ci_low": a["ci_low"],
@@ -418,7 +421,7 @@ class Leaderboard:
                     }
                 )
         cols = [
-            "embedding",
+            "subject",
             *COLUMN_LEVELS,
             "value",
             "ci_low",
@@ -552,7 +555,7 @@ def leaderboard(coll: Collection, measures: list[str] | None = None) -> Leaderbo
     index = pd.MultiIndex.from_tuples(cols, names=COLUMN_LEVELS) if cols else None
 
     def frame(a):
-        return pd.DataFrame(a, index=pd.Index(labels, name="embedding"), columns=index)
+        return pd.DataFrame(a, index=pd.Index(labels, name="subject"), columns=index)
 
     return Leaderboard(
         **{k: frame(cells[k]) for k in CELL_FRAMES},
@@ -571,7 +574,7 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
     import numpy as np
 
     from wordgames.paired import top_group
-    from wordgames.results import item_key
+    from wordgames.results import score_item_key
 
     seed = int(((coll.run or {}).get("parameters") or {}).get("seed") or 0)
     top = np.zeros((len(labels), len(cols)), dtype=bool)
@@ -586,8 +589,8 @@ def _top_groups(coll: Collection, labels: list[str], cols: list[tuple], cells: d
         records = {}
         for i in ranked:
             e = coll.entry(labels[i], col[0], col[1:])
-            s = e.value(*col[1:]) if e else None  # its own row: a shared column's subject
-            key = item_key(s.dataset, s.subject, s.metric) if s else None
+            s = e.value(*col[1:]) if e else None  # its own row: a shared column's agent
+            key = score_item_key(s) if s else None
             records[labels[i]] = ((e.result.get("items") or {}).get(key)) if e else None
         leader, others = labels[ranked[0]], [labels[i] for i in ranked[1:]]
         memo = (col, leader, tuple(others), seed)

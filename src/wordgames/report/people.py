@@ -77,7 +77,7 @@ def ceilings(coll) -> list[Ceiling]:
         spec = measure_spec(e.measure)
         heads = [g[0] for g in spec.shared_columns] if spec is not None else []
         for s in e.scores:
-            if s.subject != "people" or s.value != s.value:
+            if s.agent != "people" or s.value != s.value:
                 continue
             c = Ceiling(e.measure, e.label, s, _n_items(e, s.dataset, s.metric))
             for other in coll.selected:
@@ -94,7 +94,7 @@ def _shares_of(entry, dataset: str, metric: str, heads: list[str]) -> list[Model
         share = entry.value(dataset, head, f"{metric}.{SHARE}")
         if share is not None:
             gap = entry.value(dataset, head, f"{metric}.{GAP}")
-            return [ModelShare(entry.label, share.subject, share, gap)]
+            return [ModelShare(entry.label, share.agent, share, gap)]
     return []
 
 

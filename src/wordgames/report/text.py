@@ -233,11 +233,25 @@ def pair_matrix(scores) -> tuple[list[str], list[str], dict]:
     come first, in the subjects' order.
 
     >>> from wordgames.measure import Score
-    >>> rows = [Score("b", "m", "", "a", "t", 1.0), Score("a", "m", "", "b", "t", 2.0)]
+    >>> rows = [Score("b", "m", "", "", "t", 1.0, partner="a"),
+    ...         Score("a", "m", "", "", "t", 2.0, partner="b")]
     >>> pair_matrix(rows)[:2]
     (['b', 'a'], ['b', 'a'])
     """
-    subjects = list(dict.fromkeys(s.embedding for s in scores))
-    partners = list(dict.fromkeys(s.subject for s in scores))
+    subjects = list(dict.fromkeys(s.subject for s in scores))
+    partners = list(dict.fromkeys(s.partner for s in scores))
     partners.sort(key=lambda p: subjects.index(p) if p in subjects else len(subjects))
-    return subjects, partners, {(s.embedding, s.subject, s.metric): s for s in scores}
+    return subjects, partners, {(s.subject, s.partner, s.metric): s for s in scores}
+
+
+def agent_text(score) -> str:
+    """Who played a row besides its subject, in words: its agent, and a pair's partner.
+
+    >>> from wordgames.measure import Score
+    >>> agent_text(Score("g", "m", "d", "nearest", "map", 0.5))
+    'nearest'
+    >>> agent_text(Score("g", "m", "d", "", "turns", 3.0, partner="w"))
+    'with w'
+    """
+    partner = f"with {score.partner}" if score.partner else ""
+    return " ".join(p for p in (score.agent, partner) if p)

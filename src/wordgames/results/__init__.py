@@ -19,7 +19,7 @@ from typing import Any
 from wordgames._version import __version__
 
 # the measure's output model lives beside Score in wordgames.measure; re-exported here
-from wordgames.measure import MeasureResult, Timer, item_key, jsonable  # noqa: F401
+from wordgames.measure import MeasureResult, Timer, item_key, jsonable, score_item_key  # noqa: F401
 
 #: 2: results hold typed Score rows (``scores``); records of schema 1 are recomputed.
 SCHEMA_VERSION = 2

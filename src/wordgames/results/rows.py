@@ -17,10 +17,12 @@ def _finite(value) -> bool:
     return isinstance(value, int | float) and math.isfinite(value)
 
 
-def result_scores(result: Mapping, measure: str) -> list[Score]:
+def result_scores(result: Mapping, measure: str, *, pairs: bool = False) -> list[Score]:
     """The :class:`~wordgames.measure.Score` rows of a stored result (``MeasureResult.as_dict()``).
 
     Every number of a result is one of its Score rows; the result's measure names them all.
+    ``pairs``: the result is a measure of pairs' (rows stored before the three names held the
+    partner as their ``subject``: :meth:`~wordgames.measure.Score.from_dict`).
 
     Examples
     --------
@@ -28,7 +30,8 @@ def result_scores(result: Mapping, measure: str) -> list[Score]:
     >>> [(s.measure, s.metric, s.value) for s in result_scores({"scores": [row]}, "toy")]
     [('toy', 'spearman', 0.5)]
     """
-    return [Score.from_dict({**r, "measure": measure}) for r in result.get("scores") or ()]
+    rows = result.get("scores") or ()
+    return [Score.from_dict({**r, "measure": measure}, pairs=pairs) for r in rows]
 
 
 def stamp_thin(rows, scores: list[Score], policy: ThinPolicy) -> int:

@@ -34,7 +34,14 @@ def check_record(entry) -> None:
     check_result(entry["result"])
 
 
-_TEXT_FIELDS = ("embedding", "measure", "dataset", "subject", "metric")
+_TEXT_FIELDS = ("subject", "measure", "dataset", "agent", "metric")
+_OLD_TEXT_FIELDS = (
+    "embedding",
+    "measure",
+    "dataset",
+    "subject",
+    "metric",
+)  # before the three names
 _COUNT_FIELDS = ("n", "n_skipped", "n_oov", "n_unread")
 MAX_COUNT = 2**53  # a count beyond what a float holds exactly is no count of items
 _SHAPES = {"tables": dict, "oov": dict, "parameters": dict, "plots": list,
@@ -53,8 +60,8 @@ def check_result(result) -> None:
         raise ValueError("the result is not a JSON object")
     if not isinstance(result.get("measure"), str) or not isinstance(result.get("version"), str):
         raise ValueError("the result names no measure or version")
-    if not isinstance(result.get("embedding", ""), str):
-        raise ValueError("the result's embedding is not a name")
+    if not isinstance(result.get("subject", result.get("embedding", "")), str):
+        raise ValueError("the result's subject is not a name")
     wrong = [k for k, t in _SHAPES.items() if k in result and not isinstance(result[k], t)]
     # a plot is a path, a note a line of text: ``plots: [1]`` or ``[null]`` is no record
     wrong += [k for k in ("plots", "notes") if k not in wrong
@@ -74,7 +81,9 @@ def check_result(result) -> None:
 def _score_problem(sc) -> str:
     if not isinstance(sc, dict):
         return "not a JSON object"
-    text = [f for f in _TEXT_FIELDS if not isinstance(sc.get(f), str)]
+    names = _TEXT_FIELDS if "agent" in sc else _OLD_TEXT_FIELDS
+    text = [f for f in names if not isinstance(sc.get(f), str)]
+    text += ["partner"] if not isinstance(sc.get("partner", ""), str) else []
     counts = [
         f
         for f in _COUNT_FIELDS

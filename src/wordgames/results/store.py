@@ -315,12 +315,13 @@ class ResultStore:
         Returns
         -------
         pandas.DataFrame
-            Columns: embedding, embedding_sha256, measure, dataset, subject, metric, value,
-            ci_low, ci_high, n, n_skipped, skip_reason, coverage, thin, thin_reason. The
-            embedding is its name, with the first 8 hex digits of its sha256 appended when
-            different embeddings share the name (after a merge): no embedding hides another
-            (:func:`wordgames.results.rows.embedding_labels`). Entries of an older schema are
-            left out (see :meth:`get`).
+            Columns: subject, subject_sha256, measure, dataset, agent, partner, metric,
+            value, ci_low, ci_high, n, n_skipped, n_oov, n_unread, skip_reason, coverage, thin,
+            thin_reason. The subject is its name, with the first 8 hex digits of its sha256
+            appended when different subjects share the name (after a merge): no subject hides
+            another (:func:`wordgames.results.rows.embedding_labels`). Entries of an older
+            schema are left out (see :meth:`get`); rows stored before the three names
+            (``embedding``, ``subject``) are read in today's (:meth:`Score.from_dict`).
 
         Examples
         --------
@@ -331,7 +332,7 @@ class ResultStore:
         >>> _ = store.put(ResultKey("e" * 64, "toy", "1", "p" * 64),
         ...               {"measure": "toy", "version": "1", "scores": [row]},
         ...               embedding={"name": "e"}, params={})
-        >>> store.table()[["embedding", "measure", "metric", "value"]].values.tolist()
+        >>> store.table()[["subject", "measure", "metric", "value"]].values.tolist()
         [['e', 'toy', 'a', 1.0]]
         """
         import pandas as pd
@@ -340,11 +341,12 @@ class ResultStore:
         from wordgames.results.rows import embedding_labels, result_scores, stamp_thin
 
         cols = [
-            "embedding",
-            "embedding_sha256",
+            "subject",
+            "subject_sha256",
             "measure",
             "dataset",
-            "subject",
+            "agent",
+            "partner",
             "metric",
             "value",
             "ci_low",
@@ -370,17 +372,19 @@ class ResultStore:
         rows = []
         for entry, name in zip(entries, names, strict=True):
             key = entry["key"]
-            scores = result_scores(entry["result"], key["measure"])
+            pairs = "partner" in (entry.get("params") or {})  # a measure of pairs' unit
+            scores = result_scores(entry["result"], key["measure"], pairs=pairs)
             # rows stored before the thin flag existed are judged by the same rule as the report
             stamp_thin(entry["result"].get("scores") or (), scores, ThinPolicy())
             for s in scores:
                 rows.append(
                     {
-                        "embedding": labels[name],
-                        "embedding_sha256": key["embedding_sha256"],
+                        "subject": labels[name],
+                        "subject_sha256": key["embedding_sha256"],
                         "measure": key["measure"],
                         "dataset": s.dataset,
-                        "subject": s.subject,
+                        "agent": s.agent,
+                        "partner": s.partner,
                         "metric": s.metric,
                         "value": s.value,
                         "ci_low": s.ci_low,

@@ -32,10 +32,11 @@ from wordgames.subjects import PlayerSubject
 
 log = logging.getLogger("wordgames.serve")
 SCORE_COLUMNS = (
-    "embedding",
+    "subject",
     "measure",
     "dataset",
-    "subject",
+    "agent",
+    "partner",
     "metric",
     "value",
     "ci_low",
@@ -129,9 +130,9 @@ def _codenames(folder: Path, rep, emb: str, seed: int) -> dict:
             }
         },
     )
-    notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
+    notes = [f"{s.measure} on {s.subject}: {s.reason}" for s in res.skipped]
     notes += [  # why there is no ceiling yet (no board and clue played by two people)
-        n for r in res.results if r.embedding == "people" for n in r.notes if "no people row" in n
+        n for r in res.results if r.subject == "people" for n in r.notes if "no people row" in n
     ]
     return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
@@ -155,7 +156,7 @@ def _oddmanout(folder: Path, rep, emb: str, seed: int) -> dict:
         seed=seed,
         options={"oddmanout": {"puzzles": [str(path)], "sets": (), "wordnet": False}},
     )
-    notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
+    notes = [f"{s.measure} on {s.subject}: {s.reason}" for s in res.skipped]
     return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
 
@@ -234,7 +235,7 @@ def _wiki(folder: Path, rep, study, emb: str, seed: int) -> dict:
     res = wordgames.evaluate(
         emb, measures=["wales-baselines"], seed=seed, options={"wales-baselines": options}
     )
-    notes = [f"{s.measure} on {s.embedding}: {s.reason}" for s in res.skipped]
+    notes = [f"{s.measure} on {s.subject}: {s.reason}" for s in res.skipped]
     notes += [n for r in res.results for n in r.notes]
     return {"n_records": n, "rows": _score_rows(res), "notes": notes}
 
@@ -297,14 +298,22 @@ def display_rows(rows: list[dict]) -> list[dict]:
 
     Examples
     --------
-    >>> (r,) = display_rows([{"embedding": "glove", "measure": "codenames", "dataset": "collected",
-    ...     "subject": "cluster", "metric": "map", "value": 0.4, "ci_low": 0.1, "ci_high": 0.7,
+    >>> (r,) = display_rows([{"subject": "glove", "measure": "codenames", "dataset": "collected",
+    ...     "agent": "cluster", "metric": "map", "value": 0.4, "ci_low": 0.1, "ci_high": 0.7,
     ...     "n": 3, "n_skipped": 0}])
-    >>> r["value"], r["ci"], r["n"], r["coverage"], r["thin"], r["note"]
-    ('0.4', '0.1 – 0.7', '3', '100%', True, 'thin: n = 3 is below 30, not ranked')
+    >>> r["agent"], r["value"], r["ci"], r["n"], r["coverage"], r["thin"], r["note"]
+    ('cluster', '0.4', '0.1 – 0.7', '3', '100%', True, 'thin: n = 3 is below 30, not ranked')
+
+    A snapshot stored before the three names (``embedding``, ``subject``) reads the same:
+
+    >>> (old,) = display_rows([{"embedding": "glove", "measure": "codenames",
+    ...     "dataset": "collected", "subject": "cluster", "metric": "map", "value": 0.4,
+    ...     "n": 3, "n_skipped": 0}])
+    >>> old["subject"], old["agent"]
+    ('glove', 'cluster')
     """
     from wordgames.measure import Score
-    from wordgames.report.text import score_skipped_text
+    from wordgames.report.text import agent_text, score_skipped_text
 
     out = []
     for r in rows:
@@ -320,7 +329,10 @@ def display_rows(rows: list[dict]) -> list[dict]:
             notes.append(score_skipped_text(score))
         out.append(
             {
-                **{k: r.get(k, "") for k in ("embedding", "dataset", "subject", "metric")},
+                "subject": score.subject,
+                "dataset": score.dataset,
+                "agent": agent_text(score),
+                "metric": score.metric,
                 "value": fmt_number(r.get("value")),
                 "ci": "—" if lo is None or hi is None else f"{fmt_number(lo)} – {fmt_number(hi)}",
                 "n": "—" if n is None else f"{n:,}",

@@ -67,7 +67,7 @@ class CorrelationResult:
     def scores(self) -> list:
         """Each metric's correlation with the reference as a typed :class:`~wordgames.measure.Score`.
 
-        ``measure`` is ``"correlation"``, ``subject`` the reference, ``metric`` the other
+        ``measure`` is ``"correlation"``, ``agent`` the reference, ``metric`` the other
         metric's label; ``n`` the embeddings that have both, ``n_skipped`` those without one.
         Descriptive (no direction): a correlation is not ranked.
         """
@@ -285,7 +285,7 @@ def study_from_results(
     """
     import pandas as pd
 
-    names = [e["name"] for e in res.embeddings]
+    names = [e["name"] for e in res.subjects]
     require_embeddings(names, min_embeddings)
     scores: dict[str, dict[str, float]] = {n: {} for n in names}
     oov: dict[str, dict[str, float]] = {n: {} for n in names}
@@ -297,11 +297,11 @@ def study_from_results(
             if rows[label].thin:  # a thin score enters no statistic
                 chosen[label] = float("nan")
                 thin.append(
-                    {"embedding": r.embedding, "metric": label, "reason": rows[label].thin_reason}
+                    {"subject": r.subject, "metric": label, "reason": rows[label].thin_reason}
                 )
-        scores[r.embedding].update(chosen)
+        scores[r.subject].update(chosen)
         if r.measure == "similarity":  # pairs skipped or scored as fixed for an OOV word
-            oov[r.embedding].update(
+            oov[r.subject].update(
                 {
                     s.dataset: float(s.n_skipped + s.n_oov)
                     for s in r.scores
@@ -309,7 +309,7 @@ def study_from_results(
                 }
             )
     skipped = [
-        {"embedding": s.embedding, "measure": s.measure, "reason": s.reason} for s in res.skipped
+        {"subject": s.subject, "measure": s.measure, "reason": s.reason} for s in res.skipped
     ]
     table = score_table(scores)
     _require_reference(table, reference, skipped)
@@ -347,13 +347,13 @@ def score_label(score, measure: str) -> str:
     """
     if measure == "wales":
         aliases = {v: k for k, v in _WALES_LABELS.items()}
-        alias = aliases.get((score.dataset, score.subject, score.metric))
+        alias = aliases.get((score.dataset, score.agent, score.metric))
         if alias is not None:
             return alias
     if score.dataset:
         return f"{score.dataset}/{score.metric}"
-    if score.subject.startswith("p="):
-        return f"{score.metric}_p{score.subject[2:]}"
+    if score.agent.startswith("p="):
+        return f"{score.metric}_p{score.agent[2:]}"
     return score.metric
 
 

@@ -260,21 +260,21 @@ MEASURE = Measure(
         Headline(
             "score",
             dataset="human",
-            subject="greedy",
+            agent="greedy",
             primary=True,
             description="mean task score on the human-played pairs (gamma = 1, edges)",
         ),
         Headline(
             "score_nodes",
             dataset="human",
-            subject="greedy",
+            agent="greedy",
             description="the same in the authors' node convention",
         ),
-        Headline("score", subject="greedy", description="score per task distribution"),
+        Headline("score", agent="greedy", description="score per task distribution"),
         Headline(
             "score",
             dataset="human",
-            subject="player",
+            agent="player",
             description="a player subject's mean task score on the human-played pairs",
         ),
         Headline("w_path", description="w-path: Spearman of -path length and cosine"),
@@ -378,11 +378,11 @@ POWER_LAW = Measure(
     ),  # fmt: skip
     headlines=(
         Headline("ks_claim", description="KS statistic of the task ends against exponent a"),
-        Headline("score", subject="greedy", description="the greedy agent on each sample"),
+        Headline("score", agent="greedy", description="the greedy agent on each sample"),
     ),
     citation=MEASURE.citation,
     options=PowerLawOptions,
-    baseline_subjects=("people:*",),
+    baseline_agents=("people:*",),
     in_default_run=False,
 )
 
@@ -435,6 +435,6 @@ BASELINES = Measure(
     ),
     citation=MEASURE.citation,
     options=BaselinesOptions,
-    baseline_subjects=("people:*",),
+    baseline_agents=("people:*",),
     in_default_run=False,
 )
