@@ -124,7 +124,7 @@ def check_run(out: Path, py: Path, env: dict) -> None:
     ).stdout.split()  # fmt: skip
     rec = json.loads((out / "results.json").read_text())
     scored = {r["measure"] for r in rec["results"] if r.get("scores")}
-    skipped = [s for s in rec["skipped"] if s["embedding"] != "people"]
+    skipped = [s for s in rec["skipped"] if s["subject"] != "people"]
     if set(measures) - scored or skipped:
         sys.exit(f"not every measure computed: missing {set(measures) - scored}, {skipped}")
     n = sum(len(r["scores"]) for r in rec["results"])
