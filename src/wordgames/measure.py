@@ -987,7 +987,8 @@ class MeasureResult:
         rows = d.get("scores") or ()
         kw["scores"] = [Score.from_dict(s, pairs=pairs) for s in rows]
         if pairs and isinstance(kw.get("items"), dict):  # old item keys named the partner second
-            old = {f"{s.dataset}|{s.partner}|{s.metric}": score_item_key(s) for s, r in
+            # the old key is item_key with the partner where the agent is now
+            old = {item_key(s.dataset, s.partner, s.metric): score_item_key(s) for s, r in
                    zip(kw["scores"], rows, strict=True) if "agent" not in r}  # fmt: skip
             kw["items"] = {old.get(k, k): v for k, v in kw["items"].items()}
         return cls(**kw)

@@ -346,12 +346,13 @@ def _wide_cell(r, lab: str, thin: set) -> str:
 def _print_wide(con, part, thin: set) -> None:
     """Scores x subjects: one table, or one table per (data set, agent) if narrow."""
     from wordgames.cli.tables import Col, print_table
+    from wordgames.report.text import agent_text
     from wordgames.textio import literal
 
     labels = [c for c in part.columns if c not in KEYS]
     values = [Col(lab, "right") for lab in labels]
     rows = [
-        [literal(str(r["dataset"])), literal(_agent_cell(r["agent"], r["partner"])),
+        [literal(str(r["dataset"])), literal(agent_text(r)),
          literal(str(r["metric"]))] + [_wide_cell(r, lab, thin) for lab in labels]
         for _, r in part.iterrows()
     ]  # fmt: skip
@@ -368,21 +369,16 @@ def _print_wide(con, part, thin: set) -> None:
         print_table(con, ["metric", *values], sub)
 
 
-def _agent_cell(agent, partner) -> str:
-    """An agent cell: the agent, and a measure of pairs' partner (``with NAME``)."""
-    return " ".join(p for p in (str(agent or ""), f"with {partner}" if partner else "") if p)
-
-
 def _long_row(r) -> list[str]:
     """The cells of one long row, as plain text (escaped where printed)."""
-    from wordgames.report.text import finite, format_number, skipped_text
+    from wordgames.report.text import agent_text, finite, format_number, skipped_text
 
     ci = f"[{format_number(r.ci_low)}, {format_number(r.ci_high)}]" if finite(r.ci_low) else ""
     n = None if r.n is None or r.n != r.n else int(r.n)
     return [
         str(r.subject),
         str(r.dataset),
-        _agent_cell(r.agent, r.partner),
+        agent_text(r),
         str(r.metric),
         format_number(r.value),
         ci,

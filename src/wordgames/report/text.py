@@ -247,6 +247,9 @@ def pair_matrix(scores) -> tuple[list[str], list[str], dict]:
 def agent_text(score) -> str:
     """Who played a row besides its subject, in words: its agent, and a pair's partner.
 
+    ``score`` is a Score, or any row with ``agent`` and ``partner`` (a table's, as
+    ``wordgames results table`` prints it).
+
     >>> from wordgames.measure import Score
     >>> agent_text(Score("g", "m", "d", "nearest", "map", 0.5))
     'nearest'
